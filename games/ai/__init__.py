@@ -1,0 +1,99 @@
+"""Computer players. They see only what their seat may know: an :class:`Observation`.
+
+Levels: ``random``; ``easy`` (the basic player with some random moves); ``normal`` (the
+basic rule-of-thumb player of each game, in ``games/ai/<game module>.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from games.core import Action, State, View
+from games.registry import _MODULES
+
+LEVELS = ("random", "easy", "normal")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """All a computer player gets: its seat, its view, its legal actions, and a sampler of
+    full states consistent with its view (determinize), never the real state."""
+
+    game: str
+    seat: int
+    view: View
+    legal: tuple[Action, ...]
+    sampler: Callable[[random.Random], State]
+
+    def sample(self, rng: random.Random) -> State:
+        """A full state consistent with what this seat knows, hidden cards re-dealt."""
+        return self.sampler(rng)
+
+
+def observe(state: State, seat: int) -> Observation:
+    """What ``seat`` may know of ``state``, packed for a computer player."""
+    frozen = state.clone()
+    return Observation(
+        game=state.rules.id,
+        seat=seat,
+        view=state.view(seat),
+        legal=tuple(state.legal_actions(seat)),
+        sampler=lambda rng: frozen.determinize(seat, rng),
+    )
+
+
+class Player(Protocol):
+    """A computer player: picks one of the legal actions."""
+
+    def choose(self, obs: Observation, rng: random.Random) -> Action:
+        """The chosen action (always one of ``obs.legal``)."""
+        ...
+
+
+Policy = Callable[[Observation, random.Random], Action]
+
+
+class RandomPlayer:
+    """Any legal action, uniformly."""
+
+    def choose(self, obs: Observation, rng: random.Random) -> Action:
+        """A uniformly random legal action."""
+        return rng.choice(obs.legal)
+
+
+class BasicPlayer:
+    """The game's rule-of-thumb player; ``noise`` is the share of random moves (easy)."""
+
+    def __init__(self, policy: Policy, noise: float = 0.0) -> None:
+        self.policy = policy
+        self.noise = noise
+
+    def choose(self, obs: Observation, rng: random.Random) -> Action:
+        """The basic move, or sometimes a random one."""
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        if self.noise and rng.random() < self.noise:
+            return rng.choice(obs.legal)
+        return self.policy(obs, rng)
+
+
+def basic_policy(game_id: str) -> Policy:
+    """The rule-of-thumb policy of a game; KeyError for an unknown game."""
+    module = _MODULES[game_id].replace("games.", "games.ai.", 1)
+    policy: Policy = importlib.import_module(module).basic
+    return policy
+
+
+def get_player(level: str, game_id: str) -> Player:
+    """A computer player of that level for that game; ValueError for an unknown level."""
+    if level == "random":
+        return RandomPlayer()
+    if level == "easy":
+        return BasicPlayer(basic_policy(game_id), noise=0.3)
+    if level in ("normal", "basic"):
+        return BasicPlayer(basic_policy(game_id))
+    raise ValueError(f"unknown computer level '{level}' (levels: {', '.join(LEVELS)})")

@@ -1,0 +1,534 @@
+"""The rules interface every game implements (see DESIGN.md, "The rules interface").
+
+A game is a :class:`Rules` (what the game is: name, player counts, options) that makes
+:class:`State` objects (one match in progress). Other layers see a state only through
+:meth:`State.view`, :meth:`State.legal_actions`, :meth:`State.apply` and the outcome.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
+
+from games import cards as _cards
+from games.cards import Card
+
+OptionValue = bool | int | str | None
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message is a sentence a player can read."""
+
+
+_KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+class Action(NamedTuple):
+    """A move: ``kind``, an optional ``arg`` and the cards it involves.
+
+    The text form is ``kind[=arg][:card,card,...]``, e.g. ``play:TS,TH``, ``bid=45-S``,
+    ``take=2``, ``pass``. The cards keep the order they were given in.
+    """
+
+    kind: str
+    arg: str | None = None
+    cards: tuple[Card, ...] = ()
+
+    def __str__(self) -> str:
+        text = self.kind
+        if self.arg is not None:
+            text += "=" + self.arg
+        if self.cards:
+            text += ":" + ",".join(str(c) for c in self.cards)
+        return text
+
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """The action for a text form; raises IllegalAction when the text is malformed."""
+        if not isinstance(text, str):
+            raise IllegalAction("An action must be written as text, like 'play:TS'.")
+        raw = text.strip()
+        head, sep, tail = raw.partition(":")
+        kind, eq, arg = head.partition("=")
+        kind = kind.strip().lower()
+        if not kind or not set(kind) <= _KIND_CHARS:
+            raise IllegalAction(f"'{text}' is not a move (write it like 'play:TS' or 'pass').")
+        if eq and not arg.strip():
+            raise IllegalAction(f"'{text}' has '=' with nothing after it.")
+        found: tuple[Card, ...] = ()
+        if sep:
+            try:
+                found = tuple(_cards.parse_many(tail))
+            except ValueError as exc:
+                raise IllegalAction(str(exc)) from None
+            if not found:
+                raise IllegalAction(f"'{text}' has ':' but names no card.")
+        return cls(kind, arg.strip() if eq else None, found)
+
+    @classmethod
+    def of(cls, kind: str, cards: Iterable[Card] = (), arg: str | None = None) -> Action:
+        """An action from its parts."""
+        return cls(kind, arg, tuple(cards))
+
+    def same_as(self, other: Action) -> bool:
+        """True when both name the same kind, argument and the same cards in any order."""
+        return (
+            self.kind == other.kind
+            and self.arg == other.arg
+            and sorted(self.cards) == sorted(other.cards)
+        )
+
+
+class Event(NamedTuple):
+    """Something that happened inside :meth:`State.apply`.
+
+    ``private`` events carry cards that only ``seat`` may see (a draw, a face-down discard);
+    :meth:`for_seat` strips them for everyone else, keeping only how many there were (``hidden``).
+    """
+
+    kind: str
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    arg: str | None = None
+    private: bool = False
+    hidden: int = 0
+
+    def for_seat(self, seat: int | None) -> Event:
+        """This event as ``seat`` may see it (None: a spectator)."""
+        if self.private and seat != self.seat and self.cards:
+            return self._replace(cards=(), hidden=len(self.cards))
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "cards": [str(c) for c in self.cards],
+            "arg": self.arg,
+            "count": self.hidden or len(self.cards),
+        }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished match: one place per seat (1 = best, ties share)."""
+
+    places: tuple[int, ...]
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+
+    @classmethod
+    def from_places(cls, places: Sequence[int], scores: Sequence[float]) -> Outcome:
+        """An outcome whose winners are the seats placed 1."""
+        return cls(
+            tuple(places),
+            tuple(s for s, p in enumerate(places) if p == 1),
+            tuple(scores),
+        )
+
+    @classmethod
+    def from_keys(cls, keys: Sequence[Any], scores: Sequence[float]) -> Outcome:
+        """Places from sort keys: a smaller key is a better place; equal keys share."""
+        places = [1 + sum(1 for other in keys if other < mine) for mine in keys]
+        return cls.from_places(places, scores)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "places": list(self.places),
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+        }
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option, described so that menus and validation can be built from it."""
+
+    name: str
+    kind: str  # "bool", "int", "choice" or "seat"
+    default: OptionValue
+    help_en: str
+    help_ja: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    samples: tuple[OptionValue, ...] = ()
+
+    def coerce(self, value: object, players: int) -> OptionValue:
+        """The validated value, converting text from a command line or a menu.
+
+        Raises ValueError naming the option when the value is not allowed.
+        """
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+                return value.strip().lower() in _TRUE
+            raise ValueError(f"option '{self.name}' must be true or false, not {value!r}")
+        if self.kind in ("int", "seat"):
+            if self.kind == "seat" and (value is None or value == "random"):
+                return None
+            number: int
+            if isinstance(value, bool):
+                raise ValueError(f"option '{self.name}' must be a whole number, not {value!r}")
+            if isinstance(value, int):
+                number = value
+            elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+                number = int(value.strip())
+            else:
+                raise ValueError(f"option '{self.name}' must be a whole number, not {value!r}")
+            low = 0 if self.kind == "seat" else self.minimum
+            high = players - 1 if self.kind == "seat" else self.maximum
+            if (low is not None and number < low) or (high is not None and number > high):
+                raise ValueError(
+                    f"option '{self.name}' must be between {low} and {high}, not {number}"
+                )
+            return number
+        if self.kind == "choice":
+            is_number = isinstance(value, int) and not isinstance(value, bool)
+            if is_number and str(value) in self.choices:
+                return str(value)
+            if isinstance(value, str) and value.strip() in self.choices:
+                return value.strip()
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise ValueError(f"option '{self.name}' must be one of {allowed}, not {value!r}")
+        raise ValueError(f"option '{self.name}' has an unknown kind {self.kind!r}")
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON-ready description for menus."""
+        return {
+            "name": self.name,
+            "type": self.kind,
+            "default": self.default,
+            "choices": list(self.choices),
+            "min": self.minimum,
+            "max": self.maximum,
+            "help": {"en": self.help_en, "ja": self.help_ja},
+        }
+
+    def test_values(self) -> tuple[OptionValue, ...]:
+        """Values worth trying in tests: the samples, or every choice, or both booleans."""
+        if self.samples:
+            return self.samples
+        if self.kind == "bool":
+            return (False, True)
+        if self.kind == "choice":
+            return self.choices
+        return (self.default,)
+
+
+_TRUE = frozenset({"true", "yes", "on", "1"})
+_FALSE = frozenset({"false", "no", "off", "0"})
+
+
+def seat_option(name: str, help_en: str, help_ja: str) -> Option:
+    """An option naming a seat, random (None) by default."""
+    return Option(name, "seat", None, help_en, help_ja)
+
+
+class View:
+    """What one seat (or a spectator, seat None) may know of a game; read-only.
+
+    Keys are reachable as items (``view["hand"]``) and attributes (``view.hand``).
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable copy."""
+        return copy.deepcopy(self._data)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._data[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of a key, or a default."""
+        return self._data.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, View) and self._data == other._data
+
+    def __hash__(self) -> int:
+        return hash(repr(self._data))
+
+    def __repr__(self) -> str:
+        return f"View({self._data!r})"
+
+
+class Rules(ABC):
+    """What a game is: its id and names, player counts, options and how to start one."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    name_ja: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    usual_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    summary_en: ClassVar[str] = ""
+    summary_ja: ClassVar[str] = ""
+
+    def option(self, name: str) -> Option:
+        """The option of that name; KeyError when there is none."""
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        raise KeyError(name)
+
+    def describe_options(self) -> list[dict[str, Any]]:
+        """Every option's description, for menus."""
+        return [opt.describe() for opt in self.options]
+
+    def player_counts(self) -> range:
+        """The allowed seat counts."""
+        return range(self.min_players, self.max_players + 1)
+
+    def teams(self, players: int, options: Mapping[str, OptionValue]) -> list[list[int]] | None:
+        """Partnerships as lists of seats, or None when everyone plays alone."""
+        return None
+
+    def validate_options(
+        self, players: int, options: Mapping[str, object] | None = None
+    ) -> dict[str, OptionValue]:
+        """Every option with its value (defaults filled in); ValueError naming a bad option."""
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError(f"players must be a whole number, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+        given = dict(options or {})
+        known = {opt.name for opt in self.options}
+        for name in given:
+            if name not in known:
+                listing = ", ".join(sorted(known)) or "none"
+                raise ValueError(
+                    f"unknown option '{name}' for {self.name} (its options: {listing})"
+                )
+        result: dict[str, OptionValue] = {}
+        for opt in self.options:
+            if opt.name in given:
+                result[opt.name] = opt.coerce(given[opt.name], players)
+            else:
+                result[opt.name] = opt.default
+        self.check_options(players, result)
+        return result
+
+    def check_options(self, players: int, options: dict[str, OptionValue]) -> None:  # noqa: B027
+        """Refuse option combinations or player counts the rules do not allow (ValueError)."""
+
+    # -- words for people (the CLI and the bot's text mode); games override these ----------
+    def action_text(self, action: Action, lang: str = "en") -> str:
+        """A short label for an action, for a button or a log line ('Play 10♠')."""
+        return str(action)
+
+    def event_text(self, event: Event, lang: str = "en") -> str | None:
+        """A sentence for a public event (already stripped with ``for_seat``), or None."""
+        who = "" if event.seat is None else f"seat {event.seat + 1}: "
+        cards = " ".join(_cards.pretty(c) for c in event.cards)
+        return f"{who}{event.kind} {event.arg or ''} {cards}".strip()
+
+    def view_text(self, view: View, lang: str = "en") -> str:
+        """The table as plain text, from a view only."""
+        data = view.to_dict()
+        lines = [f"{key}: {value}" for key, value in data.items() if key not in ("options",)]
+        return "\n".join(lines)
+
+    def new_game(
+        self,
+        players: int,
+        seed: int | None = None,
+        options: Mapping[str, object] | None = None,
+        deck: Sequence[str | Card] | None = None,
+    ) -> State:
+        """A new match for ``players`` seats; every random choice comes from ``seed``."""
+        opts = self.validate_options(players, options)
+        first_deck = None if deck is None else [_as_card(c) for c in deck]
+        return self.create(players, 0 if seed is None else seed, opts, first_deck)
+
+    @abstractmethod
+    def create(
+        self,
+        players: int,
+        seed: int,
+        options: dict[str, OptionValue],
+        deck: list[Card] | None,
+    ) -> State:
+        """Make the state; options are already validated."""
+
+
+def _as_card(value: str | Card) -> Card:
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        return _cards.parse(value)
+    raise ValueError(f"deck entries must be card codes, not {value!r}")
+
+
+def check_deck(deck: Sequence[Card], pack: Sequence[Card]) -> list[Card]:
+    """The given first-deal deck, if it is a permutation of ``pack``; else ValueError."""
+    if Counter(deck) != Counter(pack):
+        missing = Counter(pack) - Counter(deck)
+        extra = Counter(deck) - Counter(pack)
+        parts = []
+        if missing:
+            parts.append("missing " + ", ".join(sorted(str(c) for c in missing.elements())))
+        if extra:
+            parts.append("not in this pack or repeated " + ", ".join(
+                sorted(str(c) for c in extra.elements())))
+        raise ValueError(
+            f"the deck must hold exactly the {len(pack)} cards of this deal: " + "; ".join(parts)
+        )
+    return list(deck)
+
+
+class State(ABC):
+    """One match in progress. Mutated only through :meth:`apply`."""
+
+    rules: Rules
+    players: int
+    seed: int
+    options: dict[str, OptionValue]
+    rng: random.Random
+    deal_number: int
+
+    def __init__(self, rules: Rules, players: int, seed: int, options: dict[str, OptionValue]):
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.rng = random.Random(seed)
+        self.deal_number = 1
+
+    # -- the contract ---------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats the game is waiting for (empty when over)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now."""
+
+    def apply(self, seat: int, action: Action | str) -> list[Event]:
+        """Apply an action; IllegalAction (state untouched) when the rules do not allow it."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        elif not isinstance(action, Action):
+            raise IllegalAction("That is not a move.")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise IllegalAction(f"There is no seat {seat!r} at this table.")
+        if self.over:
+            raise IllegalAction("The game is over.")
+        return self._apply(seat, action)
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """Validate (raising IllegalAction before any change), then apply."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know; None for a spectator."""
+
+    @property
+    @abstractmethod
+    def over(self) -> bool:
+        """True once the match has ended."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """None until over."""
+
+    def clone(self) -> State:
+        """An independent copy."""
+        return copy.deepcopy(self)
+
+    @abstractmethod
+    def determinize(self, seat: int | None, rng: random.Random) -> State:
+        """A full state consistent with all that ``seat`` knows, unknown cards re-dealt."""
+
+    @abstractmethod
+    def zones(self) -> dict[str, list[Card]]:
+        """Every place cards lie in, by name; together they hold exactly :meth:`pack`."""
+
+    @abstractmethod
+    def pack(self) -> list[Card]:
+        """All the cards of the current deal's pack (duplicates repeated)."""
+
+    # -- conveniences ---------------------------------------------------------------------
+    def random_action(self, seat: int, rng: random.Random) -> Action:
+        """A legal action of ``seat`` chosen uniformly at random."""
+        return rng.choice(self.legal_actions(seat))
+
+    def base_view(self, seat: int | None, hand: Sequence[Card]) -> dict[str, Any]:
+        """The keys every view has; games add their own."""
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
+            raise ValueError(f"there is no seat {seat!r} at this table")
+        outcome = self.outcome
+        return {
+            "game": self.rules.id,
+            "seat": seat,
+            "players": self.players,
+            "options": dict(self.options),
+            "deal": self.deal_number,
+            "to_act": list(self.to_act),
+            "hand": [str(c) for c in hand],
+            "scores": list(self.scores()),
+            "over": self.over,
+            "outcome": None if outcome is None else outcome.to_dict(),
+        }
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """One running number per seat, the game's own measure."""
+
+
+def reseeded(state: State, rng: random.Random) -> None:
+    """Give a determinized state a fresh generator, so its future chance is unknown too."""
+    state.rng = random.Random(rng.getrandbits(64))
+
+
+def deal_fields(values: Iterable[Card]) -> list[str]:
+    """Card codes for a view."""
+    return [str(c) for c in values]
+
+
+__all__ = [
+    "Action",
+    "Event",
+    "IllegalAction",
+    "Option",
+    "OptionValue",
+    "Outcome",
+    "Rules",
+    "State",
+    "View",
+    "check_deck",
+    "deal_fields",
+    "reseeded",
+    "seat_option",
+]
