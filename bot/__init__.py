@@ -1,0 +1,1 @@
+"""Deckhand's running service: settings, storage, the table manager, translations, the client."""

@@ -1,0 +1,252 @@
+"""SQLite storage (aiosqlite, WAL, numbered migrations): tables, actions, settings, results.
+
+Every write is committed before the caller goes on, so an action is on disk before anyone
+sees its result, and a restart can rebuild every table by replaying its actions.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+#: numbered migrations; the database's user_version says how many have run
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        host_id INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        timer TEXT NOT NULL,
+        message_id INTEGER,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX one_open_table_per_channel
+        ON tables(channel_id) WHERE status IN ('lobby', 'playing');
+    CREATE TABLE actions (
+        table_id INTEGER NOT NULL REFERENCES tables(id),
+        idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        user_id INTEGER,
+        how TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (table_id, idx)
+    );
+    CREATE TABLE user_settings (
+        user_id INTEGER PRIMARY KEY,
+        dm INTEGER NOT NULL DEFAULT 0,
+        locale TEXT
+    );
+    CREATE TABLE results (
+        table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        finished REAL NOT NULL
+    );
+    """,
+)
+
+
+@dataclass
+class TableRow:
+    """A table as stored: lobby, seats, options, seed, host, channel, message, timer, status."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    host_id: int
+    status: str
+    seats: list[dict[str, Any]]
+    options: dict[str, Any]
+    seed: int
+    timer: str
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One stored action: its index (the state version before it), seat, text and who did it."""
+
+    idx: int
+    seat: int
+    action: str
+    user_id: int | None
+    how: str
+
+
+@dataclass(frozen=True)
+class UserSettings:
+    """A user's preferences."""
+
+    dm: bool = False
+    locale: str | None = None
+
+
+class Storage:
+    """The bot's database; open with :meth:`open`, close with :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    @classmethod
+    async def open(cls, path: str) -> Storage:
+        """Open (creating and migrating as needed) the database at ``path``."""
+        db = await aiosqlite.connect(path)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        store = cls(db)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self.db.close()
+
+    async def version(self) -> int:
+        """How many migrations have run."""
+        async with self.db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> None:
+        """Run every migration not yet run, each in its own transaction."""
+        done = await self.version()
+        for number, script in enumerate(MIGRATIONS[done:], start=done + 1):
+            await self.db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+
+    # -- tables -----------------------------------------------------------------------------
+    async def create_table(
+        self, guild_id: int, channel_id: int, game: str, host_id: int,
+        seats: list[dict[str, Any]], options: dict[str, Any], seed: int, timer: str,
+    ) -> int:
+        """Store a new lobby and return its id; IntegrityError if the channel has one open."""
+        now = time.time()
+        cur = await self.db.execute(
+            "INSERT INTO tables (guild_id, channel_id, game, host_id, status, seats, options,"
+            " seed, timer, message_id, created, updated)"
+            " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, NULL, ?, ?)",
+            (guild_id, channel_id, game, host_id, json.dumps(seats), json.dumps(options),
+             seed, timer, now, now),
+        )
+        await self.db.commit()
+        assert cur.lastrowid is not None
+        return int(cur.lastrowid)
+
+    async def save_table(self, row: TableRow) -> None:
+        """Write a table's lobby fields, seats, status and message id."""
+        await self.db.execute(
+            "UPDATE tables SET game=?, host_id=?, status=?, seats=?, options=?, seed=?, timer=?,"
+            " message_id=?, updated=? WHERE id=?",
+            (row.game, row.host_id, row.status, json.dumps(row.seats), json.dumps(row.options),
+             row.seed, row.timer, row.message_id, time.time(), row.id),
+        )
+        await self.db.commit()
+
+    async def table(self, table_id: int) -> TableRow | None:
+        """One table, or None."""
+        async with self.db.execute("SELECT * FROM tables WHERE id=?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else _table_row(row)
+
+    async def open_tables(self) -> list[TableRow]:
+        """Every table in a lobby or being played, oldest first."""
+        async with self.db.execute(
+            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_table_row(r) for r in rows]
+
+    # -- actions ----------------------------------------------------------------------------
+    async def add_action(
+        self, table_id: int, idx: int, seat: int, action: str, user_id: int | None, how: str,
+    ) -> None:
+        """Store one action (committed before returning)."""
+        await self.db.execute(
+            "INSERT INTO actions (table_id, idx, seat, action, user_id, how, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (table_id, idx, seat, action, user_id, how, time.time()),
+        )
+        await self.db.commit()
+
+    async def actions(self, table_id: int) -> list[ActionRow]:
+        """Every action of a table, in order."""
+        async with self.db.execute(
+            "SELECT idx, seat, action, user_id, how FROM actions WHERE table_id=? ORDER BY idx",
+            (table_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [ActionRow(int(r[0]), int(r[1]), str(r[2]), r[3], str(r[4])) for r in rows]
+
+    # -- results ----------------------------------------------------------------------------
+    async def finish(
+        self, row: TableRow, outcome: dict[str, Any],
+    ) -> None:
+        """Mark a table finished and keep its result, in one transaction."""
+        now = time.time()
+        await self.db.execute(
+            "UPDATE tables SET status='finished', seats=?, updated=? WHERE id=?",
+            (json.dumps(row.seats), now, row.id),
+        )
+        await self.db.execute(
+            "INSERT OR REPLACE INTO results (table_id, guild_id, game, seats, outcome, finished)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (row.id, row.guild_id, row.game, json.dumps(row.seats), json.dumps(outcome), now),
+        )
+        await self.db.commit()
+
+    async def result(self, table_id: int) -> dict[str, Any] | None:
+        """The stored result of a finished table: seats, outcome, game and guild; or None."""
+        async with self.db.execute(
+            "SELECT guild_id, game, seats, outcome, finished FROM results WHERE table_id=?",
+            (table_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return {
+            "guild_id": row[0], "game": row[1], "seats": json.loads(row[2]),
+            "outcome": json.loads(row[3]), "finished": row[4],
+        }
+
+    # -- user settings ----------------------------------------------------------------------
+    async def user_settings(self, user_id: int) -> UserSettings:
+        """A user's settings (defaults when none are stored)."""
+        async with self.db.execute(
+            "SELECT dm, locale FROM user_settings WHERE user_id=?", (user_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return UserSettings() if row is None else UserSettings(bool(row[0]), row[1])
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
+        """Store a user's settings."""
+        await self.db.execute(
+            "INSERT INTO user_settings (user_id, dm, locale) VALUES (?, ?, ?)"
+            " ON CONFLICT(user_id) DO UPDATE SET dm=excluded.dm, locale=excluded.locale",
+            (user_id, int(settings.dm), settings.locale),
+        )
+        await self.db.commit()
+
+
+def _table_row(r: aiosqlite.Row) -> TableRow:
+    return TableRow(
+        id=int(r["id"]), guild_id=int(r["guild_id"]), channel_id=int(r["channel_id"]),
+        game=str(r["game"]), host_id=int(r["host_id"]), status=str(r["status"]),
+        seats=json.loads(r["seats"]), options=json.loads(r["options"]), seed=int(r["seed"]),
+        timer=str(r["timer"]), message_id=None if r["message_id"] is None else int(r["message_id"]),
+    )

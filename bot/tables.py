@@ -1,0 +1,615 @@
+"""The table manager: lobbies, turns, computer players, timers, persistence and resume.
+
+Pure asyncio, no Discord: the cogs turn interactions into calls here and render the
+:class:`Update` objects it publishes. One table per channel, one lock per table; the state
+version is the number of actions applied, and every action is stored (committed) before
+anyone is told about it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import sqlite3
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import games
+from bot.config import TIMER_CHOICES, TIMER_SECONDS
+from bot.storage import Storage, TableRow
+from games import ai
+from games.core import Action, Event, IllegalAction, Rules, State
+
+log = logging.getLogger(__name__)
+
+LOBBY, PLAYING, FINISHED, CANCELLED = "lobby", "playing", "finished", "cancelled"
+#: timeouts in a row after which the computer keeps the seat until "I'm back"
+AWAY_AFTER = 2
+
+
+class Refusal(Exception):
+    """A request the table cannot honour; ``key`` names the sentence in :mod:`bot.i18n`."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key, params)
+        self.key = key
+        self.params = params
+
+
+@dataclass
+class Seat:
+    """One seat: a person (``user_id``) or a computer player (``computer``)."""
+
+    user_id: int | None
+    name: str
+    computer: bool = False
+    away: bool = False  # a person's seat the computer keeps until "I'm back"
+    timeouts: int = 0
+
+    @property
+    def auto(self) -> bool:
+        """True when the computer moves for this seat."""
+        return self.computer or self.away
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict for storage."""
+        return {"user_id": self.user_id, "name": self.name, "computer": self.computer,
+                "away": self.away, "timeouts": self.timeouts}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        """The seat stored by :meth:`to_dict`."""
+        return cls(data.get("user_id"), str(data.get("name", "")), bool(data.get("computer")),
+                   bool(data.get("away")), int(data.get("timeouts", 0)))
+
+
+@dataclass(eq=False)
+class Table:
+    """One table in one channel: its lobby, seats and, once started, the game state."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    rules: Rules
+    host_id: int
+    status: str
+    seats: list[Seat]
+    options: dict[str, Any]
+    seed: int
+    timer: str
+    message_id: int | None = None
+    state: State | None = None
+    version: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    timer_task: asyncio.Task[None] | None = field(default=None, repr=False)
+    drive_task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def game_id(self) -> str:
+        """The game's registry id."""
+        return self.rules.id
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat a person holds here, or None."""
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id and not seat.computer:
+                return index
+        return None
+
+    def humans(self) -> list[int]:
+        """User ids of the people seated."""
+        return [s.user_id for s in self.seats if s.user_id is not None and not s.computer]
+
+    def row(self) -> TableRow:
+        """The table as stored."""
+        return TableRow(self.id, self.guild_id, self.channel_id, self.rules.id, self.host_id,
+                        self.status, [s.to_dict() for s in self.seats], dict(self.options),
+                        self.seed, self.timer, self.message_id)
+
+    def waiting_for(self) -> list[int]:
+        """Seats the game waits for (empty outside play)."""
+        if self.status != PLAYING or self.state is None:
+            return []
+        return list(self.state.to_act)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One applied action: who, what, how (player, computer, timeout) and what happened."""
+
+    seat: int
+    action: Action
+    how: str
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Update:
+    """What changed at a table, for the cogs to show: ``kind`` and the moves applied."""
+
+    table: Table
+    kind: str  # lobby, start, move, finish, cancel, away, back
+    moves: tuple[Move, ...] = ()
+    seat: int | None = None
+
+
+#: called with the table's lock held, in order; it must be quick and must not call back in
+Listener = Callable[[Update], Awaitable[None]]
+RulesLookup = Callable[[str], Rules]
+
+
+def best_player(game_id: str) -> ai.Player:
+    """The strongest computer player available for a game (falls back to random)."""
+    for level in reversed(ai.LEVELS):
+        try:
+            return ai.get_player(level, game_id)
+        except (ImportError, KeyError, AttributeError, ValueError):
+            continue
+    return ai.RandomPlayer()
+
+
+class TableManager:
+    """Every table of the process, with their locks, computer players and timers."""
+
+    def __init__(
+        self,
+        store: Storage,
+        rules_for: RulesLookup = games.get,
+        ai_delay: float = 1.0,
+        timer_scale: float = 1.0,
+    ) -> None:
+        self.store = store
+        self.rules_for = rules_for
+        self.ai_delay = ai_delay
+        self.timer_scale = timer_scale
+        self.tables: dict[int, Table] = {}
+        self.by_channel: dict[int, int] = {}
+        self.listeners: list[Listener] = []
+        self._players: dict[str, ai.Player] = {}
+        self._closed = False
+
+    # -- lookup -----------------------------------------------------------------------------
+    def get(self, table_id: int) -> Table:
+        """The table of that id; Refusal 'no-table' when there is none (or it is over)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise Refusal("no-table")
+        return table
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        """The open table of a channel, if any."""
+        table_id = self.by_channel.get(channel_id)
+        return None if table_id is None else self.tables.get(table_id)
+
+    async def _notify(self, update: Update) -> None:
+        for listener in list(self.listeners):
+            try:
+                await listener(update)
+            except Exception:
+                log.exception("table %s: a listener failed on %s", update.table.id, update.kind)
+
+    async def _save(self, table: Table) -> None:
+        await self.store.save_table(table.row())
+
+    # -- lobby ------------------------------------------------------------------------------
+    async def open(
+        self, guild_id: int, channel_id: int, game_id: str, host_id: int, host_name: str,
+        seed: int | None = None,
+    ) -> Table:
+        """Open a lobby for a game in a channel, its host seated; Refusal if one is open."""
+        try:
+            rules = self.rules_for(game_id)
+        except KeyError:
+            raise Refusal("unknown-game", game=game_id) from None
+        existing = self.in_channel(channel_id)
+        if existing is not None:
+            raise Refusal("channel-busy", game=existing.rules.name)
+        seats = [Seat(host_id, host_name)]
+        seed = secrets.randbits(62) if seed is None else seed
+        try:
+            table_id = await self.store.create_table(
+                guild_id, channel_id, rules.id, host_id, [s.to_dict() for s in seats], {}, seed,
+                "off")
+        except sqlite3.IntegrityError:
+            raise Refusal("channel-busy", game=rules.name) from None
+        table = Table(table_id, guild_id, channel_id, rules, host_id, LOBBY, seats, {}, seed, "off")
+        self.tables[table_id] = table
+        self.by_channel[channel_id] = table_id
+        return table
+
+    def _lobby(self, table_id: int) -> Table:
+        table = self.get(table_id)
+        if table.status != LOBBY:
+            raise Refusal("already-started")
+        return table
+
+    def _host(self, table: Table, user_id: int) -> None:
+        if user_id != table.host_id:
+            raise Refusal("host-only")
+
+    async def set_message(self, table_id: int, message_id: int) -> None:
+        """Remember the public message of a table."""
+        table = self.get(table_id)
+        table.message_id = message_id
+        await self._save(table)
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Table:
+        """Seat a person in the lobby."""
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            if table.seat_of(user_id) is not None:
+                raise Refusal("already-seated")
+            if len(table.seats) >= table.rules.max_players:
+                raise Refusal("table-full", most=table.rules.max_players)
+            table.seats.append(Seat(user_id, name))
+            await self._save(table)
+            await self._notify(Update(table, "lobby"))
+        return table
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        """Take a person's seat away in the lobby (the host cancels instead)."""
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not-seated")
+            if user_id == table.host_id:
+                raise Refusal("host-cannot-leave")
+            del table.seats[seat]
+            await self._save(table)
+            await self._notify(Update(table, "lobby"))
+        return table
+
+    async def add_computer(self, table_id: int, user_id: int) -> Table:
+        """The host adds a computer player."""
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            self._host(table, user_id)
+            if len(table.seats) >= table.rules.max_players:
+                raise Refusal("table-full", most=table.rules.max_players)
+            number = sum(1 for s in table.seats if s.computer) + 1
+            table.seats.append(Seat(None, f"CPU {number}", computer=True))
+            await self._save(table)
+            await self._notify(Update(table, "lobby"))
+        return table
+
+    async def remove_computer(self, table_id: int, user_id: int) -> Table:
+        """The host removes the last computer player."""
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            self._host(table, user_id)
+            for index in range(len(table.seats) - 1, -1, -1):
+                if table.seats[index].computer:
+                    del table.seats[index]
+                    break
+            else:
+                raise Refusal("no-computer")
+            await self._save(table)
+            await self._notify(Update(table, "lobby"))
+        return table
+
+    async def set_option(self, table_id: int, user_id: int, name: str, value: object) -> Table:
+        """The host sets one of the game's options (checked against its description)."""
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            self._host(table, user_id)
+            try:
+                option = table.rules.option(name)
+            except KeyError:
+                raise Refusal("bad-option", reason=f"unknown option '{name}'") from None
+            players = max(len(table.seats), table.rules.min_players)
+            try:
+                coerced = option.coerce(value, players)
+            except ValueError as exc:
+                raise Refusal("bad-option", reason=str(exc)) from None
+            if coerced == option.default:
+                table.options.pop(name, None)
+            else:
+                table.options[name] = coerced
+            await self._save(table)
+            await self._notify(Update(table, "lobby"))
+        return table
+
+    async def set_timer(self, table_id: int, user_id: int, timer: str) -> Table:
+        """The host chooses the turn timer: off, relaxed, normal or fast."""
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            self._host(table, user_id)
+            if timer not in TIMER_CHOICES:
+                raise Refusal("bad-option", reason=f"timer must be one of {TIMER_CHOICES}")
+            table.timer = timer
+            await self._save(table)
+            await self._notify(Update(table, "lobby"))
+        return table
+
+    async def swap_seats(self, table_id: int, user_id: int, first: int, second: int) -> Table:
+        """The host swaps two seats (choosing partners in team games)."""
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            self._host(table, user_id)
+            count = len(table.seats)
+            if not (0 <= first < count and 0 <= second < count) or first == second:
+                raise Refusal("bad-seat")
+            table.seats[first], table.seats[second] = table.seats[second], table.seats[first]
+            await self._save(table)
+            await self._notify(Update(table, "lobby"))
+        return table
+
+    async def start(self, table_id: int, user_id: int) -> Table:
+        """The host starts the game when the player count and options are allowed."""
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            self._host(table, user_id)
+            rules = table.rules
+            count = len(table.seats)
+            if count not in rules.player_counts():
+                raise Refusal("player-count", least=rules.min_players, most=rules.max_players,
+                              seated=count)
+            try:
+                table.state = rules.new_game(count, seed=table.seed, options=table.options)
+            except ValueError as exc:
+                raise Refusal("bad-option", reason=str(exc)) from None
+            table.status = PLAYING
+            table.version = 0
+            await self._save(table)
+            await self._notify(Update(table, "start"))
+        self._kick(table)
+        return table
+
+    async def cancel(self, table_id: int, user_id: int, can_manage: bool = False) -> Table:
+        """The host, or a member who may manage the server, cancels a table."""
+        table = self.get(table_id)
+        async with table.lock:
+            if table.status not in (LOBBY, PLAYING):
+                raise Refusal("no-table")
+            if user_id != table.host_id and not can_manage:
+                raise Refusal("host-or-manager")
+            table.status = CANCELLED
+            await self._save(table)
+            self._close(table)
+            await self._notify(Update(table, "cancel"))
+        return table
+
+    def _close(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        if self.by_channel.get(table.channel_id) == table.id:
+            del self.by_channel[table.channel_id]
+        current = asyncio.current_task()
+        for task in (table.timer_task, table.drive_task):
+            if task is not None and task is not current and not task.done():
+                task.cancel()
+        table.timer_task = table.drive_task = None
+
+    # -- play -------------------------------------------------------------------------------
+    def _playing(self, table_id: int, version: int | None) -> Table:
+        table = self.get(table_id)
+        if table.status != PLAYING or table.state is None:
+            raise Refusal("not-started")
+        if version is not None and version != table.version:
+            raise Refusal("stale")
+        return table
+
+    async def act(self, table_id: int, user_id: int, version: int | None,
+                  action: Action | str) -> Move:
+        """A seated person's move at a state version; Refusal saying why when it cannot apply."""
+        table = self._playing(table_id, version)
+        async with table.lock:
+            table = self._playing(table_id, version)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not-seated")
+            if table.seats[seat].away:
+                raise Refusal("away")
+            try:
+                parsed = Action.parse(action) if isinstance(action, str) else action
+            except IllegalAction as exc:
+                raise Refusal("illegal", reason=str(exc)) from None
+            state = table.state
+            assert state is not None
+            if seat not in state.to_act and not any(
+                    parsed.same_as(a) for a in state.legal_actions(seat)):
+                raise Refusal("not-your-turn")
+            table.seats[seat].timeouts = 0
+            move = await self._apply(table, seat, parsed, user_id, "player")
+            await self._after(table, move)
+        return move
+
+    async def _apply(self, table: Table, seat: int, action: Action, user_id: int | None,
+                     how: str) -> Move:
+        """Apply, store, bump the version; called with the table's lock held."""
+        state = table.state
+        assert state is not None
+        try:
+            events = state.apply(seat, action)
+        except IllegalAction as exc:
+            raise Refusal("illegal", reason=str(exc)) from None
+        try:
+            await self.store.add_action(table.id, table.version, seat, str(action), user_id, how)
+        except Exception:
+            # the move is not on disk, so it did not happen: rebuild from what is stored
+            await self._rebuild(table)
+            raise
+        table.version += 1
+        if state.over:
+            outcome = state.outcome
+            row = table.row()
+            row.status = FINISHED
+            await self.store.finish(row, {} if outcome is None else outcome.to_dict())
+            table.status = FINISHED
+            self._close(table)
+        return Move(seat, action, how, tuple(events))
+
+    async def _after(self, table: Table, move: Move) -> None:
+        kind = "finish" if table.status == FINISHED else "move"
+        await self._notify(Update(table, kind, (move,), move.seat))
+        self._kick(table)
+
+    async def back(self, table_id: int, user_id: int) -> Table:
+        """"I'm back": the person takes their seat back from the computer."""
+        table = self._playing(table_id, None)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not-seated")
+            if not table.seats[seat].away:
+                raise Refusal("not-away")
+            table.seats[seat].away = False
+            table.seats[seat].timeouts = 0
+            await self._save(table)
+            await self._notify(Update(table, "back", seat=seat))
+        self._kick(table)
+        return table
+
+    async def hand_to_computer(self, table_id: int, user_id: int, seat: int,
+                               can_manage: bool = False) -> Table:
+        """The host or a manager lets the computer keep a person's seat."""
+        table = self._playing(table_id, None)
+        async with table.lock:
+            if user_id != table.host_id and not can_manage:
+                raise Refusal("host-or-manager")
+            if not 0 <= seat < len(table.seats) or table.seats[seat].auto:
+                raise Refusal("bad-seat")
+            table.seats[seat].away = True
+            await self._save(table)
+            await self._notify(Update(table, "away", seat=seat))
+        self._kick(table)
+        return table
+
+    # -- computer players and timers --------------------------------------------------------
+    def _player(self, game_id: str) -> ai.Player:
+        player = self._players.get(game_id)
+        if player is None:
+            player = self._players[game_id] = best_player(game_id)
+        return player
+
+    def _choose(self, table: Table, seat: int) -> Action:
+        state = table.state
+        assert state is not None
+        obs = ai.observe(state, seat)
+        rng = random.Random(f"{table.seed}:{table.version}:{seat}")
+        try:
+            return self._player(table.rules.id).choose(obs, rng)
+        except Exception:
+            log.exception("table %s: the computer player failed; playing at random", table.id)
+            return rng.choice(obs.legal)
+
+    def _kick(self, table: Table) -> None:
+        """Start the computer players and the turn timer if the game waits for them."""
+        if self._closed or table.status != PLAYING or table.state is None:
+            return
+        if any(table.seats[s].auto for s in table.state.to_act) and (
+                table.drive_task is None or table.drive_task.done()):
+            table.drive_task = asyncio.get_running_loop().create_task(self._drive(table))
+        self._arm_timer(table)
+
+    async def _drive(self, table: Table) -> None:
+        """Let the computer move for its seats, one move at a time, pausing between moves."""
+        while not self._closed:
+            await asyncio.sleep(self.ai_delay)
+            async with table.lock:
+                state = table.state
+                if table.status != PLAYING or state is None:
+                    return
+                due = [s for s in state.to_act if table.seats[s].auto]
+                if not due:
+                    return
+                seat = due[0]
+                move = await self._apply(table, seat, self._choose(table, seat), None,
+                                         "computer")
+                kind = "finish" if table.status == FINISHED else "move"
+                await self._notify(Update(table, kind, (move,), seat))
+                self._arm_timer(table)
+
+    def _arm_timer(self, table: Table) -> None:
+        if table.timer_task is not None and table.timer_task is not asyncio.current_task():
+            table.timer_task.cancel()
+        table.timer_task = None
+        seconds = TIMER_SECONDS.get(table.timer)
+        if seconds is None or table.status != PLAYING or table.state is None:
+            return
+        if not any(not table.seats[s].auto for s in table.state.to_act):
+            return
+        table.timer_task = asyncio.get_running_loop().create_task(
+            self._expire(table, table.version, seconds * self.timer_scale))
+
+    async def _expire(self, table: Table, version: int, seconds: float) -> None:
+        """When a person's time runs out the computer moves for them; twice, it keeps the seat."""
+        await asyncio.sleep(seconds)
+        async with table.lock:
+            state = table.state
+            if table.version != version or table.status != PLAYING or state is None:
+                return
+            late = [s for s in state.to_act if not table.seats[s].auto]
+            for seat in late:
+                if table.status != PLAYING or seat not in state.to_act:
+                    continue
+                info = table.seats[seat]
+                info.timeouts += 1
+                if info.timeouts >= AWAY_AFTER:
+                    info.away = True
+                await self._save(table)
+                move = await self._apply(table, seat, self._choose(table, seat), None, "timeout")
+                kind = "finish" if table.status == FINISHED else "move"
+                await self._notify(Update(table, kind, (move,), move.seat))
+            table.timer_task = None
+            self._kick(table)
+
+    # -- restart ----------------------------------------------------------------------------
+    async def _rebuild(self, table: Table) -> None:
+        """Replay the stored actions into a fresh state."""
+        state = table.rules.new_game(len(table.seats), seed=table.seed, options=table.options)
+        rows = await self.store.actions(table.id)
+        for row in rows:
+            state.apply(row.seat, row.action)
+        table.state = state
+        table.version = len(rows)
+
+    async def resume(self) -> list[Table]:
+        """Rebuild every unfinished table from storage and start its computers and timers."""
+        resumed: list[Table] = []
+        for row in await self.store.open_tables():
+            if row.id in self.tables:
+                continue
+            try:
+                rules = self.rules_for(row.game)
+            except KeyError:
+                log.warning("table %s: game %r is not registered; left as it is", row.id, row.game)
+                continue
+            table = Table(row.id, row.guild_id, row.channel_id, rules, row.host_id, row.status,
+                          [Seat.from_dict(s) for s in row.seats], dict(row.options), row.seed,
+                          row.timer, row.message_id)
+            if table.status == PLAYING:
+                try:
+                    await self._rebuild(table)
+                except (IllegalAction, ValueError):
+                    log.exception("table %s: its stored actions do not replay", row.id)
+                    continue
+            self.tables[table.id] = table
+            self.by_channel[table.channel_id] = table.id
+            resumed.append(table)
+        for table in resumed:
+            self._kick(table)
+        return resumed
+
+    async def close(self) -> None:
+        """Stop every computer player and timer (the tables stay stored)."""
+        self._closed = True
+        tasks = [t for table in self.tables.values()
+                 for t in (table.timer_task, table.drive_task) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

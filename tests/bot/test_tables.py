@@ -1,0 +1,366 @@
+"""The table manager without Discord: lobby, turns, computers, timers, storage, resume."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Storage
+from bot.tables import CANCELLED, FINISHED, PLAYING, Refusal, Table, TableManager
+from tests.bot.conftest import Recorder
+from tests.bot.fakegame import lookup
+
+Manager = tuple[TableManager, Recorder]
+HOST, BOB, CAROL, STRANGER = 1, 2, 3, 99
+
+
+async def lobby(m: TableManager, channel: int = 10, seed: int = 5) -> Table:
+    return await m.open(100, channel, "high-card", HOST, "Host", seed=seed)
+
+
+async def play_all(m: TableManager, table: Table) -> None:
+    """Humans play their first legal move until the game ends."""
+    for _ in range(500):
+        if table.status != PLAYING:
+            return
+        await asyncio.sleep(0)
+        state = table.state
+        assert state is not None
+        humans = [s for s in state.to_act if not table.seats[s].auto]
+        if not humans:
+            await asyncio.sleep(0.001)
+            continue
+        seat = humans[0]
+        user = table.seats[seat].user_id
+        assert user is not None
+        try:
+            await m.act(table.id, user, table.version, state.legal_actions(seat)[0])
+        except Refusal as refused:  # a computer moved first: look again
+            assert refused.key == "stale"
+    raise AssertionError("the game did not end")
+
+
+async def test_lobby_join_leave_and_computers(manager: Manager) -> None:
+    m, rec = manager
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    with pytest.raises(Refusal) as again:
+        await m.join(table.id, BOB, "Bob")
+    assert again.value.key == "already-seated"
+    await m.leave(table.id, BOB)
+    assert [s.user_id for s in table.seats] == [HOST]
+    await m.add_computer(table.id, HOST)
+    await m.add_computer(table.id, HOST)
+    await m.add_computer(table.id, HOST)
+    with pytest.raises(Refusal) as full:
+        await m.join(table.id, BOB, "Bob")
+    assert full.value.key == "table-full"
+    await m.remove_computer(table.id, HOST)
+    assert sum(s.computer for s in table.seats) == 2
+    assert rec.kinds() == ["lobby"] * 6
+
+
+async def test_only_the_host_manages_the_lobby(manager: Manager) -> None:
+    m, _ = manager
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    for call in (m.add_computer(table.id, BOB), m.start(table.id, BOB),
+                 m.set_option(table.id, BOB, "hand", 2), m.set_timer(table.id, BOB, "fast")):
+        with pytest.raises(Refusal) as refused:
+            await call
+        assert refused.value.key == "host-only"
+    with pytest.raises(Refusal) as host_leaves:
+        await m.leave(table.id, HOST)
+    assert host_leaves.value.key == "host-cannot-leave"
+
+
+async def test_one_table_per_channel(manager: Manager) -> None:
+    m, _ = manager
+    await lobby(m, channel=10)
+    with pytest.raises(Refusal) as busy:
+        await lobby(m, channel=10)
+    assert busy.value.key == "channel-busy"
+    other = await lobby(m, channel=11)
+    assert m.in_channel(11) is other
+
+
+async def test_unknown_game_is_refused(manager: Manager) -> None:
+    m, _ = manager
+    with pytest.raises(Refusal) as refused:
+        await m.open(1, 1, "no-such-game", HOST, "Host")
+    assert refused.value.key == "unknown-game"
+
+
+async def test_start_needs_an_allowed_player_count(manager: Manager) -> None:
+    m, _ = manager
+    table = await lobby(m)
+    with pytest.raises(Refusal) as refused:
+        await m.start(table.id, HOST)
+    assert refused.value.key == "player-count"
+    assert refused.value.params["least"] == 2
+    await m.join(table.id, BOB, "Bob")
+    await m.start(table.id, HOST)
+    assert table.status == PLAYING and table.state is not None
+
+
+async def test_options_are_checked_against_their_description(manager: Manager) -> None:
+    m, _ = manager
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    with pytest.raises(Refusal) as bad:
+        await m.set_option(table.id, HOST, "hand", 99)
+    assert bad.value.key == "bad-option" and "hand" in bad.value.params["reason"]
+    with pytest.raises(Refusal):
+        await m.set_option(table.id, HOST, "no-such", 1)
+    await m.set_option(table.id, HOST, "hand", "5")
+    await m.set_option(table.id, HOST, "mode", "double")
+    assert table.options == {"hand": 5, "mode": "double"}
+    await m.set_option(table.id, HOST, "teams", True)
+    with pytest.raises(Refusal) as combo:
+        await m.start(table.id, HOST)
+    assert "teams" in combo.value.params["reason"]
+    await m.set_option(table.id, HOST, "teams", False)
+    assert "teams" not in table.options
+    await m.start(table.id, HOST)
+    assert table.state is not None and table.state.options["hand"] == 5
+
+
+async def test_host_swaps_seats_for_partners(manager: Manager) -> None:
+    m, _ = manager
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    await m.join(table.id, CAROL, "Carol")
+    await m.swap_seats(table.id, HOST, 1, 2)
+    assert [s.user_id for s in table.seats] == [HOST, CAROL, BOB]
+    with pytest.raises(Refusal):
+        await m.swap_seats(table.id, HOST, 0, 7)
+
+
+async def test_a_whole_game_with_a_computer_ends_and_keeps_its_result(
+        manager: Manager, store: Storage) -> None:
+    m, rec = manager
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    await m.add_computer(table.id, HOST)
+    await m.set_option(table.id, HOST, "discard", True)
+    await m.start(table.id, HOST)
+    await play_all(m, table)
+    assert table.status == FINISHED
+    assert rec.kinds()[-1] == "finish"
+    assert any(mv.how == "computer" for u in rec.updates for mv in u.moves)
+    result = await store.result(table.id)
+    assert result is not None and result["game"] == "high-card"
+    assert len(result["outcome"]["places"]) == 3
+    assert m.in_channel(10) is None
+    actions = await store.actions(table.id)
+    assert len(actions) == table.version and [a.idx for a in actions] == list(range(len(actions)))
+
+
+async def test_moves_are_refused_politely(manager: Manager) -> None:
+    m, _ = manager
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    await m.start(table.id, HOST)
+    state = table.state
+    assert state is not None
+    seat = state.to_act[0]
+    mover = table.seats[seat].user_id
+    other = table.seats[1 - seat].user_id
+    assert mover is not None and other is not None
+    legal = str(state.legal_actions(seat)[0])
+    cases = [
+        (STRANGER, 0, legal, "not-seated"),
+        (mover, 7, legal, "stale"),
+        (other, 0, "play:" + str(state.view(1 - seat)["hand"][0]), "not-your-turn"),
+        (mover, 0, "play:ZZ", "illegal"),
+        (mover, 0, "knock", "illegal"),
+    ]
+    for user, version, action, key in cases:
+        with pytest.raises(Refusal) as refused:
+            await m.act(table.id, user, version, action)
+        assert refused.value.key == key, action
+    assert table.version == 0
+    await m.act(table.id, mover, 0, legal)
+    assert table.version == 1
+
+
+async def test_out_of_turn_moves_apply(manager: Manager) -> None:
+    m, _ = manager
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    await m.start(table.id, HOST)
+    assert table.state is not None
+    waiting = 1 - table.state.to_act[0]
+    user = table.seats[waiting].user_id
+    assert user is not None
+    move = await m.act(table.id, user, 0, "knock")
+    assert move.action.kind == "knock" and table.version == 1
+
+
+async def test_simultaneous_clicks_only_one_applies(manager: Manager) -> None:
+    m, _ = manager
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    await m.start(table.id, HOST)
+    assert table.state is not None
+    seat = table.state.to_act[0]
+    user = table.seats[seat].user_id
+    assert user is not None
+    actions = [str(a) for a in table.state.legal_actions(seat)]
+    results = await asyncio.gather(
+        *(m.act(table.id, user, 0, actions[i % len(actions)]) for i in range(20)),
+        return_exceptions=True)
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, Refusal)]
+    assert len(applied) == 1 and len(refused) == 19
+    assert {r.key for r in refused} == {"stale"}
+    assert table.version == 1
+
+
+async def test_cancel_by_host_or_manager_only(manager: Manager, store: Storage) -> None:
+    m, rec = manager
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    with pytest.raises(Refusal) as refused:
+        await m.cancel(table.id, BOB)
+    assert refused.value.key == "host-or-manager"
+    await m.cancel(table.id, BOB, can_manage=True)
+    assert table.status == CANCELLED and m.in_channel(10) is None
+    row = await store.table(table.id)
+    assert row is not None and row.status == CANCELLED
+    assert rec.kinds()[-1] == "cancel"
+
+
+async def test_timeouts_move_for_the_player_then_the_computer_keeps_the_seat(
+        manager: Manager) -> None:
+    m, rec = manager
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    await m.set_timer(table.id, HOST, "fast")
+    await m.set_option(table.id, HOST, "hand", 6)
+    await m.start(table.id, HOST)
+    for _ in range(400):
+        if table.status != PLAYING:
+            break
+        await asyncio.sleep(0.005)
+    hows = [mv.how for u in rec.updates for mv in u.moves]
+    assert table.status == FINISHED
+    assert hows[:4] == ["timeout"] * 4  # each seat timed out twice in a row
+    assert all(s.away for s in table.seats)
+    assert "computer" in hows  # after two timeouts in a row the computer plays on its own
+
+
+async def test_im_back_and_hand_to_computer(manager: Manager) -> None:
+    m, rec = manager
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    await m.set_option(table.id, HOST, "hand", 10)
+    await m.start(table.id, HOST)
+    with pytest.raises(Refusal) as not_host:
+        await m.hand_to_computer(table.id, BOB, 0)
+    assert not_host.value.key == "host-or-manager"
+    with pytest.raises(Refusal) as not_away:
+        await m.back(table.id, BOB)
+    assert not_away.value.key == "not-away"
+    await m.hand_to_computer(table.id, BOB, 1, can_manage=True)
+    assert table.seats[1].away
+    with pytest.raises(Refusal) as away:
+        await m.act(table.id, BOB, table.version, "knock")
+    assert away.value.key == "away"
+    await m.back(table.id, BOB)
+    assert not table.seats[1].away
+    assert "away" in rec.kinds() and "back" in rec.kinds()
+
+
+async def test_resume_replays_stored_actions(tmp_path: Path) -> None:
+    path = str(tmp_path / "db.sqlite3")
+    store = await Storage.open(path)
+    first = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    table = await first.open(100, 10, "high-card", HOST, "Host", seed=42)
+    await first.join(table.id, BOB, "Bob")
+    await first.set_option(table.id, HOST, "hand", 4)
+    await first.start(table.id, HOST)
+    await first.set_message(table.id, 555)
+    for _ in range(3):
+        state = table.state
+        assert state is not None
+        seat = state.to_act[0]
+        user = table.seats[seat].user_id
+        assert user is not None
+        await first.act(table.id, user, table.version, state.legal_actions(seat)[-1])
+    assert table.state is not None
+    before = [table.state.view(s) for s in (None, 0, 1)]
+    await first.close()
+    await store.close()
+
+    store = await Storage.open(path)
+    second = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    resumed = await second.resume()
+    assert [t.id for t in resumed] == [table.id]
+    again = resumed[0]
+    assert again.version == 3 and again.message_id == 555 and again.status == PLAYING
+    assert again.state is not None
+    assert [again.state.view(s) for s in (None, 0, 1)] == before
+    await play_all(second, again)
+    assert again.status == FINISHED
+    assert await store.result(table.id) is not None
+    await second.close()
+    await store.close()
+
+
+async def test_a_lobby_survives_a_restart(tmp_path: Path) -> None:
+    path = str(tmp_path / "db.sqlite3")
+    store = await Storage.open(path)
+    first = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    table = await first.open(100, 10, "high-card", HOST, "Host", seed=1)
+    await first.add_computer(table.id, HOST)
+    await first.set_timer(table.id, HOST, "relaxed")
+    await store.close()
+    store = await Storage.open(path)
+    second = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    (again,) = await second.resume()
+    assert again.status == "lobby" and again.timer == "relaxed"
+    assert [s.computer for s in again.seats] == [False, True]
+    await store.close()
+
+
+async def test_an_action_that_cannot_be_stored_does_not_happen(manager: Manager) -> None:
+    m, rec = manager
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    await m.start(table.id, HOST)
+    assert table.state is not None
+    seat = table.state.to_act[0]
+    user = table.seats[seat].user_id
+    assert user is not None
+    before = table.state.view(None)
+
+    async def broken(*args: object) -> None:
+        raise OSError("disk full")
+
+    original = m.store.add_action
+    m.store.add_action = broken  # type: ignore[method-assign,assignment]
+    with pytest.raises(OSError):
+        await m.act(table.id, user, 0, table.state.legal_actions(seat)[0])
+    m.store.add_action = original  # type: ignore[method-assign]
+    assert table.version == 0 and table.state.view(None) == before
+    assert rec.kinds()[-1] == "start"
+
+
+async def test_storage_migrations_are_numbered_and_idempotent(tmp_path: Path) -> None:
+    path = str(tmp_path / "db.sqlite3")
+    store = await Storage.open(path)
+    from bot.storage import MIGRATIONS, UserSettings
+    assert await store.version() == len(MIGRATIONS)
+    await store.set_user_settings(7, UserSettings(dm=True, locale="ja"))
+    await store.close()
+    store = await Storage.open(path)
+    assert await store.version() == len(MIGRATIONS)
+    assert await store.user_settings(7) == UserSettings(True, "ja")
+    assert await store.user_settings(8) == UserSettings()
+    async with store.db.execute("PRAGMA journal_mode") as cur:
+        row = await cur.fetchone()
+    assert row is not None and row[0] == "wal"
+    await store.close()
