@@ -1,0 +1,247 @@
+"""English and Japanese for every sentence the bot shows, and the command translator.
+
+Private replies use the clicking user's locale; public table messages use the server's.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+import discord
+from discord import app_commands
+
+LANGS = ("en", "ja")
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        # refusals (keys of bot.tables.Refusal)
+        "no-table": "There is no open table here any more.",
+        "unknown-game": "I don't know a game called {game}.",
+        "channel-busy": "This channel already has a table of {game}; finish or cancel it first.",
+        "already-started": "That game has already started.",
+        "host-only": "Only the host can do that.",
+        "host-or-manager": "Only the host or someone who can manage the server can do that.",
+        "already-seated": "You already have a seat at this table.",
+        "table-full": "The table is full ({most} players at most).",
+        "not-seated": "You don't have a seat at this table.",
+        "host-cannot-leave": "You are the host: cancel the table instead of leaving.",
+        "no-computer": "There is no computer player to remove.",
+        "bad-option": "That option can't be used: {reason}.",
+        "bad-seat": "There is no such seat to change.",
+        "player-count": "This game needs {least} to {most} players; {seated} are seated.",
+        "not-started": "The game has not started, or it is over.",
+        "stale": "The table has moved on since that message; here is the current position.",
+        "away": "The computer is keeping your seat; press \"I'm back\" first.",
+        "not-away": "You are already playing your own seat.",
+        "illegal": "You can't do that: {reason}",
+        "not-your-turn": "It's not your turn.",
+        "unknown-component": "That button doesn't belong to a table I know.",
+        "no-dm": "I couldn't send you a direct message, so your hand will be shown here instead.",
+        "guild-only": "Tables can only be opened in a server channel.",
+        "error": "Something went wrong on my side; please try again.",
+        "no-such-choice": "That choice is no longer on offer.",
+        # lobby and table
+        "lobby-title": "{game}: a new table",
+        "lobby-body": "Host: {host}\nPlayers ({count}, {least}–{most}):\n{seats}",
+        "lobby-options": "Options: {options}",
+        "lobby-timer": "Turn timer: {timer}",
+        "computer": "computer",
+        "away-mark": "(computer keeps the seat)",
+        "join": "Join",
+        "leave": "Leave",
+        "add-computer": "Add computer",
+        "remove-computer": "Remove computer",
+        "options": "Options",
+        "start": "Start",
+        "cancel": "Cancel",
+        "hand": "Hand",
+        "im-back": "I'm back",
+        "manage": "Manage",
+        "confirm": "Confirm",
+        "back": "Back",
+        "more": "More",
+        "turn": "{who}, it's your turn.",
+        "turn-many": "Waiting for {who}.",
+        "table-title": "{game} — table {id}",
+        "finished": "The game is over. {result}",
+        "cancelled": "This table was cancelled.",
+        "place": "{place}. {name} ({score})",
+        "timed-out": "{name} ran out of time; the computer moved for them.",
+        "now-away": "{name} timed out twice: the computer keeps the seat until \"I'm back\".",
+        "handed-over": "The computer now plays for {name}.",
+        "returned": "{name} is back.",
+        "your-hand": "Your hand ({game}, seat {seat}): {cards}",
+        "your-hand-empty": "Your hand ({game}, seat {seat}) is empty.",
+        "choose": "Choose your move.",
+        "not-your-turn-hand": "Not your turn yet.",
+        "confirm-move": "Play this? {move}",
+        "pick-cards": "Choose the cards for: {kind}",
+        "page": "Cards {first}–{last} of {total}",
+        "dm-where": "{game} in {guild} › #{channel}",
+        "dm-turn": "It's your turn in {game} ({guild} › #{channel}).",
+        "dm-on": "Your hands will now come by direct message.",
+        "dm-off": "Your hands will now be shown in the channel, only to you.",
+        "dm-check": "Your hands for {game} in {guild} › #{channel} will come here.",
+        "options-title": "Options for {game}",
+        "option-set": "{name}: {value}",
+        "timer": "Turn timer",
+        "timer-off": "off",
+        "timer-relaxed": "relaxed (5 min)",
+        "timer-normal": "normal (90 s)",
+        "timer-fast": "fast (30 s)",
+        "random-seat": "random",
+        "swap": "Swap seats",
+        "swap-pair": "Seat {a} ↔ seat {b}",
+        "hand-over": "Let the computer play a seat",
+        "games-title": "Games",
+        "games-line": "**{name}** (`{id}`) — {least}–{most} players",
+        "rules-title": "{name}: rules",
+        "on": "on",
+        "off": "off",
+        "manage-title": "Manage the table",
+        "you-joined": "You joined.",
+        "done": "Done.",
+    },
+    "ja": {
+        "no-table": "ここにはもう開いている卓がありません。",
+        "unknown-game": "{game} というゲームは知りません。",
+        "channel-busy": (
+            "このチャンネルには {game} の卓がすでにあります。先に終えるか中止してください。"
+        ),
+        "already-started": "そのゲームはもう始まっています。",
+        "host-only": "それができるのはホストだけです。",
+        "host-or-manager": "それができるのはホストかサーバー管理権限のある人だけです。",
+        "already-seated": "あなたはすでにこの卓に座っています。",
+        "table-full": "卓は満席です（最大 {most} 人）。",
+        "not-seated": "あなたはこの卓に座っていません。",
+        "host-cannot-leave": "あなたはホストです。退席ではなく卓を中止してください。",
+        "no-computer": "外せるコンピューターがいません。",
+        "bad-option": "その設定は使えません：{reason}。",
+        "bad-seat": "そのような席はありません。",
+        "player-count": "このゲームは {least}〜{most} 人用です。いまは {seated} 人です。",
+        "not-started": "ゲームは始まっていないか、もう終わっています。",
+        "stale": "そのメッセージの後に局面が進みました。現在の局面を表示します。",
+        "away": "コンピューターが代わりに打っています。先に「戻りました」を押してください。",
+        "not-away": "あなたはすでに自分で打っています。",
+        "illegal": "それはできません：{reason}",
+        "not-your-turn": "あなたの番ではありません。",
+        "unknown-component": "そのボタンは知っている卓のものではありません。",
+        "no-dm": "DM を送れなかったので、手札はここに表示します。",
+        "guild-only": "卓はサーバーのチャンネルでだけ開けます。",
+        "error": "こちらで問題が起きました。もう一度お試しください。",
+        "no-such-choice": "その選択肢はもうありません。",
+        "lobby-title": "{game}：新しい卓",
+        "lobby-body": "ホスト：{host}\nプレイヤー（{count} 人、{least}〜{most} 人）：\n{seats}",
+        "lobby-options": "設定：{options}",
+        "lobby-timer": "持ち時間：{timer}",
+        "computer": "コンピューター",
+        "away-mark": "（コンピューターが代理）",
+        "join": "参加",
+        "leave": "退席",
+        "add-computer": "コンピューターを追加",
+        "remove-computer": "コンピューターを外す",
+        "options": "設定",
+        "start": "開始",
+        "cancel": "中止",
+        "hand": "手札",
+        "im-back": "戻りました",
+        "manage": "管理",
+        "confirm": "決定",
+        "back": "戻る",
+        "more": "次へ",
+        "turn": "{who} さんの番です。",
+        "turn-many": "{who} を待っています。",
+        "table-title": "{game} — 卓 {id}",
+        "finished": "ゲーム終了。{result}",
+        "cancelled": "この卓は中止されました。",
+        "place": "{place}位 {name}（{score}）",
+        "timed-out": "{name} さんが時間切れのため、コンピューターが代わりに打ちました。",
+        "now-away": (
+            "{name} さんが2回続けて時間切れ：「戻りました」まではコンピューターが代理します。"
+        ),
+        "handed-over": "{name} さんの席はコンピューターが打ちます。",
+        "returned": "{name} さんが戻りました。",
+        "your-hand": "あなたの手札（{game}、{seat} 番席）：{cards}",
+        "your-hand-empty": "あなたの手札（{game}、{seat} 番席）は空です。",
+        "choose": "手を選んでください。",
+        "not-your-turn-hand": "まだあなたの番ではありません。",
+        "confirm-move": "これでよいですか？ {move}",
+        "pick-cards": "{kind} のカードを選んでください",
+        "page": "{total} 枚中 {first}〜{last} 枚目",
+        "dm-where": "{guild} › #{channel} の {game}",
+        "dm-turn": "{guild} › #{channel} の {game} であなたの番です。",
+        "dm-on": "これから手札は DM で届きます。",
+        "dm-off": "これから手札はチャンネル内であなたにだけ表示されます。",
+        "dm-check": "{guild} › #{channel} の {game} の手札はここに届きます。",
+        "options-title": "{game} の設定",
+        "option-set": "{name}：{value}",
+        "timer": "持ち時間",
+        "timer-off": "なし",
+        "timer-relaxed": "ゆっくり（5分）",
+        "timer-normal": "ふつう（90秒）",
+        "timer-fast": "はやい（30秒）",
+        "random-seat": "ランダム",
+        "swap": "席を入れ替える",
+        "swap-pair": "{a} 番席 ↔ {b} 番席",
+        "hand-over": "コンピューターに席を任せる",
+        "games-title": "ゲーム一覧",
+        "games-line": "**{name}**（`{id}`）— {least}〜{most} 人",
+        "rules-title": "{name}：ルール",
+        "on": "あり",
+        "off": "なし",
+        "manage-title": "卓の管理",
+        "you-joined": "参加しました。",
+        "done": "完了しました。",
+    },
+}
+
+#: command names and descriptions: the English text is the key of the Japanese one
+COMMANDS_JA: dict[str, str] = {
+    "play": "play",
+    "Open a table for a card game in this channel": "このチャンネルでカードゲームの卓を開く",
+    "game": "game",
+    "The game to play": "遊ぶゲーム",
+    "games": "games",
+    "List the games I can host": "遊べるゲームの一覧",
+    "rules": "rules",
+    "Show a game's rules": "ゲームのルールを表示",
+    "The game whose rules to show": "ルールを見るゲーム",
+    "settings": "settings",
+    "Your Deckhand settings": "Deckhand の個人設定",
+    "dm": "dm",
+    "Get your hands by direct message (or not)": "手札を DM で受け取るかどうか",
+    "enabled": "enabled",
+    "Send hands by direct message": "手札を DM で送る",
+}
+
+
+def lang_of(locale: object) -> str:
+    """'ja' for a Japanese locale (a discord.Locale or text), else 'en'."""
+    value = locale.value if isinstance(locale, discord.Locale) else str(locale or "")
+    return "ja" if value.lower().startswith("ja") else "en"
+
+
+def t(key: str, lang: str = "en", **params: Any) -> str:
+    """The sentence ``key`` in ``lang`` (English when missing) with its fields filled."""
+    table = MESSAGES.get(lang, MESSAGES["en"])
+    text = table.get(key) or MESSAGES["en"].get(key) or key
+    return text.format(**params) if params else text
+
+
+def fields(text: str) -> set[str]:
+    """The ``{names}`` a sentence fills in."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+class Translator(app_commands.Translator):
+    """discord.py's translator: command names and descriptions in Japanese."""
+
+    async def translate(
+        self, text: app_commands.locale_str, locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        """The Japanese text for a command string, or None to keep the English."""
+        if locale is not discord.Locale.japanese:
+            return None
+        return COMMANDS_JA.get(text.message)
