@@ -1,0 +1,212 @@
+"""Validation of captured requests against Discord's OpenAPI description.
+
+The whole document is registered as one `referencing` resource so that its `#/components/...`
+references resolve; each request body is validated with jsonschema Draft 2020-12 against the
+schema of its path, method and content type. The README of the spec names three things the
+preview spec cannot say, which are checked here by hand: snowflakes may be integers, unknown keys
+pass (nothing to do), and the component limits (5 action rows, 5 buttons per row, one select per
+row, unique custom ids).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import referencing
+from referencing.jsonschema import DRAFT202012
+
+from .models import ACTION_ROW, BUTTON, IS_COMPONENTS_V2, SELECT_TYPES, TEXT_INPUT, walk_components
+
+SPEC_PATH = Path("/work/shared/discord-api-spec/openapi.json")
+SPEC_URI = "urn:discord-api-spec:openapi.json"
+METHODS = ("get", "put", "post", "patch", "delete")
+
+
+@dataclass(frozen=True)
+class RouteTemplate:
+    """One path of the spec with the regular expression that matches concrete paths."""
+
+    template: str
+    pattern: re.Pattern[str]
+    literal_segments: int
+
+
+def _snowflake_as_str_or_int(spec: dict[str, Any]) -> None:
+    """Let snowflakes be integers too: discord.py sends some ids as ints (spec README)."""
+    schemas = spec["components"]["schemas"]
+    original = schemas["SnowflakeType"]
+    schemas["SnowflakeType"] = {
+        "anyOf": [original, {"type": "integer", "minimum": 0}],
+        "format": "snowflake",
+    }
+
+
+class SpecValidator:
+    """Matches request paths to spec routes and validates bodies against their schemas."""
+
+    def __init__(self, path: Path = SPEC_PATH) -> None:
+        spec: dict[str, Any] = json.loads(path.read_text())
+        _snowflake_as_str_or_int(spec)
+        self.spec = spec
+        resource = referencing.Resource.from_contents(spec, default_specification=DRAFT202012)
+        self.registry: referencing.Registry[Any] = referencing.Registry().with_resource(
+            SPEC_URI, resource
+        )
+        templates = []
+        for template in spec["paths"]:
+            segments = template.strip("/").split("/")
+            regex = "/".join(
+                "[^/]+" if s.startswith("{") and s.endswith("}") else re.escape(s) for s in segments
+            )
+            literal = sum(1 for s in segments if not s.startswith("{"))
+            templates.append(RouteTemplate(template, re.compile(f"^/{regex}$"), literal))
+        templates.sort(key=lambda t: (-t.literal_segments, t.template))
+        self.templates = templates
+        self._validators: dict[tuple[str, str, str], jsonschema.Draft202012Validator | None] = {}
+
+    def match(self, path: str) -> str | None:
+        """Return the spec's template for a concrete API path (without /api/v10), or None."""
+        for template in self.templates:
+            if template.pattern.match(path):
+                return template.template
+        return None
+
+    def operation(self, route: str, method: str) -> dict[str, Any] | None:
+        """Return the spec's operation object for a route and method, or None."""
+        item = self.spec["paths"].get(route)
+        if item is None:
+            return None
+        operation = item.get(method.lower())
+        return operation if isinstance(operation, dict) else None
+
+    def _validator(
+        self, route: str, method: str, content_type: str
+    ) -> jsonschema.Draft202012Validator | None:
+        key = (route, method.lower(), content_type)
+        if key not in self._validators:
+            operation = self.operation(route, method)
+            validator = None
+            content = ((operation or {}).get("requestBody") or {}).get("content", {})
+            if content_type in content:
+                pointer = "/".join(
+                    part.replace("~", "~0").replace("/", "~1")
+                    for part in ("paths", route, method.lower(), "requestBody", "content",
+                                 content_type, "schema")
+                )
+                validator = jsonschema.Draft202012Validator(
+                    {"$ref": f"{SPEC_URI}#/{pointer}"}, registry=self.registry
+                )
+            self._validators[key] = validator
+        return self._validators[key]
+
+    def validate(
+        self, method: str, route: str | None, content_type: str | None, body: Any
+    ) -> list[str]:
+        """Return the validation messages for one request (empty when it is documented)."""
+        if route is None:
+            return ["no such route in Discord's API description"]
+        operation = self.operation(route, method)
+        if operation is None:
+            return [f"method {method} is not documented for {route}"]
+        content = (operation.get("requestBody") or {}).get("content", {})
+        if body is None or content_type is None:
+            if (operation.get("requestBody") or {}).get("required") and method != "GET":
+                return ["request body is required"]
+            return []
+        if content_type not in content:
+            return [f"content type {content_type} not accepted (accepts {sorted(content)})"]
+        validator = self._validator(route, method, content_type)
+        if validator is None:
+            return []
+        error = jsonschema.exceptions.best_match(validator.iter_errors(body))
+        if error is None:
+            return []
+        error = _most_specific(error)
+        where = "/".join(str(p) for p in error.absolute_path) or "(body)"
+        return [f"{where}: {error.message[:500]}"]
+
+
+def _most_specific(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """Descend into anyOf/oneOf failures, preferring the branch whose `type` tag matched."""
+    while error.context:
+        branches: dict[Any, list[jsonschema.ValidationError]] = {}
+        for sub in error.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+
+        def tag_mismatch(errors: list[jsonschema.ValidationError]) -> bool:
+            return any(
+                list(e.relative_path)[-1:] == ["type"] or e.validator == "type"
+                for e in errors
+                if len(e.relative_path) <= 1
+            )
+
+        candidates = [errs for errs in branches.values() if not tag_mismatch(errs)]
+        chosen = candidates[0] if len(candidates) == 1 else None
+        if chosen is None:
+            break
+        best = jsonschema.exceptions.best_match(chosen)
+        if best is None:
+            break
+        error = best
+    return error
+
+
+@functools.cache
+def spec_validator() -> SpecValidator:
+    """Return the process-wide validator (loading the 1 MB spec once)."""
+    return SpecValidator()
+
+
+def component_limits(body: Any, *, modal: bool = False) -> list[str]:
+    """Check the component rules the spec cannot express; return Discord-style messages."""
+    if not isinstance(body, dict):
+        return []
+    components = body.get("components")
+    if not isinstance(components, list):
+        return []
+    errors: list[str] = []
+    flags = body.get("flags") or 0
+    v2 = isinstance(flags, int) and bool(flags & IS_COMPONENTS_V2)
+    if not v2 and not modal and len(components) > 5:
+        errors.append(f"components: {len(components)} action rows, at most 5 allowed")
+    if modal and len(components) > 5:
+        errors.append(f"components: modal has {len(components)} rows, at most 5 allowed")
+    for index, row in enumerate(components):
+        if not isinstance(row, dict):
+            continue
+        if row.get("type") != ACTION_ROW:
+            if not v2 and not (modal and row.get("type") in (18, 10)):
+                errors.append(f"components/{index}: top-level component must be an action row")
+            continue
+        children = [c for c in row.get("components", []) if isinstance(c, dict)]
+        buttons = [c for c in children if c.get("type") == BUTTON]
+        selects = [c for c in children if c.get("type") in SELECT_TYPES]
+        inputs = [c for c in children if c.get("type") == TEXT_INPUT]
+        if len(buttons) > 5:
+            errors.append(f"components/{index}: {len(buttons)} buttons in a row, at most 5")
+        if selects and len(children) > 1:
+            errors.append(f"components/{index}: a select menu must be alone in its row")
+        if inputs and len(children) > 1:
+            errors.append(f"components/{index}: a text input must be alone in its row")
+        if not children:
+            errors.append(f"components/{index}: an action row needs at least one component")
+    seen: set[str] = set()
+    for component in walk_components(components):
+        custom_id = component.get("custom_id")
+        if isinstance(custom_id, str):
+            if custom_id in seen:
+                errors.append(f"components: custom_id {custom_id!r} is used twice")
+            seen.add(custom_id)
+    return errors
+
+
+def strip_none(value: Any) -> Any:
+    """Return a copy of a JSON value (used to keep captured bodies immutable)."""
+    return copy.deepcopy(value)
