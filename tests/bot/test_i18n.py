@@ -44,9 +44,9 @@ def test_sentences_fill_their_fields() -> None:
 async def test_command_descriptions_are_translated_to_japanese() -> None:
     translator = i18n.Translator()
     text = discord.app_commands.locale_str("Open a table for a card game in this channel")
-    where = discord.app_commands.TranslationContextLocation.other
+    other = discord.app_commands.TranslationContextLocation.other
     ctx: discord.app_commands.TranslationContext[Any, Any] = (
-        discord.app_commands.TranslationContext(where, None))
+        discord.app_commands.TranslationContext(other, None))  # type: ignore[call-overload]
     ja = await translator.translate(text, discord.Locale.japanese, ctx)
     assert ja == "このチャンネルでカードゲームの卓を開く"
     assert await translator.translate(text, discord.Locale.french, ctx) is None
