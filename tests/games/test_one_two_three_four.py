@@ -1,0 +1,298 @@
+"""1234: every example and Decision of rules/1234.md, and each option's effect."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import games
+from games import IllegalAction, seats
+from games.ai import get_player, observe
+from games.cards import standard_deck
+from games.one_two_three_four import OneTwoThreeFourState, card_value, is_pass
+
+RULES = games.get("1234")
+
+
+def deck_for(
+    players: int, dealer: int, hands: dict[int, str], start: str, stock: str = ""
+) -> list[str]:
+    """A first-deal deck: 5 each one at a time from the dealer's left, the start card, stock."""
+    given = {s: h.split() for s, h in hands.items()}
+    used = {c for h in given.values() for c in h} | {start, *stock.split()}
+    spare = [str(c) for c in standard_deck() if str(c) not in used]
+    for s in range(players):
+        while len(given.setdefault(s, [])) < 5:
+            given[s].append(spare.pop())
+    order = [given[s][i] for i in range(5) for s in seats.iter_from(seats.left(dealer, players),
+                                                                   players)]
+    return [*order, start, *stock.split(), *spare]
+
+
+def new(players: int, dealer: int, hands: dict[int, str], start: str, stock: str = "",
+        **options: object) -> OneTwoThreeFourState:
+    state = RULES.new_game(players, seed=1, options={"dealer": dealer, **options},
+                           deck=deck_for(players, dealer, hands, start, stock))
+    assert isinstance(state, OneTwoThreeFourState)
+    return state
+
+
+def shorten_stock(state: OneTwoThreeFourState, keep: int) -> None:
+    """Leave only the top ``keep`` stock cards (the others go to the table: cards conserved)."""
+    cut = len(state.stock) - keep
+    state.table.extend(state.stock[:cut])
+    del state.stock[:cut]
+
+
+def test_example_start_ten_queen_then_three_six_five() -> None:
+    # Start card 10; Q makes 12; 3 + 6 + 5 = 14 beats it; the next needs 15-18.
+    state = new(3, 0, {2: "QS AS 2C 2D 4H", 1: "3S 6H 5D AH 8C", 0: "AD 9S 9C 7C 8D"}, "TS")
+    assert state.view(None)["number_to_beat"] == 10
+    assert state.to_act == (2,)
+    state.apply(2, "play:QS")
+    assert state.view(None)["number_to_beat"] == 12
+    assert state.to_act == (1,)
+    state.apply(1, "play:3S,6H,5D")
+    assert state.view(None)["number_to_beat"] == 14
+    totals = {sum(card_value(c) for c in a.cards)
+              for a in state.legal_actions(0) if a.kind == "play"}
+    assert totals and totals <= {15, 16, 17, 18}
+    with pytest.raises(IllegalAction, match="15 to 18"):
+        state.apply(0, "play:9S,9C,AD")  # 19
+
+
+def test_play_must_total_one_to_four_more() -> None:
+    state = new(2, 0, {1: "5S 4H AS 9D 2C", 0: "AD 3S 3C 7C 8D"}, "4S")
+    with pytest.raises(IllegalAction):
+        state.apply(1, "play:4H")  # equal is not enough
+    with pytest.raises(IllegalAction):
+        state.apply(1, "play:9D")  # 5 more is too much
+    before = state.view(1)
+    with pytest.raises(IllegalAction):
+        state.apply(1, "play:9D,2C")
+    assert state.view(1) == before
+    state.clone().apply(1, "play:5S")  # +1
+    state.apply(1, "play:AS,2C,5S")  # 8 = +4
+    assert state.view(None)["number_to_beat"] == 8
+
+
+def test_pass_single_ace_keeps_the_number() -> None:
+    state = new(2, 0, {1: "AS 2H 3D 4C 6S", 0: "AD 3S 3C 7C 8D"}, "KS")
+    state.apply(1, "pass:AS")
+    assert state.view(None)["number_to_beat"] == 13
+    assert state.to_act == (0,)
+
+
+@pytest.mark.parametrize(
+    ("cards", "ok"),
+    [
+        ("AS", True),
+        ("2S", False),
+        ("5S 5H KD", True),  # two number cards of a rank plus a court
+        ("AS AH JD", True),  # aces are number cards
+        ("JS JH 5D", False),  # a pair of courts plus a number is not a pass
+        ("5S 5H 6D", False),
+        ("2S 9S KS", True),  # three of a suit, courts allowed
+        ("QS QH QD", True),  # three of a rank, courts too
+        ("7S 7H 7D", True),
+        ("3S 3H 5D 5C", True),  # two pairs of number cards
+        ("3S 3H JD JC", False),  # court pairs do not count
+        ("2S 9S KS 4S", False),  # four of a suit is no combination
+        ("3S 3H 5D 6C", False),
+    ],
+)
+def test_pass_combinations(cards: str, ok: bool) -> None:
+    assert is_pass(games.cards.parse_many(cards)) is ok
+
+
+def test_decision_two_pairs_may_share_a_rank() -> None:
+    assert is_pass(games.cards.parse_many("5S 5H 5D 5C"))
+    state = new(2, 0, {1: "5S 5H 5D 5C KS", 0: "AD 3S 3C 7C 8D"}, "KH")
+    assert any(a.kind == "pass" and len(a.cards) == 4 for a in state.legal_actions(1))
+    state.apply(1, "pass:5S,5H,5D,5C")
+    assert state.view(1)["hand_counts"][1] == 4  # drew 3 at most
+
+
+def test_deal_five_each_from_dealers_left_then_start_card() -> None:
+    deck = [str(c) for c in standard_deck()]
+    state = RULES.new_game(3, seed=1, options={"dealer": 1}, deck=deck)
+    assert state.view(2)["hand"] == deck[0:15:3]  # dealer's left first
+    assert state.view(0)["hand"] == deck[1:15:3]
+    assert state.view(1)["hand"] == deck[2:15:3]
+    assert state.view(None)["start_card"] == deck[15]
+    assert state.view(None)["stock"] == 52 - 16
+
+
+def test_two_players_non_dealer_first() -> None:
+    state = new(2, 1, {0: "AS 2H 3D 4C 6S", 1: "AD 3S 3C 7C 8D"}, "KS")
+    assert state.to_act == (0,)
+    state.apply(0, "pass:AS")
+    assert state.to_act == (1,)
+
+
+def test_three_or_more_dealers_right_first_then_counter_clockwise() -> None:
+    hands = {0: "AS 2H 3D 4C 6S", 1: "AD 3S 3C 7C 8D", 2: "AH 4S 4D 9C 9H", 3: "AC 5S 5D TC TH"}
+    state = new(4, 0, hands, "KS")
+    order = [state.to_act[0]]
+    for _ in range(3):
+        seat = state.to_act[0]
+        ace = next(a for a in state.legal_actions(seat) if a.kind == "pass" and len(a.cards) == 1)
+        state.apply(seat, ace)
+        order.append(state.to_act[0])
+    assert order == [3, 2, 1, 0]
+
+
+def test_draw_back_to_five_but_at_most_three() -> None:
+    state = new(2, 0, {1: "AS 2H 3D 4C 6S", 0: "AD 3S 3C 7C 8D"}, "5S")
+    state.apply(1, "play:AS,2H,3D")  # 6 beats 5; three cards down, three drawn
+    assert state.view(1)["hand_counts"][1] == 5
+    state.apply(0, "play:AD,3S,3C")  # 7
+    assert state.view(0)["hand_counts"][0] == 5
+    state2 = new(2, 0, {1: "AS 2H 3D 4C 6S", 0: "AD 3S 3C 7C 8D"}, "KS")
+    state2.apply(1, "play:AS,2H,3D,4C,6S")  # 16
+    assert state2.view(1)["hand_counts"][1] == 3
+
+
+def test_automatic_drop_out_hides_the_hand() -> None:
+    # K to beat (14-17 needed): K Q J T 9 has no play (singles too small, pairs 19+) and no pass.
+    hands = {2: "KS QH JD TC 9S", 1: "AS 2H 3D 4C 6S", 0: "AD 3S 3C 7C 8D"}
+    state = new(3, 0, hands, "KH")
+    assert state.view(None)["live"] == [True, True, False]
+    assert state.to_act == (1,)
+    other = state.view(1)
+    assert other["hand_counts"][2] == 5
+    assert "KS" not in str(other.to_dict())
+    assert state.view(2)["hand"] == ["KS", "QH", "JD", "TC", "9S"]
+    sampled = state.determinize(1, random.Random(3))
+    assert sampled.view(1) == state.view(1)
+    assert any(sorted(state.determinize(1, random.Random(k)).hands[2]) != sorted(state.hands[2])
+               for k in range(5))
+
+
+def test_a_player_who_can_act_cannot_drop_out() -> None:
+    state = new(2, 0, {1: "AS 2H 3D 4C 6S", 0: "AD 3S 3C 7C 8D"}, "KS")
+    with pytest.raises(IllegalAction):
+        state.apply(1, "drop")
+    assert {a.kind for a in state.legal_actions(1)} <= {"play", "pass"}
+
+
+def test_last_player_standing_wins() -> None:
+    hands = {1: "AS 2H 3D 4C 6S", 0: "KS QH JD TC 9S"}
+    state = new(2, 0, hands, "KH", games=1)
+    state.apply(1, "pass:AS")  # seat 0 cannot act and drops out: seat 1 is last in
+    assert state.over
+    assert state.outcome is not None and state.outcome.winners == (1,)
+
+
+def test_stock_running_out_ends_after_that_draw_highest_card_wins() -> None:
+    hands = {2: "AS 2H 3D 4C 6S", 1: "KD 3S 3C 7C 8D", 0: "QC 9H 9D 5C 5H"}
+    state = new(3, 0, hands, "KH", stock="2S 4S", games=1)
+    shorten_stock(state, 2)
+    state.apply(2, "pass:AS")  # draws one card, 2S; one left
+    assert not state.over
+    state.apply(1, "pass:3S,3C,KD")  # a pair plus a court; draws 4S, the last card
+    assert state.over
+    assert state.outcome is not None
+    assert state.outcome.winners == (0,)  # seat 0 holds Q; seat 1 holds 7 8 4; seat 2 lower
+
+
+def test_stock_out_ties_broken_by_next_card_and_equal_hands_share() -> None:
+    hands = {2: "AS 2H 3D 4C 2S", 1: "KD 9S 5C 3H 2D", 0: "KC 9C 5H 3S 2C"}
+    state = new(3, 0, hands, "QH", stock="4S", games=1)
+    shorten_stock(state, 1)
+    state.apply(2, "pass:AS")
+    assert state.over and state.outcome is not None
+    assert state.outcome.winners == (0, 1)  # K 9 5 3 2 each: a shared win
+    hands = {2: "AS 2H 3D 4C 2S", 1: "KD 9S 5C 3H 2D", 0: "KC 9C 6H 3S 2C"}
+    state = new(3, 0, hands, "QH", stock="4S", games=1)
+    shorten_stock(state, 1)
+    state.apply(2, "pass:AS")
+    assert state.outcome is not None and state.outcome.winners == (0,)  # 6 beats 5
+
+
+def test_chips_losers_pay_their_hand_totals_to_the_winner() -> None:
+    hands = {1: "AS 2H 3D 4C 6S", 0: "KS QH JD TC 9S"}
+    state = new(2, 0, hands, "KH")
+    state.apply(1, "pass:AS")
+    assert state.view(None)["last_game"]["totals"][0] == 55
+    assert state.scores() == [45.0, 155.0]
+    assert state.view(None)["dealer"] == 1  # the winner deals the next game
+    assert state.view(None)["deal"] == 2
+
+
+def test_option_chips_caps_the_payment_and_ends_the_series() -> None:
+    hands = {1: "AS 2H 3D 4C 6S", 0: "KS QH JD TC 9S"}
+    state = new(2, 0, hands, "KH", chips=20)
+    state.apply(1, "pass:AS")
+    assert state.scores() == [0.0, 40.0]  # paid what they had
+    assert state.over and state.outcome is not None and state.outcome.winners == (1,)
+
+
+def test_option_scoring_winner_scores_the_losers_totals() -> None:
+    hands = {1: "AS 2H 3D 4C 6S", 0: "KS QH JD TC 9S"}
+    state = new(2, 0, hands, "KH", scoring="winner", target=50)
+    state.apply(1, "pass:AS")
+    assert state.scores() == [0.0, 55.0]
+    assert state.over  # the target was reached
+
+
+def test_option_scoring_penalty_scores_own_totals() -> None:
+    hands = {1: "AS 2H 3D 4C 6S", 0: "KS QH JD TC 9S"}
+    state = new(2, 0, hands, "KH", scoring="penalty", games=2)
+    state.apply(1, "pass:AS")
+    assert state.scores() == [55.0, 0.0]
+    assert not state.over and state.view(None)["deal"] == 2
+
+
+def test_option_games_sets_the_series_length() -> None:
+    for count in (1, 3):
+        state = RULES.new_game(3, seed=4, options={"games": count, "scoring": "penalty"})
+        rng = random.Random(0)
+        while not state.over:
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        assert state.deal_number == count
+
+
+def test_option_target_applies_only_to_winner_scoring() -> None:
+    with pytest.raises(ValueError, match="target"):
+        RULES.new_game(3, options={"target": 50})
+    with pytest.raises(ValueError, match="chips"):
+        RULES.new_game(3, options={"chips": 50, "scoring": "penalty"})
+
+
+def test_option_dealer() -> None:
+    assert RULES.new_game(4, seed=2, options={"dealer": 3}).view(None)["dealer"] == 3
+
+
+def test_single_game_winner_is_the_games_winner() -> None:
+    hands = {1: "AS 2H 3D 4C 6S", 0: "KS QH JD TC 9S"}
+    state = new(2, 0, hands, "KH", games=1, scoring="penalty")
+    state.apply(1, "pass:AS")
+    assert state.outcome is not None and state.outcome.places == (2, 1)
+
+
+def test_texts_in_both_languages() -> None:
+    state = new(2, 0, {1: "AS 2H 3D 4C 6S", 0: "AD 3S 3C 7C 8D"}, "5S")
+    events = state.apply(1, "play:AS,2H,3D")
+    for lang in ("en", "ja"):
+        assert RULES.action_text(games.Action.parse("play:AS,2H,3D"), lang)
+        assert all(RULES.event_text(e.for_seat(None), lang) for e in events)
+        assert RULES.view_text(state.view(0), lang)
+
+
+def test_basic_player_beats_random_players() -> None:
+    wins = 0
+    for seed in range(30):
+        state = RULES.new_game(4, seed=seed, options={"games": 3})
+        rng = random.Random(seed)
+        players = [get_player("normal" if s == 0 else "random", "1234") for s in range(4)]
+        while not state.over:
+            seat = state.to_act[0]
+            action = players[seat].choose(observe(state, seat), rng)
+            assert action in state.legal_actions(seat)
+            state.apply(seat, action)
+        assert state.outcome is not None
+        wins += 0 in state.outcome.winners
+    assert wins > 30 / 4
