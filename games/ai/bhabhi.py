@@ -1,0 +1,66 @@
+"""The rule-of-thumb player for Getaway (Bhabhi): stay under the highest card, shed high cards."""
+
+from __future__ import annotations
+
+import random
+
+from games.ai import Observation
+from games.cards import Card, parse
+from games.core import Action
+
+
+def _suit(card: Card) -> int:
+    return int(card) >> 4
+
+
+def basic(obs: Observation, rng: random.Random) -> Action:
+    """Follow under the current highest card when possible, dump high cards when void, lead
+    the low cards of short suits, never take a hand, never interject, draw from the discards."""
+    legal = list(obs.legal)
+    view = obs.view
+    plays = [a for a in legal if a.kind == "play"]
+    if not plays:
+        draws = [a for a in legal if a.kind == "draw"]
+        if draws:
+            # Drawing from a player could empty their hand and make them safe; the discards
+            # cannot help anyone else.
+            for a in draws:
+                if a.arg == "discards":
+                    return a
+            counts = view["hand_counts"]
+            return max(draws, key=lambda a: counts[int(a.arg or 0)])
+        others = [a for a in legal if a.kind != "take"]
+        return others[0] if others else rng.choice(legal)
+    if len(plays) == 1:
+        return plays[0]
+    cards = [a.cards[0] for a in plays]
+    trick = view["trick"]
+    if view["phase"] == "shootout":
+        # The follower wants the turned card to be higher: play the lowest card of the suit.
+        return plays[cards.index(min(cards, key=lambda c: c.rank))]
+    if not trick:
+        return plays[cards.index(_lead_choice(cards))]
+    led = _suit(parse(trick[0]["card"]))
+    following = [c for c in cards if _suit(c) == led]
+    if not following:
+        # Void: the round ends now, so shed the highest card held.
+        return plays[cards.index(max(cards, key=lambda c: (c.rank, -_suit(c))))]
+    best = max(parse(p["card"]) for p in trick if _suit(parse(p["card"])) == led)
+    under = [c for c in following if c < best]
+    if under:
+        return plays[cards.index(max(under))]
+    # Every card of ours is higher: if we play last the cards are discarded, so shed the
+    # highest; otherwise play the lowest and hope someone later beats it.
+    players_in = sum(1 for s, live in enumerate(view["live"]) if live and view["hand_counts"][s])
+    if len(trick) + 1 >= players_in:
+        return plays[cards.index(max(following))]
+    return plays[cards.index(min(following))]
+
+
+def _lead_choice(cards: list[Card]) -> Card:
+    """The lowest card of the shortest suit: voids let us shed high cards later."""
+    by_suit: dict[int, list[Card]] = {}
+    for c in cards:
+        by_suit.setdefault(_suit(c), []).append(c)
+    shortest = min(by_suit.values(), key=lambda group: (len(group), min(group).rank))
+    return min(shortest)

@@ -1,0 +1,880 @@
+"""Bhabhi, shown as Getaway (Bhabhi): a shedding game where failing to follow ends the round.
+
+Rules: ``rules/bhabhi.md``. Players follow suit; the first player who cannot follow ends the
+round at once and the taker (highest card of the led suit) picks up everything on the table.
+Players who run out of cards are safe; the last player holding cards loses.
+
+Cards are handled as plain ints here for speed: ``card >> 4`` is the suit index (S H D C) and,
+within one suit, a larger card is a higher one (A high).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.cards import Card, parse, pretty, standard_deck
+from games.core import (
+    Action,
+    Event,
+    IllegalAction,
+    Option,
+    OptionValue,
+    Outcome,
+    Rules,
+    State,
+    View,
+    check_deck,
+    reseeded,
+    seat_option,
+)
+
+ACE_OF_SPADES = parse("AS")
+SUIT_LETTERS = "SHDC"
+_PLAY: dict[int, Action] = {int(c): Action("play", None, (c,)) for c in standard_deck()}
+_DECLINE = Action("decline")
+_DRAW_DISCARDS = Action("draw", "discards")
+_NEVER = 1 << 30
+
+PHASE_PLAY = "play"
+PHASE_INTERJECT = "interject"
+PHASE_SHOOTOUT = "shootout"
+PHASE_OVER = "over"
+
+
+class BhabhiRules(Rules):
+    """Getaway (Bhabhi): shed your cards; whoever is left holding cards is the last player."""
+
+    id = "bhabhi"
+    name = "Getaway (Bhabhi)"
+    name_ja = "ゲッタウェイ (バビ)"
+    min_players = 2
+    max_players = 7
+    usual_players = 4
+    options = (
+        seat_option(
+            "dealer", "The dealer (random if not set).", "ディーラー（未指定ならランダム）。"
+        ),
+        Option(
+            "first_round_full", "bool", False,
+            "First round: everyone plays even after a failure to follow; all cards discarded.",
+            "第1ラウンドはフォローできない人が出ても全員が出し、場札はすべて捨て札。",
+        ),
+        Option(
+            "take_hand", "choice", "off",
+            "Between rounds a player may take the whole hand of the player on their left "
+            "('left') or of any other player ('any'); that player is safe at once.",
+            "ラウンドの合間に左隣（left）または誰か（any）の手札をすべて受け取れる。"
+            "渡した人はその場で勝ち抜け。",
+            choices=("off", "left", "any"),
+        ),
+        Option(
+            "interject", "bool", False,
+            "After a failure to follow, the next player may play one more card and then picks "
+            "up everything.",
+            "フォローできない人が出たとき、次の人は1枚出してもよく、出したら場札をすべて取る。",
+        ),
+        Option(
+            "shootout", "bool", False,
+            "With two players left, a last card that wins the round starts a shootout.",
+            "残り2人で最後の1枚が勝ったとき、シュートアウトで敗者を決める。",
+        ),
+        Option(
+            "taker_stays", "bool", False,
+            "A taker with no cards is not safe: they draw a card (from the discards or another "
+            "player) and lead it.",
+            "手札のない勝者は抜けられず、捨て札か他の人の手札から1枚引いてリードする。",
+        ),
+    )
+    summary_en = "\n".join([
+        "Getaway (Bhabhi): 2-7 players, one 52-card deck, A high, no trumps.",
+        "The dealer deals the whole deck one card at a time, starting with themself.",
+        "The holder of the ace of spades leads it to the first round.",
+        "Clockwise, each player still in plays one card, following suit if they can.",
+        "A player who cannot follow plays any card, and the round ends at once.",
+        "The taker is whoever played the highest card of the led suit.",
+        "If everyone followed, the cards are discarded face down;",
+        "if someone failed to follow, the taker picks up every card on the table.",
+        "The taker leads the next round (or, if safe, the next player still in on the left).",
+        "Players with no cards after a round are safe and leave; earlier is better.",
+        "The last player holding cards loses; if all run out together, the game is drawn.",
+        "Options: first_round_full, take_hand, interject, shootout, taker_stays, dealer.",
+    ])
+    summary_ja = "\n".join([
+        "ゲッタウェイ（バビ）: 2〜7人、ジョーカーなしの52枚、Aが最強、切り札なし。",
+        "ディーラーは自分から時計回りに1枚ずつ全部配る。",
+        "スペードのAを持つ人が最初のラウンドにそれをリードする。",
+        "時計回りに、残っている人が1枚ずつ出す。リードと同じスートがあれば必ず出す。",
+        "フォローできない人は好きなカードを出し、そこでラウンドは即終了。",
+        "リードのスートで一番強いカードを出した人が勝者。",
+        "全員フォローしたら場札は裏向きで捨て札、",
+        "誰かがフォローできなかったら勝者が場札をすべて手札に加える。",
+        "勝者が次をリード（抜けていれば左隣の残っている人）。",
+        "ラウンド後に手札のない人は勝ち抜け。早いほど上位。",
+        "最後まで手札が残った人が負け。全員が同時に出し切ったら引き分け。",
+        "オプション: first_round_full, take_hand, interject, shootout, taker_stays, dealer。",
+    ])
+    test_mixes = (
+        (4, {"take_hand": "any", "interject": True, "taker_stays": True}),
+        (3, {"take_hand": "left", "first_round_full": True, "shootout": True}),
+        (2, {"shootout": True}),
+        (2, {"taker_stays": True, "take_hand": "left"}),
+    )
+
+    def check_options(self, players: int, options: dict[str, OptionValue]) -> None:
+        """Refuse 'shootout' together with 'taker_stays' (the rules' Decision)."""
+        # Optional rules, Decision: both decide what happens to a player who wins a round with
+        # their last card, so they cannot both be on.
+        if options.get("shootout") and options.get("taker_stays"):
+            raise ValueError(
+                "options 'shootout' and 'taker_stays' cannot both be on: both decide what "
+                "happens to a player who wins a round with their last card"
+            )
+
+    def create(
+        self,
+        players: int,
+        seed: int,
+        options: dict[str, OptionValue],
+        deck: list[Card] | None,
+    ) -> BhabhiState:
+        """Deal the first (and only) deal."""
+        return BhabhiState(self, players, seed, options, deck)
+
+    # -- words for people ----------------------------------------------------------------
+    def action_text(self, action: Action, lang: str = "en") -> str:
+        """A short label for an action."""
+        ja = lang == "ja"
+        if action.kind == "play" and action.cards:
+            return ("出す " if ja else "Play ") + pretty(action.cards[0])
+        if action.kind == "take":
+            who = _seat_name(action.arg, ja)
+            return f"{who}の手札を受け取る" if ja else f"Take the hand of {who}"
+        if action.kind == "decline":
+            return "割り込まない" if ja else "Do not interject"
+        if action.kind == "draw":
+            if action.arg == "discards":
+                return "捨て札から引く" if ja else "Draw from the discards"
+            who = _seat_name(action.arg, ja)
+            return f"{who}から引く" if ja else f"Draw from {who}"
+        return str(action)
+
+    def event_text(self, event: Event, lang: str = "en") -> str | None:
+        """A sentence for an event."""
+        ja = lang == "ja"
+        who = _seat_name(None if event.seat is None else str(event.seat), ja)
+        cards = " ".join(pretty(c) for c in event.cards)
+        kind = event.kind
+        if kind == "play":
+            return f"{who}: {cards}" if ja else f"{who} plays {cards}."
+        if kind == "fail":
+            return (f"{who}はフォローできず、ラウンド終了。" if ja
+                    else f"{who} cannot follow suit: the round ends.")
+        if kind == "pick_up":
+            return (f"{who}が場札{len(event.cards)}枚を取る。" if ja
+                    else f"{who} picks up the {len(event.cards)} cards on the table.")
+        if kind == "discard":
+            return (f"場札{len(event.cards)}枚は捨て札に。{who}が次のリード権。" if ja
+                    else f"The {len(event.cards)} cards are discarded; {who} took the round.")
+        if kind == "lead":
+            return f"{who}がリードする。" if ja else f"{who} leads."
+        if kind == "safe":
+            return f"{who}は勝ち抜け。" if ja else f"{who} is safe."
+        if kind == "take":
+            other = _seat_name(event.arg, ja)
+            n = event.hidden or len(event.cards)
+            return (f"{who}が{other}の手札{n}枚を受け取る。" if ja
+                    else f"{who} takes the {n} cards of {other}.")
+        if kind == "interject":
+            return f"{who}が割り込む。" if ja else f"{who} interjects."
+        if kind == "decline":
+            return f"{who}は割り込まない。" if ja else f"{who} does not interject."
+        if kind == "draw":
+            src = "捨て札" if event.arg == "discards" else _seat_name(event.arg, ja)
+            if ja:
+                return f"{who}は{src}から1枚引く。"
+            return f"{who} draws a card from {'the discards' if event.arg == 'discards' else src}."
+        if kind == "shootout":
+            return f"{who}のシュートアウト！" if ja else f"Shootout! {who} turns the discards."
+        if kind == "turn":
+            return f"{who}がめくる: {cards}" if ja else f"{who} turns up {cards}."
+        if kind == "out_of_play":
+            return f"{cards}はゲームから除外。" if ja else f"{cards} go out of play."
+        if kind == "last":
+            return f"{who}が最後のプレイヤー（負け）。" if ja else f"{who} is the last player."
+        if kind == "draw_game":
+            return "全員同時に出し切り、引き分け。" if ja else "Everyone ran out together: a draw."
+        return None
+
+    def view_text(self, view: View, lang: str = "en") -> str:
+        """The table as plain text."""
+        ja = lang == "ja"
+        lines = [self.name_ja if ja else self.name]
+        for s in range(view["players"]):
+            name = _seat_name(str(s), ja)
+            if view["live"][s]:
+                state = f"{view['hand_counts'][s]}枚" if ja else f"{view['hand_counts'][s]} cards"
+            elif view["outcome"] is not None and view["loser"] == s:
+                state = "最後のプレイヤー" if ja else "the last player"
+            else:
+                state = "勝ち抜け" if ja else "safe"
+            known = view["known"][s]
+            if known and view["live"][s]:
+                state += (" 判明: " if ja else ", known: ") + " ".join(
+                    pretty(parse(c)) for c in known)
+            lines.append(f"{name}: {state}")
+        trick = " ".join(
+            f"{_seat_name(str(p['seat']), ja)}={pretty(parse(p['card']))}" for p in view["trick"])
+        lines.append(("場: " if ja else "Table: ") + (trick or "-"))
+        if view["hand"]:
+            lines.append(("手札: " if ja else "Hand: ") + " ".join(
+                pretty(parse(c)) for c in view["hand"]))
+        if view["to_act"]:
+            lines.append(("手番: " if ja else "To act: ") + ", ".join(
+                _seat_name(str(s), ja) for s in view["to_act"]))
+        return "\n".join(lines)
+
+
+def _seat_name(arg: str | None, ja: bool) -> str:
+    if arg is None or not arg.isdigit():
+        return "誰か" if ja else "someone"
+    return f"席{int(arg) + 1}" if ja else f"seat {int(arg) + 1}"
+
+
+class BhabhiState(State):
+    """One game of Getaway (Bhabhi): a single deal played until one player is left."""
+
+    hands: list[list[Card]]
+    live: list[bool]
+    safe_at: list[int]
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        seed: int,
+        options: dict[str, OptionValue],
+        deck: list[Card] | None,
+        *,
+        _blank: bool = False,
+    ) -> None:
+        super().__init__(rules, players, seed, options)
+        self.full_first = bool(options["first_round_full"])
+        take = options["take_hand"]
+        self.take_mode = "" if take == "off" else str(take)
+        self.interject = bool(options["interject"])
+        self.shootout = bool(options["shootout"])
+        self.taker_stays = bool(options["taker_stays"])
+        if _blank:
+            return
+        dealer = options["dealer"]
+        self.dealer: int = self.rng.randrange(players) if dealer is None else int(dealer)
+        if deck is None:
+            cards = standard_deck()
+            self.rng.shuffle(cards)
+        else:
+            cards = check_deck(deck, standard_deck())
+        # Deal: one at a time, starting with the dealer themself, clockwise.
+        self.hands = [cards[(i - self.dealer) % players::players] for i in range(players)]
+        for hand in self.hands:
+            hand.sort()
+        self.live = [True] * players
+        self.safe_at = [-1] * players
+        self.steps = 0  # safety events so far; equal numbers share a place
+        self.round_no = 1
+        self.phase = PHASE_PLAY
+        self.table_seats: list[int] = []
+        self.table_cards: list[Card] = []
+        self.led = -1
+        self.failed = False
+        self.discards: list[Card] = []
+        self.out: list[Card] = []
+        self.known: list[list[Card]] = [[] for _ in range(players)]
+        self.secret: dict[tuple[int, int], list[Card]] = {}
+        self.voids = [0] * players
+        self.last_trick: list[tuple[int, Card]] | None = None
+        self.last_taker = -1
+        self.shooter = -1
+        self.loser = -1
+        self.leader = self._holder(ACE_OF_SPADES)
+        self.turn = self.leader
+
+    # -- helpers --------------------------------------------------------------------------
+    def _holder(self, card: Card) -> int:
+        for s, hand in enumerate(self.hands):
+            if card in hand:
+                return s
+        return 0
+
+    def _next_in(self, seat: int) -> int:
+        live = self.live
+        n = self.players
+        s = seat
+        for _ in range(n):
+            s = (s + 1) % n
+            if live[s]:
+                return s
+        return seat
+
+    def _next_player(self, seat: int) -> int:
+        """The next player of this round after ``seat``, or the leader when all have played.
+
+        A player still in with no cards (one drawn from under taker_stays) has nothing to play.
+        """
+        live = self.live
+        hands = self.hands
+        n = self.players
+        leader = self.table_seats[0]
+        s = seat
+        while True:
+            s = (s + 1) % n
+            if s == leader or (live[s] and hands[s]):
+                return s
+
+    def _forget(self, holder: int, card: Card) -> None:
+        """The card left ``holder``'s hand face up: nobody needs to remember it there."""
+        known = self.known[holder]
+        if known and card in known:
+            known.remove(card)
+        if self.secret:
+            for (_obs, h), cards in self.secret.items():
+                if h == holder and card in cards:
+                    cards.remove(card)
+
+    def _take_window(self) -> bool:
+        return bool(self.take_mode) and self.phase == PHASE_PLAY and not self.table_cards
+
+    def _take_targets(self, seat: int) -> list[int]:
+        if not self.live[seat]:
+            return []
+        if self.take_mode == "left":
+            target = self._next_in(seat)
+            return [target] if target != seat and self.hands[target] else []
+        return [t for t in range(self.players)
+                if t != seat and self.live[t] and self.hands[t]]
+
+    # -- the contract ---------------------------------------------------------------------
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The leader, the player to follow, the interjector or the shootout follower."""
+        if self.phase == PHASE_OVER:
+            return ()
+        return (self.turn,)
+
+    @property
+    def over(self) -> bool:
+        """True once only one player (or nobody) holds cards."""
+        return self.phase == PHASE_OVER
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Plays (following suit when possible), takes, draws and the interjection choice."""
+        phase = self.phase
+        if phase == PHASE_OVER:
+            return []
+        found: list[Action] = []
+        if seat == self.turn:
+            hand = self.hands[seat]
+            led = self.led
+            if phase == PHASE_PLAY and not self.table_cards:
+                if not hand:
+                    found = [_DRAW_DISCARDS] if self.discards else []
+                    found += [Action("draw", str(t)) for t in range(self.players)
+                              if t != seat and self.live[t] and self.hands[t]]
+                elif self.round_no == 1:
+                    found = [_PLAY[ACE_OF_SPADES]]
+                else:
+                    found = [_PLAY[c] for c in hand]
+            else:
+                found = [_PLAY[c] for c in hand if c >> 4 == led] or [_PLAY[c] for c in hand]
+                if phase == PHASE_INTERJECT:
+                    found.append(_DECLINE)
+        if self.take_mode and self._take_window():
+            found += [Action("take", str(t)) for t in self._take_targets(seat)]
+        return found
+
+    def random_action(self, seat: int, rng: random.Random) -> Action:
+        """A uniformly random legal action, without listing them in the common cases."""
+        if seat == self.turn and not self.take_mode and self.phase == PHASE_PLAY:
+            hand = self.hands[seat]
+            if self.table_cards:
+                led = self.led
+                same = [c for c in hand if c >> 4 == led]
+                return _PLAY[rng.choice(same or hand)]
+            if hand and self.round_no != 1:
+                return _PLAY[rng.choice(hand)]
+        return rng.choice(self.legal_actions(seat))
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        kind = action.kind
+        if kind == "play":
+            return self._play(seat, action)
+        if kind == "take":
+            return self._take(seat, action)
+        if kind == "decline":
+            if action.arg is not None or action.cards:
+                raise IllegalAction("Write 'decline' on its own.")
+            if self.phase != PHASE_INTERJECT or seat != self.turn:
+                raise IllegalAction("There is no interjection for you to decline now.")
+            events = [Event("decline", seat)]
+            self._resolve(events, None)
+            return events
+        if kind == "draw":
+            return self._draw(seat, action)
+        raise IllegalAction(
+            f"'{action}' is not a move in Getaway (use play:<card>, take=<seat>, decline, "
+            "or draw=discards / draw=<seat>).")
+
+    # -- plays ----------------------------------------------------------------------------
+    def _play(self, seat: int, action: Action) -> list[Event]:
+        if action.arg is not None or len(action.cards) != 1:
+            raise IllegalAction("Play exactly one card, like 'play:AS'.")
+        card = action.cards[0]
+        phase = self.phase
+        if seat != self.turn:
+            raise IllegalAction(f"It is not your turn to play (seat {self.turn + 1} plays).")
+        hand = self.hands[seat]
+        if card not in hand:
+            raise IllegalAction(f"You do not hold {pretty(card)}.")
+        table = self.table_cards
+        suit = card >> 4
+        if not table:
+            if phase != PHASE_PLAY:
+                raise IllegalAction("There is no card to play now.")
+            if self.round_no == 1 and card != ACE_OF_SPADES:
+                # Rounds 1: the holder of the ace of spades leads it.
+                raise IllegalAction("The first round must be led with the ace of spades.")
+        else:
+            led = self.led
+            if suit != led and any(c >> 4 == led for c in hand):
+                raise IllegalAction(
+                    f"You must follow suit: you hold {SUIT_NAMES_EN[led]}.")
+        hand.remove(card)
+        self._forget(seat, card)
+        events = [Event("play", seat, (card,))]
+        if phase == PHASE_SHOOTOUT:
+            self._shootout_follow(events, seat, card)
+            return events
+        self.table_seats.append(seat)
+        table.append(card)
+        if len(table) == 1:
+            self.led = suit
+            nxt = self._next_player(seat)
+            if nxt == seat:  # nobody else can play: cannot happen in a live game
+                self._resolve(events, None)
+            else:
+                self.turn = nxt
+            return events
+        if phase == PHASE_INTERJECT:
+            if suit != self.led:
+                self.voids[seat] |= 1 << self.led
+            events.insert(0, Event("interject", seat))
+            self._resolve(events, seat)
+            return events
+        nxt = self._next_player(seat)
+        if suit != self.led:
+            self.voids[seat] |= 1 << self.led
+            self.failed = True
+            if not (self.full_first and self.round_no == 1):
+                # Rounds 2: a failure to follow ends the round at once.
+                events.append(Event("fail", seat))
+                if self.interject and nxt != self.table_seats[0]:
+                    self.phase = PHASE_INTERJECT
+                    self.turn = nxt
+                    return events
+                self._resolve(events, None)
+                return events
+        if nxt == self.table_seats[0]:
+            self._resolve(events, None)
+        else:
+            self.turn = nxt
+        return events
+
+    def _resolve(self, events: list[Event], interjector: int | None) -> None:
+        """Rounds 3-4: the taker picks up or the cards are discarded; the empty go safe."""
+        seats = self.table_seats
+        cards = self.table_cards
+        led = self.led
+        best = -1
+        taker = seats[0]
+        for s, c in zip(seats, cards, strict=True):
+            if c >> 4 == led and c > best:
+                best = c
+                taker = s
+        played = tuple(cards)
+        self.last_trick = list(zip(seats, cards, strict=True))
+        failed = self.failed
+        hands = self.hands
+        if interjector is not None:
+            # interject: the interjector picks up everything, whoever had the highest card.
+            taker = interjector
+        if failed and not (self.full_first and self.round_no == 1):
+            hands[taker].extend(cards)
+            hands[taker].sort()
+            self.known[taker].extend(cards)
+            events.append(Event("pick_up", taker, played))
+        else:
+            # Everyone followed (or first_round_full's first round): out of play, face down.
+            events.append(Event("discard", taker, played))
+            if (self.shootout and len(seats) == 2 and not failed and sum(self.live) == 2
+                    and not hands[taker] and hands[seats[0] + seats[1] - taker]):
+                self._start_shootout(events, taker, seats[0] + seats[1] - taker, played)
+                return
+            self.discards.extend(cards)
+        self.last_taker = taker
+        self.table_seats = []
+        self.table_cards = []
+        self.failed = False
+        self.led = -1
+        self.phase = PHASE_PLAY
+        self.round_no += 1
+        step = self.steps
+        live = self.live
+        went = False
+        for s in range(self.players):
+            if live[s] and not hands[s] and not (self.taker_stays and s == taker):
+                live[s] = False
+                self.safe_at[s] = step
+                went = True
+                events.append(Event("safe", s))
+        if went:
+            self.steps = step + 1
+        if self._check_end(events):
+            return
+        leader = taker if live[taker] else self._next_in(taker)
+        self.leader = self.turn = leader
+        if leader != taker:
+            events.append(Event("lead", leader))
+
+    def _check_end(self, events: list[Event]) -> bool:
+        left = [s for s in range(self.players) if self.live[s]]
+        if len(left) > 1:
+            return False
+        self.phase = PHASE_OVER
+        self.table_seats = []
+        self.table_cards = []
+        if left:
+            self.loser = left[0]
+            events.append(Event("last", left[0]))
+        else:
+            # Rounds 5, Decision: everyone running out in the same round is a draw.
+            events.append(Event("draw_game"))
+        return True
+
+    # -- shootout -------------------------------------------------------------------------
+    def _start_shootout(self, events: list[Event], shooter: int, other: int,
+                        played: tuple[Card, ...]) -> None:
+        # shootout: the two cards leave play (the seed: the pile is shuffled without them).
+        self.out.extend(played)
+        events.append(Event("out_of_play", None, played))
+        self.table_seats = []
+        self.table_cards = []
+        self.failed = False
+        self.shooter = shooter
+        self.phase = PHASE_SHOOTOUT
+        self.turn = other
+        events.append(Event("shootout", shooter))
+        self._turn_card(events)
+
+    def _turn_card(self, events: list[Event]) -> None:
+        pile = self.discards
+        shooter = self.shooter
+        other = self.turn
+        if not pile:
+            # Ruling (the rules are silent): with nothing left to turn, the shooter stays safe
+            # as in the basic rules, and the other player is the last player.
+            self._finish_shootout(events, loser=other)
+            return
+        card = pile.pop(self.rng.randrange(len(pile)))
+        self.table_seats = [shooter]
+        self.table_cards = [card]
+        self.led = card >> 4
+        events.append(Event("turn", shooter, (card,)))
+
+    def _shootout_follow(self, events: list[Event], seat: int, card: Card) -> None:
+        turned = self.table_cards[0]
+        shooter = self.shooter
+        if card >> 4 != turned >> 4:
+            # shootout: the follower cannot follow suit, so the shooter is the last player.
+            self.out.extend((turned, card))
+            self._finish_shootout(events, loser=shooter)
+        elif turned > card:
+            # The turned card is higher: both go out of play and another is turned.
+            self.out.extend((turned, card))
+            events.append(Event("out_of_play", None, (turned, card)))
+            self.table_seats = []
+            self.table_cards = []
+            if not self.hands[seat]:
+                # Ruling: the follower ran out too, so both ran out together (the Decision).
+                self._finish_shootout(events, loser=-1)
+                return
+            self._turn_card(events)
+        else:
+            # The turned card is lower: the follower is the last player.
+            self.out.extend((turned, card))
+            self._finish_shootout(events, loser=seat)
+
+    def _finish_shootout(self, events: list[Event], loser: int) -> None:
+        self.table_seats = []
+        self.table_cards = []
+        self.led = -1
+        step = self.steps
+        for s in (self.shooter, self.turn):
+            if s != loser:
+                self.live[s] = False
+                self.safe_at[s] = step
+                events.append(Event("safe", s))
+        self.steps = step + 1
+        self.shooter = -1
+        self._check_end(events)
+
+    # -- take_hand and taker_stays ----------------------------------------------------------
+    def _take(self, seat: int, action: Action) -> list[Event]:
+        if action.cards:
+            raise IllegalAction("Write a take as 'take=<seat>' with no cards.")
+        if not self.take_mode:
+            raise IllegalAction("Taking another player's hand is not part of this game.")
+        if not self._take_window():
+            raise IllegalAction("Hands can only be taken between rounds, before the next lead.")
+        if not self.live[seat]:
+            raise IllegalAction("You are safe and out of the game.")
+        arg = action.arg or ""
+        target = int(arg) if arg.isdigit() else -1
+        if target not in self._take_targets(seat):
+            if self.take_mode == "left":
+                raise IllegalAction(
+                    f"You may only take the hand of the next player still in on your left "
+                    f"(seat {self._next_in(seat) + 1}), written take=<seat number from 0>.")
+            raise IllegalAction(f"'{arg}' is not another player still in with cards.")
+        hands = self.hands
+        moved = hands[target]
+        hands[target] = []
+        # The target knows exactly which cards went over; everyone knows the public ones.
+        public = self.known[target]
+        self.known[target] = []
+        self.known[seat].extend(public)
+        secret = self.secret
+        for key in [k for k in secret if k[1] == target]:
+            cards = secret.pop(key)
+            if key[0] != seat:
+                secret.setdefault((key[0], seat), []).extend(cards)
+        unknown = [c for c in moved if c not in public]
+        if unknown:
+            secret.setdefault((target, seat), []).extend(unknown)
+        self.voids[seat] &= self.voids[target]
+        hands[seat].extend(moved)
+        hands[seat].sort()
+        events = [Event("take", seat, tuple(moved), str(target), private=True),
+                  Event("safe", target)]
+        self.live[target] = False
+        self.safe_at[target] = self.steps
+        self.steps += 1
+        if self._check_end(events):
+            return events
+        if self.round_no == 1:
+            # take_hand: before the first round, whoever now holds AS leads.
+            leader = self._holder(ACE_OF_SPADES)
+        elif self.leader == target:
+            # take_hand: the player due to lead is safe, so the next one still in leads.
+            leader = self._next_in(target)
+        else:
+            leader = self.leader
+        if leader != self.leader:
+            self.leader = self.turn = leader
+            events.append(Event("lead", leader))
+        return events
+
+    def _draw(self, seat: int, action: Action) -> list[Event]:
+        if action.cards:
+            raise IllegalAction("Write a draw as 'draw=discards' or 'draw=<seat>'.")
+        if not (self.taker_stays and self.phase == PHASE_PLAY and not self.table_cards
+                and seat == self.turn and not self.hands[seat]):
+            raise IllegalAction("Only a leader with no cards draws a card (taker_stays).")
+        arg = action.arg or ""
+        if arg == "discards":
+            if not self.discards:
+                raise IllegalAction("The discards are empty.")
+            pile = self.discards
+            card = pile.pop(self.rng.randrange(len(pile)))
+        else:
+            target = int(arg) if arg.isdigit() else -1
+            if not (0 <= target < self.players and target != seat and self.live[target]
+                    and self.hands[target]):
+                raise IllegalAction(
+                    f"'{arg}' is not another player still in with cards to draw from.")
+            hand = self.hands[target]
+            card = hand.pop(self.rng.randrange(len(hand)))
+            self._forget(target, card)
+        # taker_stays: the drawn card is led at once.
+        self.hands[seat].append(card)
+        events = [Event("draw", seat, (), arg)]
+        events += self._play(seat, _PLAY[card])
+        return events
+
+    # -- views and the rest -----------------------------------------------------------------
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know: its hand, every count, and the cards known in each hand."""
+        data = self.base_view(seat, [] if seat is None else self.hands[seat])
+        known = [list(k) for k in self.known]
+        if seat is not None and self.secret:
+            for (obs, holder), cards in self.secret.items():
+                if obs == seat:
+                    known[holder].extend(c for c in cards if c not in known[holder])
+        phase = self.phase
+        if phase == PHASE_PLAY and not self.table_cards and self.live[self.turn] \
+                and not self.hands[self.turn]:
+            phase = "draw"
+        data.update({
+            "phase": phase,
+            "dealer": self.dealer,
+            "round": self.round_no,
+            "hand_counts": [len(h) for h in self.hands],
+            "live": list(self.live),
+            "safe_order": [None if s < 0 else s for s in self.safe_at],
+            "known": [[str(c) for c in k] for k in known],
+            "trick": [{"seat": s, "card": str(c)}
+                      for s, c in zip(self.table_seats, self.table_cards, strict=True)],
+            "leader": self.table_seats[0] if self.table_seats else self.turn,
+            "led": SUIT_LETTERS[self.led] if self.led >= 0 else None,
+            "last_trick": None if self.last_trick is None else [
+                {"seat": s, "card": str(c)} for s, c in self.last_trick],
+            "last_taker": None if self.last_taker < 0 else self.last_taker,
+            "trumps": None,
+            "discarded": len(self.discards),
+            "out_of_play": [str(c) for c in self.out],
+            "shooter": None if self.shooter < 0 else self.shooter,
+            "loser": None if self.loser < 0 else self.loser,
+            "take_open": self._take_window(),
+        })
+        return View(data)
+
+    def _keys(self) -> list[int]:
+        return [s if s >= 0 else _NEVER for s in self.safe_at]
+
+    def scores(self) -> list[float]:
+        """Per seat, how many players are (so far) sure to be placed below them."""
+        keys = self._keys()
+        return [float(sum(1 for other in keys if other > mine)) for mine in keys]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Places by the order of going safe (same round shares), the last player last."""
+        if self.phase != PHASE_OVER:
+            return None
+        return Outcome.from_keys(self._keys(), self.scores())
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Hands, the table, the discards and the cards out of play."""
+        found = {f"hand{s}": list(h) for s, h in enumerate(self.hands)}
+        found["table"] = list(self.table_cards)
+        found["discards"] = list(self.discards)
+        found["out"] = list(self.out)
+        return found
+
+    def pack(self) -> list[Card]:
+        """The 52 cards."""
+        return standard_deck()
+
+    def clone(self) -> BhabhiState:
+        """A hand-written independent copy."""
+        new = BhabhiState.__new__(BhabhiState)
+        d = self.__dict__.copy()
+        new.__dict__ = d
+        d["hands"] = [h[:] for h in self.hands]
+        d["live"] = self.live[:]
+        d["safe_at"] = self.safe_at[:]
+        d["table_seats"] = self.table_seats[:]
+        d["table_cards"] = self.table_cards[:]
+        d["discards"] = self.discards[:]
+        d["out"] = self.out[:]
+        d["known"] = [k[:] for k in self.known]
+        d["secret"] = {k: v[:] for k, v in self.secret.items()}
+        d["voids"] = self.voids[:]
+        if self.last_trick is not None:
+            d["last_trick"] = self.last_trick[:]
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        d["rng"] = rng
+        return new
+
+    def determinize(self, seat: int | None, rng: random.Random) -> BhabhiState:
+        """Re-deal the cards ``seat`` cannot know, keeping known cards and revealed voids."""
+        new = self.clone()
+        reseeded(new, rng)
+        holders: list[int] = []
+        need: list[int] = []
+        pool: list[Card] = []
+        for h in range(self.players):
+            if h == seat or not self.hands[h]:
+                continue
+            fixed = set(self.known[h])
+            if seat is not None:
+                fixed.update(self.secret.get((seat, h), ()))
+            keep = [c for c in self.hands[h] if c in fixed]
+            free = [c for c in self.hands[h] if c not in fixed]
+            if free:
+                holders.append(h)
+                need.append(len(free))
+                pool.extend(free)
+                new.hands[h] = keep
+        if not holders:
+            return new
+        dealt = _deal_constrained(pool, holders, need, [self.voids[h] for h in holders], rng)
+        if dealt is None:  # no consistent re-deal found quickly: keep the true hands
+            for h in holders:
+                new.hands[h] = self.hands[h][:]
+            return new
+        for h, cards in zip(holders, dealt, strict=True):
+            new.hands[h].extend(cards)
+            new.hands[h].sort()
+        return new
+
+
+SUIT_NAMES_EN = ("spades", "hearts", "diamonds", "clubs")
+
+
+def _deal_constrained(pool: list[Card], holders: list[int], need: list[int], voids: list[int],
+                      rng: random.Random) -> list[list[Card]] | None:
+    """Deal ``pool`` so that holder i gets need[i] cards, none of a suit in voids[i]."""
+    if not any(voids):
+        cards = pool[:]
+        rng.shuffle(cards)
+        out: list[list[Card]] = []
+        i = 0
+        for k in need:
+            out.append(cards[i:i + k])
+            i += k
+        return out
+    for _ in range(30):
+        cards = pool[:]
+        rng.shuffle(cards)
+        # The most constrained suits first, so the free seats are not used up by others.
+        cards.sort(key=lambda c: sum(1 for v in voids if not v >> (c >> 4) & 1))
+        room = need[:]
+        out = [[] for _ in holders]
+        ok = True
+        for c in cards:
+            bit = 1 << (c >> 4)
+            total = sum(r for r, v in zip(room, voids, strict=True) if not v & bit)
+            if total == 0:
+                ok = False
+                break
+            pick = rng.randrange(total)
+            for i, (r, v) in enumerate(zip(room, voids, strict=True)):
+                if v & bit or not r:
+                    continue
+                if pick < r:
+                    out[i].append(c)
+                    room[i] -= 1
+                    break
+                pick -= r
+        if ok:
+            return out
+    return None
+
+
+RULES = BhabhiRules()
+
+
+def describe(state: BhabhiState) -> dict[str, Any]:
+    """A compact debugging summary of a state (public information only)."""
+    return state.view(None).to_dict()
