@@ -1,0 +1,59 @@
+"""Picture speed and weight: per game, the median ms and PNG bytes of a table picture
+(1200 × 675) and of a hand picture, over the gallery's states (start, mid-play, end).
+
+    .venv/bin/python benchmarks/render.py [--repeat N]
+
+Card faces are drawn once and cached, as in the running bot; the first drawing of each is a
+warm-up and not counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+import games
+from bot.render import hand_png, playable_cards, table_png
+from bot.render.__main__ import SAMPLE_NAMES, gallery_states
+
+
+def main() -> int:
+    """Print the table of figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+    print(f"{'game':12} {'table ms':>9} {'table KB':>9} {'hand ms':>8} {'hand KB':>8}  targets")
+    for gid in games.ids():
+        table_ms: list[float] = []
+        hand_ms: list[float] = []
+        table_kb: list[float] = []
+        hand_kb: list[float] = []
+        for _label, state in gallery_states(gid):
+            view = state.view(None).to_dict()
+            names = SAMPLE_NAMES[: state.players]
+            seat = state.to_act[0] if state.to_act else 0
+            own = state.view(seat).to_dict()
+            legal = playable_cards(str(a) for a in state.legal_actions(seat))
+            table_png(view, names)
+            hand_png(own, legal)
+            for _ in range(args.repeat):
+                t0 = time.perf_counter()
+                data = table_png(view, names)
+                table_ms.append((time.perf_counter() - t0) * 1e3)
+                table_kb.append(len(data) / 1000)
+                t0 = time.perf_counter()
+                data = hand_png(own, legal)
+                hand_ms.append((time.perf_counter() - t0) * 1e3)
+                hand_kb.append(len(data) / 1000)
+        t_ms, h_ms = statistics.median(table_ms), statistics.median(hand_ms)
+        verdict = "met" if t_ms <= 15 and max(table_kb) <= 200 and h_ms <= 8 else "MISSED"
+        print(f"{gid:12} {t_ms:9.1f} {statistics.median(table_kb):9.1f} {h_ms:8.1f} "
+              f"{statistics.median(hand_kb):8.1f}  table ≤ 15 ms, ≤ 200 KB, hand ≤ 8 ms: "
+              f"{verdict}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

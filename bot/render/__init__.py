@@ -1,0 +1,50 @@
+"""Pictures of tables and hands, drawn with Pillow from views only.
+
+``table_png(view, names)`` draws the public table from ``state.view(None).to_dict()``;
+``hand_png(view, playable)`` draws one seat's hand from ``state.view(seat).to_dict()`` with the
+cards it may play now ringed. Both are pure and synchronous; the ``*_async`` forms run them in a
+worker thread so the event loop never waits for a picture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from typing import Any
+
+from bot.render.scenes import scene_for
+from bot.render.table import draw_scene, hand_picture, png
+
+
+def table_png(view: dict[str, Any], names: list[str], lang: str = "en",
+              four_colour: bool = False) -> bytes:
+    """The table picture (PNG, 1200 × 675) of a view."""
+    return png(draw_scene(scene_for(view, names, lang), four_colour))
+
+
+def playable_cards(actions: Iterable[str]) -> set[str]:
+    """The card codes named by some actions' text forms ('play:TS' → {'TS'})."""
+    found: set[str] = set()
+    for text in actions:
+        _, sep, tail = str(text).partition(":")
+        if sep:
+            found.update(code.strip() for code in tail.split(",") if code.strip())
+    return found
+
+
+def hand_png(view: dict[str, Any], playable: set[str] | None = None, title: str = "",
+             four_colour: bool = False) -> bytes:
+    """The hand picture (PNG) of a seat's view; ``playable`` cards are ringed."""
+    return png(hand_picture(list(view.get("hand", [])), playable, four_colour, title))
+
+
+async def table_png_async(view: dict[str, Any], names: list[str], lang: str = "en",
+                          four_colour: bool = False) -> bytes:
+    """``table_png`` off the event loop."""
+    return await asyncio.to_thread(table_png, view, names, lang, four_colour)
+
+
+async def hand_png_async(view: dict[str, Any], playable: set[str] | None = None,
+                         title: str = "", four_colour: bool = False) -> bytes:
+    """``hand_png`` off the event loop."""
+    return await asyncio.to_thread(hand_png, view, playable, title, four_colour)
