@@ -7,6 +7,7 @@ import io
 import time
 from collections.abc import AsyncIterator
 
+import aiohttp
 import discord
 import discord.gateway
 import discord.http
@@ -64,7 +65,13 @@ class SampleBot(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.late = late
         self.errors: list[BaseException] = []
+        self.callbacks: list[discord.InteractionCallbackResponse[discord.Client]] = []
+        self.seen: list[discord.Message] = []
         self._define()
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Remember every MESSAGE_CREATE the gateway delivers."""
+        self.seen.append(message)
 
     async def setup_hook(self) -> None:
         """Register the persistent view and sync commands globally."""
@@ -80,7 +87,8 @@ class SampleBot(discord.Client):
             game=[app_commands.Choice(name="1234", value="1234"), app_commands.Choice(name="22", value="twenty-two")]
         )
         async def play(interaction: discord.Interaction, game: str, seats: int = 4) -> None:
-            await interaction.response.send_message(f"{game} for {seats}", view=Board())
+            sent = await interaction.response.send_message(f"{game} for {seats}", view=Board())
+            self.callbacks.append(sent)
 
         @tree.command(name="hand", description="Show your hand")
         async def hand(interaction: discord.Interaction) -> None:
@@ -186,3 +194,298 @@ async def test_start_syncs_and_slash_round_trips(world: tuple[SimulatedDiscord, 
     print(f"start + one command: {elapsed:.3f} s")
     assert elapsed < 1.0, elapsed
     await sim.stop_bot()
+
+
+World = tuple[SimulatedDiscord, SimGuild, SimChannel, SimUser]
+
+
+async def raw(
+    sim: SimulatedDiscord, method: str, path: str, **kwargs: object
+) -> tuple[int, object, dict[str, str]]:
+    """Send one request to the simulation as the bot would, returning status, body, headers."""
+    kwargs.setdefault("headers", {"Authorization": f"Bot {sim.token}"})
+    async with aiohttp.ClientSession() as session, session.request(
+        method, sim.base_url + "/api/v10" + path, **kwargs  # type: ignore[arg-type]
+    ) as response:
+        body = await response.json() if response.content_type == "application/json" else None
+        return response.status, body, dict(response.headers)
+
+
+async def started(world: World) -> tuple[SimulatedDiscord, SimChannel, SimUser, SampleBot]:
+    """Start a SampleBot on the world's simulation."""
+    sim, _, channel, alice = world
+    bot = SampleBot()
+    await sim.start(bot)
+    return sim, channel, alice, bot
+
+
+async def test_with_response_returns_the_created_message(world: World) -> None:
+    sim, channel, alice, bot = await started(world)
+    r = await sim.slash(alice, channel, "play", {"game": "twenty-two", "seats": 3})
+    assert r.content == "twenty-two for 3"
+    callback = r.responses[0]
+    assert callback.route == "/interactions/{interaction_id}/{interaction_token}/callback"
+    assert callback.query["with_response"] in ("1", "true")
+    assert bot.callbacks[0].message_id == int(r.message.id)  # type: ignore[union-attr]
+    assert callback.headers["Content-Type"] == "application/json"
+
+
+async def test_button_click_edits_the_message(world: World) -> None:
+    sim, channel, alice, _ = await started(world)
+    r = await sim.slash(alice, channel, "play", {"game": "1234"})
+    assert r.message is not None
+    clicked = await sim.click(alice, r.message, label="Join")
+    assert clicked.status == "ok" and clicked.callback_type == 7
+    assert clicked.message is not None and clicked.message.id == r.message.id
+    assert sim.last_message(channel).content == "Alice joined"  # type: ignore[union-attr]
+    assert len(sim.messages(channel)) == 1
+    assert sim.spec_errors == []
+
+
+async def test_disabled_and_unknown_buttons_are_refused(world: World) -> None:
+    sim, channel, alice, _ = await started(world)
+    r = await sim.slash(alice, channel, "play", {"game": "1234"})
+    assert r.message is not None
+    with pytest.raises(AssertionError, match="disabled"):
+        await sim.click(alice, r.message, custom_id="board:closed")
+    with pytest.raises(AssertionError, match="no button"):
+        await sim.click(alice, r.message, custom_id="board:nothing")
+    with pytest.raises(AssertionError, match="no select"):
+        await sim.select(alice, r.message, "board:other", ["TS"])
+
+
+async def test_select_values_are_checked_and_answered_ephemerally(world: World) -> None:
+    sim, channel, alice, _ = await started(world)
+    r = await sim.slash(alice, channel, "play", {"game": "1234"})
+    assert r.message is not None
+    with pytest.raises(AssertionError, match="not an option"):
+        await sim.select(alice, r.message, "board:cards", ["AS"])
+    with pytest.raises(AssertionError, match="1 to 2 values"):
+        await sim.select(alice, r.message, "board:cards", ["TS", "TH", "9C"])
+    chosen = await sim.select(alice, r.message, "board:cards", ["TS", "TH"])
+    assert chosen.ephemeral and chosen.content == "played TS TH"
+    assert sim.ephemerals(alice)[-1].content == "played TS TH"
+    assert sim.last_message(channel) == r.message
+
+
+async def test_ephemeral_reply_followup_and_clicks_on_it(world: World) -> None:
+    sim, guild, channel, alice = world
+    bob = sim.add_user("Bob")
+    sim.add_member(guild, bob)
+    _, _, _, _ = await started(world)
+    r = await sim.slash(alice, channel, "hand")
+    assert r.ephemeral and r.content == "your hand"
+    assert [m.content for m in r.followups] == ["second thought"]
+    assert r.followups[0].ephemeral
+    assert [m.content for m in sim.ephemerals(alice)] == ["your hand", "second thought"]
+    assert sim.ephemerals(bob) == [] and sim.messages(channel) == []
+    assert r.message is not None
+    with pytest.raises(AssertionError, match="cannot see"):
+        await sim.click(bob, r.message, label="Join")
+    clicked = await sim.click(alice, r.message, label="Join")
+    assert clicked.status == "ok"
+    assert sim.ephemerals(alice)[0].content == "Alice joined"
+
+
+async def test_deferred_response_then_edit_of_original(world: World) -> None:
+    sim, channel, alice, _ = await started(world)
+    r = await sim.slash(alice, channel, "slow")
+    assert r.callback_type == 5
+    assert r.message is not None and r.content == "done thinking"
+    assert [q.method for q in r.responses] == ["POST", "PATCH"]
+    assert r.responses[1].route.endswith("/messages/@original")
+
+
+async def test_dm_is_sent_and_clickable(world: World) -> None:
+    sim, channel, alice, _ = await started(world)
+    r = await sim.slash(alice, channel, "dm")
+    assert r.content == "sent"
+    [dm] = sim.dms(alice)
+    assert dm.content == "psst" and dm.buttons()[0]["label"] == "Join"
+    clicked = await sim.dm_click(alice, dm, label="Join")
+    assert clicked.status == "ok"
+    assert sim.dms(alice)[0].content == "Alice joined"
+    assert any(q.route == "/users/@me/channels" for q in sim.requests)
+
+
+async def test_dm_refused_by_user_answers_50007(world: World) -> None:
+    sim, guild, channel, _ = world
+    carol = sim.add_user("Carol", accepts_dms=False)
+    sim.add_member(guild, carol)
+    _, _, _, bot = await started(world)
+    r = await sim.slash(carol, channel, "dm")
+    assert r.content == "cannot DM you"
+    [error] = bot.errors
+    assert isinstance(error, discord.Forbidden) and error.code == 50007
+    assert sim.dms(carol) == []
+
+
+async def test_file_upload_is_stored_with_its_bytes(world: World) -> None:
+    sim, channel, alice, _ = await started(world)
+    r = await sim.slash(alice, channel, "picture")
+    assert r.message is not None
+    [attachment] = r.message.attachments
+    assert attachment["filename"] == "table.png" and attachment["bytes"] == b"PNG-bytes"
+    assert r.responses[0].files[0]["field"] == "files[0]"
+    assert sim.spec_errors == []
+
+
+async def test_modal_round_trip(world: World) -> None:
+    sim, channel, alice, _ = await started(world)
+    r = await sim.slash(alice, channel, "name")
+    assert r.modal is not None and r.modal.title == "Your name"
+    with pytest.raises(AssertionError, match="required"):
+        await sim.submit_modal(alice, r.modal, {})
+    with pytest.raises(AssertionError, match="no field"):
+        await sim.submit_modal(alice, r.modal, {"nick": "x"})
+    submitted = await sim.submit_modal(alice, r.modal, {"name": "Lucky"})
+    assert submitted.content == "table Lucky"
+    with pytest.raises(AssertionError, match="already submitted"):
+        await sim.submit_modal(alice, r.modal, {"name": "Again"})
+
+
+async def test_sub_command_and_option_checks(world: World) -> None:
+    sim, channel, alice, _ = await started(world)
+    r = await sim.slash(alice, channel, "settings dm", {"on": True}, locale="ja")
+    assert r.content == "dm on" and r.ephemeral
+    payload = sim._interactions[r.id].payload
+    assert payload["locale"] == "ja" and payload["guild_locale"] == "en-US"
+    assert payload["data"]["options"] == [
+        {"name": "dm", "type": 1, "options": [{"name": "on", "type": 5, "value": True}]}
+    ]
+    with pytest.raises(AssertionError, match="needs a sub-command"):
+        await sim.slash(alice, channel, "settings")
+    with pytest.raises(AssertionError, match="choices"):
+        await sim.slash(alice, channel, "play", {"game": "poker"})
+    with pytest.raises(AssertionError, match="required option"):
+        await sim.slash(alice, channel, "play", {})
+    with pytest.raises(AssertionError, match="no option"):
+        await sim.slash(alice, channel, "play", {"game": "1234", "speed": 2})
+    with pytest.raises(AssertionError, match="integer"):
+        await sim.slash(alice, channel, "play", {"game": "1234", "seats": "four"})
+    with pytest.raises(AssertionError, match="no slash command"):
+        await sim.slash(alice, channel, "poker")
+
+
+async def test_second_response_answers_40060(world: World) -> None:
+    sim, channel, alice, bot = await started(world)
+    r = await sim.slash(alice, channel, "twice")
+    assert r.content == "once"
+    guard, api = bot.errors
+    assert isinstance(guard, discord.InteractionResponded)
+    assert isinstance(api, discord.HTTPException) and api.status == 400 and api.code == 40060
+    assert [q.status for q in r.responses] == [200, 400]
+
+
+async def test_response_after_deadline_answers_10062(world: World) -> None:
+    sim, _, channel, alice = world
+    bot = SampleBot(late=0.6)
+    await sim.start(bot)
+    r = await sim.slash(alice, channel, "late")
+    assert r.status == "no-response"
+    await asyncio.sleep(0.2)
+    await sim.settle()
+    assert r.status == "late"
+    [error] = bot.errors
+    assert isinstance(error, discord.NotFound) and error.code == 10062
+    assert sim.messages(channel) == []
+
+
+async def test_invalid_bodies_are_listed_in_spec_errors(world: World) -> None:
+    sim, channel, alice, bot = await started(world)
+    r = await sim.slash(alice, channel, "bad")
+    assert [m.content for m in r.followups] == [] and r.content == "after"
+    [error] = sim.spec_errors
+    assert error.route == "/channels/{channel_id}/messages" and error.method == "POST"
+    assert "embeds/0/title" in error.message
+
+
+async def test_json_bodies_must_be_application_json(world: World) -> None:
+    sim, channel, _, _ = await started(world)
+    status, body, headers = await raw(
+        sim, "POST", f"/channels/{channel.id}/messages", data=b'{"content": "hi"}',
+        headers={"Authorization": f"Bot {sim.token}", "Content-Type": "text/plain"},
+    )
+    assert status == 400 and body["code"] == 50109  # type: ignore[index]
+    status, body, headers = await raw(sim, "POST", f"/channels/{channel.id}/messages", json={"content": "hi"})
+    assert status == 200 and headers["Content-Type"] == "application/json"
+    assert headers["X-RateLimit-Remaining"] and headers["X-RateLimit-Bucket"]
+
+
+async def test_component_limits_are_enforced(world: World) -> None:
+    sim, channel, _, _ = await started(world)
+    button = {"type": 2, "style": 1, "label": "x"}
+    rows = [
+        {"type": 1, "components": [dict(button, custom_id=f"b{r}-{i}") for i in range(5)]}
+        for r in range(6)
+    ]
+    status, body, _ = await raw(
+        sim, "POST", f"/channels/{channel.id}/messages", json={"content": "x", "components": rows}
+    )
+    assert status == 400 and body["code"] == 50035  # type: ignore[index]
+    wide = [{"type": 1, "components": [dict(button, custom_id=f"w{i}") for i in range(6)]}]
+    status, _, _ = await raw(
+        sim, "POST", f"/channels/{channel.id}/messages", json={"content": "x", "components": wide}
+    )
+    assert status == 400
+    messages = [e.message for e in sim.spec_errors]
+    assert any("6 action rows" in m for m in messages)
+    assert any("6 buttons in a row" in m for m in messages)
+    assert sim.messages(channel) == []
+
+
+async def test_unknown_messages_and_channels_answer_404(world: World) -> None:
+    sim, channel, _, _ = await started(world)
+    status, body, _ = await raw(sim, "PATCH", f"/channels/{channel.id}/messages/1234", json={"content": "x"})
+    assert status == 404 and body["code"] == 10008  # type: ignore[index]
+    status, body, _ = await raw(sim, "POST", "/channels/999/messages", json={"content": "x"})
+    assert status == 404 and body["code"] == 10003  # type: ignore[index]
+
+
+async def test_followups_work_for_fifteen_minutes(world: World) -> None:
+    sim, channel, alice, _ = await started(world)
+    r = await sim.slash(alice, channel, "play", {"game": "1234"})
+    hook = f"/webhooks/{sim.application_id}/{r.token}"
+    sim.advance_time(14 * 60)
+    status, body, _ = await raw(sim, "POST", hook + "?wait=true", json={"content": "still here"})
+    assert status == 200 and [m.content for m in r.followups] == ["still here"]
+    status, _, _ = await raw(sim, "PATCH", hook + "/messages/@original", json={"content": "edited"})
+    assert status == 200 and r.content == "edited"
+    sim.advance_time(2 * 60)
+    status, body, _ = await raw(sim, "POST", hook + "?wait=true", json={"content": "too late"})
+    assert status == 401 and body["code"] == 50027  # type: ignore[index]
+
+
+async def test_bot_receives_message_create_for_its_messages(world: World) -> None:
+    sim, channel, alice, bot = await started(world)
+    r = await sim.slash(alice, channel, "play", {"game": "1234"})
+    await sim.settle()
+    assert [m.id for m in bot.seen] == [int(r.message.id)]  # type: ignore[union-attr]
+    r = await sim.slash(alice, channel, "hand")
+    await sim.settle()
+    assert len(bot.seen) == 1, "ephemeral messages are not dispatched"
+
+
+async def test_stop_and_start_a_second_client(world: World) -> None:
+    sim, channel, alice, first = await started(world)
+    r = await sim.slash(alice, channel, "play", {"game": "1234"})
+    await sim.stop_bot()
+    assert first.is_closed()
+    with pytest.raises(AssertionError, match="no bot is connected"):
+        await sim.slash(alice, channel, "play", {"game": "1234"})
+    second = SampleBot()
+    await sim.start(second)
+    assert r.message is not None
+    clicked = await sim.click(alice, r.message, label="Join")
+    assert clicked.status == "ok" and clicked.content == "Alice joined"
+    await sim.stop_bot(graceful=True)
+    assert second.is_closed()
+    assert sim.spec_errors == [] and sim.client_errors == []
+    assert discord.http.Route.BASE.startswith("http://127.0.0.1")
+
+
+async def test_routes_are_restored_on_exit() -> None:
+    before = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    async with SimulatedDiscord() as sim:
+        assert discord.http.Route.BASE == sim.base_url + "/api/v10"
+    assert (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == before

@@ -132,8 +132,10 @@ class SimulatedDiscord:
         *,
         privileged_intents: int = 0,
         bot_name: str = "Deckhand",
+        result_idle: float = 0.05,
     ) -> None:
         self.interaction_deadline = interaction_deadline
+        self.result_idle = result_idle
         self.privileged_intents = privileged_intents
         self._ids = SnowflakeFactory()
         self.bot_user = SimUser(self._ids.next(), bot_name, bot=True)
@@ -197,6 +199,8 @@ class SimulatedDiscord:
     ) -> None:
         try:
             if self._client is not None:
+                with contextlib.suppress(TimeoutError):
+                    await self.settle(idle=0.01, timeout=2.0)
                 await self._close_client(graceful=True)
             for session in list(self._gateways):
                 await session.ws.close()
@@ -727,7 +731,7 @@ class SimulatedDiscord:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(record.answered.wait(), timeout=record.deadline)
         if record.callback_type is not None:
-            await self.settle(idle=0.02)
+            await self.settle(idle=self.result_idle)
         return InteractionResult(self, record)
 
     # ---------------------------------------------------------------- gateway
