@@ -356,6 +356,23 @@ def test_discards_are_private_and_their_points_count_for_the_declarer() -> None:
     assert state.declarer_total() == 15
 
 
+def test_discarded_queen_and_jack_count_for_the_bond() -> None:
+    # the discards are the declarer's cards, as the skat is in Skat: points and Bond alike
+    state = start(STRONG_HANDS, STRONG_KITTY)
+    act(state, "bid=40-S", "pass", "pass", "discard:QS,JS")
+    assert state.declarer_total() == 3 + 2 + BOND
+
+
+def test_random_action_draws_a_legal_discard() -> None:
+    state = start(TRUMP_HANDS, TRUMP_KITTY)
+    act(state, "pass", "bid=40-S", "pass")
+    rng = random.Random(3)
+    legal = state.legal_actions(2)
+    for _ in range(20):
+        action = state.random_action(2, rng)
+        assert any(action.same_as(a) for a in legal)
+
+
 def test_discard_refusals() -> None:
     state = start(TRUMP_HANDS, TRUMP_KITTY)
     act(state, "pass", "bid=40-S", "pass")
