@@ -6,6 +6,7 @@ Private replies use the clicking user's locale; public table messages use the se
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -235,7 +236,11 @@ def fields(text: str) -> set[str]:
 
 
 class Translator(app_commands.Translator):
-    """discord.py's translator: command names and descriptions in Japanese."""
+    """discord.py's translator: command names and descriptions in Japanese, games by name."""
+
+    def __init__(self, rules_for: Callable[[str], Any] | None = None) -> None:
+        super().__init__()
+        self.rules_for = rules_for
 
     async def translate(
         self, text: app_commands.locale_str, locale: discord.Locale,
@@ -244,4 +249,10 @@ class Translator(app_commands.Translator):
         """The Japanese text for a command string, or None to keep the English."""
         if locale is not discord.Locale.japanese:
             return None
+        game = text.extras.get("game")
+        if game is not None and self.rules_for is not None:
+            try:
+                return str(self.rules_for(game).name_ja)
+            except KeyError:
+                return None
         return COMMANDS_JA.get(text.message)

@@ -1,0 +1,1 @@
+"""Thin Discord adapters: slash commands and components that call the table manager."""

@@ -1,0 +1,467 @@
+"""The table cog: /play, /games, /rules, /settings, and every component of a table.
+
+A thin adapter: it turns interactions into :class:`bot.tables.TableManager` calls and the
+manager's updates into edits of the public table message (coalesced, in place).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.client import refusal_text, reply
+from bot.i18n import lang_of, t
+from bot.storage import UserSettings
+from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Refusal, Table, Update
+from cogs import ids
+from cogs.views import (
+    Payload,
+    confirm_payload,
+    game_name,
+    hand_payload,
+    lobby_payload,
+    manage_payload,
+    options_payload,
+    table_payload,
+)
+
+if TYPE_CHECKING:
+    from bot.client import Deckhand
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[Any]
+
+
+@dataclass
+class Board:
+    """What the cog keeps per table: recent public events and the last message it sent."""
+
+    log: deque[tuple[str, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=6))
+    sent: tuple[Any, ...] | None = None
+    dirty: bool = False
+    task: asyncio.Task[None] | None = None
+    dm_turns: dict[int, int] = field(default_factory=dict)
+
+
+class PlayCog(commands.Cog):
+    """Slash commands and components for tables."""
+
+    def __init__(self, bot: Deckhand) -> None:
+        self.bot = bot
+        self.manager = bot.manager
+        self.boards: dict[int, Board] = {}
+        self.dm_prefs: dict[int, bool] = {}
+        self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
+
+    # -- setup ------------------------------------------------------------------------------
+    async def cog_load(self) -> None:
+        """Register the commands (choices from the registry as it is now) and the listener."""
+        choices = [app_commands.Choice(name=locale_str(self.bot.rules_for(gid).name, game=gid),
+                                       value=gid) for gid in self.bot.game_ids()][:25]
+
+        async def play(interaction: Interaction, game: str) -> None:
+            await self.play(interaction, game)
+
+        async def rules(interaction: Interaction, game: str) -> None:
+            await self.rules(interaction, game)
+
+        async def games_list(interaction: Interaction) -> None:
+            await self.games(interaction)
+
+        async def dm(interaction: Interaction, enabled: bool) -> None:
+            await self.settings_dm(interaction, enabled)
+
+        for callback, name, desc, param in (
+            (play, "play", "Open a table for a card game in this channel", "The game to play"),
+            (rules, "rules", "Show a game's rules", "The game whose rules to show"),
+        ):
+            described = app_commands.describe(game=locale_str(param))(callback)
+            chosen = app_commands.choices(game=choices)(described)
+            self._commands.append(app_commands.Command(
+                name=locale_str(name), description=locale_str(desc), callback=chosen))
+        self._commands.append(app_commands.Command(
+            name=locale_str("games"), description=locale_str("List the games I can host"),
+            callback=games_list))
+        group = app_commands.Group(name=locale_str("settings"),
+                                   description=locale_str("Your Deckhand settings"))
+        group.add_command(app_commands.Command(
+            name=locale_str("dm"),
+            description=locale_str("Get your hands by direct message (or not)"),
+            callback=app_commands.describe(
+                enabled=locale_str("Send hands by direct message"))(dm)))
+        self._commands.append(group)
+        for command in self._commands:
+            self.bot.tree.add_command(command)
+        self.manager.listeners.append(self.on_update)
+
+    async def cog_unload(self) -> None:
+        """Take the commands and the listener away."""
+        for command in self._commands:
+            self.bot.tree.remove_command(command.name)
+        with contextlib.suppress(ValueError):
+            self.manager.listeners.remove(self.on_update)
+
+    def refresh_later(self, tables: list[Table]) -> None:
+        """After a restart: refresh each resumed table's message once the bot is ready."""
+
+        async def run() -> None:
+            await self.bot.wait_until_ready()
+            for table in tables:
+                self._mark(table)
+
+        self.bot.loop.create_task(run())
+
+    # -- helpers ----------------------------------------------------------------------------
+    def public_lang(self, table: Table) -> str:
+        """The language of a table's server."""
+        guild = self.bot.get_guild(table.guild_id)
+        return lang_of(guild.preferred_locale if guild is not None else None)
+
+    def board(self, table_id: int) -> Board:
+        """The cog's memory of a table."""
+        found = self.boards.get(table_id)
+        if found is None:
+            found = self.boards[table_id] = Board()
+        return found
+
+    async def wants_dm(self, user_id: int) -> bool:
+        """The user's DM preference (cached)."""
+        found = self.dm_prefs.get(user_id)
+        if found is None:
+            found = self.dm_prefs[user_id] = (await self.bot.store.user_settings(user_id)).dm
+        return found
+
+    def _log_lines(self, table: Table, lang: str) -> list[str]:
+        lines = []
+        for kind, params in self.board(table.id).log:
+            if kind == "event":
+                text = table.rules.event_text(params["event"], lang)
+                if text:
+                    seat = params["event"].seat
+                    who = table.seats[seat].name if seat is not None and seat < len(
+                        table.seats) else ""
+                    lines.append(f"{who}: {text}" if who and who not in text else text)
+            else:
+                lines.append(t(kind, lang, **params))
+        return lines
+
+    def render(self, table: Table) -> Payload:
+        """The public message of a table now."""
+        lang = self.public_lang(table)
+        return table_payload(table, lang, self._log_lines(table, lang))
+
+    async def _send_edit(self, table: Table, payload: Payload) -> None:
+        if table.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        message = channel.get_partial_message(table.message_id)
+        await message.edit(content=payload.content, embed=payload.embed, view=payload.view,
+                           allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
+                                                                    roles=False))
+
+    def _mark(self, table: Table) -> None:
+        board = self.board(table.id)
+        board.dirty = True
+        if board.task is None or board.task.done():
+            board.task = asyncio.get_running_loop().create_task(self._flush(table))
+
+    async def _flush(self, table: Table) -> None:
+        """Edit the public message until it shows the latest position (edits coalesce)."""
+        board = self.board(table.id)
+        while board.dirty:
+            board.dirty = False
+            payload = self.render(table)
+            key = payload.key()
+            if key == board.sent:
+                continue
+            try:
+                await self._send_edit(table, payload)
+                board.sent = key
+            except discord.HTTPException:
+                log.warning("table %s: could not edit its message", table.id)
+        if table.status in (FINISHED, CANCELLED):
+            self.boards.pop(table.id, None)
+
+    async def on_update(self, update: Update) -> None:
+        """The manager's news: keep public events, then refresh the message (in a task)."""
+        table = update.table
+        board = self.board(table.id)
+        for move in update.moves:
+            name = table.seats[move.seat].name
+            if move.how == "timeout":
+                key = "now-away" if table.seats[move.seat].away else "timed-out"
+                board.log.append((key, {"name": name}))
+            for event in move.events:
+                board.log.append(("event", {"event": event.for_seat(None)}))
+        if update.kind == "away" and update.seat is not None:
+            board.log.append(("handed-over", {"name": table.seats[update.seat].name}))
+        if update.kind == "back" and update.seat is not None:
+            board.log.append(("returned", {"name": table.seats[update.seat].name}))
+        self._mark(table)
+        if table.status == PLAYING and table.state is not None:
+            for seat in table.state.to_act:
+                info = table.seats[seat]
+                if info.auto or info.user_id is None:
+                    continue
+                if board.dm_turns.get(seat) == table.version:
+                    continue
+                board.dm_turns[seat] = table.version
+                asyncio.get_running_loop().create_task(self._dm_turn(table, seat, table.version))
+
+    async def _dm_turn(self, table: Table, seat: int, version: int) -> None:
+        """Send a player who chose DMs their hand when it becomes their turn."""
+        user_id = table.seats[seat].user_id
+        if user_id is None or not await self.wants_dm(user_id):
+            return
+        if table.version != version or table.status != PLAYING:
+            return
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            lang = lang_of(user and (await self.bot.store.user_settings(user_id)).locale)
+            guild = self.bot.get_guild(table.guild_id)
+            channel = self.bot.get_channel(table.channel_id)
+            where = {"guild": guild.name if guild else "?",
+                     "channel": getattr(channel, "name", "?")}
+            payload = hand_payload(table, seat, lang, dm=True, note=t(
+                "dm-turn", lang, game=game_name(table, lang), **where), guild=where["guild"],
+                channel=where["channel"])
+            await user.send(**payload.send())
+        except discord.HTTPException:
+            log.info("table %s: could not DM seat %s", table.id, seat)
+
+    # -- commands ---------------------------------------------------------------------------
+    async def play(self, interaction: Interaction, game: str) -> None:
+        """/play: open a lobby in this channel."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise Refusal("guild-only")
+        table = await self.manager.open(interaction.guild_id, interaction.channel_id, game,
+                                        interaction.user.id, interaction.user.display_name)
+        lang = lang_of(interaction.guild_locale)
+        payload = lobby_payload(table, lang)
+        await interaction.response.send_message(**payload.send())
+        message = await interaction.original_response()
+        self.board(table.id).sent = payload.key()
+        await self.manager.set_message(table.id, message.id)
+        await self._check_dm(interaction, table)
+
+    async def games(self, interaction: Interaction) -> None:
+        """/games: every registered game with its player counts."""
+        lang = lang_of(interaction.locale)
+        lines = []
+        for gid in self.bot.game_ids():
+            rules = self.bot.rules_for(gid)
+            lines.append(t("games-line", lang, name=rules.name_ja if lang == "ja" else rules.name,
+                           id=gid, least=rules.min_players, most=rules.max_players))
+        embed = discord.Embed(title=t("games-title", lang), description="\n".join(lines)[:4000])
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def rules(self, interaction: Interaction, game: str) -> None:
+        """/rules: a game's summary in the user's language."""
+        lang = lang_of(interaction.locale)
+        try:
+            rules = self.bot.rules_for(game)
+        except KeyError:
+            raise Refusal("unknown-game", game=game) from None
+        name = rules.name_ja if lang == "ja" else rules.name
+        summary = rules.summary_ja if lang == "ja" else rules.summary_en
+        embed = discord.Embed(title=t("rules-title", lang, name=name),
+                              description=(summary or "-")[:4000])
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def settings_dm(self, interaction: Interaction, enabled: bool) -> None:
+        """/settings dm: hands by direct message, or in the channel."""
+        lang = lang_of(interaction.locale)
+        await self.bot.store.set_user_settings(
+            interaction.user.id, UserSettings(dm=enabled, locale=lang))
+        self.dm_prefs[interaction.user.id] = enabled
+        await reply(interaction, t("dm-on" if enabled else "dm-off", lang))
+
+    async def _check_dm(self, interaction: Interaction, table: Table) -> None:
+        """At join time: a player who chose DMs gets one now, or is told it cannot reach them."""
+        if not await self.wants_dm(interaction.user.id):
+            return
+        lang = lang_of(interaction.locale)
+        guild = interaction.guild.name if interaction.guild else "?"
+        channel = getattr(interaction.channel, "name", "?")
+        try:
+            await interaction.user.send(t("dm-check", lang, game=game_name(table, lang),
+                                          guild=guild, channel=channel))
+        except discord.HTTPException:
+            await reply(interaction, t("no-dm", lang))
+
+    # -- components -------------------------------------------------------------------------
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Every component click or choice: routed by its custom id, refusals as sentences."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        parsed = ids.parse(custom_id)
+        try:
+            if parsed is None:
+                raise Refusal("unknown-component")
+            await self.route(interaction, parsed, [str(v) for v in data.get("values") or []])
+        except Exception as error:
+            if not isinstance(error, Refusal):
+                log.error("component %s failed", parsed.verb if parsed else "?", exc_info=error)
+            try:
+                await reply(interaction, refusal_text(error, interaction.locale))
+            except discord.HTTPException:
+                log.warning("could not tell a user why their click failed")
+
+    async def route(self, interaction: Interaction, cid: ids.ComponentId,
+                    values: list[str]) -> None:
+        """Do what a component asks."""
+        m = self.manager
+        user = interaction.user
+        verb = cid.verb
+        table = m.get(cid.table)
+        lang = lang_of(interaction.locale)
+        if verb in ("join", "leave", "addc", "remc", "start"):
+            if verb == "join":
+                await m.join(table.id, user.id, user.display_name)
+            elif verb == "leave":
+                await m.leave(table.id, user.id)
+            elif verb == "addc":
+                await m.add_computer(table.id, user.id)
+            elif verb == "remc":
+                await m.remove_computer(table.id, user.id)
+            else:
+                await m.start(table.id, user.id)
+            await self._answer_public(interaction, table)
+            if verb == "join":
+                await self._check_dm(interaction, table)
+        elif verb == "cancel":
+            can_manage = bool(interaction.permissions.manage_guild) if interaction.guild else False
+            await m.cancel(table.id, user.id, can_manage)
+            if interaction.message is not None and interaction.message.id == table.message_id:
+                await self._answer_public(interaction, table)
+            else:
+                await interaction.response.edit_message(content=t("done", lang), embed=None,
+                                                        view=None)
+        elif verb == "opts":
+            if user.id != table.host_id:
+                raise Refusal("host-only")
+            if table.status != LOBBY:
+                raise Refusal("already-started")
+            page = int(cid.arg or 0)
+            payload = options_payload(table, lang, page)
+            if cid.arg:
+                await interaction.response.edit_message(content=payload.content, view=payload.view)
+            else:
+                await interaction.response.send_message(**payload.send(), ephemeral=True)
+        elif verb in ("opt", "timer", "swap"):
+            if not values:
+                raise Refusal("no-such-choice")
+            if verb == "opt":
+                value: object = None if values[0] == "random" else values[0]
+                await m.set_option(table.id, user.id, cid.arg, value)
+            elif verb == "timer":
+                await m.set_timer(table.id, user.id, values[0])
+            else:
+                first, _, second = values[0].partition("-")
+                if not (first.isdigit() and second.isdigit()):
+                    raise Refusal("bad-seat")
+                await m.swap_seats(table.id, user.id, int(first), int(second))
+            payload = options_payload(table, lang)
+            await interaction.response.edit_message(content=payload.content, view=payload.view)
+        elif verb == "hand":
+            seat = self._seat(table, user.id)
+            self._playing(table)
+            payload = hand_payload(table, seat, lang)
+            await interaction.response.send_message(**payload.send(), ephemeral=True)
+        elif verb == "back":
+            await m.back(table.id, user.id)
+            await reply(interaction, t("returned", lang, name=user.display_name))
+        elif verb == "manage":
+            can_manage = bool(interaction.permissions.manage_guild) if interaction.guild else False
+            if user.id != table.host_id and not can_manage:
+                raise Refusal("host-or-manager")
+            payload = manage_payload(table, lang)
+            await interaction.response.send_message(**payload.send(), ephemeral=True)
+        elif verb == "over":
+            can_manage = bool(interaction.permissions.manage_guild) if interaction.guild else False
+            if not values or not values[0].isdigit():
+                raise Refusal("bad-seat")
+            await m.hand_to_computer(table.id, user.id, int(values[0]), can_manage)
+            await interaction.response.edit_message(content=t("done", lang), view=None)
+        elif verb in ("act", "pick", "set", "page", "view"):
+            await self._hand_component(interaction, table, cid, values, lang)
+        else:  # pragma: no cover - ids.parse admits only known verbs
+            raise Refusal("unknown-component")
+
+    def _seat(self, table: Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise Refusal("not-seated")
+        return seat
+
+    def _playing(self, table: Table) -> None:
+        if table.status != PLAYING or table.state is None:
+            raise Refusal("not-started")
+
+    async def _answer_public(self, interaction: Interaction, table: Table) -> None:
+        """Answer a click on the public message by editing it to the table as it is now."""
+        payload = self.render(table)
+        board = self.board(table.id)
+        await interaction.response.edit_message(
+            content=payload.content, embed=payload.embed, view=payload.view,
+            allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False))
+        board.sent = payload.key()
+
+    async def _hand_component(self, interaction: Interaction, table: Table,
+                              cid: ids.ComponentId, values: list[str], lang: str) -> None:
+        """Moves and navigation in a player's private hand."""
+        seat = self._seat(table, interaction.user.id)
+        self._playing(table)
+        if cid.version != table.version:
+            raise Refusal("stale")
+        state = table.state
+        assert state is not None
+        legal = state.legal_actions(seat)
+        if cid.verb in ("page", "view"):
+            group, _, page = cid.arg.partition(".")
+            where = (int(group), int(page)) if group.isdigit() and page.isdigit() else (0, 0)
+            payload = hand_payload(table, seat, lang, where)
+            await interaction.response.edit_message(**payload.edit())
+            return
+        if cid.verb == "set":
+            chosen = sorted(values)
+            matches = [i for i, a in enumerate(legal)
+                       if a.kind == cid.arg and sorted(str(c) for c in a.cards) == chosen]
+            if not matches:
+                raise Refusal("illegal", reason=t("no-such-choice", lang))
+            index = matches[0]
+            payload = confirm_payload(table, seat, lang, index, legal[index])
+            await interaction.response.edit_message(content=payload.content, embed=None,
+                                                    view=payload.view)
+            return
+        raw = cid.arg if cid.verb == "act" else (values[0] if values else "")
+        if not raw.isdigit() or int(raw) >= len(legal):
+            raise Refusal("no-such-choice")
+        index = int(raw)
+        action = legal[index]
+        if cid.verb == "pick" and len(action.cards) > 1:
+            payload = confirm_payload(table, seat, lang, index, action)
+            await interaction.response.edit_message(content=payload.content, embed=None,
+                                                    view=payload.view)
+            return
+        await self.manager.act(table.id, interaction.user.id, cid.version, action)
+        if table.status in (PLAYING, FINISHED) and table.state is not None:
+            payload = hand_payload(table, seat, lang)
+            await interaction.response.edit_message(**payload.edit())
+
+
+async def setup(bot: Deckhand) -> None:
+    """Extension entry point."""
+    await bot.add_cog(PlayCog(bot))

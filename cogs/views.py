@@ -1,0 +1,345 @@
+"""Messages and controls built from a table: the lobby, the public table, a player's hand.
+
+Everything public is built from ``state.view(None)`` and events already stripped for a
+spectator, so no hidden card can reach a public message. A hand's controls come only from
+``legal_actions``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.config import TIMER_CHOICES
+from bot.i18n import t
+from bot.tables import CANCELLED, FINISHED, LOBBY, Table
+from cogs import ids
+from games.cards import parse as parse_card
+from games.cards import pretty
+from games.core import Action
+
+PAGE = 25  # the most options a select menu may hold
+ROWS = 5  # the most action rows a message may hold
+
+
+class StaticView(discord.ui.View):
+    """Components sent with a message; clicks are routed by custom id, not by this object."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        """Never kept in memory: the router reads the custom id instead."""
+        return False
+
+
+@dataclass
+class Payload:
+    """The parts of a message."""
+
+    content: str
+    embed: discord.Embed | None
+    view: StaticView
+    mentions: tuple[int, ...] = ()
+
+    def send(self) -> dict[str, Any]:
+        """Keyword arguments for sending this as a new message."""
+        found: dict[str, Any] = {"content": self.content or None, "view": self.view}
+        if self.embed is not None:
+            found["embed"] = self.embed
+        return found
+
+    def edit(self) -> dict[str, Any]:
+        """Keyword arguments for editing a message into this."""
+        return {"content": self.content, "embed": self.embed, "view": self.view}
+
+    def key(self) -> tuple[Any, ...]:
+        """A comparable form, to skip edits that would change nothing."""
+        return (self.content, None if self.embed is None else self.embed.to_dict(),
+                [c.to_component_dict() for c in self.view.children])
+
+
+def game_name(table: Table, lang: str) -> str:
+    """The game's name in a language."""
+    return str(table.rules.name_ja if lang == "ja" else table.rules.name)
+
+
+def seat_label(table: Table, seat: int, lang: str, mention: bool = False) -> str:
+    """'Alice' / '<@id>' / 'CPU 1 (computer)' for a seat."""
+    info = table.seats[seat]
+    if info.computer:
+        return f"{info.name} ({t('computer', lang)})"
+    name = f"<@{info.user_id}>" if mention and info.user_id is not None else info.name
+    return f"{name} {t('away-mark', lang)}" if info.away else name
+
+
+def _button(label: str, custom_id: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+            row: int | None = None, disabled: bool = False) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label[:80], custom_id=custom_id, style=style, row=row,
+                             disabled=disabled)
+
+
+def option_value_text(value: object, lang: str) -> str:
+    """An option value for people."""
+    if value is True:
+        return t("on", lang)
+    if value is False:
+        return t("off", lang)
+    if value is None:
+        return t("random-seat", lang)
+    return str(value)
+
+
+def lobby_payload(table: Table, lang: str) -> Payload:
+    """The lobby message: seats, options, timer and the lobby buttons."""
+    rules = table.rules
+    if table.status == CANCELLED:
+        return Payload(t("cancelled", lang), None, StaticView())
+    seats = "\n".join(f"{i + 1}. {seat_label(table, i, lang)}" for i in range(len(table.seats)))
+    host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
+    body = t("lobby-body", lang, host=host, count=len(table.seats), least=rules.min_players,
+             most=rules.max_players, seats=seats)
+    teams = rules.teams(len(table.seats), {**{o.name: o.default for o in rules.options},
+                                           **table.options}) \
+        if len(table.seats) in rules.player_counts() else None
+    if teams:
+        body += "\n" + " / ".join(
+            "+".join(str(s + 1) for s in team) for team in teams)
+    chosen = ", ".join(f"{k}={option_value_text(v, lang)}" for k, v in table.options.items())
+    if chosen:
+        body += "\n" + t("lobby-options", lang, options=chosen)
+    body += "\n" + t("lobby-timer", lang, timer=t("timer-" + table.timer, lang))
+    embed = discord.Embed(title=t("lobby-title", lang, game=game_name(table, lang)),
+                          description=body)
+    view = StaticView()
+    tid = table.id
+    for verb, key, style, row in (
+        ("join", "join", discord.ButtonStyle.primary, 0),
+        ("leave", "leave", discord.ButtonStyle.secondary, 0),
+        ("addc", "add-computer", discord.ButtonStyle.secondary, 0),
+        ("remc", "remove-computer", discord.ButtonStyle.secondary, 0),
+        ("opts", "options", discord.ButtonStyle.secondary, 1),
+        ("start", "start", discord.ButtonStyle.success, 1),
+        ("cancel", "cancel", discord.ButtonStyle.danger, 1),
+    ):
+        view.add_item(_button(t(key, lang), ids.make(verb, tid), style, row))
+    return Payload("", embed, view)
+
+
+def _int_values(option: Any, current: object) -> list[int]:
+    low = option.minimum if option.minimum is not None else 0
+    high = option.maximum if option.maximum is not None else max(low, int(option.default or 0)) * 4
+    found = {v for v in (option.default, current, *option.samples) if isinstance(v, int)
+             and not isinstance(v, bool)}
+    found.update({low, high})
+    span = max(1, (high - low) // 18)
+    found.update(range(low, high + 1, span))
+    return sorted(v for v in found if low <= v <= high)[:PAGE]
+
+
+def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
+    """The host's option menus: timer, seat swaps and one select per game option."""
+    rules = table.rules
+    players = max(len(table.seats), rules.min_players)
+    menus: list[discord.ui.Select[Any]] = []
+    timer = discord.ui.Select[Any](
+        custom_id=ids.make("timer", table.id), placeholder=t("timer", lang),
+        options=[discord.SelectOption(label=t("timer-" + c, lang), value=c,
+                                      default=c == table.timer) for c in TIMER_CHOICES])
+    menus.append(timer)
+    count = len(table.seats)
+    if count >= 2:
+        pairs = [(a, b) for a in range(count) for b in range(a + 1, count)][:PAGE]
+        menus.append(discord.ui.Select[Any](
+            custom_id=ids.make("swap", table.id), placeholder=t("swap", lang),
+            options=[discord.SelectOption(
+                label=t("swap-pair", lang, a=a + 1, b=b + 1)[:100],
+                description=f"{table.seats[a].name} ↔ {table.seats[b].name}"[:100],
+                value=f"{a}-{b}") for a, b in pairs]))
+    for option in rules.options:
+        current = table.options.get(option.name, option.default)
+        help_text = option.help_ja if lang == "ja" else option.help_en
+        values: list[tuple[str, str]]
+        if option.kind == "bool":
+            values = [("true", t("on", lang)), ("false", t("off", lang))]
+            chosen = "true" if current else "false"
+        elif option.kind == "choice":
+            values = [(c, c) for c in option.choices[:PAGE]]
+            chosen = str(current)
+        elif option.kind == "seat":
+            values = [("random", t("random-seat", lang))] + [
+                (str(s), str(s + 1)) for s in range(players)]
+            chosen = "random" if current is None else str(current)
+        else:
+            values = [(str(v), str(v)) for v in _int_values(option, current)]
+            chosen = str(current)
+        menus.append(discord.ui.Select[Any](
+            custom_id=ids.make("opt", table.id, 0, option.name[:60]),
+            placeholder=f"{option.name}: {help_text}"[:150],
+            options=[discord.SelectOption(label=f"{option.name}: {label}"[:100], value=value,
+                                          default=value == chosen) for value, label in values]))
+    per_page = ROWS - 1
+    pages = max(1, -(-len(menus) // per_page))
+    page = page % pages
+    view = StaticView()
+    for row, menu in enumerate(menus[page * per_page:(page + 1) * per_page]):
+        menu.row = row
+        view.add_item(menu)
+    if pages > 1:
+        view.add_item(_button(t("more", lang), ids.make("opts", table.id, 0, page + 1),
+                              row=ROWS - 1))
+    title = t("options-title", lang, game=game_name(table, lang))
+    return Payload(f"**{title}**", None, view)
+
+
+def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
+    """The public table: the position as text, recent events, whose turn, and the buttons."""
+    if table.status == LOBBY:
+        return lobby_payload(table, lang)
+    if table.status == CANCELLED:
+        return Payload(t("cancelled", lang), None, StaticView())
+    state = table.state
+    assert state is not None
+    public = state.view(None)
+    title = t("table-title", lang, game=game_name(table, lang), id=table.id)
+    players = "\n".join(
+        f"{i + 1}. {seat_label(table, i, lang)} — {_score(public['scores'][i])}"
+        for i in range(len(table.seats)))
+    description = table.rules.view_text(public, lang)
+    if log_lines:
+        description += "\n\n" + "\n".join(log_lines[-6:])
+    embed = discord.Embed(title=title, description=description[:4000])
+    embed.add_field(name="—", value=players[:1024], inline=False)
+    view = StaticView()
+    mentions: tuple[int, ...] = ()
+    if table.status == FINISHED:
+        outcome = state.outcome
+        places = [] if outcome is None else sorted(
+            range(len(table.seats)), key=lambda s: outcome.places[s])
+        result = " · ".join(
+            t("place", lang, place=outcome.places[s], name=table.seats[s].name,
+              score=_score(outcome.scores[s])) for s in places) if outcome else ""
+        return Payload(f"**{title}**\n" + t("finished", lang, result=result), embed, view)
+    waiting = list(state.to_act)
+    who = ", ".join(seat_label(table, s, lang, mention=True) for s in waiting)
+    mentions = tuple(table.seats[s].user_id for s in waiting  # type: ignore[misc]
+                     if table.seats[s].user_id is not None and not table.seats[s].auto)
+    line = t("turn", lang, who=who) if len(waiting) == 1 else t("turn-many", lang, who=who)
+    view.add_item(_button(t("hand", lang), ids.make("hand", table.id, table.version),
+                          discord.ButtonStyle.primary, 0))
+    if any(s.away for s in table.seats):
+        view.add_item(_button(t("im-back", lang), ids.make("back", table.id, table.version),
+                              discord.ButtonStyle.success, 0))
+    view.add_item(_button(t("manage", lang), ids.make("manage", table.id, table.version),
+                          discord.ButtonStyle.secondary, 0))
+    return Payload(f"**{title}**\n{line}", embed, view, mentions)
+
+
+def _score(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def manage_payload(table: Table, lang: str) -> Payload:
+    """The host's menu during play: hand a seat to the computer, or cancel."""
+    view = StaticView()
+    people = [i for i, s in enumerate(table.seats) if not s.auto]
+    if people:
+        view.add_item(discord.ui.Select[Any](
+            custom_id=ids.make("over", table.id, table.version), placeholder=t("hand-over", lang),
+            options=[discord.SelectOption(label=f"{i + 1}. {table.seats[i].name}"[:100],
+                                          value=str(i)) for i in people], row=0))
+    view.add_item(_button(t("cancel", lang), ids.make("cancel", table.id, table.version),
+                          discord.ButtonStyle.danger, 1))
+    return Payload(f"**{t('manage-title', lang)}**", None, view)
+
+
+# -- a player's hand ------------------------------------------------------------------------
+def _cards_text(codes: list[str]) -> str:
+    return " ".join(pretty(parse_card(c)) for c in codes)
+
+
+def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int] = (0, 0),
+                 note: str = "", dm: bool = False, guild: str = "", channel: str = "") -> Payload:
+    """A seat's private hand with controls built from its legal actions only."""
+    state = table.state
+    assert state is not None
+    rules = table.rules
+    mine = state.view(seat)
+    hand = list(mine["hand"])
+    name = game_name(table, lang)
+    lines = []
+    if note:
+        lines.append(note)
+    if dm:
+        lines.append(t("dm-where", lang, game=name, guild=guild, channel=channel))
+    lines.append(t("your-hand", lang, game=name, seat=seat + 1, cards=_cards_text(hand))
+                 if hand else t("your-hand-empty", lang, game=name, seat=seat + 1))
+    legal = state.legal_actions(seat) if table.status not in (FINISHED, CANCELLED) else []
+    lines.append(t("choose", lang) if legal else t("not-your-turn-hand", lang))
+    embed = discord.Embed(description=rules.view_text(mine, lang)[:4000])
+    view = StaticView()
+    groups: dict[str, list[int]] = {}
+    for index, action in enumerate(legal):
+        groups.setdefault(action.kind, []).append(index)
+    rows_used = 0
+    nav: list[discord.ui.Button[Any]] = []
+    for number, (kind, members) in enumerate(groups.items()):
+        if rows_used >= ROWS:
+            break
+        actions = [legal[i] for i in members]
+        multi = any(len(a.cards) > 1 for a in actions)
+        no_cards = all(not a.cards for a in actions)
+        if len(actions) <= 5 and (no_cards or (len(actions) <= 3 and not multi)):
+            for i in members:
+                view.add_item(_button(rules.action_text(legal[i], lang),
+                                      ids.make("act", table.id, table.version, i),
+                                      discord.ButtonStyle.primary, rows_used))
+            rows_used += 1
+        elif not multi or len(actions) <= PAGE:
+            pages = -(-len(members) // PAGE)
+            page = group_page[1] % pages if group_page[0] == number else 0
+            shown = members[page * PAGE:(page + 1) * PAGE]
+            view.add_item(discord.ui.Select[Any](
+                custom_id=ids.make("pick", table.id, table.version, f"{number}.{page}"),
+                placeholder=rules.action_text(legal[shown[0]], lang)[:150] if len(
+                    shown) == 1 else t("choose", lang),
+                options=[discord.SelectOption(label=rules.action_text(legal[i], lang)[:100],
+                                              value=str(i)) for i in shown],
+                row=rows_used))
+            rows_used += 1
+            if pages > 1:
+                first = page * PAGE + 1
+                where = t("page", lang, first=first, last=first + len(shown) - 1,
+                          total=len(members))
+                nav.append(_button(
+                    f"{t('more', lang)} ({where})",
+                    ids.make("page", table.id, table.version, f"{number}.{page + 1}")))
+        else:
+            cards = list(dict.fromkeys(c for a in actions for c in a.cards))[:PAGE]
+            low = min(len(a.cards) for a in actions)
+            high = min(max(len(a.cards) for a in actions), len(cards))
+            view.add_item(discord.ui.Select[Any](
+                custom_id=ids.make("set", table.id, table.version, kind[:60]),
+                placeholder=t("pick-cards", lang, kind=kind)[:150],
+                min_values=max(1, min(low, len(cards))), max_values=max(1, high),
+                options=[discord.SelectOption(label=pretty(c), value=str(c)) for c in cards],
+                row=rows_used))
+            rows_used += 1
+    if nav and rows_used < ROWS:
+        for button in nav[:5]:
+            button.row = rows_used
+            view.add_item(button)
+    return Payload("\n".join(lines)[:2000], embed, view)
+
+
+def confirm_payload(table: Table, seat: int, lang: str, index: int, action: Action) -> Payload:
+    """A confirm step for a costly move: Confirm or Back."""
+    view = StaticView()
+    view.add_item(_button(t("confirm", lang), ids.make("act", table.id, table.version, index),
+                          discord.ButtonStyle.success, 0))
+    view.add_item(_button(t("back", lang), ids.make("view", table.id, table.version),
+                          discord.ButtonStyle.secondary, 0))
+    text = t("confirm-move", lang, move=table.rules.action_text(action, lang))
+    return Payload(text, None, view)
