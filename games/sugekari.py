@@ -828,7 +828,6 @@ class SugekariRules(Rules):
     )
     test_mixes: ClassVar[tuple[tuple[int, dict[str, OptionValue]], ...]] = (
         (4, {"best_of_three": True, "jokers": True, "exchange": "partner"}),
-        (4, {"best_of_three": True, "jokers": True, "exchange": "rotate"}),
         (2, {"mode": "refill", "best_of_three": True, "jokers": True}),
         (2, {"mode": "refill", "exchange": "rotate"}),
         (2, {"mode": "two-decks", "exchange": "rotate"}),
