@@ -506,6 +506,10 @@ class State(ABC):
     def scores(self) -> list[float]:
         """One running number per seat, the game's own measure."""
 
+    def score_direction(self) -> int:
+        """+1 when a higher score is better (points, chips), -1 when lower is (penalties)."""
+        return 1
+
 
 def reseeded(state: State, rng: random.Random) -> None:
     """Give a determinized state a fresh generator, so its future chance is unknown too."""
