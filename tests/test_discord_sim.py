@@ -25,7 +25,9 @@ class Board(discord.ui.View):
         super().__init__(timeout=None)
 
     @discord.ui.button(label="Join", custom_id="board:join", style=discord.ButtonStyle.primary)
-    async def join(self, interaction: discord.Interaction, button: discord.ui.Button[Board]) -> None:
+    async def join(
+        self, interaction: discord.Interaction, button: discord.ui.Button[Board]
+    ) -> None:
         """Edit the message to show who joined."""
         await interaction.response.edit_message(content=f"{interaction.user.display_name} joined")
 
@@ -42,7 +44,9 @@ class Board(discord.ui.View):
         max_values=2,
         options=[discord.SelectOption(label=c, value=c) for c in ("TS", "TH", "9C")],
     )
-    async def cards(self, interaction: discord.Interaction, select: discord.ui.Select[Board]) -> None:
+    async def cards(
+        self, interaction: discord.Interaction, select: discord.ui.Select[Board]
+    ) -> None:
         """Answer privately with the chosen cards."""
         await interaction.response.send_message(f"played {' '.join(select.values)}", ephemeral=True)
 
@@ -84,7 +88,10 @@ class SampleBot(discord.Client):
         @tree.command(name="play", description="Open a table")
         @app_commands.describe(game="Which game")
         @app_commands.choices(
-            game=[app_commands.Choice(name="1234", value="1234"), app_commands.Choice(name="22", value="twenty-two")]
+            game=[
+                app_commands.Choice(name="1234", value="1234"),
+                app_commands.Choice(name="22", value="twenty-two"),
+            ]
         )
         async def play(interaction: discord.Interaction, game: str, seats: int = 4) -> None:
             sent = await interaction.response.send_message(f"{game} for {seats}", view=Board())
@@ -178,8 +185,10 @@ async def world() -> AsyncIterator[tuple[SimulatedDiscord, SimGuild, SimChannel,
         yield sim, guild, channel, alice
 
 
-async def test_start_syncs_and_slash_round_trips(world: tuple[SimulatedDiscord, SimGuild, SimChannel, SimUser]) -> None:
-    sim, guild, channel, alice = world
+async def test_start_syncs_and_slash_round_trips(
+    world: tuple[SimulatedDiscord, SimGuild, SimChannel, SimUser],
+) -> None:
+    sim, _, channel, alice = world
     bot = SampleBot()
     started = time.perf_counter()
     await sim.start(bot)
@@ -187,7 +196,10 @@ async def test_start_syncs_and_slash_round_trips(world: tuple[SimulatedDiscord, 
     elapsed = time.perf_counter() - started
     assert r.status == "ok"
     assert r.content == "1234 for 4"
-    assert r.message is not None and [b["custom_id"] for b in r.message.buttons()] == ["board:join", "board:closed"]
+    assert r.message is not None and [b["custom_id"] for b in r.message.buttons()] == [
+        "board:join",
+        "board:closed",
+    ]
     assert sim.last_message(channel) == r.message
     assert {c["name"] for c in sim.commands()} >= {"play", "hand", "settings"}
     assert sim.spec_errors == []
@@ -204,9 +216,14 @@ async def raw(
 ) -> tuple[int, object, dict[str, str]]:
     """Send one request to the simulation as the bot would, returning status, body, headers."""
     kwargs.setdefault("headers", {"Authorization": f"Bot {sim.token}"})
-    async with aiohttp.ClientSession() as session, session.request(
-        method, sim.base_url + "/api/v10" + path, **kwargs  # type: ignore[arg-type]
-    ) as response:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(
+            method,
+            sim.base_url + "/api/v10" + path,
+            **kwargs,  # type: ignore[arg-type]
+        ) as response,
+    ):
         body = await response.json() if response.content_type == "application/json" else None
         return response.status, body, dict(response.headers)
 
@@ -392,7 +409,7 @@ async def test_response_after_deadline_answers_10062(world: World) -> None:
 
 
 async def test_invalid_bodies_are_listed_in_spec_errors(world: World) -> None:
-    sim, channel, alice, bot = await started(world)
+    sim, channel, alice, _ = await started(world)
     r = await sim.slash(alice, channel, "bad")
     assert [m.content for m in r.followups] == [] and r.content == "after"
     [error] = sim.spec_errors
@@ -403,11 +420,16 @@ async def test_invalid_bodies_are_listed_in_spec_errors(world: World) -> None:
 async def test_json_bodies_must_be_application_json(world: World) -> None:
     sim, channel, _, _ = await started(world)
     status, body, headers = await raw(
-        sim, "POST", f"/channels/{channel.id}/messages", data=b'{"content": "hi"}',
+        sim,
+        "POST",
+        f"/channels/{channel.id}/messages",
+        data=b'{"content": "hi"}',
         headers={"Authorization": f"Bot {sim.token}", "Content-Type": "text/plain"},
     )
     assert status == 400 and body["code"] == 50109  # type: ignore[index]
-    status, body, headers = await raw(sim, "POST", f"/channels/{channel.id}/messages", json={"content": "hi"})
+    status, body, headers = await raw(
+        sim, "POST", f"/channels/{channel.id}/messages", json={"content": "hi"}
+    )
     assert status == 200 and headers["Content-Type"] == "application/json"
     assert headers["X-RateLimit-Remaining"] and headers["X-RateLimit-Bucket"]
 
@@ -436,7 +458,9 @@ async def test_component_limits_are_enforced(world: World) -> None:
 
 async def test_unknown_messages_and_channels_answer_404(world: World) -> None:
     sim, channel, _, _ = await started(world)
-    status, body, _ = await raw(sim, "PATCH", f"/channels/{channel.id}/messages/1234", json={"content": "x"})
+    status, body, _ = await raw(
+        sim, "PATCH", f"/channels/{channel.id}/messages/1234", json={"content": "x"}
+    )
     assert status == 404 and body["code"] == 10008  # type: ignore[index]
     status, body, _ = await raw(sim, "POST", "/channels/999/messages", json={"content": "x"})
     assert status == 404 and body["code"] == 10003  # type: ignore[index]
@@ -487,5 +511,5 @@ async def test_stop_and_start_a_second_client(world: World) -> None:
 async def test_routes_are_restored_on_exit() -> None:
     before = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
     async with SimulatedDiscord() as sim:
-        assert discord.http.Route.BASE == sim.base_url + "/api/v10"
-    assert (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == before
+        assert sim.base_url + "/api/v10" == discord.http.Route.BASE
+    assert before == (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)

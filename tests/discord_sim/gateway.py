@@ -77,6 +77,8 @@ class GatewaySession:
     async def _handle(self, payload: dict[str, Any]) -> None:
         op = payload.get("op")
         data = payload.get("d")
+        if not isinstance(data, dict):
+            data = {}
         if op == HEARTBEAT:
             await self.send(HEARTBEAT_ACK, None)
         elif op == IDENTIFY:

@@ -114,7 +114,7 @@ class InteractionResult:
 
     @property
     def callback_type(self) -> int | None:
-        """The accepted callback's type (4 message, 5 defer, 6 deferred update, 7 update, 9 modal)."""
+        """The accepted callback type (4 message, 5 defer, 6 deferred update, 7 update, 9 modal)."""
         return self._record.callback_type
 
     @property
@@ -339,19 +339,25 @@ def select_data(
     return _select_values(sim, select, values)
 
 
-def _select_values(sim: SimulatedDiscord, select: dict[str, Any], values: list[Any]) -> dict[str, Any]:
+def _select_values(
+    sim: SimulatedDiscord, select: dict[str, Any], values: list[Any]
+) -> dict[str, Any]:
     custom_id = select["custom_id"]
     if select.get("disabled"):
         raise AssertionError(f"select {custom_id!r} is disabled")
     low, high = select.get("min_values", 1), select.get("max_values", 1)
     if not low <= len(values) <= high:
-        raise AssertionError(f"select {custom_id!r} takes {low} to {high} values, got {len(values)}")
+        raise AssertionError(
+            f"select {custom_id!r} takes {low} to {high} values, got {len(values)}"
+        )
     data: dict[str, Any] = {"custom_id": custom_id, "component_type": select["type"]}
     if select["type"] == STRING_SELECT:
         allowed = [o["value"] for o in select.get("options", [])]
         for value in values:
             if value not in allowed:
-                raise AssertionError(f"{value!r} is not an option of select {custom_id!r} {allowed}")
+                raise AssertionError(
+                    f"{value!r} is not an option of select {custom_id!r} {allowed}"
+                )
         if len(set(values)) != len(values):
             raise AssertionError(f"select {custom_id!r} got a value twice")
         data["values"] = list(values)
@@ -364,12 +370,16 @@ def _select_values(sim: SimulatedDiscord, select: dict[str, Any], values: list[A
     return data
 
 
-def modal_submit_data(sim: SimulatedDiscord, modal: SimModal, values: dict[str, Any]) -> dict[str, Any]:
+def modal_submit_data(
+    sim: SimulatedDiscord, modal: SimModal, values: dict[str, Any]
+) -> dict[str, Any]:
     """Return the data of submitting `modal` with `values` by custom_id, checked against it."""
     inputs = {c["custom_id"]: c for c in walk_components(modal.components) if "custom_id" in c}
     for key in values:
         if key not in inputs:
-            raise AssertionError(f"modal {modal.custom_id!r} has no field {key!r} ({sorted(inputs)})")
+            raise AssertionError(
+                f"modal {modal.custom_id!r} has no field {key!r} ({sorted(inputs)})"
+            )
 
     def answer(component: dict[str, Any]) -> dict[str, Any]:
         custom_id = component["custom_id"]
@@ -386,7 +396,10 @@ def modal_submit_data(sim: SimulatedDiscord, modal: SimModal, values: dict[str, 
             return {"type": TEXT_INPUT, "custom_id": custom_id, "value": value}
         chosen = values.get(custom_id, [])
         data = _select_values(sim, component, list(chosen))
-        return {"type": component["type"], **{k: v for k, v in data.items() if k != "component_type"}}
+        return {
+            "type": component["type"],
+            **{k: v for k, v in data.items() if k != "component_type"},
+        }
 
     rows: list[dict[str, Any]] = []
     for row in modal.components:

@@ -17,7 +17,7 @@ import discord
 import discord.gateway
 import discord.http
 import yarl
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from .gateway import GatewaySession
 from .interactions import (
@@ -62,8 +62,16 @@ MANAGE_GUILD = 1 << 5
 MANAGE_MESSAGES = 1 << 13
 # @everyone in a fresh server: view, send, embed, attach, history, reactions, app commands...
 EVERYONE_PERMISSIONS = (
-    (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 18) | (1 << 31)
-    | (1 << 35) | (1 << 38)
+    (1 << 6)
+    | (1 << 10)
+    | (1 << 11)
+    | (1 << 14)
+    | (1 << 15)
+    | (1 << 16)
+    | (1 << 18)
+    | (1 << 31)
+    | (1 << 35)
+    | (1 << 38)
 )
 BOT_PERMISSIONS = EVERYONE_PERMISSIONS | MANAGE_MESSAGES | (1 << 34)
 FOLLOWUP_WINDOW = 15 * 60.0
@@ -391,7 +399,7 @@ class SimulatedDiscord:
         return data
 
     def guild_create_payload(self, guild: SimGuild) -> dict[str, Any]:
-        """Return the GUILD_CREATE payload (members: only the bot, as without privileged intents)."""
+        """Return the GUILD_CREATE payload (members: only the bot, as for unprivileged intents)."""
         channels = [c.payload() for c in self._channels.values() if c.guild_id == guild.id]
         for channel in channels:
             del channel["guild_id"]
@@ -550,6 +558,8 @@ class SimulatedDiscord:
         )
         data: dict[str, Any] = {"id": definition["id"], "name": definition["name"], "type": 1}
         data["options"] = opts
+        if resolved:
+            data["resolved"] = resolved
         if definition.get("guild_id"):
             data["guild_id"] = definition["guild_id"]
         return await self._interact(AUTOCOMPLETE, user, channel, data, locale=locale)
@@ -753,7 +763,11 @@ class SimulatedDiscord:
 
     async def _dispatch_all(self, event: str, data: dict[str, Any], guild_message: bool) -> None:
         for session in list(self._gateways):
-            if session.identified and not session.ws.closed and session.wants_message(guild_message):
+            if (
+                session.identified
+                and not session.ws.closed
+                and session.wants_message(guild_message)
+            ):
                 with contextlib.suppress(ConnectionError):
                     await session.dispatch(event, data)
 
@@ -840,7 +854,8 @@ class SimulatedDiscord:
             for message in self._validator.validate(method, route, content_type, body):
                 self.spec_errors.append(SpecError(method, route or path, path, message))
             limits = component_limits(
-                body.get("data") if isinstance(body, dict) and route and "callback" in route
+                body.get("data")
+                if isinstance(body, dict) and route and "callback" in route
                 else body,
                 modal=isinstance(body, dict) and body.get("type") == MODAL,
             )
@@ -851,12 +866,16 @@ class SimulatedDiscord:
             handler = self._routes.get((method, route or ""))
             if handler is None:
                 self.spec_errors.append(
-                    SpecError(method, route or path, path, "route not simulated by SimulatedDiscord")
+                    SpecError(
+                        method, route or path, path, "route not simulated by SimulatedDiscord"
+                    )
                 )
                 raise SimHTTPError(404, 0, "404: Not Found")
             if not self._authorized(route or "", request):
                 raise SimHTTPError(401, 0, "401: Unauthorized")
-            status, answer = await self._call(handler, RequestContext(captured, params, body, files))
+            status, answer = await self._call(
+                handler, RequestContext(captured, params, body, files)
+            )
         except SimHTTPError as error:
             status = error.status
             answer = {"message": error.message, "code": error.code}
@@ -900,23 +919,27 @@ class SimulatedDiscord:
             files: list[dict[str, Any]] = []
             reader = await request.multipart()
             async for part in reader:
-                if not isinstance(part, object) or not hasattr(part, "read"):
-                    continue
-                name = getattr(part, "name", None)
-                data = await part.read()  # type: ignore[union-attr]
+                if not isinstance(part, BodyPartReader):
+                    raise SimHTTPError(400, 50035, "Invalid Form Body: nested multipart")
+                name = part.name
+                data = await part.read()
                 if name == "payload_json":
                     try:
                         body = json.loads(data)
                     except ValueError as error:
-                        raise SimHTTPError(400, 50109, "The request body contains invalid JSON.") from error
+                        raise SimHTTPError(
+                            400, 50109, "The request body contains invalid JSON."
+                        ) from error
                 elif name and name.startswith("files["):
                     files.append(
                         {
                             "field": name,
                             "index": int(name[6:-1]),
-                            "filename": getattr(part, "filename", None) or "file",
+                            "filename": part.filename or "file",
                             "bytes": bytes(data),
-                            "content_type": part.headers.get("Content-Type", "application/octet-stream"),  # type: ignore[union-attr]
+                            "content_type": part.headers.get(
+                                "Content-Type", "application/octet-stream"
+                            ),
                         }
                     )
                 else:
@@ -1057,7 +1080,9 @@ class SimulatedDiscord:
             raise SimHTTPError(403, 50001, "Missing Access")
         return self._guild_commands.setdefault(guild_id, [])
 
-    def _stored_command(self, data: dict[str, Any], guild_id: str | None, old: dict[str, Any] | None) -> dict[str, Any]:
+    def _stored_command(
+        self, data: dict[str, Any], guild_id: str | None, old: dict[str, Any] | None
+    ) -> dict[str, Any]:
         if not isinstance(data, dict) or "name" not in data:
             raise SimHTTPError(400, 50035, "Invalid Form Body: command needs a name")
         command = copy.deepcopy(data)
@@ -1088,7 +1113,10 @@ class SimulatedDiscord:
             raise SimHTTPError(400, 50035, "Invalid Form Body: duplicate command names")
         old = {(c.get("type", 1), c["name"]): c for c in commands}
         guild_id = context.params.get("guild_id")
-        fresh = [self._stored_command(c, guild_id, old.get((c.get("type", 1), c.get("name")))) for c in body]
+        fresh = [
+            self._stored_command(c, guild_id, old.get((c.get("type", 1), c.get("name"))))
+            for c in body
+        ]
         commands[:] = fresh
         self._synced.set()
         return 200, copy.deepcopy(fresh)
@@ -1105,7 +1133,9 @@ class SimulatedDiscord:
         commands.append(command)
         return 201, copy.deepcopy(command)
 
-    def _command_by_id(self, context: RequestContext) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def _command_by_id(
+        self, context: RequestContext
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         commands = self._command_list(context)
         for command in commands:
             if command["id"] == context.params["command_id"]:
@@ -1321,9 +1351,9 @@ class SimulatedDiscord:
     ) -> SimMessage:
         body = self._check_message_body(body)
         loading = bool(message.flags & LOADING)
-        content = body["content"] if "content" in body else message.content
-        embeds = body["embeds"] if "embeds" in body else message.embeds
-        components = body["components"] if "components" in body else message.components
+        content = body.get("content", message.content)
+        embeds = body.get("embeds", message.embeds)
+        components = body.get("components", message.components)
         attachments = self._attachments_from(body, files, message.attachments)
         if not (content or embeds or components or attachments):
             raise SimHTTPError(400, 50006, "Cannot send an empty message")
@@ -1357,7 +1387,12 @@ class SimulatedDiscord:
     def _channel_message(self, context: RequestContext) -> tuple[SimChannel, SimMessage]:
         channel = self._channel(context.params["channel_id"])
         message = self._messages.get(context.params["message_id"])
-        if message is None or message.deleted or message.channel_id != channel.id or message.ephemeral:
+        if (
+            message is None
+            or message.deleted
+            or message.channel_id != channel.id
+            or message.ephemeral
+        ):
             raise SimHTTPError(404, 10008, "Unknown Message")
         return channel, message
 
@@ -1369,9 +1404,9 @@ class SimulatedDiscord:
 
     async def _post_message(self, context: RequestContext) -> tuple[int, Any]:
         channel = self._channel(context.params["channel_id"])
-        if channel.type == DM and channel.recipient_id is not None:
-            if not self._users[channel.recipient_id].accepts_dms:
-                raise SimHTTPError(403, 50007, "Cannot send messages to this user")
+        recipient = self._users.get(channel.recipient_id or "")
+        if channel.type == DM and recipient is not None and not recipient.accepts_dms:
+            raise SimHTTPError(403, 50007, "Cannot send messages to this user")
         message = await self._create_message(channel, context.body, context.files)
         return 200, self.message_payload(message)
 
@@ -1473,7 +1508,9 @@ class SimulatedDiscord:
             if record.type == MODAL_SUBMIT:
                 raise SimHTTPError(400, 50035, "Invalid Form Body: a modal cannot open a modal")
             if not isinstance(data, dict) or not data.get("custom_id") or not data.get("title"):
-                raise SimHTTPError(400, 50035, "Invalid Form Body: a modal needs custom_id and title")
+                raise SimHTTPError(
+                    400, 50035, "Invalid Form Body: a modal needs custom_id and title"
+                )
             record.modal = SimModal(
                 custom_id=data["custom_id"],
                 title=data["title"],

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 import referencing
 from referencing.jsonschema import DRAFT202012
 
@@ -97,8 +97,15 @@ class SpecValidator:
             if content_type in content:
                 pointer = "/".join(
                     part.replace("~", "~0").replace("/", "~1")
-                    for part in ("paths", route, method.lower(), "requestBody", "content",
-                                 content_type, "schema")
+                    for part in (
+                        "paths",
+                        route,
+                        method.lower(),
+                        "requestBody",
+                        "content",
+                        content_type,
+                        "schema",
+                    )
                 )
                 validator = jsonschema.Draft202012Validator(
                     {"$ref": f"{SPEC_URI}#/{pointer}"}, registry=self.registry
