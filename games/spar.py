@@ -1,0 +1,786 @@
+"""Spar and its West African relatives: short trick games where only the last trick counts.
+
+Rules: /work/shared/rules/spar.md. No trumps; follow suit if you can; the highest card of the
+led suit wins; whoever wins the last trick wins the deal (and, in the scored members, more for
+winning it with a low card). Option ``variant`` picks the member of the family.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from games import seats, tricks
+from games.cards import Card, card, pretty
+from games.core import (
+    Action,
+    Event,
+    IllegalAction,
+    Option,
+    OptionValue,
+    Outcome,
+    Rules,
+    State,
+    View,
+    check_deck,
+    reseeded,
+    seat_option,
+)
+
+SUITS = "SHDC"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One member of the family: its pack, order, direction, deal and scoring."""
+
+    name: str
+    name_en: str
+    name_ja: str
+    ranks: tuple[int, ...]  # ranks in the pack, low to high in this member's order
+    direction: int
+    packets: tuple[int, ...]
+    scoring: str  # "spar", "benin", "sipa", "fapfap" or "deals" (Agram: no points)
+    face_down: str | None  # None, "follow" (Benin) or "beat" (Sipa)
+    target: int  # default target (0 for the deals-counting members)
+
+
+_SPAR_RANKS = (6, 7, 8, 9, 10, 11, 12, 13, 14)
+_BENIN_RANKS = (7, 8, 9, 10, 11, 12, 13, 14)
+_AGRAM_RANKS = (3, 4, 5, 6, 7, 8, 9, 10, 14)  # A T 9 8 7 6 5 4 3, high to low
+_MALI_RANKS = (7, 11, 8, 9, 12, 10, 13, 14)  # A K T Q 9 8 J 7, high to low
+CW, CCW = seats.CLOCKWISE, seats.COUNTER_CLOCKWISE
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Variant("spar", "Spar", "スパー", _SPAR_RANKS, CW, (3, 2), "spar", None, 30),
+        Variant("benin", "Jeu de Carte", "ジュ・ド・カルト", _BENIN_RANKS, CW, (3, 2), "benin",
+                "follow", 24),
+        Variant("sipa", "Sipa", "シパ", _BENIN_RANKS, CCW, (3, 2), "sipa", "beat", 10),
+        Variant("agram", "Agram", "アグラム", _AGRAM_RANKS, CCW, (3, 3), "deals", None, 0),
+        Variant("sink-sink", "Sink-Sink", "シンクシンク", _AGRAM_RANKS, CCW, (3, 2), "deals",
+                None, 0),
+        Variant("fapfap", "Fapfap", "ファップファップ", _AGRAM_RANKS, CCW, (3, 2), "fapfap",
+                None, 10),
+        Variant("agram-mali", "Agram (Mali)", "アグラム(マリ)", _MALI_RANKS, CCW, (2, 3),
+                "deals", None, 0),
+    )
+}
+SPAR_ONLY = ("spade_ace", "hand", "under_ten", "peek", "essilfy")
+_SPADE_ACE = card(14, "S")
+
+
+def pack_of(variant: Variant, spade_ace: bool = False) -> list[Card]:
+    """The cards of a member's pack: its ranks in every suit, without the ace of spades."""
+    cards = [card(r, s) for s in SUITS for r in variant.ranks]
+    if not spade_ace:
+        cards.remove(_SPADE_ACE)
+    return cards
+
+
+def strengths(variant: Variant) -> list[int]:
+    """Strength by card value (index = int(card)): position in the member's order."""
+    table = [0] * 96
+    for i, r in enumerate(variant.ranks):
+        for s in SUITS:
+            table[card(r, s)] = i + 1
+    return table
+
+
+_STRENGTH = {name: strengths(v) for name, v in VARIANTS.items()}
+_SUIT_OF = [i >> 4 for i in range(96)]
+_PLAY_CACHE: dict[Card, Action] = {}
+PEEK = Action("peek")
+REDEAL = Action("redeal")
+KEEP = Action("keep")
+
+
+def play_action(c: Card) -> Action:
+    """The shared ``play:<card>`` action."""
+    found = _PLAY_CACHE.get(c)
+    if found is None:
+        found = _PLAY_CACHE[c] = Action("play", None, (c,))
+    return found
+
+
+class SparState(State):
+    """A match of one member of the Spar family."""
+
+    def __init__(self, rules: Rules, players: int, seed: int, options: dict[str, OptionValue]):
+        super().__init__(rules, players, seed, options)
+        self.variant = VARIANTS[str(options["variant"])]
+        v = self.variant
+        self.strength = _STRENGTH[v.name]
+        self.spade_ace = bool(options["spade_ace"])
+        if v.name == "spar" and options["hand"] == "7":
+            self.packets: tuple[int, ...] = (3, 4)  # hand = 7: 3 then 4 (Spar options)
+        else:
+            self.packets = v.packets
+        self.hand_size = sum(self.packets)
+        self.under_ten = bool(options["under_ten"])
+        self.peek_allowed = bool(options["peek"])
+        self.essilfy = bool(options["essilfy"])
+        tgt = options["target"]
+        self.target = v.target if tgt is None else int(tgt)
+        self.deals_limit = int(options["deals"])  # type: ignore[arg-type]
+        self.points: list[int] = [0] * players
+        self.deals_won: list[int] = [0] * players
+        self.deal_seed = 0
+        self.dealer = 0
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.stock: list[Card] = []  # top card first
+        self.thrown: list[list[Card]] = [[] for _ in range(players)]  # under_ten, face down
+        self.pile: list[Card] = []  # finished tricks' cards
+        self.pile_down: list[bool] = []  # parallel to pile: played face down
+        self.pile_seats: list[int] = []
+        self.trick: list[tuple[int, Card, bool]] = []  # (seat, card, face up)
+        self.last_trick: list[tuple[int, Card, bool]] | None = None
+        self.leader = 0
+        self.turn: int | None = None
+        self.phase = "play"
+        self.exchange_queue: list[int] = []
+        self.trick_number = 1
+        self.winners: list[tuple[int, Card]] = []  # each finished trick: winner and card
+        self.tricks_won: list[int] = [0] * players
+        self.voids: list[set[str]] = [set() for _ in range(players)]
+        self.peeked: Card | None = None
+        self.finished = False
+        self.last_deal: dict[str, Any] | None = None
+        self._pack = pack_of(v, self.spade_ace)
+
+    # -- dealing ----------------------------------------------------------------------------
+    def start_deal(self, dealer: int, deck: list[Card] | None) -> list[Event]:
+        """Deal in packets from the first player in the member's direction (Dealing)."""
+        n = self.players
+        if deck is None:
+            shuffler = random.Random(self.deal_seed)
+            draw = shuffler.random
+            deck = sorted(self._pack, key=lambda _c: draw())
+            self.deal_seed = shuffler.getrandbits(64)
+        direction = self.variant.direction
+        first = seats.step(dealer, n, direction)
+        self.dealer = dealer
+        self.hands = [[] for _ in range(n)]
+        pos = 0
+        for size in self.packets:
+            for s in seats.iter_from(first, n, direction):
+                self.hands[s].extend(deck[pos:pos + size])
+                pos += size
+        self.stock = deck[pos:]
+        self.thrown = [[] for _ in range(n)]
+        self.pile = []
+        self.pile_down = []
+        self.pile_seats = []
+        self.trick = []
+        self.last_trick = None
+        self.leader = first
+        self.trick_number = 1
+        self.winners = []
+        self.tricks_won = [0] * n
+        self.voids = [set() for _ in range(n)]
+        self.peeked = None
+        events = [Event("deal", dealer, (), str(self.deal_number))]
+        if self.under_ten:
+            # Under ten: in turn from the dealer's left, each player may change a hand whose
+            # highest card is a 9 or lower (Spar options).
+            self.exchange_queue = list(seats.iter_from(first, n, direction))
+            self.phase = "exchange"
+            self._next_exchange()
+        else:
+            self.phase = "play"
+            self.turn = first
+        return events
+
+    def _entitled(self, seat: int) -> bool:
+        return (
+            len(self.stock) >= self.hand_size
+            and max(c.rank for c in self.hands[seat]) <= 9
+        )
+
+    def _next_exchange(self) -> None:
+        while self.exchange_queue:
+            s = self.exchange_queue[0]
+            if self._entitled(s):
+                self.turn = s
+                return
+            self.exchange_queue.pop(0)
+        self.phase = "play"
+        self.turn = self.leader
+
+    # -- the contract ------------------------------------------------------------------------
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The player to play (or to choose under ten)."""
+        return () if self.turn is None else (self.turn,)
+
+    def _peek_open(self) -> bool:
+        # Peek: during the second-to-last trick, once, while undealt cards remain.
+        return (
+            self.peek_allowed
+            and self.phase == "play"
+            and self.peeked is None
+            and self.trick_number == self.hand_size - 1
+            and bool(self.stock)
+        )
+
+    def _playable(self, seat: int) -> list[Card]:
+        hand = self.hands[seat]
+        if not self.trick:
+            return hand
+        led = self.trick[0][1].suit
+        same = [c for c in hand if c.suit == led]
+        return same if same else hand
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Cards that may be played; redeal/keep under ten; peek in the second-to-last trick."""
+        if self.turn is None:
+            return []
+        if seat != self.turn:
+            return [PEEK] if self._peek_open() else []
+        if self.phase == "exchange":
+            return [REDEAL, KEEP]
+        result = [play_action(c) for c in self._playable(seat)]
+        if self._peek_open():
+            result.append(PEEK)
+        return result
+
+    def random_action(self, seat: int, rng: random.Random) -> Action:
+        """A uniformly random legal action."""
+        return rng.choice(self.legal_actions(seat))
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        kind = action.kind
+        if kind == "peek":
+            if action.arg is not None or action.cards:
+                raise IllegalAction("'peek' takes nothing else.")
+            if not self.peek_allowed:
+                raise IllegalAction("Peeking is not played at this table.")
+            if not self._peek_open():
+                raise IllegalAction(
+                    "The bottom card can be shown only once, during the second-to-last trick.")
+            self.peeked = self.stock[-1]
+            return [Event("peek", seat, (self.peeked,))]
+        if seat != self.turn:
+            raise IllegalAction("It is not your turn.")
+        if kind in ("redeal", "keep"):
+            if action.arg is not None or action.cards:
+                raise IllegalAction(f"'{kind}' takes nothing else.")
+            if self.phase != "exchange":
+                raise IllegalAction("There is no hand to change now.")
+            return self._exchange(seat, kind == "redeal")
+        if kind != "play":
+            raise IllegalAction("Play a card with 'play:<card>'.")
+        if self.phase != "play":
+            raise IllegalAction("First choose 'redeal' or 'keep' for your hand.")
+        if action.arg is not None:
+            raise IllegalAction(f"'play' takes a card, not '={action.arg}'.")
+        if len(action.cards) != 1:
+            raise IllegalAction("Play exactly one card.")
+        c = action.cards[0]
+        hand = self.hands[seat]
+        if c not in hand:
+            raise IllegalAction(f"You do not hold {pretty(c)}.")
+        if self.trick:
+            led = self.trick[0][1].suit
+            if c.suit != led and any(h.suit == led for h in hand):
+                raise IllegalAction(f"You must follow suit ({led}).")
+        return self._play(seat, c)
+
+    def _exchange(self, seat: int, redeal: bool) -> list[Event]:
+        self.exchange_queue.pop(0)
+        if redeal:
+            # The old hand is thrown away face down; new cards come from the undealt top.
+            k = len(self.hands[seat])
+            self.thrown[seat] = self.hands[seat]
+            self.hands[seat] = self.stock[:k]
+            del self.stock[:k]
+            events = [Event("redeal", seat, tuple(self.hands[seat]), None, True)]
+        else:
+            events = [Event("keep", seat)]
+        self._next_exchange()
+        return events
+
+    def _play(self, seat: int, c: Card) -> list[Event]:
+        hand = self.hands[seat]
+        hand.remove(c)
+        face_up = True
+        trick = self.trick
+        if trick:
+            led = trick[0][1].suit
+            rule = self.variant.face_down
+            if c.suit != led and rule != "beat":
+                # Failing to follow shows a void (Sipa hides it: any weak card goes face down).
+                self.voids[seat].add(led)
+            if rule == "follow" and c.suit != led:
+                face_up = False  # Benin: cannot follow, the card goes face down
+            elif rule == "beat":
+                # Sipa: a card that does not beat the highest so far goes face down.
+                strength = self.strength
+                top = max(strength[x] for _s, x, up in trick if up and x.suit == led)
+                face_up = c.suit == led and strength[c] > top
+        trick.append((seat, c, face_up))
+        events = [Event("play", seat, (c,), None if face_up else "down", not face_up)]
+        if len(trick) < self.players:
+            self.turn = seats.step(seat, self.players, self.variant.direction)
+            return events
+        strength = self.strength
+        idx = tricks.winner(
+            [(s, x) for s, x, _up in trick], strength.__getitem__, trick[0][1].suit,
+            can_win=lambda i: trick[i][2],
+        )
+        win_seat, win_card = trick[idx][0], trick[idx][1]
+        self.winners.append((win_seat, win_card))
+        self.tricks_won[win_seat] += 1
+        for s, x, up in trick:
+            self.pile.append(x)
+            self.pile_down.append(not up)
+            self.pile_seats.append(s)
+        self.last_trick = trick
+        self.trick = []
+        events.append(Event("trick", win_seat, (win_card,), str(self.trick_number)))
+        if self.trick_number == self.hand_size:
+            return events + self._end_deal(win_seat)
+        self.trick_number += 1
+        self.leader = win_seat
+        self.turn = win_seat
+        return events
+
+    def deal_value(self, winner: int) -> int:
+        """Points from each other player for the deal (Spar, Benin, Sipa, Fapfap scores)."""
+        won = self.winners
+        last = won[-1][1].rank
+
+        def by_winner_with(rank: int, count: int) -> bool:
+            tail = won[-count:]
+            return len(tail) == count and all(s == winner and c.rank == rank for s, c in tail)
+
+        kind = self.variant.scoring
+        if kind == "spar":
+            if self.essilfy and len(won) >= 2 and won[-2][0] == winner:
+                pair = sorted((won[-2][1].rank, last))
+                # Essilfy: both last tricks with sixes or sevens: 6-6 6, 6-7 5, 7-7 4.
+                if pair == [6, 6]:
+                    return 6
+                if pair == [6, 7]:
+                    return 5
+                if pair == [7, 7]:
+                    return 4
+            return 3 if last == 6 else 2 if last == 7 else 1
+        if kind == "benin":
+            return 2 if last == 7 else 1
+        if kind == "sipa":
+            if by_winner_with(7, 3):
+                return 6
+            if by_winner_with(7, 2):
+                return 4
+            return 2 if last == 7 else 1
+        if kind == "fapfap":
+            if by_winner_with(3, 2):
+                return 4
+            return 2 if last == 3 else 1
+        return 0
+
+    def _end_deal(self, winner: int) -> list[Event]:
+        n = self.players
+        self.turn = None
+        if self.variant.scoring == "deals":
+            self.deals_won[winner] += 1
+            value = 0
+        else:
+            # The deal's winner gains the value from each other player; nobody loses points.
+            value = self.deal_value(winner)
+            self.points[winner] += value * (n - 1)
+            self.deals_won[winner] += 1
+        self.last_deal = {"deal": self.deal_number, "winner": winner, "value": value}
+        events = [Event("deal-won", winner, (), str(value))]
+        if self._match_over():
+            self.finished = True
+            self.phase = "over"
+            events.append(Event("match-end", None))
+            return events
+        self.deal_number += 1
+        events.extend(self.start_deal(winner, None))  # the winner deals next
+        return events
+
+    def _match_over(self) -> bool:
+        if self.variant.scoring == "deals":
+            return self.deal_number >= self.deals_limit
+        return max(self.points) >= self.target
+
+    def view(self, seat: int | None) -> View:
+        """Own hand; tricks with face-down cards as None; scores, piles and counts."""
+        own = self.hands[seat] if seat is not None and 0 <= seat < self.players else []
+        data = self.base_view(seat, own)
+
+        def shown(t: list[tuple[int, Card, bool]] | None) -> list[dict[str, Any]] | None:
+            if t is None:
+                return None
+            return [{"seat": s, "card": str(x) if up else None} for s, x, up in t]
+
+        data.update(
+            variant=self.variant.name,
+            phase=self.phase,
+            dealer=self.dealer,
+            hand_counts=[len(h) for h in self.hands],
+            live=[True] * self.players,
+            trick=shown(self.trick),
+            leader=self.leader,
+            last_trick=shown(self.last_trick),
+            tricks_won=list(self.tricks_won),
+            trick_winners=[{"seat": s, "card": str(x)} for s, x in self.winners],
+            trumps=None,
+            trick_number=self.trick_number,
+            tricks_per_deal=self.hand_size,
+            pile=[None if down else str(x) for x, down in zip(self.pile, self.pile_down,
+                                                              strict=True)],
+            stock=len(self.stock),
+            thrown=[len(t) for t in self.thrown],
+            peeked=None if self.peeked is None else str(self.peeked),
+            points=list(self.points),
+            deals_won=list(self.deals_won),
+            target=self.target if self.variant.scoring != "deals" else None,
+            deals=self.deals_limit if self.variant.scoring == "deals" else None,
+            last_deal=None if self.last_deal is None else dict(self.last_deal),
+        )
+        return View(data)
+
+    @property
+    def over(self) -> bool:
+        """True once the match has ended."""
+        return self.finished
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Ranked by total score (Agram family: deals won), ties sharing a place."""
+        if not self.finished:
+            return None
+        sc = self.scores()
+        return Outcome.from_keys([-x for x in sc], sc)
+
+    def scores(self) -> list[float]:
+        """Points (Agram family: deals won)."""
+        if self.variant.scoring == "deals":
+            return [float(x) for x in self.deals_won]
+        return [float(x) for x in self.points]
+
+    def clone(self) -> SparState:
+        """A hand-written copy (fast for playouts)."""
+        new = object.__new__(SparState)
+        d = self.__dict__.copy()
+        d["points"] = list(self.points)
+        d["deals_won"] = list(self.deals_won)
+        d["hands"] = [list(h) for h in self.hands]
+        d["stock"] = list(self.stock)
+        d["thrown"] = [list(t) for t in self.thrown]
+        d["pile"] = list(self.pile)
+        d["pile_down"] = list(self.pile_down)
+        d["pile_seats"] = list(self.pile_seats)
+        d["trick"] = list(self.trick)
+        d["exchange_queue"] = list(self.exchange_queue)
+        d["winners"] = list(self.winners)
+        d["tricks_won"] = list(self.tricks_won)
+        d["voids"] = [set(v) for v in self.voids]
+        new.__dict__ = d
+        return new
+
+    def determinize(self, seat: int | None, rng: random.Random) -> SparState:
+        """Unseen cards (other hands, face-down plays, thrown hands, the stock) re-dealt.
+
+        Known voids stay respected, a face-down card stays one that could have been played
+        face down there, and a shown bottom card stays at the bottom.
+        """
+        new = self.clone()
+        # Slots: (zone, seat, index, forbidden suits, led suit, strength cap).
+        slots: list[tuple[str, int, int, frozenset[str], str | None, int]] = []
+        unknown: list[Card] = []
+        strength = self.strength
+        for s in range(self.players):
+            if s == seat:
+                continue
+            void = frozenset(self.voids[s])
+            for i, c in enumerate(self.hands[s]):
+                slots.append(("hand", s, i, void, None, 0))
+                unknown.append(c)
+            for i, c in enumerate(self.thrown[s]):
+                slots.append(("thrown", s, i, frozenset(), None, 0))
+                unknown.append(c)
+        tricks_so_far = [self.pile[i:i + self.players]
+                         for i in range(0, len(self.pile), self.players)]
+        for i, c in enumerate(self.pile):
+            if self.pile_down[i] and self.pile_seats[i] != seat:
+                t = tricks_so_far[i // self.players]
+                slots.append(("pile", -1, i, *self._down_rule(t, i % self.players, strength)))
+                unknown.append(c)
+        for i, (s, c, up) in enumerate(self.trick):
+            if not up and s != seat:
+                cards = [x for _s, x, _u in self.trick]
+                slots.append(("trick", s, i, *self._down_rule(cards, i, strength)))
+                unknown.append(c)
+        keep_bottom = self.peeked is not None
+        for i, c in enumerate(self.stock):
+            if keep_bottom and i == len(self.stock) - 1:
+                continue
+            slots.append(("stock", -1, i, frozenset(), None, 0))
+            unknown.append(c)
+        # Most constrained slots first; a few random greedy tries, else keep the real deal.
+        slots.sort(key=lambda sl: -(len(sl[3]) * 10 + (sl[4] is not None)))
+        for _ in range(20):
+            pool = list(unknown)
+            rng.shuffle(pool)
+            chosen: list[Card] = []
+            for _zone, _s, _i, void, led, cap in slots:
+                for j, c in enumerate(pool):
+                    if c.suit in void:
+                        continue
+                    if led is not None and c.suit == led and strength[c] >= cap:
+                        continue
+                    chosen.append(pool.pop(j))
+                    break
+                else:
+                    break
+            if len(chosen) == len(slots):
+                for (zone, s, i, *_rest), c in zip(slots, chosen, strict=True):
+                    if zone == "hand":
+                        new.hands[s][i] = c
+                    elif zone == "thrown":
+                        new.thrown[s][i] = c
+                    elif zone == "pile":
+                        new.pile[i] = c
+                    elif zone == "trick":
+                        ts, _old, up = new.trick[i]
+                        new.trick[i] = (ts, c, up)
+                    else:
+                        new.stock[i] = c
+                break
+        if self.last_trick is not None:
+            k = len(new.pile) - self.players
+            new.last_trick = [
+                (s, new.pile[k + j], up) for j, (s, _c, up) in enumerate(self.last_trick or [])
+            ]
+        reseeded(new, rng)
+        new.deal_seed = new.rng.getrandbits(64)
+        return new
+
+    def _down_rule(
+        self, cards: list[Card], index: int, strength: list[int]
+    ) -> tuple[frozenset[str], str | None, int]:
+        """What a face-down card at ``index`` of a trick could be (Benin / Sipa)."""
+        led = cards[0].suit
+        if self.variant.face_down == "follow":
+            return frozenset({led}), None, 0
+        top = max(strength[c] for c in cards[:index] if c.suit == led)
+        return frozenset(), led, top
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Hands, thrown hands, the current trick, the played pile and the undealt stock."""
+        z = {f"hand{s}": list(h) for s, h in enumerate(self.hands)}
+        for s, t in enumerate(self.thrown):
+            z[f"thrown{s}"] = list(t)
+        z["trick"] = [c for _s, c, _u in self.trick]
+        z["pile"] = list(self.pile)
+        z["stock"] = list(self.stock)
+        return z
+
+    def pack(self) -> list[Card]:
+        """The member's pack."""
+        return list(self._pack)
+
+
+class SparRules(Rules):
+    """The Spar family: win the last trick."""
+
+    id = "spar"
+    name = "Spar"
+    name_ja = "スパー"
+    min_players = 2
+    max_players = 7
+    usual_players = 4
+    options = (
+        Option("variant", "choice", "spar",
+               "Which member of the family: spar, benin, sipa, agram, sink-sink, fapfap, "
+               "agram-mali.",
+               "遊ぶゲーム: spar, benin, sipa, agram, sink-sink, fapfap, agram-mali。",
+               choices=tuple(VARIANTS)),
+        seat_option("dealer", "The first dealer (random if unset).",
+                    "最初のディーラー(未指定ならランダム)。"),
+        Option("target", "int", None,
+               "Points that end the match (default: the variant's own: 30, 24 or 10).",
+               "ゲーム終了の得点(既定はゲームごと: 30、24、10)。", minimum=1, maximum=1000,
+               samples=(None, 4)),
+        Option("deals", "int", 5, "Deals in a game of Agram, Sink-Sink or Agram (Mali).",
+               "アグラム系のディール数。", minimum=1, maximum=100, samples=(5, 2)),
+        Option("spade_ace", "bool", False, "Spar: play with the ace of spades too (36 cards).",
+               "スパー: ♠Aも使う(36枚)。"),
+        Option("hand", "choice", "5", "Spar: 5 cards (3+2) or 7 cards (3+4, at most 5 players).",
+               "スパー: 手札5枚(3+2)か7枚(3+4、5人まで)。", choices=("5", "7")),
+        Option("under_ten", "bool", False,
+               "Spar: a hand whose highest card is a 9 or lower may be changed for new cards.",
+               "スパー: 最高札が9以下の手札を配り残りと交換できる。"),
+        Option("peek", "bool", False,
+               "Spar: during the second-to-last trick anyone may have the bottom undealt card "
+               "shown.", "スパー: 最後から2番目のトリック中に山札の一番下を公開できる。"),
+        Option("essilfy", "bool", False,
+               "Spar: winning the last two tricks with sixes or sevens scores 6, 5 or 4.",
+               "スパー: 最後の2トリックを6や7で勝つと6・5・4点。"),
+    )
+    test_mixes = (
+        (3, {"variant": "agram", "deals": 2}),
+        (4, {"variant": "benin", "target": 4}),
+        (3, {"variant": "sipa", "target": 4}),
+        (4, {"variant": "fapfap", "target": 4}),
+        (4, {"variant": "sink-sink", "deals": 2}),
+        (5, {"variant": "agram-mali", "deals": 2}),
+        (3, {"target": 6, "spade_ace": True, "hand": "7", "under_ten": True, "peek": True,
+             "essilfy": True}),
+        (5, {"target": 4, "under_ten": True, "peek": True}),
+    )
+    summary_en = (
+        "Spar (Ghana) and relatives: only the last trick matters.\n"
+        "No trumps; follow the led suit if you can, else play any card; the highest card of\n"
+        "the led suit wins and leads next.\n"
+        "Spar: 35 cards A K Q J T 9 8 7 6 (no ace of spades), 5 each (3+2) clockwise.\n"
+        "The winner of the last trick wins the deal and scores from each other player:\n"
+        "3 for a winning 6, 2 for a 7, 1 otherwise; first to 30. The winner deals next.\n"
+        "Options: ace of spades, 7-card hands, changing a hand below ten, peeking at the\n"
+        "bottom card, Essilfy's scores for the last two tricks (6-6, 6-7, 7-7).\n"
+        "Benin: 31 cards (no 6s); can't follow = card face down; 7 scores 2; to 24.\n"
+        "Sipa: like Benin but counter-clockwise; a card that does not beat goes face down;\n"
+        "sevens in the last 1/2/3 tricks score 2/4/6; to 10.\n"
+        "Agram: A T 9 8 7 6 5 4 3, 6 each, counter-clockwise; most deals won in 5 deals.\n"
+        "Sink-Sink: Agram with 5 cards. Fapfap: threes score 2, two last threes 4; to 10.\n"
+        "Agram (Mali): 31 cards ranked A K T Q 9 8 J 7, 5 each (2+3)."
+    )
+    summary_ja = (
+        "スパー(ガーナ)とその仲間: 最後のトリックだけが大事。\n"
+        "切り札なし。リードのスートがあれば必ず出し、なければ何でも出せる。\n"
+        "リードのスートの最も強いカードが勝ち、次のリードをする。\n"
+        "スパー: A K Q J 10 9 8 7 6 の35枚(♠Aなし)、時計回りに3枚+2枚で5枚ずつ。\n"
+        "最後のトリックの勝者がディールの勝者で、他の各プレイヤーから\n"
+        "6で勝てば3点、7なら2点、それ以外は1点。30点先取。勝者が次のディーラー。\n"
+        "オプション: ♠Aあり、手札7枚、10未満の手札交換、山札の底の公開、\n"
+        "エシルフィ方式(最後の2トリックを6-6で6点、6-7で5点、7-7で4点)。\n"
+        "ベナン: 31枚(6なし)。フォローできなければ裏向き。7で2点。24点先取。\n"
+        "シパ: ベナン同様だが反時計回り。場の最高を超えないカードは裏向き。\n"
+        "最後の1・2・3トリックを7で勝つと2・4・6点。10点先取。\n"
+        "アグラム: A 10 9 8 7 6 5 4 3、6枚ずつ反時計回り。5ディールで勝ち数を競う。\n"
+        "シンクシンク: 5枚のアグラム。ファップファップ: 3で勝てば2点、最後の2つを3で4点。\n"
+        "アグラム(マリ): 31枚、強さ A K 10 Q 9 8 J 7、2枚+3枚で5枚ずつ。"
+    )
+
+    def check_options(self, players: int, options: dict[str, OptionValue]) -> None:
+        """Refuse options that do not belong to the chosen member, and too many players."""
+        v = VARIANTS[str(options["variant"])]
+        defaults = {o.name: o.default for o in self.options}
+        if v.name != "spar":
+            for name in SPAR_ONLY:
+                if options[name] != defaults[name]:
+                    raise ValueError(
+                        f"option '{name}' belongs to Spar only, not to variant '{v.name}'")
+        if v.scoring == "deals":
+            if options["target"] is not None:
+                raise ValueError(
+                    f"option 'target' does not apply to variant '{v.name}' (it counts deals; "
+                    "use 'deals')")
+        elif options["deals"] != defaults["deals"]:
+            raise ValueError(
+                f"option 'deals' applies only to agram, sink-sink and agram-mali, not to "
+                f"variant '{v.name}'")
+        size = len(pack_of(v, bool(options["spade_ace"])))
+        hand = 7 if options["hand"] == "7" else sum(v.packets)
+        if hand == 7 and players > 5:
+            raise ValueError("option 'hand' = 7 allows at most 5 players")
+        if players * hand > size:
+            raise ValueError(
+                f"option 'variant' {v.name} deals {hand} cards each from {size}: at most "
+                f"{size // hand} players")
+
+    def create(
+        self, players: int, seed: int, options: dict[str, OptionValue], deck: list[Card] | None
+    ) -> SparState:
+        """A new match; the first deal is dealt at once."""
+        state = SparState(self, players, seed, options)
+        if deck is not None:
+            deck = check_deck(deck, state.pack())
+        dealer = options["dealer"]
+        first = state.rng.randrange(players) if dealer is None else int(dealer)
+        state.deal_seed = state.rng.getrandbits(64)
+        state.start_deal(first, deck)
+        return state
+
+    # -- words -------------------------------------------------------------------------------
+    def action_text(self, action: Action, lang: str = "en") -> str:
+        """'Play 6♥', 'Change hand', 'Keep hand', 'Show the bottom card'."""
+        ja = lang == "ja"
+        if action.kind == "play" and action.cards:
+            c = pretty(action.cards[0])
+            return f"{c} を出す" if ja else f"Play {c}"
+        labels = {
+            "redeal": ("Change hand", "手札を交換"),
+            "keep": ("Keep hand", "手札をそのまま"),
+            "peek": ("Show the bottom card", "山札の底を公開"),
+        }
+        if action.kind in labels:
+            return labels[action.kind][1 if ja else 0]
+        return str(action)
+
+    def event_text(self, event: Event, lang: str = "en") -> str | None:
+        """A sentence for an event."""
+        ja = lang == "ja"
+        who = "" if event.seat is None else (
+            f"{event.seat + 1}番" if ja else f"Seat {event.seat + 1}")
+        cards = " ".join(pretty(c) for c in event.cards)
+        k = event.kind
+        if k == "deal":
+            return (f"第{event.arg}ディール: {who}が配りました。" if ja
+                    else f"Deal {event.arg}: {who} deals.")
+        if k == "play":
+            if event.arg == "down":
+                if event.cards:
+                    return (f"{who}が {cards} を裏向きに出しました。" if ja
+                            else f"{who} plays {cards} face down.")
+                return f"{who}がカードを裏向きに出しました。" if ja else f"{who} plays face down."
+            return f"{who}が {cards} を出しました。" if ja else f"{who} plays {cards}."
+        if k == "trick":
+            return (f"{who}が第{event.arg}トリックを {cards} で取りました。" if ja
+                    else f"{who} wins trick {event.arg} with {cards}.")
+        if k == "deal-won":
+            return (f"{who}がディールの勝者({event.arg}点)。" if ja
+                    else f"{who} wins the deal ({event.arg} from each other player).")
+        if k == "redeal":
+            return f"{who}が手札を交換しました。" if ja else f"{who} changes their hand."
+        if k == "keep":
+            return f"{who}は手札をそのままにしました。" if ja else f"{who} keeps their hand."
+        if k == "peek":
+            return (f"{who}の求めで山札の底を公開: {cards}" if ja
+                    else f"At {who}'s request the bottom card is shown: {cards}.")
+        if k == "match-end":
+            return "ゲーム終了。" if ja else "The match is over."
+        return super().event_text(event, lang)
+
+    def view_text(self, view: View, lang: str = "en") -> str:
+        """The table as text."""
+        ja = lang == "ja"
+        v = VARIANTS[view["variant"]]
+        lines = [
+            (f"{v.name_ja} 第{view['deal']}ディール 第{view['trick_number']}トリック" if ja
+             else f"{v.name_en} - deal {view['deal']}, trick {view['trick_number']}"),
+        ]
+        for s in range(view["players"]):
+            mark = "*" if s in view["to_act"] else " "
+            lines.append(
+                f"{mark} {s + 1}: {view['hand_counts'][s]}{'枚' if ja else ' cards'}, "
+                f"{'得点' if ja else 'score'} {int(view['scores'][s])}"
+            )
+        down = "裏" if ja else "face down"
+        played = [f"{e['seat'] + 1}:{e['card'] or down}" for e in view["trick"]]
+        lines.append(("場: " if ja else "Trick: ") + (" ".join(played) or "-"))
+        if view["peeked"]:
+            lines.append(("山札の底: " if ja else "Bottom card: ") + view["peeked"])
+        if view["hand"]:
+            lines.append(("手札: " if ja else "Your hand: ") + " ".join(view["hand"]))
+        return "\n".join(lines)
+
+
+RULES = SparRules()

@@ -1,0 +1,380 @@
+"""The Spar family: every variant, rule and Decision of rules/spar.md, and each option's effect."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import games
+from games import IllegalAction, seats
+from games.ai import get_player, observe
+from games.spar import VARIANTS, SparState, pack_of
+
+RULES = games.get("spar")
+
+
+def deck_for(players: int, dealer: int, hands: dict[int, str], stock: str = "",
+             **options: Any) -> list[str]:
+    """A first-deal deck: packets from the first player in the variant's direction, then stock.
+
+    Hands are given in the order the cards are dealt (first packet, then second).
+    """
+    v = VARIANTS[options.get("variant", "spar")]
+    packets = (3, 4) if options.get("hand") == "7" else v.packets
+    given = {s: h.split() for s, h in hands.items()}
+    used = {c for h in given.values() for c in h} | set(stock.split())
+    spare = [str(c) for c in pack_of(v, bool(options.get("spade_ace"))) if str(c) not in used]
+    for s in range(players):
+        while len(given.setdefault(s, [])) < sum(packets):
+            given[s].append(spare.pop(0))
+    first = seats.step(dealer, players, v.direction)
+    order: list[str] = []
+    pos = 0
+    for size in packets:
+        for s in seats.iter_from(first, players, v.direction):
+            order += given[s][pos:pos + size]
+        pos += size
+    return [*order, *stock.split(), *spare]
+
+
+def new(players: int, dealer: int, hands: dict[int, str], stock: str = "",
+        **options: Any) -> SparState:
+    state = RULES.new_game(players, seed=1, options={"dealer": dealer, **options},
+                           deck=deck_for(players, dealer, hands, stock, **options))
+    assert isinstance(state, SparState)
+    return state
+
+
+def play(state: SparState, *cards: str) -> list[Any]:
+    """Play cards in turn order, whoever is to act."""
+    events: list[Any] = []
+    for code in cards:
+        events += state.apply(state.to_act[0], f"play:{code}")
+    return events
+
+
+# -- Spar --------------------------------------------------------------------------------------
+
+def test_spar_pack_is_35_cards_without_the_ace_of_spades() -> None:
+    pack = {str(c) for c in RULES.new_game(4, seed=1).pack()}
+    assert len(pack) == 35 and "AS" not in pack and "AH" in pack and "6C" in pack
+    assert not any(c[0] in "2345" for c in pack)
+
+
+def test_spar_deals_three_then_two_clockwise_from_dealers_left() -> None:
+    deck = [str(c) for c in pack_of(VARIANTS["spar"])]
+    state = RULES.new_game(3, seed=1, options={"dealer": 0}, deck=deck)
+    assert state.view(1)["hand"] == deck[0:3] + deck[9:11]
+    assert state.view(2)["hand"] == deck[3:6] + deck[11:13]
+    assert state.view(0)["hand"] == deck[6:9] + deck[13:15]
+    assert state.view(None)["stock"] == 35 - 15
+    assert state.to_act == (1,)  # the dealer's left leads
+
+
+def test_follow_suit_if_you_can_else_any_card() -> None:
+    state = new(2, 0, {1: "AH KH QH JH 6S", 0: "7H 8H 9D TD 7D"})
+    state.apply(1, "play:AH")
+    with pytest.raises(IllegalAction, match="follow suit"):
+        state.apply(0, "play:9D")
+    assert {str(a) for a in state.legal_actions(0)} == {"play:7H", "play:8H"}
+    state.apply(0, "play:7H")
+    play(state, "KH", "8H", "QH")
+    assert {str(a) for a in state.legal_actions(0)} == {"play:9D", "play:TD", "play:7D"}
+
+
+def test_highest_card_of_the_led_suit_wins_and_leads() -> None:
+    state = new(3, 0, {1: "9H 6C 7C 8C 6D", 2: "KS 7D 8D 9D TD", 0: "TH JC QC KC AC"})
+    play(state, "9H", "KS", "TH")  # the king of spades is off suit
+    assert state.view(None)["tricks_won"] == [1, 0, 0]
+    assert state.to_act == (0,)
+
+
+def test_last_trick_with_a_six_scores_three_from_each_other_player() -> None:
+    state = new(3, 0, {1: "AH KH QH JH 6S", 2: "7H 8H 9H 7D 8D", 0: "TH 9C 8C 7C 9D"})
+    play(state, "AH", "7H", "TH", "KH", "8H", "9C", "QH", "9H", "8C", "JH", "7D", "7C",
+         "6S", "8D", "9D")
+    assert state.scores() == [0.0, 6.0, 0.0]  # 3 from each of two others
+    assert state.view(None)["dealer"] == 1  # the winner deals next
+    assert state.deal_number == 2
+
+
+@pytest.mark.parametrize(("last", "value"), [("6S", 3), ("7S", 2), ("8S", 1), ("AH", 1)])
+def test_spar_last_trick_values(last: str, value: int) -> None:
+    others = [c for c in ("KH", "QH", "JH", "TH") if c != last]
+    hand = " ".join([*others[:4], last][-5:]) if last != "AH" else "KH QH JH TH AH"
+    state = new(2, 0, {1: hand, 0: "6D 7D 8D 9D TD"})
+    while state.deal_number == 1 and not state.over:
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    assert state.scores() == [0.0, float(value)]
+
+
+def test_first_to_target_wins_the_match() -> None:
+    state = new(2, 0, {1: "AH KH QH JH 6S", 0: "6D 7D 8D 9D TD"}, target=3)
+    play(state, "AH", "6D", "KH", "7D", "QH", "8D", "JH", "9D", "6S", "TD")
+    assert state.over and state.outcome is not None
+    assert state.outcome.winners == (1,) and state.outcome.places == (2, 1)
+
+
+def test_default_targets_per_variant() -> None:
+    expected = {"spar": 30, "benin": 24, "sipa": 10, "fapfap": 10}
+    for variant, target in expected.items():
+        assert RULES.new_game(4, seed=1, options={"variant": variant}).view(0)["target"] == target
+
+
+# -- Spar options ------------------------------------------------------------------------------
+
+def test_option_spade_ace_adds_the_ace_of_spades() -> None:
+    pack = RULES.new_game(4, seed=1, options={"spade_ace": True}).pack()
+    assert len(pack) == 36 and "AS" in {str(c) for c in pack}
+
+
+def test_option_hand_seven_deals_three_then_four() -> None:
+    deck = [str(c) for c in pack_of(VARIANTS["spar"])]
+    state = RULES.new_game(2, seed=1, options={"dealer": 0, "hand": "7"}, deck=deck)
+    assert state.view(1)["hand"] == deck[0:3] + deck[6:10]
+    assert state.view(None)["tricks_per_deal"] == 7
+    with pytest.raises(ValueError, match="hand"):
+        RULES.new_game(6, options={"hand": "7"})
+    RULES.new_game(5, options={"hand": "7"})
+
+
+def test_option_under_ten_redeal_and_keep() -> None:
+    hands = {1: "6S 7S 8S 9S 6H", 0: "AH KH QH JH TH"}
+    state = new(2, 0, hands, stock="AD KD QD JD TD", under_ten=True)
+    assert state.to_act == (1,)
+    assert {str(a) for a in state.legal_actions(1)} == {"redeal", "keep"}
+    with pytest.raises(IllegalAction):
+        state.apply(1, "play:6S")
+    events = state.apply(1, "redeal")
+    assert state.view(1)["hand"] == ["AD", "KD", "QD", "JD", "TD"]
+    assert events[0].for_seat(0).cards == ()  # the new cards are private
+    assert state.view(0)["thrown"] == [0, 5]
+    assert state.view(None)["phase"] == "play" and state.to_act == (1,)  # seat 0 not entitled
+    kept = new(2, 0, hands, stock="AD KD QD JD TD", under_ten=True)
+    kept.apply(1, "keep")
+    assert kept.view(1)["hand"] == ["6S", "7S", "8S", "9S", "6H"]
+    plain = new(2, 0, hands, stock="AD KD QD JD TD")
+    assert plain.view(None)["phase"] == "play"
+
+
+def test_option_peek_shows_the_bottom_card_during_the_second_to_last_trick() -> None:
+    state = new(2, 0, {1: "AH KH QH JH 6S", 0: "6D 7D 8D 9D TD"}, peek=True)
+    bottom = state.zones()["stock"][-1]
+    play(state, "AH", "6D", "KH", "7D")
+    assert all(a.kind != "peek" for a in state.legal_actions(0) + state.legal_actions(1))
+    play(state, "QH", "8D")
+    assert [str(a) for a in state.legal_actions(0)] == ["peek"]  # anyone, not only the leader
+    state.apply(0, "peek")
+    assert state.view(None)["peeked"] == str(bottom)
+    with pytest.raises(IllegalAction):
+        state.apply(1, "peek")
+    sampled = state.determinize(0, random.Random(2))
+    assert sampled.zones()["stock"][-1] == bottom
+    no_peek = new(2, 0, {1: "AH KH QH JH 6S", 0: "6D 7D 8D 9D TD"})
+    play(no_peek, "AH", "6D", "KH", "7D", "QH", "8D")
+    with pytest.raises(IllegalAction):
+        no_peek.apply(0, "peek")
+
+
+@pytest.mark.parametrize(("last_two", "value", "plain"),
+                         [("6S 6C", 6, 3), ("7S 6C", 5, 3), ("6S 7C", 5, 2), ("7S 7C", 4, 2)])
+def test_option_essilfy_scores_the_last_two_tricks(last_two: str, value: int, plain: int) -> None:
+    hand = "AH KH QH " + last_two
+    for essilfy, expected in ((True, value), (False, plain)):
+        state = new(2, 0, {1: hand, 0: "8H 9H TH 8D 9D"}, essilfy=essilfy)
+        a, b = last_two.split()
+        play(state, "AH", "8H", "KH", "9H", "QH", "TH", a, "8D", b, "9D")
+        assert state.scores() == [0.0, float(expected)]
+
+
+def test_essilfy_needs_both_last_tricks() -> None:
+    state = new(2, 0, {1: "AH KH QH 8S 6C", 0: "9H TH JH 9S 9D"}, essilfy=True)
+    play(state, "AH", "9H", "KH", "TH", "QH", "JH", "8S", "9S", "9D", "6C")
+    # Seat 0 won trick 4 with 9S and led the last trick, 9D; seat 1's 6C cannot follow.
+    assert state.scores() == [1.0, 0.0]
+
+
+def test_spar_only_options_are_refused_for_other_variants() -> None:
+    for variant in VARIANTS:
+        if variant == "spar":
+            continue
+        for name, value in (("spade_ace", True), ("hand", "7"), ("under_ten", True),
+                            ("peek", True), ("essilfy", True)):
+            with pytest.raises(ValueError, match=f"'{name}' belongs to Spar only"):
+                RULES.new_game(4, options={"variant": variant, name: value})
+    with pytest.raises(ValueError, match="deals"):
+        RULES.new_game(4, options={"deals": 3})
+    with pytest.raises(ValueError, match="target"):
+        RULES.new_game(4, options={"variant": "agram", "target": 3})
+
+
+def test_too_many_players_for_a_pack_are_refused() -> None:
+    with pytest.raises(ValueError, match="variant"):
+        RULES.new_game(7, options={"variant": "benin"})
+    with pytest.raises(ValueError, match="variant"):
+        RULES.new_game(6, options={"variant": "agram"})
+    RULES.new_game(7, options={"variant": "sink-sink"})
+
+
+# -- Jeu de Carte (Benin) ----------------------------------------------------------------------
+
+def test_benin_pack_and_face_down_when_unable_to_follow() -> None:
+    pack = RULES.new_game(4, seed=1, options={"variant": "benin"}).pack()
+    assert len(pack) == 31 and not any(c.rank == 6 for c in pack)
+    state = new(2, 0, {1: "AH KH QH JH 7S", 0: "8H 9H TH 8D 9D"}, variant="benin")
+    events = play(state, "AH", "8H")
+    assert state.view(0)["last_trick"][1]["card"] == "8H"  # following stays face up
+    play(state, "KH", "9H", "QH", "TH", "JH")
+    events = play(state, "8D")
+    assert events[0].arg == "down" and events[0].for_seat(1).cards == ()
+    assert state.view(1)["last_trick"][1] == {"seat": 0, "card": None}
+    assert state.view(0)["last_trick"][1] == {"seat": 0, "card": None}
+    assert "8D" not in str(state.view(1).to_dict()["pile"])
+
+
+def test_benin_last_trick_with_a_seven_scores_two() -> None:
+    state = new(2, 0, {1: "AH KH QH JH 7S", 0: "8H 9H TH 8D 9D"}, variant="benin")
+    play(state, "AH", "8H", "KH", "9H", "QH", "TH", "JH", "8D", "7S", "9D")
+    assert state.scores() == [0.0, 2.0]
+
+
+def test_benin_face_down_cards_are_unknown_to_determinize() -> None:
+    state = new(3, 0, {1: "AH KH QH JH 7S", 2: "8H 9H TH JD 9D", 0: "7C 8C 9C TC JC"},
+                variant="benin")
+    play(state, "AH", "8H", "7C")  # seat 0 cannot follow: face down, and void in hearts
+    seen = state.view(1)
+    found = set()
+    for k in range(12):
+        sampled = state.determinize(1, random.Random(k))
+        assert sampled.view(1) == seen
+        assert not any(c.suit == "H" for c in sampled.hands[0])  # the void is kept
+        found.add(str(sampled.pile[2]))
+        assert sampled.pile[2].suit != "H"
+    assert len(found) > 1  # the face-down card is re-dealt
+
+
+# -- Sipa --------------------------------------------------------------------------------------
+
+def test_sipa_counter_clockwise_and_dealers_right_leads() -> None:
+    deck = [str(c) for c in pack_of(VARIANTS["sipa"])]
+    state = RULES.new_game(3, seed=1, options={"dealer": 0, "variant": "sipa"}, deck=deck)
+    assert state.view(2)["hand"] == deck[0:3] + deck[9:11]  # dealer's right first
+    assert state.view(1)["hand"] == deck[3:6] + deck[11:13]
+    assert state.to_act == (2,)
+    state.apply(2, state.legal_actions(2)[0])
+    assert state.to_act == (1,)
+
+
+def test_sipa_card_that_does_not_beat_goes_face_down() -> None:
+    state = new(3, 0, {2: "TH KH QH JH 7S", 1: "8H AH 9D TD JD", 0: "9H 8D 7D 8C 9C"},
+                variant="sipa")
+    events = play(state, "TH", "8H")
+    assert events[-1].arg == "down"  # follows but lower than the 10
+    events = play(state, "9H")
+    assert events[0].arg == "down"
+    assert state.view(None)["last_trick"] == [
+        {"seat": 2, "card": "TH"}, {"seat": 1, "card": None}, {"seat": 0, "card": None}]
+    events = play(state, "KH", "AH")
+    assert events[-1].arg is None  # the ace beats the king: face up
+
+
+@pytest.mark.parametrize(("hand", "value"), [
+    ("AH KH 7S 7C 7D", 6), ("AH KH 8S 7C 7D", 4), ("AH KH 7S 8C 7D", 2), ("AH KH 7S 7C 8D", 1)])
+def test_sipa_scores_for_sevens(hand: str, value: int) -> None:
+    state = new(2, 0, {1: hand, 0: "8H 9H TH JH QH"}, variant="sipa")
+    while state.deal_number == 1 and not state.over:
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    assert state.view(None)["last_deal"]["winner"] == 1
+    assert state.scores() == [0.0, float(value)]
+
+
+# -- Agram family ------------------------------------------------------------------------------
+
+def test_agram_pack_order_deal_and_deals_won() -> None:
+    state = RULES.new_game(3, seed=1, options={"variant": "agram", "dealer": 0})
+    pack = {str(c) for c in state.pack()}
+    assert len(pack) == 35 and "AS" not in pack and not any(c[0] in "KQJ2" for c in pack)
+    assert all(n == 6 for n in state.view(None)["hand_counts"])
+    hands = {2: "AH 3C 4C 9S 5S 6S", 1: "TH 3D 4D 5D 6D 7D", 0: "9H 3H 4H 5H 6H 7H"}
+    state = new(3, 0, hands, variant="agram", deals=1)
+    assert state.to_act == (2,)
+    play(state, "AH", "TH", "9H")
+    assert state.view(None)["tricks_won"][2] == 1  # A beats T beats 9
+    while not state.over:
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    assert state.scores() == [float(x) for x in state.view(None)["deals_won"]]
+    assert sum(state.scores()) == 1
+
+
+def test_option_deals_sets_the_agram_game_length() -> None:
+    for count in (1, 3):
+        state = RULES.new_game(3, seed=2, options={"variant": "agram", "deals": count})
+        rng = random.Random(1)
+        while not state.over:
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        assert state.deal_number == count and sum(state.scores()) == count
+
+
+def test_sink_sink_deals_three_then_two() -> None:
+    deck = [str(c) for c in pack_of(VARIANTS["sink-sink"])]
+    state = RULES.new_game(2, seed=1, options={"dealer": 0, "variant": "sink-sink"}, deck=deck)
+    assert state.view(1)["hand"] == deck[0:3] + deck[6:8]
+
+
+@pytest.mark.parametrize(("hand", "value"), [
+    ("AH TH 9H 3S 3C", 4), ("AH TH 9H 4S 3C", 2), ("AH TH 9H 3S 4C", 1)])
+def test_fapfap_scores_for_threes(hand: str, value: int) -> None:
+    state = new(2, 0, {1: hand, 0: "4H 5H 6H 7D 8D"}, variant="fapfap")
+    while state.deal_number == 1 and not state.over:
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    assert state.scores() == [0.0, float(value)]
+
+
+def test_agram_mali_order_and_two_then_three() -> None:
+    deck = [str(c) for c in pack_of(VARIANTS["agram-mali"])]
+    state = RULES.new_game(2, seed=1, options={"dealer": 0, "variant": "agram-mali"}, deck=deck)
+    assert state.view(1)["hand"] == deck[0:2] + deck[4:7]
+    for lead, follow, leader_wins in (("8H", "JH", True), ("TH", "QH", True), ("7H", "JH", False),
+                                      ("KH", "AH", False)):
+        state = new(2, 0, {1: f"{lead} 7S 8S 9S TS", 0: f"{follow} 7D 8D 9D TD"},
+                    variant="agram-mali")
+        play(state, lead, follow)
+        assert (state.view(None)["tricks_won"][1] == 1) is leader_wins
+
+
+# -- views, texts and the basic player --------------------------------------------------------
+
+def test_texts_in_both_languages() -> None:
+    state = new(2, 0, {1: "AH KH QH JH 7S", 0: "8H 9H TH 8D 9D"}, variant="benin")
+    events = play(state, "AH", "8H")
+    for lang in ("en", "ja"):
+        assert RULES.action_text(games.Action.parse("play:AH"), lang)
+        assert RULES.action_text(games.Action.parse("peek"), lang)
+        assert all(RULES.event_text(e.for_seat(None), lang) for e in events)
+        assert RULES.view_text(state.view(0), lang)
+
+
+@pytest.mark.parametrize("variant", ["spar", "agram"])
+def test_basic_player_beats_random_players(variant: str) -> None:
+    wins = 0
+    games_played = 24
+    for seed in range(games_played):
+        opts = {"variant": variant, **({"target": 9} if variant == "spar" else {})}
+        state = RULES.new_game(4, seed=seed, options=opts)
+        rng = random.Random(seed)
+        players = [get_player("normal" if s == 0 else "random", "spar") for s in range(4)]
+        while not state.over:
+            seat = state.to_act[0]
+            action = players[seat].choose(observe(state, seat), rng)
+            assert action in state.legal_actions(seat)
+            state.apply(seat, action)
+        assert state.outcome is not None
+        wins += 0 in state.outcome.winners
+    assert wins > games_played / 4
