@@ -254,7 +254,7 @@ class SugekariState(State):
         if kind == "discard":
             return self._discard(seat, action)
         raise IllegalAction(
-            f"'{action.kind}' is not a move in Sugekari 21 "
+            f"There is no move '{action.kind}' in Sugekari 21 "
             "(moves: play:<card>, play=<rank>:RJ, play=half:RJ, pass, exchange, discard)."
         )
 
@@ -334,7 +334,7 @@ class SugekariState(State):
         rank = _COPY_RANKS.get(arg)
         if rank is None:
             raise IllegalAction(
-                f"'{arg}' is not a number card a joker can copy (A, 2 … 10) nor 'half'."
+                f"A joker copies a number card (A, 2 … 10) or is played as 'half', not '{arg}'."
             )
         if not self.used & (1 << rank):
             raise IllegalAction(f"No {arg} has been played this round for the joker to copy.")
@@ -516,7 +516,7 @@ class SugekariState(State):
                 events.append(Event("deal", s, tuple(hands[s]), private=True))
         if extra:
             self.phase = "discard"
-            self._to_act = tuple(extra)
+            self._to_act = tuple(sorted(extra))
         else:
             self._after_discards(events)
 
