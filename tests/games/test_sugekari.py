@@ -676,3 +676,31 @@ def test_basic_player_finishes_whole_matches_with_legal_moves(
             state.apply(seat, action)
         assert isinstance(state, SugekariState)
         conserved(state)
+
+
+def test_decision_two_decks_after_a_stuck_first_game_the_other_player_starts() -> None:
+    state = new(2, deck=deck_for([["5S", "KS"], ["QH"]]), mode="two-decks", first=0)
+    arrange(state, [["5S", "KS"], ["QH"]], turn=0)
+    events = state.apply(0, "play:5S")
+    assert "stuck" in [e.kind for e in events] and state.results == [(0, 0, -1)]
+    assert state.deal_number == 2 and state.to_act == (1,)
+    assert len(state.set_aside[0]) == 1 and len(state.set_aside[1]) == 1
+    conserved(state)
+
+
+def test_decision_best_of_three_start_moves_one_seat_clockwise_each_game() -> None:
+    state = new(best_of_three=True, first=3)
+    starters = [state.to_act[0]]
+    for _ in range(2):
+        go_out_now(state)
+        starters.append(state.to_act[0])
+    assert starters == [3, 0, 1]
+
+
+def test_random_exchange_is_one_of_the_legal_exchanges() -> None:
+    state = new(exchange="rotate")
+    rng = random.Random(5)
+    listed = state.legal_actions(1)
+    picks = {str(state.random_action(1, rng)) for _ in range(200)}
+    assert len(picks) > 100
+    assert all(any(Action.parse(p).same_as(a) for a in listed) for p in picks)
