@@ -635,7 +635,8 @@ class SugekariState(State):
         places = [1 if best < 0 or s & 1 == best else 2 for s in range(self.players)]
         self._outcome = Outcome.from_places(places, [float(totals[s & 1]) for s in
                                                       range(self.players)])
-        events.append(Event("match_over", None, arg="draw" if best < 0 else str(best)))
+        winners = "+".join(str(s) for s in range(self.players) if s & 1 == best)
+        events.append(Event("match_over", None, arg="draw" if best < 0 else winners))
 
     def _tie_break(self) -> int:
         """The side that wins a tie, or −1 for a draw."""
@@ -998,8 +999,12 @@ class SugekariRules(Rules):
         if kind == "match_over":
             if event.arg == "draw":
                 return "引き分け" if ja else "The match is drawn"
-            side = int(event.arg or 0)
-            return (f"サイド{side + 1}の勝ち" if ja else f"Side {side + 1} wins")
+            seats = [int(x) + 1 for x in (event.arg or "0").split("+")]
+            if ja:
+                return "・".join(f"席{x}" for x in seats) + "の勝ち"
+            if len(seats) > 1:
+                return "Seats " + " and ".join(str(x) for x in seats) + " win"
+            return f"Seat {seats[0]} wins"
         return super().event_text(event, lang)
 
     def view_text(self, view: View, lang: str = "en") -> str:

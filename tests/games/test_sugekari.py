@@ -704,3 +704,12 @@ def test_random_exchange_is_one_of_the_legal_exchanges() -> None:
     picks = {str(state.random_action(1, rng)) for _ in range(200)}
     assert len(picks) > 100
     assert all(any(Action.parse(p).same_as(a) for a in listed) for p in picks)
+
+
+def test_match_end_names_the_winning_seats() -> None:
+    state = new(first=0)
+    arrange(state, [["5S"], ["2H", "6H"], ["3C", "4C"], ["9D", "8D"]], turn=0)
+    events = state.apply(0, "play:5S")
+    assert events[-1].kind == "match_over" and events[-1].arg == "0+2"
+    assert RULES.event_text(events[-1], "en") == "Seats 1 and 3 win"
+    assert RULES.event_text(events[-1], "ja") == "席1・席3の勝ち"
