@@ -1,0 +1,871 @@
+"""22 (Twenty-Two), the American member of the Cucumber family (rules/twenty-two.md).
+
+Nobody wants the last trick of a deal: its winner takes the card they played there as penalty
+points, and a player whose penalty reaches 22 (30 with ``scoring="cucumber"``) is out. The last
+player left in wins.
+
+Actions (text forms):
+
+- ``exchange`` keeps the hand; ``exchange:<cards>`` discards those cards face down and draws as
+  many from the stock (the exchange round, dealer's left first, once round).
+- ``play:<cards>`` leads one card or a set of one rank, or follows with as many cards as led.
+- ``rebuy`` / ``out``: with option ``rebuy``, a player whose total would put them out answers
+  whether to pay one more stake and stay (penalty back to what it was before that deal) or to go
+  out. Several such players answer in any order; the deal ends when all have answered.
+
+The final trick (everyone holding one card) is played automatically inside :meth:`apply`, as are
+eliminations, the end of the game and the next deal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from games.cards import RANKS, Card, pretty, standard_deck
+from games.core import (
+    Action,
+    Event,
+    IllegalAction,
+    Option,
+    OptionValue,
+    Outcome,
+    Rules,
+    State,
+    View,
+    check_deck,
+    reseeded,
+    seat_option,
+)
+
+_ALL = standard_deck()
+# Sort key: rank first (low to high), then the card's own number, so hands have one order.
+_KEY: dict[Card, int] = {c: (int(c) & 15) * 128 + int(c) for c in _ALL}
+_KEYF = _KEY.__getitem__
+# Penalty values (section "Players and cards"; the Cucumber scale of the rebuy section).
+_VALUE_22: dict[int, int] = {r: (11 if r == 14 else 10 if r >= 11 else r) for r in range(2, 15)}
+_VALUE_CUCUMBER: dict[int, int] = {r: r for r in range(2, 15)}
+_KEEP = Action("exchange")
+_REBUY = Action("rebuy")
+_OUT = Action("out")
+
+
+def _rank(card: Card) -> int:
+    return int(card) & 15
+
+
+def _rank_text(rank: int) -> str:
+    return RANKS[rank - 2]
+
+
+def _show(cards: Sequence[Card]) -> str:
+    return " ".join(pretty(c) for c in cards)
+
+
+def beats(play: Sequence[Card], to_beat: Sequence[Card]) -> bool:
+    """True when ``play`` pairs one to one with ``to_beat``, each card equal or higher.
+
+    Section 4, Follow: sorted high to low, the play's i-th card ≥ the i-th card to beat.
+    """
+    if len(play) != len(to_beat):
+        return False
+    mine = sorted((int(c) & 15 for c in play), reverse=True)
+    theirs = sorted((int(c) & 15 for c in to_beat), reverse=True)
+    return all(a >= b for a, b in zip(mine, theirs, strict=True))
+
+
+def _take(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
+    """The hand without ``cards`` (as a multiset), or None when it does not hold them all."""
+    rest = list(hand)
+    for c in cards:
+        try:
+            rest.remove(c)
+        except ValueError:
+            return None
+    return rest
+
+
+def _unique_combos(cards: Sequence[Card], size: int, dups: bool) -> list[tuple[Card, ...]]:
+    found = combinations(cards, size)
+    return list(dict.fromkeys(found)) if dups else list(found)
+
+
+def _weighted(weights: list[int], rng: random.Random) -> int:
+    """An index drawn with probability proportional to its weight."""
+    pick = rng.randrange(sum(weights))
+    for i, w in enumerate(weights):
+        if pick < w:
+            return i
+        pick -= w
+    raise AssertionError("weights ran out")
+
+
+def _random_submultiset(hand: list[Card], limit: int, rng: random.Random) -> list[Card]:
+    """A uniformly random sub-multiset of ``hand`` with at most ``limit`` cards."""
+    h = len(hand)
+    counts = Counter(hand)
+    if len(counts) == h and limit >= h:
+        mask = rng.getrandbits(h) if h else 0
+        return [hand[i] for i in range(h) if mask >> i & 1]
+    items = list(counts.items())
+    # suffix[i][s]: ways to choose s cards from items i.. (a product of 1 + x + ... + x^m).
+    suffix: list[list[int]] = [[1]]
+    for _card, m in reversed(items):
+        prev = suffix[-1]
+        poly = [0] * (len(prev) + m)
+        for s, ways in enumerate(prev):
+            for j in range(m + 1):
+                poly[s + j] += ways
+        suffix.append(poly)
+    suffix.reverse()
+    top = suffix[0]
+    sizes = range(min(limit, len(top) - 1) + 1)
+    size = _weighted([top[s] for s in sizes], rng)
+    chosen: list[Card] = []
+    left = size
+    for i, (card, m) in enumerate(items):
+        after = suffix[i + 1]
+        weights = [after[left - j] if left - j < len(after) else 0
+                   for j in range(min(m, left) + 1)]
+        j = _weighted(weights, rng)
+        chosen.extend([card] * j)
+        left -= j
+    return chosen
+
+
+class TwentyTwoState(State):
+    """One game of 22 in progress."""
+
+    def __init__(self, rules: Rules, players: int, seed: int,
+                 options: dict[str, OptionValue], deck: list[Card] | None) -> None:
+        super().__init__(rules, players, seed, options)
+        n = players
+        self.decks = 2 if n >= 7 else 1
+        self.full: list[Card] = _ALL * self.decks
+        self.cucumber = options["scoring"] == "cucumber"
+        self.values = _VALUE_CUCUMBER if self.cucumber else _VALUE_22
+        self.limit = 30 if self.cucumber else 22
+        self.rebuy_on = bool(options["rebuy"])
+        self.shared = options["last_out"] == "shared"
+        self.live = [True] * n
+        self.penalties: list[list[Card]] = [[] for _ in range(n)]
+        self.totals = [0] * n
+        self.out_deal: list[int] = [0] * n
+        self.rebought = [False] * n
+        self.paid = [1 if self.rebuy_on else 0] * n
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.exchanged: list[list[Card]] = [[] for _ in range(n)]
+        self.stock: list[Card] = []  # top card last, so a draw is a pop()
+        self.discards: list[Card] = []
+        self.trick: list[tuple[int, tuple[Card, ...]]] = []
+        self.to_beat: tuple[Card, ...] = ()
+        self.best_rank = 0
+        self.best_seat = 0
+        self.last_trick: list[tuple[int, tuple[Card, ...]]] | None = None
+        self.last_final: list[tuple[int, Card]] | None = None
+        self.last_losers: list[int] = []
+        self.floor = [0] * n
+        self.phase = "exchange"
+        self.turn = 0
+        self.leader = 0
+        self.exchange_left = 0
+        self.hand_size = 7
+        self.next_size = 7
+        self.pending: list[int] = []
+        self.answers: dict[int, bool] = {}
+        self.doomed: list[int] = []
+        self.live_before = n
+        self.winners: tuple[int, ...] = ()
+        self.finished = False
+        dealer = options["dealer"]
+        self.dealer = self.rng.randrange(n) if dealer is None else int(dealer)
+        if deck is not None:
+            deck = check_deck(deck, self.full)
+        self.opening: list[Event] = self._start_deal(deck)
+
+    # -- dealing ---------------------------------------------------------------------------
+    def _live_from(self, seat: int) -> list[int]:
+        """Live seats clockwise, starting at the one after ``seat``."""
+        n = self.players
+        live = self.live
+        return [s for s in ((seat + i) % n for i in range(1, n + 1)) if live[s]]
+
+    def _start_deal(self, deck: list[Card] | None) -> list[Event]:
+        """Step 2: shuffle every card but the penalty cards and deal the hand size to each."""
+        if deck is None:
+            deck = list(self.full)
+            for pile in self.penalties:
+                for c in pile:
+                    deck.remove(c)
+            self.rng.shuffle(deck)
+        order = self._live_from(self.dealer)
+        count = len(order)
+        # Step 2: the largest equal number the deck can give, at most the deal's hand size.
+        size = min(self.hand_size, len(deck) // count)
+        self.hand_size = size
+        used = size * count
+        hands = self.hands
+        for i, s in enumerate(order):
+            hand = deck[i:used:count]
+            hand.sort(key=_KEYF)
+            hands[s] = hand
+        rest = deck[used:]
+        rest.reverse()
+        self.stock = rest
+        self.exchanged = [[] for _ in range(self.players)]
+        self.discards = []
+        self.trick = []
+        self.to_beat = ()
+        self.last_trick = None
+        self.floor = [0] * self.players
+        events = [Event("deal", self.dealer, arg=str(size))]
+        events.extend(Event("hand", s, tuple(hands[s]), private=True) for s in order)
+        self.phase = "exchange"
+        self.turn = order[0]
+        self.exchange_left = count
+        if not self.stock:
+            # Step 3: once the stock is empty, no more exchanges.
+            self._start_tricks(events)
+        return events
+
+    def _start_tricks(self, events: list[Event]) -> None:
+        """Step 4: the player at the dealer's left leads the first trick."""
+        self.phase = "play"
+        first = self._live_from(self.dealer)[0]
+        self.turn = self.leader = first
+        self.trick = []
+        if len(self.hands[first]) <= 1:
+            self._final_trick(events)
+
+    # -- the contract ----------------------------------------------------------------------
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """Seats the game waits for."""
+        if self.finished:
+            return ()
+        if self.phase == "rebuy":
+            return tuple(s for s in self.pending if s not in self.answers)
+        return (self.turn,)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now."""
+        if self.finished:
+            return []
+        phase = self.phase
+        if phase == "rebuy":
+            if seat in self.pending and seat not in self.answers:
+                return [_REBUY, _OUT]
+            return []
+        if seat != self.turn:
+            return []
+        hand = self.hands[seat]
+        dups = self.decks > 1
+        if phase == "exchange":
+            most = min(len(self.stock), len(hand))
+            result = [_KEEP]
+            for size in range(1, most + 1):
+                result.extend(Action("exchange", None, combo)
+                              for combo in _unique_combos(hand, size, dups))
+            return result
+        if not self.trick:
+            return self._leads(hand, dups)
+        return [Action("play", None, combo) for combo in self._follows(hand, dups)]
+
+    @staticmethod
+    def _leads(hand: list[Card], dups: bool) -> list[Action]:
+        """Section 4, Lead: one card, or a set of one rank that leaves a card in hand."""
+        singles = dict.fromkeys(hand) if dups else hand
+        result = [Action("play", None, (c,)) for c in singles]
+        most = len(hand) - 1
+        i = 0
+        h = len(hand)
+        while i < h:
+            r = int(hand[i]) & 15
+            j = i + 1
+            while j < h and int(hand[j]) & 15 == r:
+                j += 1
+            group = hand[i:j]
+            for size in range(2, min(j - i, most) + 1):
+                result.extend(Action("play", None, combo)
+                              for combo in _unique_combos(group, size, dups))
+            i = j
+        return result
+
+    def _follows(self, hand: list[Card], dups: bool) -> list[tuple[Card, ...]]:
+        """Section 4, Follow: any cards that beat the cards to beat, or the n lowest."""
+        n = len(self.to_beat)
+        if n == 1:
+            top = int(self.to_beat[0]) & 15
+            low = int(hand[0]) & 15
+            cards = dict.fromkeys(hand) if dups else hand
+            return [(c,) for c in cards if (int(c) & 15) >= top or (int(c) & 15) == low]
+        need = sorted((int(c) & 15 for c in self.to_beat), reverse=True)
+        lowest = [int(c) & 15 for c in hand[:n]]
+        result = []
+        for combo in _unique_combos(hand, n, dups):
+            ranks = [int(c) & 15 for c in combo]  # ascending, as the hand is sorted
+            if ranks == lowest or all(ranks[n - 1 - i] >= need[i] for i in range(n)):
+                result.append(combo)
+        return result
+
+    def random_action(self, seat: int, rng: random.Random) -> Action:
+        """A uniformly random legal action, without listing every exchange."""
+        if not self.finished and self.phase == "exchange" and seat == self.turn:
+            hand = self.hands[seat]
+            chosen = _random_submultiset(hand, len(self.stock), rng)
+            return Action("exchange", None, tuple(chosen)) if chosen else _KEEP
+        if not self.finished and self.phase == "play" and seat == self.turn and self.trick \
+                and len(self.to_beat) == 1:
+            hand = self.hands[seat]
+            top = int(self.to_beat[0]) & 15
+            low = int(hand[0]) & 15
+            cards = list(dict.fromkeys(hand)) if self.decks > 1 else hand
+            fit = [c for c in cards if (int(c) & 15) >= top or (int(c) & 15) == low]
+            return Action("play", None, (fit[rng.randrange(len(fit))],))
+        return rng.choice(self.legal_actions(seat))
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        kind = action.kind
+        if action.arg is not None:
+            raise IllegalAction(f"'{kind}' takes no '=' value; write it like 'play:TS'.")
+        phase = self.phase
+        if phase == "rebuy":
+            return self._apply_rebuy(seat, action)
+        if kind in ("rebuy", "out"):
+            raise IllegalAction("Nobody is deciding on a rebuy now.")
+        if seat != self.turn:
+            raise IllegalAction(f"It is not your turn: seat {self.turn + 1} is to "
+                                f"{'exchange' if phase == 'exchange' else 'play'}.")
+        if phase == "exchange":
+            if kind != "exchange":
+                raise IllegalAction("It is the exchange: write 'exchange' to keep your hand, "
+                                    "or 'exchange:<cards>' to swap those cards.")
+            return self._apply_exchange(seat, action.cards)
+        if kind != "play":
+            raise IllegalAction("It is your turn to play: write 'play:<cards>'.")
+        return self._apply_play(seat, action.cards)
+
+    # -- exchange --------------------------------------------------------------------------
+    def _apply_exchange(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
+        """Step 3: discard face down, draw as many; never more than the stock holds."""
+        hand = self.hands[seat]
+        stock = self.stock
+        if cards:
+            rest = _take(hand, cards)
+            if rest is None:
+                raise IllegalAction(f"You do not hold all of {_show(cards)}.")
+            if len(cards) > len(stock):
+                raise IllegalAction(f"The stock holds only {len(stock)} cards, so you may "
+                                    f"exchange at most {len(stock)}.")
+            drawn = [stock.pop() for _ in cards]
+            rest.extend(drawn)
+            rest.sort(key=_KEYF)
+            self.hands[seat] = rest
+            self.exchanged[seat] = list(cards)
+            events = [Event("exchange", seat, cards, private=True),
+                      Event("draw", seat, tuple(drawn), private=True)]
+        else:
+            events = [Event("exchange", seat, private=True)]
+        self.exchange_left -= 1
+        if self.exchange_left == 0 or not stock:
+            self._start_tricks(events)
+        else:
+            n = self.players
+            s = (seat + 1) % n
+            while not self.live[s]:
+                s = (s + 1) % n
+            self.turn = s
+        return events
+
+    # -- tricks ----------------------------------------------------------------------------
+    def _apply_play(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
+        hand = self.hands[seat]
+        if not cards:
+            raise IllegalAction("Name the cards you play, like 'play:TS'.")
+        rest = _take(hand, cards)
+        if rest is None:
+            raise IllegalAction(f"You do not hold all of {_show(cards)}.")
+        ranks = [int(c) & 15 for c in cards]
+        top = max(ranks)
+        if not self.trick:
+            if len(cards) > 1:
+                if min(ranks) != top:
+                    raise IllegalAction("A set lead must be cards of one rank.")
+                if not rest:
+                    raise IllegalAction("A set lead must leave you at least one card in hand.")
+            self.to_beat = cards
+            events = [Event("lead", seat, cards)]
+            self.best_rank = top
+            self.best_seat = seat
+        else:
+            n = len(self.to_beat)
+            if len(cards) != n:
+                raise IllegalAction(f"Play exactly {n} card{'s' if n > 1 else ''}, "
+                                    "as many as were led.")
+            beat = beats(cards, self.to_beat)
+            if not beat:
+                lowest = [int(c) & 15 for c in hand[:n]]
+                if sorted(ranks) != lowest:
+                    raise IllegalAction(
+                        f"{_show(cards)} does not beat {_show(self.to_beat)}: beat it, or play "
+                        f"your {n} lowest card{'s' if n > 1 else ''} "
+                        f"({_show(hand[:n])}).")
+                # A play that does not beat is the n lowest: every card kept is at least as
+                # high (used by determinize).
+                if top > self.floor[seat]:
+                    self.floor[seat] = top
+            else:
+                self.to_beat = cards
+            events = [Event("play", seat, cards, "beat" if beat else "low")]
+            # Section 4, Winner: the highest rank; among equals, the last to play it.
+            if top >= self.best_rank:
+                self.best_rank = top
+                self.best_seat = seat
+        self.hands[seat] = rest
+        self.trick.append((seat, cards))
+        n = self.players
+        s = (seat + 1) % n
+        while not self.live[s]:
+            s = (s + 1) % n
+        if s != self.leader:
+            self.turn = s
+            return events
+        # Trick complete: its cards are discarded face up; the winner leads the next.
+        winner = self.best_seat
+        everything: list[Card] = []
+        for _s, played in self.trick:
+            everything.extend(played)
+        self.discards.extend(everything)
+        events.append(Event("trick", winner, tuple(everything)))
+        self.last_trick = self.trick
+        self.trick = []
+        self.to_beat = ()
+        self.turn = self.leader = winner
+        if len(rest) == 1:
+            self._final_trick(events)
+        return events
+
+    def _final_trick(self, events: list[Event]) -> None:
+        """Step 5: everyone plays their last card at once; all tied highest lose the deal."""
+        order = self._live_from(self.dealer)
+        plays = [(s, self.hands[s][0]) for s in order]
+        high = max(int(c) & 15 for _s, c in plays)
+        losers: list[int] = []
+        for s, c in plays:
+            self.hands[s] = []
+            events.append(Event("final", s, (c,)))
+            if int(c) & 15 == high:
+                losers.append(s)
+                self.penalties[s].append(c)
+                self.totals[s] += self.values[high]
+                events.append(Event("penalty", s, (c,), str(self.totals[s])))
+            else:
+                self.discards.append(c)
+        self.last_final = plays
+        self.last_losers = losers
+        self.next_size = self.values[high]
+        self.live_before = len(order)
+        doomed = [s for s in losers if self.totals[s] >= self.limit]
+        # Rebuy option: once per game, and never once only 3 players remain.
+        able = [s for s in doomed if self.rebuy_on and not self.rebought[s]
+                and self.live_before > 3]
+        if able:
+            self.phase = "rebuy"
+            self.pending = able
+            self.answers = {}
+            self.doomed = doomed
+            return
+        self._finish_deal(doomed, events)
+
+    def _apply_rebuy(self, seat: int, action: Action) -> list[Event]:
+        if action.kind not in ("rebuy", "out") or action.cards:
+            raise IllegalAction("Decide on your rebuy: write 'rebuy' to pay a stake and stay, "
+                                "or 'out' to leave the game.")
+        if seat not in self.pending or seat in self.answers:
+            raise IllegalAction("You have no rebuy to decide.")
+        self.answers[seat] = action.kind == "rebuy"
+        events = [Event("rebuy" if self.answers[seat] else "decline", seat)]
+        if len(self.answers) == len(self.pending):
+            going = []
+            for s in self.doomed:
+                if self.answers.get(s, False):
+                    # Pay one more stake; the penalty goes back to before this deal, so the
+                    # card taken this deal returns to the deck.
+                    card = self.penalties[s].pop()
+                    self.totals[s] -= self.values[int(card) & 15]
+                    self.discards.append(card)
+                    self.rebought[s] = True
+                    self.paid[s] += 1
+                    events.append(Event("stay", s, (card,), str(self.totals[s])))
+                else:
+                    going.append(s)
+            self.pending = []
+            self.answers = {}
+            self.doomed = []
+            self._finish_deal(going, events)
+        return events
+
+    def _finish_deal(self, going: list[int], events: list[Event]) -> None:
+        """Step 6 and 7: eliminations, the end of the game, or the next deal."""
+        for s in going:
+            self.live[s] = False
+            self.out_deal[s] = self.deal_number
+            events.append(Event("out", s, arg=str(self.totals[s])))
+        remaining = [s for s in range(self.players) if self.live[s]]
+        winners: list[int] | None = None
+        if going and self.rebuy_on and self.live_before <= 3 and remaining:
+            # Rebuy option: with 3 (or fewer) left, the first elimination ends the game and the
+            # lowest penalty total among those remaining wins the pot (ties share).
+            best = min(self.totals[s] for s in remaining)
+            winners = [s for s in remaining if self.totals[s] == best]
+        elif len(remaining) == 1:
+            winners = remaining
+        elif not remaining:
+            # End of the game: everyone left went out in the same deal.
+            if self.shared:
+                winners = list(going)
+            else:
+                best = min(self.totals[s] for s in going)
+                winners = [s for s in going if self.totals[s] == best]
+        if winners is not None:
+            self.winners = tuple(sorted(winners))
+            self.finished = True
+            self.phase = "over"
+            events.extend(Event("win", s, arg=str(self.totals[s])) for s in self.winners)
+            return
+        # Step 7: the loser deals; several: one at random; out: a random live player.
+        candidates = [s for s in self.last_losers if self.live[s]] or remaining
+        self.dealer = candidates[0] if len(candidates) == 1 else self.rng.choice(candidates)
+        self.hand_size = self.next_size
+        self.deal_number += 1
+        events.extend(self._start_deal(None))
+
+    # -- outcome and views -----------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        return self.finished
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Winners first; then players still in (rebuy ending) by penalty; then the others by
+        how late they went out, those of the same deal by lower penalty total."""
+        if not self.finished:
+            return None
+        keys: list[tuple[int, int, int]] = []
+        for s in range(self.players):
+            if s in self.winners:
+                keys.append((0, 0, 0))
+            elif self.live[s]:
+                keys.append((1, 0, self.totals[s]))
+            else:
+                keys.append((2, -self.out_deal[s], self.totals[s]))
+        return Outcome.from_keys(keys, [float(t) for t in self.totals])
+
+    def scores(self) -> list[float]:
+        """Penalty totals."""
+        return [float(t) for t in self.totals]
+
+    def chips(self) -> list[float]:
+        """Net chips per seat with the rebuy option: stakes paid, and the pot shared at the end."""
+        net = [float(-p) for p in self.paid]
+        if self.finished and self.winners:
+            share = round(sum(self.paid) / len(self.winners), 2)
+            for s in self.winners:
+                net[s] += share
+        return net
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (None: a spectator)."""
+        own = self.hands[seat] if seat is not None and 0 <= seat < self.players else []
+        data: dict[str, Any] = self.base_view(seat, own)
+        data.update({
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "hand_size": self.hand_size,
+            "hand_counts": [len(h) for h in self.hands],
+            "live": list(self.live),
+            "limit": self.limit,
+            "stock_count": len(self.stock),
+            "exchanged": [len(x) for x in self.exchanged],
+            "my_exchange": [str(c) for c in self.exchanged[seat]] if seat is not None else [],
+            "trick": [{"seat": s, "cards": [str(c) for c in cs], "card": str(max(cs, key=_KEYF))}
+                      for s, cs in self.trick],
+            "leader": self.leader if self.phase == "play" else None,
+            "to_beat": [str(c) for c in self.to_beat],
+            "last_trick": None if self.last_trick is None else [
+                {"seat": s, "cards": [str(c) for c in cs], "card": str(max(cs, key=_KEYF))}
+                for s, cs in self.last_trick],
+            "discards": [str(c) for c in self.discards],
+            "penalties": [[str(c) for c in p] for p in self.penalties],
+            "final": None if self.last_final is None else [
+                {"seat": s, "card": str(c)} for s, c in self.last_final],
+            "losers": list(self.last_losers),
+            "rebuy_pending": list(self.to_act) if self.phase == "rebuy" else [],
+        })
+        if self.rebuy_on:
+            data["chips"] = self.chips()
+            data["pot"] = sum(self.paid)
+            data["rebought"] = list(self.rebought)
+        return View(data)
+
+    # -- copies and hidden information -----------------------------------------------------
+    def clone(self) -> TwentyTwoState:
+        """An independent copy (hand-written: this runs thousands of times in a search)."""
+        new = object.__new__(TwentyTwoState)
+        d = dict(self.__dict__)
+        d["options"] = dict(self.options)
+        d["rng"] = random.Random()
+        d["rng"].setstate(self.rng.getstate())
+        d["live"] = list(self.live)
+        d["penalties"] = [list(p) for p in self.penalties]
+        d["totals"] = list(self.totals)
+        d["out_deal"] = list(self.out_deal)
+        d["rebought"] = list(self.rebought)
+        d["paid"] = list(self.paid)
+        d["hands"] = [list(h) for h in self.hands]
+        d["exchanged"] = [list(x) for x in self.exchanged]
+        d["stock"] = list(self.stock)
+        d["discards"] = list(self.discards)
+        d["trick"] = list(self.trick)
+        d["floor"] = list(self.floor)
+        d["pending"] = list(self.pending)
+        d["answers"] = dict(self.answers)
+        d["doomed"] = list(self.doomed)
+        d["last_losers"] = list(self.last_losers)
+        new.__dict__ = d
+        return new
+
+    def determinize(self, seat: int | None, rng: random.Random) -> TwentyTwoState:
+        """Other hands, the stock and others' face-down discards re-dealt at random.
+
+        A follower who did not beat played their lowest cards, so every card they kept is at
+        least that high; the re-deal keeps that true.
+        """
+        new = self.clone()
+        reseeded(new, rng)
+        others = [s for s in range(self.players) if s != seat]
+        pool: list[Card] = list(new.stock)
+        for s in others:
+            pool.extend(new.hands[s])
+            pool.extend(new.exchanged[s])
+        rng.shuffle(pool)
+        constrained = sorted((s for s in others if new.floor[s] > 2 and new.hands[s]),
+                             key=lambda s: -new.floor[s])
+        for s in constrained:
+            need = len(new.hands[s])
+            floor = new.floor[s]
+            picked: list[Card] = []
+            kept: list[Card] = []
+            for c in pool:
+                if len(picked) < need and int(c) & 15 >= floor:
+                    picked.append(c)
+                else:
+                    kept.append(c)
+            pool = kept
+            picked.sort(key=_KEYF)
+            new.hands[s] = picked
+        for s in others:
+            if s in constrained:
+                continue
+            k = len(new.hands[s])
+            hand = pool[:k]
+            del pool[:k]
+            hand.sort(key=_KEYF)
+            new.hands[s] = hand
+        for s in others:
+            k = len(new.exchanged[s])
+            new.exchanged[s] = pool[:k]
+            del pool[:k]
+        new.stock = pool
+        return new
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Hands, stock, face-down exchange discards, the trick, trick discards, penalties."""
+        found: dict[str, list[Card]] = {"stock": list(self.stock),
+                                        "discards": list(self.discards)}
+        found["trick"] = [c for _s, cs in self.trick for c in cs]
+        for s in range(self.players):
+            found[f"hand{s}"] = list(self.hands[s])
+            found[f"exchanged{s}"] = list(self.exchanged[s])
+            found[f"penalty{s}"] = list(self.penalties[s])
+        return found
+
+    def pack(self) -> list[Card]:
+        """The 52 cards (104 with 7–8 players); penalty cards count in their own zones."""
+        return list(self.full)
+
+
+_SUMMARY_EN = """\
+22 — avoid winning the last trick of each deal.
+2–6 players with 52 cards, 7–8 with two decks. Only ranks matter: A K Q J T 9 … 2.
+Each deal: dealt one by one from the dealer's left (7 cards in the first deal).
+Exchange: once round from the dealer's left, discard any cards face down and draw as many
+(never more than the stock holds).
+Tricks: lead one card or a set of one rank (keeping a card). Followers play as many cards:
+either cards that beat the cards to beat one to one (each ≥), or their lowest cards.
+The highest card wins the trick (the last of equals); the winner leads next.
+Last trick: everyone plays their last card at once; the highest card(s) lose the deal and take
+that card as penalty: A 11, K Q J 10, others their number.
+At 22 points you are out. The loser deals next, with as many cards each as the losing card's
+value (as far as the shrinking deck allows). The last player in wins.
+Options: dealer, last_out (shared/lowest), rebuy (pay a stake once to stay in; with three left
+the first to go out ends the game), scoring (cucumber: A 14 K 13 Q 12 J 11, out at 30)."""
+
+_SUMMARY_JA = """\
+22 — 各回の最終トリックを取らないようにするゲーム。
+2〜6人は52枚、7〜8人は2組104枚。ランクのみ有効：A K Q J 10 9 … 2。
+ディーラーの左から1枚ずつ配る（最初の回は7枚ずつ）。
+交換：ディーラーの左から一巡、好きな枚数を裏向きに捨て同じ枚数を山札から引く（山札の枚数まで）。
+トリック：1枚、または同ランクのセット（手札を1枚は残す）をリード。
+フォローは同じ枚数で、場のカードに1対1で同じか強いカードを出すか、手札の弱い順に出す。
+一番強いカード（同ランクなら後から出した人）が勝ち、次をリード。
+最終トリック：全員が最後の1枚を同時に出し、最強のカードの人が敗者となりそのカードが失点
+（A 11、K Q J 10、他は数字どおり）。
+失点22点以上で脱落。敗者が次のディーラーで、配る枚数は敗者のカードの失点と同じ（山札の許す範囲）。
+最後まで残った人の勝ち。
+オプション：dealer、last_out（shared/lowest）、rebuy（1回だけステークを払って復帰、残り3人で
+最初の脱落者が出たら終了）、scoring（cucumber：A 14 K 13 Q 12 J 11、30点で脱落）。"""
+
+
+class TwentyTwoRules(Rules):
+    """The rules of 22 (Twenty-Two)."""
+
+    id = "twenty-two"
+    name = "22"
+    name_ja = "22（トゥエンティ・ツー）"
+    min_players = 2
+    max_players = 8
+    usual_players = 4
+    summary_en = _SUMMARY_EN
+    summary_ja = _SUMMARY_JA
+    options = (
+        seat_option("dealer", "Seat of the first dealer (random if unset).",
+                    "最初のディーラーの席（未指定なら無作為）。"),
+        Option("last_out", "choice", "shared",
+               "When the last players all go out together: they share the win, or the "
+               "lowest penalty total wins.",
+               "最後の全員が同時に脱落したとき：全員で勝ちを分け合うか、失点の少ない人が勝つか。",
+               choices=("shared", "lowest")),
+        Option("rebuy", "bool", False,
+               "Gambling Cucumber: everyone stakes a chip; once per game a player who would go "
+               "out may pay again and stay; with three left the first to go out ends the game "
+               "(3–8 players).",
+               "ギャンブルきゅうり：全員がステークを払う。脱落する人は1回だけ再度払って残れる。"
+               "残り3人で誰かが脱落したら終了（3〜8人）。"),
+        Option("scoring", "choice", "22",
+               "Penalty scale: '22' (A 11, K Q J 10, out at 22) or 'cucumber' (A 14, K 13, "
+               "Q 12, J 11, out at 30).",
+               "失点の数え方：'22'（A 11、K Q J 10、22点で脱落）または 'cucumber'（A 14、K 13、"
+               "Q 12、J 11、30点で脱落）。",
+               choices=("22", "cucumber")),
+    )
+    test_mixes = ((3, {"rebuy": True}), (8, {"rebuy": True, "scoring": "cucumber"}))
+
+    def check_options(self, players: int, options: dict[str, OptionValue]) -> None:
+        """The rebuy variant is for 3 to 8 players."""
+        if options["rebuy"] and players < 3:
+            raise ValueError("option 'rebuy' needs 3 to 8 players")
+
+    def create(self, players: int, seed: int, options: dict[str, OptionValue],
+               deck: list[Card] | None) -> TwentyTwoState:
+        """A new game; ``deck`` orders the first deal (dealer's left first, then the stock)."""
+        return TwentyTwoState(self, players, seed, options, deck)
+
+    # -- words for people ------------------------------------------------------------------
+    def action_text(self, action: Action, lang: str = "en") -> str:
+        """A short label for a button or a log line."""
+        ja = lang == "ja"
+        cards = _show(action.cards)
+        if action.kind == "exchange":
+            if not action.cards:
+                return "交換しない" if ja else "Keep hand"
+            return f"交換：{cards}" if ja else f"Exchange {cards}"
+        if action.kind == "play":
+            return f"出す：{cards}" if ja else f"Play {cards}"
+        if action.kind == "rebuy":
+            return "リバイ（ステークを払って残る）" if ja else "Rebuy (pay a stake and stay)"
+        if action.kind == "out":
+            return "脱落する" if ja else "Go out"
+        return str(action)
+
+    def event_text(self, event: Event, lang: str = "en") -> str | None:
+        """A sentence for an event as a seat sees it."""
+        ja = lang == "ja"
+        who = "" if event.seat is None else (
+            f"{event.seat + 1}番席" if ja else f"Seat {event.seat + 1}")
+        cards = _show(event.cards)
+        count = event.hidden or len(event.cards)
+        k = event.kind
+        texts: dict[str, tuple[str, str]] = {
+            "deal": (f"{who} deals {event.arg} cards each.",
+                     f"{who}がディーラー、各{event.arg}枚配ります。"),
+            "hand": (f"{who} is dealt {cards}.", f"{who}の手札：{cards}"),
+            "exchange": ((f"{who} exchanges {cards}." if event.cards else
+                          f"{who} exchanges {count} cards." if count else
+                          f"{who} keeps their hand."),
+                         (f"{who}が{cards}を交換。" if event.cards else
+                          f"{who}が{count}枚交換。" if count else f"{who}は交換しません。")),
+            "draw": (f"{who} draws {cards}." if event.cards else f"{who} draws {count} cards.",
+                     f"{who}が{cards}を引きました。" if event.cards else
+                     f"{who}が{count}枚引きました。"),
+            "lead": (f"{who} leads {cards}.", f"{who}が{cards}をリード。"),
+            "play": ((f"{who} beats with {cards}." if event.arg == "beat"
+                      else f"{who} plays lowest {cards}."),
+                     (f"{who}が{cards}で上回りました。" if event.arg == "beat"
+                      else f"{who}が最低位の{cards}を出しました。")),
+            "trick": (f"{who} wins the trick.", f"{who}がトリックに勝ちました。"),
+            "final": (f"{who} shows {cards} in the last trick.",
+                      f"{who}の最終トリックのカード：{cards}"),
+            "penalty": (f"{who} loses the deal and takes {cards} (total {event.arg}).",
+                        f"{who}がこの回の敗者、{cards}が失点（計{event.arg}点）。"),
+            "rebuy": (f"{who} rebuys.", f"{who}がリバイします。"),
+            "decline": (f"{who} declines the rebuy.", f"{who}はリバイしません。"),
+            "stay": (f"{who} pays a stake and stays in at {event.arg}.",
+                     f"{who}がステークを払って復帰（{event.arg}点）。"),
+            "out": (f"{who} is out with {event.arg}.", f"{who}が{event.arg}点で脱落。"),
+            "win": (f"{who} wins!", f"{who}の勝ち！"),
+        }
+        pair = texts.get(k)
+        if pair is None:
+            return None
+        return pair[1] if ja else pair[0]
+
+    def view_text(self, view: View, lang: str = "en") -> str:
+        """The table as plain text."""
+        ja = lang == "ja"
+        lines: list[str] = []
+        phase_ja = {"exchange": "交換", "play": "プレイ", "rebuy": "リバイ", "over": "終了"}
+        phase = view["phase"]
+        if ja:
+            lines.append(f"第{view['deal']}回（{phase_ja.get(phase, phase)}）ディーラー："
+                         f"{view['dealer'] + 1}番席、手札{view['hand_size']}枚、"
+                         f"山札{view['stock_count']}枚")
+        else:
+            lines.append(f"Deal {view['deal']} ({phase}); dealer seat {view['dealer'] + 1}, "
+                         f"{view['hand_size']} cards each, stock {view['stock_count']}")
+        for s in range(view["players"]):
+            pens = " ".join(view["penalties"][s]) or "-"
+            state = ("" if view["live"][s] else (" 脱落" if ja else " out"))
+            mark = " *" if s in view["to_act"] else ""
+            if ja:
+                lines.append(f"{s + 1}番席：失点{int(view['scores'][s])}（{pens}）"
+                             f"手札{view['hand_counts'][s]}枚{state}{mark}")
+            else:
+                lines.append(f"Seat {s + 1}: penalty {int(view['scores'][s])} ({pens}), "
+                             f"{view['hand_counts'][s]} cards{state}{mark}")
+        if view["trick"]:
+            plays = "; ".join(f"{p['seat'] + 1}: {' '.join(p['cards'])}" for p in view["trick"])
+            lines.append(("場：" if ja else "Trick: ") + plays)
+            lines.append(("上回る対象：" if ja else "To beat: ") + " ".join(view["to_beat"]))
+        if view["hand"]:
+            lines.append(("手札：" if ja else "Your hand: ") + " ".join(view["hand"]))
+        if "pot" in view:
+            lines.append(f"ポット：{view['pot']}" if ja else f"Pot: {view['pot']}")
+        return "\n".join(lines)
+
+
+RULES = TwentyTwoRules()
