@@ -61,7 +61,11 @@ def simulate(
     game: str, games_count: int, players: int, options: dict[str, str], levels: Sequence[str],
     seed: int,
 ) -> dict[str, object]:
-    """Play ``games_count`` matches between computer players and gather figures."""
+    """Play ``games_count`` matches between computer players and gather figures.
+
+    A seat's win share counts every match it was among the winners of: partners share a win,
+    and so do tied players.
+    """
     rules = get(game)
     rules.validate_options(players, options)
     seats = [ai.get_player(levels[i % len(levels)], game) for i in range(players)]
@@ -82,7 +86,7 @@ def simulate(
         outcome = state.outcome
         assert outcome is not None
         for w in outcome.winners:
-            wins[w] += 1 / len(outcome.winners)
+            wins[w] += 1
         actions.append(count)
         per_action.append(elapsed / max(count, 1))
     return {

@@ -54,7 +54,10 @@ def test_simulate_reports_win_shares_that_add_up(gid: str) -> None:
     result = simulate(gid, 3, rules.usual_players, {}, ["random", "normal"], seed=4)
     shares = result["win_share"]
     assert isinstance(shares, list) and len(shares) == rules.usual_players
-    assert 0.999 < sum(shares) < 1.001 or sum(shares) == 0
+    assert all(0 <= share <= 1 for share in shares)
+    teams = rules.teams(rules.usual_players, rules.validate_options(rules.usual_players))
+    for team in teams or []:
+        assert len({shares[seat] for seat in team}) == 1, "partners win together"
     code, text = run("simulate", gid, "-n", "2", "--levels", "easy,normal")
     assert code == 0 and "win share" in text and "µs" in text
 
