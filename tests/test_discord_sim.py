@@ -513,3 +513,54 @@ async def test_routes_are_restored_on_exit() -> None:
     async with SimulatedDiscord() as sim:
         assert sim.base_url + "/api/v10" == discord.http.Route.BASE
     assert before == (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+
+
+CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
+
+
+def test_spec_validator_accepts_a_full_message_and_names_each_fault() -> None:
+    from tests.discord_sim.spec import spec_validator
+
+    validator = spec_validator()
+    row = {
+        "type": 1,
+        "components": [
+            {"type": 2, "style": 1, "label": "Play", "custom_id": "p", "emoji": {"name": "🂡"}}
+        ],
+    }
+    select = {
+        "type": 1,
+        "components": [{"type": 3, "custom_id": "s", "options": [{"label": "TS", "value": "TS"}]}],
+    }
+    good = {
+        "type": 4,
+        "data": {
+            "content": "table",
+            "embeds": [{"title": "t", "fields": [{"name": "a", "value": "b"}]}],
+            "components": [row, select],
+            "flags": 64,
+            "allowed_mentions": {"parse": ["users"]},
+        },
+    }
+    assert validator.validate("POST", CALLBACK, "application/json", good) == []
+    assert validator.validate("POST", CALLBACK, "application/json", {"type": 99}) == [
+        "type: 99 is not one of [8, 4, 5, 12, 9, 1, 13, 6, 7]"
+    ]
+    bad_style = {
+        "type": 4,
+        "data": {
+            "components": [
+                dict(row, components=[{"type": 2, "style": 9, "label": "x", "custom_id": "x"}])
+            ]
+        },
+    }
+    [message] = validator.validate("POST", CALLBACK, "application/json", bad_style)
+    assert message.startswith("data/components/0/components/0/style: 9")
+    snowflake_int = {"content": "x", "message_reference": {"message_id": 123}}
+    route = "/channels/{channel_id}/messages"
+    assert validator.validate("POST", route, "application/json", snowflake_int) == []
+    negative = {"content": "x", "message_reference": {"message_id": "-1"}}
+    assert validator.validate("POST", route, "application/json", negative) != []
+    assert validator.validate("POST", validator.match("/nowhere"), None, None) == [
+        "no such route in Discord's API description"
+    ]
