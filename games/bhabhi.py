@@ -11,7 +11,6 @@ within one suit, a larger card is a higher one (A high).
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from games.cards import Card, parse, pretty, standard_deck
 from games.core import (
@@ -342,6 +341,10 @@ class BhabhiState(State):
                     cards.remove(card)
 
     def _take_window(self) -> bool:
+        # take_hand: "after a round is resolved and before the next card is led". The window
+        # is open while the table is empty between rounds (and after the deal), for every
+        # player still in, whether or not they are due to act; it closes when the lead is
+        # played, and stays closed during an interjection or a shootout.
         return bool(self.take_mode) and self.phase == PHASE_PLAY and not self.table_cards
 
     def _take_targets(self, seat: int) -> list[int]:
@@ -873,8 +876,3 @@ def _deal_constrained(pool: list[Card], holders: list[int], need: list[int], voi
 
 
 RULES = BhabhiRules()
-
-
-def describe(state: BhabhiState) -> dict[str, Any]:
-    """A compact debugging summary of a state (public information only)."""
-    return state.view(None).to_dict()

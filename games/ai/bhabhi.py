@@ -18,6 +18,10 @@ def basic(obs: Observation, rng: random.Random) -> Action:
     the low cards of short suits, never take a hand, never interject, draw from the discards."""
     legal = list(obs.legal)
     view = obs.view
+    for a in legal:
+        if a.kind == "decline":
+            # Interjecting means picking up every card on the table: never worth it here.
+            return a
     plays = [a for a in legal if a.kind == "play"]
     if not plays:
         draws = [a for a in legal if a.kind == "draw"]

@@ -127,7 +127,7 @@ def test_players_must_follow_suit() -> None:
     state.apply(1, "play:2S")
 
 
-def test_first_failure_ends_the_round_and_the_taker_picks_up() -> None:
+def test_example_second_player_fails_round_ends_with_two_cards_on_the_table() -> None:
     hearts = " ".join(f"{r}H" for r in "23456789TJQKA")
     state = game(wanted={0: "AS", 1: hearts})
     state.apply(0, "play:AS")
@@ -449,6 +449,21 @@ def test_basic_player_leads_low_from_a_short_suit() -> None:
     state = position(3, {0: "KH 2H 5H 9C QC", 1: "AH 3C", 2: "5D 6C"}, leader=0)
     action = basic(observe(state, 0), random.Random(0))
     assert str(action) == "play:9C"
+
+
+def test_basic_player_declines_to_interject() -> None:
+    hands = {0: "5H 2D", 1: "2C 3C", 2: "3H AD", 3: "AH 4D"}
+    state = position(4, hands, leader=0, interject=True)
+    state.apply(0, "play:5H")
+    state.apply(1, "play:2C")
+    assert str(basic(observe(state, 2), random.Random(0))) == "decline"
+
+
+def test_basic_player_draws_from_the_discards() -> None:
+    state = position(3, {0: "AH", 1: "2H 5C", 2: "3H 6C"}, leader=0, taker_stays=True)
+    for seat, card in ((0, "AH"), (1, "2H"), (2, "3H")):
+        state.apply(seat, f"play:{card}")
+    assert str(basic(observe(state, 0), random.Random(0))) == "draw=discards"
 
 
 def test_words_in_both_languages() -> None:
