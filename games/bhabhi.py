@@ -211,10 +211,10 @@ class BhabhiRules(Rules):
         lines = [self.name_ja if ja else self.name]
         for s in range(view["players"]):
             name = _seat_name(str(s), ja)
-            if view["live"][s]:
-                state = f"{view['hand_counts'][s]}枚" if ja else f"{view['hand_counts'][s]} cards"
-            elif view["outcome"] is not None and view["loser"] == s:
+            if view["loser"] == s:
                 state = "最後のプレイヤー" if ja else "the last player"
+            elif view["live"][s]:
+                state = f"{view['hand_counts'][s]}枚" if ja else f"{view['hand_counts'][s]} cards"
             else:
                 state = "勝ち抜け" if ja else "safe"
             known = view["known"][s]
