@@ -1,7 +1,8 @@
 """Computer players. They see only what their seat may know: an :class:`Observation`.
 
 Levels: ``random``; ``easy`` (the basic player with some random moves); ``normal`` (the
-basic rule-of-thumb player of each game, in ``games/ai/<game module>.py``).
+basic rule-of-thumb player of each game, in ``games/ai/<game module>.py``); ``hard`` (the
+search player of ``games/ai/search.py``, :data:`HARD_BUDGET` seconds a move).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from typing import Protocol
 from games.core import Action, State, View
 from games.registry import _MODULES
 
-LEVELS = ("random", "easy", "normal")
+LEVELS = ("random", "easy", "normal", "hard")
+
+# Seconds the hard level thinks per move (issue 8: 1 s on a 2-core machine).
+HARD_BUDGET = 1.0
 
 
 @dataclass(frozen=True)
@@ -96,4 +100,12 @@ def get_player(level: str, game_id: str) -> Player:
         return BasicPlayer(basic_policy(game_id), noise=0.3)
     if level in ("normal", "basic"):
         return BasicPlayer(basic_policy(game_id))
+    if level == "hard":
+        # imported here: the search modules import this one
+        from games.ai.playouts import hooks_for
+        from games.ai.search import SearchPlayer
+
+        hooks = hooks_for(game_id)
+        return SearchPlayer(budget=HARD_BUDGET, rollout=hooks.rollout, wide=hooks.wide,
+                            prior=hooks.prior)
     raise ValueError(f"unknown computer level '{level}' (levels: {', '.join(LEVELS)})")

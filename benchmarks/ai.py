@@ -1,0 +1,154 @@
+"""Computer player strength and speed: one ``hard`` player against ``basic`` ones (and, in
+partnership games, a ``hard`` pair against a ``basic`` pair), per game at its usual count.
+
+    .venv/bin/python benchmarks/ai.py [--game ID] [-n GAMES] [--budget S] [--iterations K]
+                                     [--unit deal|match] [--jobs J]
+
+For each game it prints the hard side's win share with a 95% interval (normal approximation),
+its fair share, the hard moves' time p50/p99 (moves with one legal action are not searched and
+not counted) and the search's playouts per second.
+
+``--unit deal`` (the default) scores single deals from a new game: the deal is won by the seats
+with the best result of that deal (the places if the match ended, else the best score change),
+ties sharing the win. ``--unit match`` plays whole matches (places 1 win). The hard seat (or
+pair) rotates over the seats so no seat's advantage counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import games
+from games.ai import Player, get_player, observe
+from games.ai.search import SearchPlayer, deal_rewards
+
+
+def hard_seats(gid: str, players: int, index: int, pair: bool) -> list[int]:
+    """The seats the hard side holds in game ``index``."""
+    rules = games.get(gid)
+    if pair:
+        teams = rules.teams(players, rules.validate_options(players)) or [[0]]
+        return list(teams[index % len(teams)])
+    return [index % players]
+
+
+def play_one(job: tuple[str, int, int, bool, float, int | None, str]) -> dict[str, Any]:
+    """Play one deal or match; the hard side's win credit, move times and iterations."""
+    gid, players, index, pair, budget, iterations, unit = job
+    rules = games.get(gid)
+    state = rules.new_game(players, seed=10_000 + index)
+    hard = set(hard_seats(gid, players, index, pair))
+    basic = get_player("normal", gid)
+    seats: dict[int, Player] = {}
+    for s in range(players):
+        seats[s] = hard_player(gid, budget, iterations) if s in hard else basic
+    rng = random.Random(index)
+    start = state.scores()
+    times: list[float] = []
+    playouts = 0
+    while not state.over and (unit == "match" or state.deal_number == 1):
+        to_act = state.to_act
+        seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+        obs = observe(state, seat)
+        t0 = time.perf_counter()
+        action = seats[seat].choose(obs, rng)
+        spent = time.perf_counter() - t0
+        player = seats[seat]
+        if seat in hard and isinstance(player, SearchPlayer) and len(obs.legal) > 1:
+            times.append(spent)
+            playouts += player.last_iterations
+        state.apply(seat, action)
+    if unit == "match" and state.outcome is not None:
+        winners = set(state.outcome.winners)
+    else:
+        rewards = deal_rewards(state, start)
+        top = max(rewards)
+        winners = {s for s in range(players) if rewards[s] == top}
+    # the hard side's share of the win: a partnership counts once, ties share
+    teams = rules.teams(players, rules.validate_options(players))
+    sides = [frozenset(t) for t in teams] if teams else [frozenset([s]) for s in range(players)]
+    winning = [side for side in sides if side & winners]
+    mine = next(side for side in sides if side & hard)
+    credit = (1.0 / len(winning)) if mine in winning else 0.0
+    return {"credit": credit, "times": times, "playouts": playouts}
+
+
+def hard_player(gid: str, budget: float, iterations: int | None) -> Player:
+    """The hard level with this budget."""
+    player = get_player("hard", gid)
+    assert isinstance(player, SearchPlayer)
+    player.budget = budget
+    player.iterations = iterations
+    return player
+
+
+def report(gid: str, players: int, pair: bool, results: list[dict[str, Any]]) -> str:
+    """One line of figures."""
+    credits = [r["credit"] for r in results]
+    n = len(credits)
+    share = statistics.fmean(credits)
+    spread = 1.96 * math.sqrt(statistics.pvariance(credits) / n) if n > 1 else 1.0
+    times = sorted(t for r in results for t in r["times"])
+    p50 = statistics.median(times) if times else 0.0
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
+    rate = sum(r["playouts"] for r in results) / max(sum(times), 1e-9)
+    teams = games.get(gid).teams(players, games.get(gid).validate_options(players))
+    if pair:
+        fair = 0.5
+        target = 0.60
+    elif teams:
+        fair = 1.0 / len(teams)
+        target = 1.5 * fair
+    else:
+        fair = 1.0 / players
+        target = 0.65 if players == 2 else 1.5 * fair
+    verdict = "met" if share >= target else "not met"
+    side = "hard pair" if pair else "one hard"
+    return (f"{gid:12} {side:9} {players:2d}p {n:5d} {share:6.3f} ±{spread:5.3f} "
+            f"{fair:5.3f} {target:5.3f} {verdict:7} {p50 * 1000:7.0f} {p99 * 1000:7.0f} "
+            f"{rate:8.0f}")
+
+
+def main() -> int:
+    """Print the table of figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", help="game id (default: every game)")
+    parser.add_argument("-n", type=int, default=100, help="games (deals or matches) per line")
+    parser.add_argument("--budget", type=float, default=1.0, help="seconds per hard move")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="fixed iterations per hard move instead of the time budget")
+    parser.add_argument("--unit", choices=("deal", "match"), default="deal")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--solo-only", action="store_true", help="skip the hard-pair lines")
+    args = parser.parse_args()
+    print(f"unit={args.unit} budget={args.budget}s iterations={args.iterations} n={args.n}")
+    print(f"{'game':12} {'side':9} {'pl':>3} {'games':>5} {'share':>6} {'95%':>6} "
+          f"{'fair':>5} {'target':>5} {'verdict':7} {'p50 ms':>7} {'p99 ms':>7} "
+          f"{'play/s':>8}")
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for gid in args.game or games.ids():
+            rules = games.get(gid)
+            players = rules.usual_players
+            modes = [False]
+            if rules.teams(players, rules.validate_options(players)) and not args.solo_only:
+                modes.append(True)
+            for pair in modes:
+                jobs = [(gid, players, i, pair, args.budget, args.iterations, args.unit)
+                        for i in range(args.n)]
+                results = list(pool.map(play_one, jobs))
+                print(report(gid, players, pair, results), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

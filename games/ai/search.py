@@ -1,0 +1,224 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS with availability counts).
+
+Each iteration samples a full state consistent with what the searching seat knows
+(``Observation.sample``, i.e. ``determinize``), walks one shared tree of actions with UCB
+restricted to the actions available in that sample, expands one new action, plays the rest of
+the deal out with a rollout policy and backs the result up. The searching seat never sees a
+hidden card: every sample re-deals the unknown ones, and the real state is never touched.
+
+A result is judged at the end of the deal (searching further ahead costs playouts and the
+next deal's cards are unknown anyway): by the places if the match ended, else by how each seat's
+score moved during the deal, ranked (``State.score_direction`` says whether more is better).
+Partnership games put a side's score on both partners' seats, so both partners get the same
+reward and the tree plays for the side.
+
+Large action sets (22's exchange: any subset of the hand) are widened progressively: at the
+root only the first few candidates (the rule-of-thumb move first) are open, more as visits grow;
+deeper down, a seat facing a large set picks by the rollout policy, as at a chance node.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+
+from games.ai import Observation, Policy
+from games.core import Action, State
+
+Rollout = Callable[[State, int, random.Random], Action]
+Wide = Callable[[State, int], bool]
+
+# Root widening: the number of open candidates is WIDEN_BASE + WIDEN_SLOPE * sqrt(visits).
+WIDEN_AT = 24
+WIDEN_BASE = 8
+WIDEN_SLOPE = 1.5
+
+
+def random_rollout(state: State, seat: int, rng: random.Random) -> Action:
+    """A uniformly random legal action (the fastest rollout)."""
+    return state.random_action(seat, rng)
+
+
+def never_wide(state: State, seat: int) -> bool:
+    """No decision is too large to list (the default)."""
+    return False
+
+
+class _Node:
+    __slots__ = ("avail", "children", "mover", "reward", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+
+
+def deal_rewards(state: State, start_scores: list[float]) -> list[float]:
+    """Each seat's reward in [0, 1] for a sampled future that ended a deal or the match."""
+    n = state.players
+    outcome = state.outcome
+    if outcome is not None:
+        worst = max(outcome.places)
+        if worst == 1:
+            return [0.5] * n
+        return [1.0 - (place - 1) / (worst - 1) for place in outcome.places]
+    direction = state.score_direction()
+    scores = state.scores()
+    gains = [direction * (scores[s] - start_scores[s]) for s in range(n)]
+    return ranked(gains)
+
+
+def ranked(values: list[float]) -> list[float]:
+    """1 for the best value, 0 for the worst, ties sharing the mean of their ranks."""
+    n = len(values)
+    low, high = min(values), max(values)
+    if high == low:
+        return [0.5] * n
+    order = sorted(values)
+    result = []
+    for v in values:
+        first = order.index(v)
+        last = n - 1 - order[::-1].index(v)
+        result.append((first + last) / 2 / (n - 1))
+    return result
+
+
+class SearchPlayer:
+    """ISMCTS over determinized states, within a time budget or an exact iteration budget.
+
+    ``iterations`` (when given) replaces the time budget, which makes the choice a pure function
+    of the observation and the rng. ``prior`` is a rule-of-thumb policy asked once per move: its
+    move is tried first, opens the widened root, and wins ties of visits.
+    """
+
+    def __init__(self, budget: float = 1.0, iterations: int | None = None,
+                 exploration: float = 0.7, rollout: Rollout = random_rollout,
+                 wide: Wide = never_wide, prior: Policy | None = None) -> None:
+        self.budget = budget
+        self.iterations = iterations
+        self.exploration = exploration
+        self.rollout = rollout
+        self.wide = wide
+        self.prior = prior
+        self.last_iterations = 0
+
+    def choose(self, obs: Observation, rng: random.Random) -> Action:
+        """The action the search likes best (most visited at the root)."""
+        self.last_iterations = 0
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        deadline = time.perf_counter() + self.budget
+        candidates = list(obs.legal)
+        rng.shuffle(candidates)
+        favourite: Action | None = None
+        if self.prior is not None:
+            favourite = self.prior(obs, rng)
+            if favourite in candidates:
+                candidates.remove(favourite)
+                candidates.insert(0, favourite)
+        root = _Node(obs.seat)
+        done = 0
+        clock = time.perf_counter
+        while True:
+            if self.iterations is not None:
+                if done >= self.iterations:
+                    break
+            elif clock() >= deadline:
+                break
+            if len(candidates) > WIDEN_AT:
+                open_count = WIDEN_BASE + int(WIDEN_SLOPE * math.sqrt(done + 1))
+                self._iterate(root, obs, candidates[:open_count], rng)
+            else:
+                self._iterate(root, obs, candidates, rng)
+            done += 1
+        self.last_iterations = done
+        best: Action | None = None
+        best_key = (-1, -1.0)
+        for action, child in root.children.items():
+            key = (child.visits + (1 if action == favourite else 0),
+                   child.reward / max(child.visits, 1))
+            if key > best_key:
+                best, best_key = action, key
+        return best if best is not None else (favourite or candidates[0])
+
+    def _iterate(self, root: _Node, obs: Observation, root_legal: list[Action],
+                 rng: random.Random) -> None:
+        state = obs.sample(rng)
+        deal = state.deal_number
+        start_scores = state.scores()
+        node = root
+        path: list[_Node] = []
+        legal: list[Action] = root_legal
+        seat = obs.seat
+        exploration = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        while True:
+            children = node.children
+            untried = None
+            for action in legal:
+                child = children.get(action)
+                if child is None:
+                    if untried is None:
+                        untried = action
+                else:
+                    child.avail += 1
+            if untried is not None:
+                child = _Node(seat)
+                children[untried] = child
+                state.apply(seat, untried)
+                path.append(child)
+                break
+            best_action = legal[0]
+            best_score = -1.0
+            for action in legal:
+                child = children[action]
+                visits = child.visits
+                score = child.reward / visits + exploration * sqrt(log(child.avail) / visits)
+                if score > best_score:
+                    best_score, best_action = score, action
+            node = children[best_action]
+            state.apply(seat, best_action)
+            path.append(node)
+            if state.over or state.deal_number != deal:
+                break
+            to_act = state.to_act
+            seat = to_act[0] if len(to_act) == 1 else to_act[rng.randrange(len(to_act))]
+            stop = False
+            while self.wide(state, seat):
+                # too many moves to list: treat this seat's choice like chance
+                action = self.rollout(state, seat, rng)
+                child = node.children.get(action)
+                state.apply(seat, action)
+                if child is None:
+                    child = _Node(seat)
+                    node.children[action] = child
+                    path.append(child)
+                    stop = True
+                    break
+                child.avail += 1
+                node = child
+                path.append(node)
+                if state.over or state.deal_number != deal:
+                    stop = True
+                    break
+                to_act = state.to_act
+                seat = to_act[0] if len(to_act) == 1 else to_act[rng.randrange(len(to_act))]
+            if stop:
+                break
+            legal = list(state.legal_actions(seat))
+            if len(legal) > 1:
+                rng.shuffle(legal)
+        rollout = self.rollout
+        while not state.over and state.deal_number == deal:
+            to_act = state.to_act
+            seat = to_act[0] if len(to_act) == 1 else to_act[rng.randrange(len(to_act))]
+            state.apply(seat, rollout(state, seat, rng))
+        rewards = deal_rewards(state, start_scores)
+        for visited in path:
+            visited.visits += 1
+            visited.reward += rewards[visited.mover]
