@@ -161,6 +161,32 @@ class SampleBot(discord.Client):
 
         tree.add_command(settings)
 
+        @tree.command(name="invite", description="Invite a member")
+        async def invite(interaction: discord.Interaction, who: discord.Member) -> None:
+            where = interaction.guild.name if interaction.guild else "?"
+            await interaction.response.send_message(f"invited {who.display_name} to {where}")
+
+        async def cards(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=c, value=c) for c in ("TS", "TH") if current in c]
+
+        @tree.command(name="pick", description="Pick a card")
+        @app_commands.autocomplete(card=cards)
+        async def pick(interaction: discord.Interaction, card: str) -> None:
+            await interaction.response.send_message(f"picked {card}")
+
+        @tree.command(name="admin", description="Server settings")
+        @app_commands.default_permissions(manage_guild=True)
+        @app_commands.guild_only()
+        async def admin(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("admin", ephemeral=True)
+
+        @tree.command(name="where", description="Say where")
+        async def where(interaction: discord.Interaction) -> None:
+            kind = "dm" if interaction.guild_id is None else "guild"
+            await interaction.response.send_message(f"{kind} {interaction.locale.value}")
+
         @tree.command(name="bad", description="Send a body Discord rejects")
         async def bad(interaction: discord.Interaction) -> None:
             await interaction.response.defer()
@@ -564,3 +590,51 @@ def test_spec_validator_accepts_a_full_message_and_names_each_fault() -> None:
     assert validator.validate("POST", validator.match("/nowhere"), None, None) == [
         "no such route in Discord's API description"
     ]
+
+
+async def test_user_options_arrive_resolved_as_members(world: World) -> None:
+    sim, guild, channel, alice = world
+    bob = sim.add_user("Bob")
+    sim.add_member(guild, bob)
+    await started(world)
+    r = await sim.slash(alice, channel, "invite", {"who": bob})
+    assert r.content == "invited Bob to Test Server"
+    data = sim._interactions[r.id].payload["data"]
+    assert data["options"] == [{"name": "who", "type": 6, "value": bob.id}]
+    assert set(data["resolved"]["members"]) == {bob.id}
+
+
+async def test_autocomplete_choices(world: World) -> None:
+    sim, channel, alice, _ = await started(world)
+    r = await sim.autocomplete(alice, channel, "pick", {"card": "H"}, focused="card")
+    assert r.choices == [{"name": "TH", "value": "TH"}]
+    r = await sim.slash(alice, channel, "pick", {"card": "TS"})
+    assert r.content == "picked TS"
+
+
+async def test_default_permissions_hide_commands_and_dm_contexts(world: World) -> None:
+    sim, guild, channel, alice = world
+    boss = sim.add_user("Boss")
+    sim.add_member(guild, boss, manage_guild=True)
+    await started(world)
+    with pytest.raises(AssertionError, match="hidden"):
+        await sim.slash(alice, channel, "admin")
+    r = await sim.slash(boss, channel, "admin")
+    assert r.content == "admin"
+    with pytest.raises(AssertionError, match="not offered"):
+        await sim.slash(alice, sim.dm_channel(alice), "admin")
+    r = await sim.slash(alice, sim.dm_channel(alice), "where", locale="ja")
+    assert r.content == "dm ja"
+    payload = sim._interactions[r.id].payload
+    assert payload["context"] == 1 and "member" not in payload and payload["user"]["id"] == alice.id
+    assert sim.dms(alice)[0].content == "dm ja"
+
+
+async def test_gateway_reconnect_resumes_the_session(world: World) -> None:
+    sim, channel, alice, bot = await started(world)
+    await sim.reconnect()
+    resumes = [p for s in sim._gateways for p in s.received if p.get("op") == 6]
+    assert len(resumes) == 1
+    r = await sim.slash(alice, channel, "play", {"game": "1234"})
+    assert r.content == "1234 for 4"
+    assert bot.is_ready()

@@ -19,7 +19,7 @@ import discord.http
 import yarl
 from aiohttp import BodyPartReader, web
 
-from .gateway import GatewaySession
+from .gateway import RECONNECT, GatewaySession
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -304,6 +304,19 @@ class SimulatedDiscord:
             with contextlib.suppress(Exception):
                 await session.ws.close(code=4000)
         await asyncio.sleep(0)
+
+    async def reconnect(self, timeout: float = 5.0) -> None:
+        """Ask the connected client to reconnect (opcode 7); return once it has RESUMED."""
+        session = self._active_gateway()
+        await session.send(RECONNECT, None)
+        limit = time.monotonic() + timeout
+        while True:
+            fresh = [s for s in self._gateways if s is not session and s.identified]
+            if fresh and fresh[-1].ready_sent.is_set() and session.closed.is_set():
+                return
+            if time.monotonic() > limit:
+                raise TimeoutError("the client did not resume")
+            await asyncio.sleep(0.005)
 
     # ------------------------------------------------------------------ clock
 
