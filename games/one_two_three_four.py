@@ -425,6 +425,10 @@ class OneTwoThreeFourState(State):
         """Chips, winner's points or penalty points, by the scoring option."""
         return [float(p) for p in self.points]
 
+    def score_direction(self) -> int:
+        """Penalty points are better low; chips and winner's points better high."""
+        return -1 if self.scoring == "penalty" else 1
+
     def clone(self) -> OneTwoThreeFourState:
         """A hand-written copy (fast for playouts)."""
         new = object.__new__(OneTwoThreeFourState)
