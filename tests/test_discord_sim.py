@@ -182,6 +182,10 @@ class SampleBot(discord.Client):
         async def admin(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("admin", ephemeral=True)
 
+        @tree.command(name="boom", description="Fail")
+        async def boom(interaction: discord.Interaction) -> None:
+            raise RuntimeError("boom")
+
         @tree.command(name="where", description="Say where")
         async def where(interaction: discord.Interaction) -> None:
             kind = "dm" if interaction.guild_id is None else "guild"
@@ -209,6 +213,8 @@ async def world() -> AsyncIterator[tuple[SimulatedDiscord, SimGuild, SimChannel,
         alice = sim.add_user("Alice", locale="en-US")
         sim.add_member(guild, alice)
         yield sim, guild, channel, alice
+        await sim.settle()
+        assert sim.client_errors == [] and sim.client_warnings == []
 
 
 async def test_start_syncs_and_slash_round_trips(
@@ -638,3 +644,25 @@ async def test_gateway_reconnect_resumes_the_session(world: World) -> None:
     r = await sim.slash(alice, channel, "play", {"game": "1234"})
     assert r.content == "1234 for 4"
     assert bot.is_ready()
+
+
+async def test_client_errors_are_collected(world: World) -> None:
+    sim, channel, alice, _ = await started(world)
+    r = await sim.slash(alice, channel, "boom")
+    assert r.status == "no-response"
+    assert any("boom" in line for line in sim.client_errors)
+    sim.client_errors.clear()
+
+
+async def test_guilds_and_channels_added_while_running_reach_the_client(world: World) -> None:
+    sim, _, alice, bot = await started(world)
+    other = sim.add_guild("Second Server", locale="ja")
+    sim.add_member(other, alice)
+    await sim.settle()
+    room = sim.add_channel(other, "tables")
+    await sim.settle()
+    guild = bot.get_guild(int(other.id))
+    assert guild is not None and guild.preferred_locale.value == "ja"
+    assert bot.get_channel(int(room.id)) is not None
+    r = await sim.slash(alice, room, "play", {"game": "1234"})
+    assert r.status == "ok" and sim._interactions[r.id].payload["guild_locale"] == "ja"

@@ -118,17 +118,20 @@ class RequestContext:
 
 
 class _LogCapture(logging.Handler):
-    """Collects discord.py's error log lines (exceptions in event handlers and views)."""
+    """Collects discord.py's warnings and errors (exceptions in event handlers and views)."""
 
-    def __init__(self, sink: list[str]) -> None:
-        super().__init__(level=logging.ERROR)
-        self.sink = sink
+    def __init__(self, errors: list[str], warnings: list[str]) -> None:
+        super().__init__(level=logging.WARNING)
+        self.errors = errors
+        self.warnings = warnings
 
     def emit(self, record: logging.LogRecord) -> None:
         text = record.getMessage()
+        if "voice will NOT be supported" in text:
+            return
         if record.exc_info and record.exc_info[1] is not None:
             text += f": {record.exc_info[1]!r}"
-        self.sink.append(text)
+        (self.errors if record.levelno >= logging.ERROR else self.warnings).append(text)
 
 
 class SimulatedDiscord:
@@ -152,6 +155,7 @@ class SimulatedDiscord:
         self.requests: list[CapturedRequest] = []
         self.spec_errors: list[SpecError] = []
         self.client_errors: list[str] = []
+        self.client_warnings: list[str] = []
         self.guilds: dict[str, SimGuild] = {}
         self._channels: dict[str, SimChannel] = {}
         self._users: dict[str, SimUser] = {}
@@ -168,6 +172,7 @@ class SimulatedDiscord:
         self._sessions: dict[str, GatewaySession] = {}
         self._gateways: list[GatewaySession] = []
         self._clock_offset = 0.0
+        self._tasks: set[asyncio.Task[None]] = set()
         self._in_flight = 0
         self._last_activity = time.monotonic()
         self._synced = asyncio.Event()
@@ -176,7 +181,7 @@ class SimulatedDiscord:
         self._saved: tuple[str, yarl.URL] | None = None
         self._client: discord.Client | None = None
         self._client_task: asyncio.Task[None] | None = None
-        self._log_handler = _LogCapture(self.client_errors)
+        self._log_handler = _LogCapture(self.client_errors, self.client_warnings)
         self.port = 0
         self._routes: dict[tuple[str, str], Handler] = self._route_table()
 
@@ -341,6 +346,7 @@ class SimulatedDiscord:
         self._manager_roles[guild.id] = self._ids.next()
         self._members[(guild.id, owner.id)] = SimMember(owner, guild, manage_guild=True)
         self._members[(guild.id, self.bot_user.id)] = SimMember(self.bot_user, guild)
+        self._announce("GUILD_CREATE", lambda: self.guild_create_payload(guild))
         return guild
 
     def add_channel(self, guild: SimGuild, name: str) -> SimChannel:
@@ -348,7 +354,27 @@ class SimulatedDiscord:
         channel = SimChannel(self._ids.next(), guild.id, name)
         self._channels[channel.id] = channel
         self._channel_messages[channel.id] = []
+        self._announce("CHANNEL_CREATE", channel.payload)
         return channel
+
+    def _announce(self, event: str, payload: Callable[[], dict[str, Any]]) -> None:
+        """Dispatch an event to connected clients when the world changes while they run."""
+        sessions = [s for s in self._gateways if s.identified and not s.ws.closed]
+        if not sessions:
+            return
+
+        async def send() -> None:
+            try:
+                for session in sessions:
+                    with contextlib.suppress(ConnectionError):
+                        await session.dispatch(event, payload())
+            finally:
+                self._in_flight -= 1
+                self._touch()
+
+        self._in_flight += 1
+        self._tasks.add(task := asyncio.get_running_loop().create_task(send()))
+        task.add_done_callback(self._tasks.discard)
 
     def add_user(self, name: str, locale: str = "en-US", *, accepts_dms: bool = True) -> SimUser:
         """Add a user; `accepts_dms=False` makes the bot's DMs to them fail with 403/50007."""
