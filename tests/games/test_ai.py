@@ -1,0 +1,192 @@
+"""The computer players: levels, and the search player's legality, secrecy, strength on an
+obvious position, determinism and budgets."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from typing import Any
+
+import pytest
+
+import games
+from games.ai import HARD_BUDGET, LEVELS, Observation, get_player, observe
+from games.ai.search import SearchPlayer, deal_rewards, ranked
+from games.core import Action, State
+
+GAMES = games.ids()
+
+
+def positions(gid: str, count: int = 3, seed: int = 4) -> list[State]:
+    """A few positions of a random game, each with a seat that has a real choice."""
+    rules = games.get(gid)
+    state = rules.new_game(rules.usual_players, seed=seed)
+    rng = random.Random(seed)
+    found: list[State] = []
+    while not state.over and len(found) < count:
+        to_act = state.to_act
+        seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+        if len(state.legal_actions(seat)) > 1 and rng.random() < 0.3:
+            found.append(state.clone())
+        state.apply(seat, state.random_action(seat, rng))
+    return found
+
+
+def searcher(gid: str, iterations: int) -> SearchPlayer:
+    """The hard player of a game, on an exact iteration budget."""
+    player = get_player("hard", gid)
+    assert isinstance(player, SearchPlayer)
+    player.iterations = iterations
+    return player
+
+
+def mover(state: State) -> int:
+    """The first seat the game waits for."""
+    return state.to_act[0]
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_hard_level_exists_for_every_game(gid: str) -> None:
+    player = get_player("hard", gid)
+    assert "hard" in LEVELS
+    assert isinstance(player, SearchPlayer)
+    assert player.budget == HARD_BUDGET == 1.0
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_search_returns_a_legal_action(gid: str) -> None:
+    player = searcher(gid, 60)
+    states = positions(gid)
+    assert states
+    for state in states:
+        obs = observe(state, mover(state))
+        action = player.choose(obs, random.Random(1))
+        assert action in obs.legal
+        assert player.last_iterations == 60
+        state.apply(obs.seat, action)
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_search_only_plays_in_sampled_states(gid: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = positions(gid, count=1)[0]
+    obs = observe(state, mover(state))
+    sampled: set[int] = set()
+
+    def spy(rng: random.Random) -> State:
+        made = obs.sampler(rng)
+        sampled.add(id(made))
+        return made
+
+    touched: set[int] = set()
+    cls = type(state)
+    real_apply = cls.apply
+
+    def apply(self: State, seat: int, action: Action | str) -> Any:
+        touched.add(id(self))
+        return real_apply(self, seat, action)
+
+    monkeypatch.setattr(cls, "apply", apply)
+    before = state.view(None)
+    spied = dataclasses.replace(obs, sampler=spy)
+    searcher(gid, 80).choose(spied, random.Random(2))
+    assert sampled and touched
+    assert touched <= sampled
+    assert id(state) not in touched
+    assert state.view(None) == before
+
+
+def test_search_finds_the_obvious_lead_in_twenty_two() -> None:
+    # Two players, dealer seat 1: seat 0 is dealt A♠ 2♠ K♠ K♥ K♦ K♣ Q♠, seat 1 low cards.
+    # After five tricks seat 0 leads with A♠ and 2♠ left: leading the ace keeps the 2 for the
+    # last trick (the highest card there takes the penalty), leading the 2 keeps the ace.
+    mine = ["AS", "2S", "KS", "KH", "KD", "KC", "QS"]
+    theirs = ["3H", "4H", "5H", "6H", "7H", "8H", "3C"]
+    dealt = [card for pair in zip(mine, theirs, strict=True) for card in pair]
+    rest = [c for c in (r + s for s in "SHDC" for r in "23456789TJQKA") if c not in dealt]
+    state = games.get("twenty-two").new_game(2, seed=1, options={"dealer": 1},
+                                             deck=dealt + rest)
+    assert sorted(state.view(0)["hand"]) == sorted(mine)
+    state.apply(0, "exchange")
+    state.apply(1, "exchange")
+    for lead in ("KS", "KH", "KD", "KC", "QS"):
+        state.apply(0, "play:" + lead)
+        state.apply(1, state.legal_actions(1)[0])
+    assert sorted(state.view(0)["hand"]) == ["2S", "AS"]
+    assert state.to_act == (0,)
+    obs = observe(state, 0)
+    assert str(searcher("twenty-two", 150).choose(obs, random.Random(3))) == "play:AS"
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_search_is_deterministic_with_iterations_and_seed(gid: str) -> None:
+    state = positions(gid, count=1, seed=9)[0]
+    obs = observe(state, mover(state))
+    first = [searcher(gid, 70).choose(obs, random.Random(s)) for s in range(3)]
+    again = [searcher(gid, 70).choose(obs, random.Random(s)) for s in range(3)]
+    assert first == again
+
+
+def test_iteration_budget_is_exact_and_time_budget_stops() -> None:
+    state = positions("bear", count=1)[0]
+    obs = observe(state, mover(state))
+    exact = searcher("bear", 37)
+    exact.choose(obs, random.Random(0))
+    assert exact.last_iterations == 37
+    timed = get_player("hard", "bear")
+    assert isinstance(timed, SearchPlayer)
+    timed.budget = 0.05
+    start = time.perf_counter()
+    timed.choose(obs, random.Random(0))
+    assert time.perf_counter() - start < 0.15 + 0.5  # loose: the machine may be busy
+    assert timed.last_iterations >= 1
+
+
+def test_a_single_legal_action_is_played_without_search() -> None:
+    state = positions("bear", count=1)[0]
+    obs = observe(state, mover(state))
+    only = dataclasses.replace(obs, legal=obs.legal[:1])
+    player = searcher("bear", 50)
+    assert player.choose(only, random.Random(0)) == obs.legal[0]
+    assert player.last_iterations == 0
+
+
+@pytest.mark.parametrize("gid", ["finesse", "sugekari-21"])
+def test_partners_share_the_reward_of_a_deal(gid: str) -> None:
+    rules = games.get(gid)
+    teams = rules.teams(4, rules.validate_options(4))
+    assert teams
+    for seed in range(4):
+        state = rules.new_game(4, seed=seed)
+        start = state.scores()
+        rng = random.Random(seed)
+        while not state.over and state.deal_number == 1:
+            seat = state.to_act[0]
+            state.apply(seat, state.random_action(seat, rng))
+        rewards = deal_rewards(state, start)
+        for team in teams:
+            assert len({rewards[s] for s in team}) == 1
+
+
+def test_deal_rewards_rank_penalties_low_in_1234_penalty_scoring() -> None:
+    state = games.get("1234").new_game(4, seed=2, options={"scoring": "penalty"})
+    assert state.score_direction() == -1
+    start = state.scores()
+    rng = random.Random(5)
+    while not state.over and state.deal_number == 1:
+        seat = state.to_act[0]
+        state.apply(seat, state.random_action(seat, rng))
+    rewards = deal_rewards(state, start)
+    gains = [state.scores()[s] - start[s] for s in range(4)]
+    assert rewards[gains.index(min(gains))] == 1.0
+
+
+def test_ranked_shares_ties() -> None:
+    assert ranked([3.0, 1.0, 3.0, 0.0]) == [5 / 6, 1 / 3, 5 / 6, 0.0]
+    assert ranked([2.0, 2.0]) == [0.5, 0.5]
+
+
+def test_observation_is_all_the_search_gets() -> None:
+    # the player's interface takes an Observation; it carries no state attribute
+    fields = {f.name for f in dataclasses.fields(Observation)}
+    assert fields == {"game", "seat", "view", "legal", "sampler"}
