@@ -666,3 +666,16 @@ async def test_guilds_and_channels_added_while_running_reach_the_client(world: W
     assert bot.get_channel(int(room.id)) is not None
     r = await sim.slash(alice, room, "play", {"game": "1234"})
     assert r.status == "ok" and sim._interactions[r.id].payload["guild_locale"] == "ja"
+
+
+def test_query_parameters_are_checked_against_the_operation() -> None:
+    from tests.discord_sim.spec import spec_validator
+
+    validator = spec_validator()
+    assert validator.validate_query("POST", CALLBACK, {"with_response": "1"}) == []
+    assert validator.validate_query("POST", CALLBACK, {"with_response": "yes"}) == [
+        "query parameter with_response='yes' is not a boolean"
+    ]
+    assert validator.validate_query("POST", CALLBACK, {"wait": "true"}) == [
+        "query parameter 'wait' is not documented"
+    ]

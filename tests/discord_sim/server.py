@@ -890,7 +890,9 @@ class SimulatedDiscord:
             captured.json = body
             captured.files = files
             self._record_interaction_request(captured, route, params)
-            for message in self._validator.validate(method, route, content_type, body):
+            checks = self._validator.validate(method, route, content_type, body)
+            checks += self._validator.validate_query(method, route, captured.query)
+            for message in checks:
                 self.spec_errors.append(SpecError(method, route or path, path, message))
             limits = component_limits(
                 body.get("data")

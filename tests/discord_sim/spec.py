@@ -244,6 +244,30 @@ class SpecValidator:
             self._validators[key] = validator
         return self._validators[key]
 
+    def validate_query(self, method: str, route: str | None, query: dict[str, str]) -> list[str]:
+        """Return messages for query parameters the operation does not document or cannot parse."""
+        operation = self.operation(route, method) if route else None
+        if operation is None:
+            return []
+        documented: dict[str, Any] = {}
+        for parameter in [
+            *self.spec["paths"][route].get("parameters", []),
+            *operation.get("parameters", []),
+        ]:
+            if parameter.get("in") == "query":
+                documented[parameter["name"]] = parameter.get("schema") or {}
+        messages = []
+        for name, value in query.items():
+            if name not in documented:
+                messages.append(f"query parameter {name!r} is not documented")
+                continue
+            kind = documented[name].get("type")
+            if kind == "boolean" and value.lower() not in ("true", "false", "1", "0"):
+                messages.append(f"query parameter {name}={value!r} is not a boolean")
+            elif kind == "integer" and not value.lstrip("-").isdigit():
+                messages.append(f"query parameter {name}={value!r} is not an integer")
+        return messages
+
     def validate(
         self, method: str, route: str | None, content_type: str | None, body: Any
     ) -> list[str]:
