@@ -80,6 +80,18 @@ def pack_of(variant: Variant, spade_ace: bool = False) -> list[Card]:
     return cards
 
 
+_PACKS: dict[tuple[str, bool], list[Card]] = {}
+
+
+def _pack_cached(variant: Variant, spade_ace: bool) -> list[Card]:
+    """The pack, built once per member (not kept in each state: snapshots stay small)."""
+    key = (variant.name, spade_ace)
+    found = _PACKS.get(key)
+    if found is None:
+        found = _PACKS[key] = pack_of(variant, spade_ace)
+    return found
+
+
 def strengths(variant: Variant) -> list[int]:
     """Strength by card value (index = int(card)): position in the member's order."""
     table = [0] * 96
@@ -103,6 +115,18 @@ def play_action(c: Card) -> Action:
     if found is None:
         found = _PLAY_CACHE[c] = Action("play", None, (c,))
     return found
+
+
+class _SpentRandom(random.Random):
+    """The match generator once the first deal is made: every later deal has its own seed, so
+    nothing draws from it again, and it pickles as its seed alone (cheap snapshots)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.seed_value = seed
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return (_SpentRandom, (self.seed_value,))
 
 
 class SparState(State):
@@ -148,7 +172,6 @@ class SparState(State):
         self.peeked: Card | None = None
         self.finished = False
         self.last_deal: dict[str, Any] | None = None
-        self._pack = pack_of(v, self.spade_ace)
 
     # -- dealing ----------------------------------------------------------------------------
     def start_deal(self, dealer: int, deck: list[Card] | None) -> list[Event]:
@@ -157,7 +180,7 @@ class SparState(State):
         if deck is None:
             shuffler = random.Random(self.deal_seed)
             draw = shuffler.random
-            deck = sorted(self._pack, key=lambda _c: draw())
+            deck = sorted(_pack_cached(self.variant, self.spade_ace), key=lambda _c: draw())
             self.deal_seed = shuffler.getrandbits(64)
         direction = self.variant.direction
         first = seats.step(dealer, n, direction)
@@ -561,6 +584,7 @@ class SparState(State):
             ]
         reseeded(new, rng)
         new.deal_seed = new.rng.getrandbits(64)
+        new.rng = _SpentRandom(new.deal_seed)
         return new
 
     def _down_rule(
@@ -585,7 +609,7 @@ class SparState(State):
 
     def pack(self) -> list[Card]:
         """The member's pack."""
-        return list(self._pack)
+        return list(_pack_cached(self.variant, self.spade_ace))
 
 
 class SparRules(Rules):
@@ -706,6 +730,7 @@ class SparRules(Rules):
         dealer = options["dealer"]
         first = state.rng.randrange(players) if dealer is None else int(dealer)
         state.deal_seed = state.rng.getrandbits(64)
+        state.rng = _SpentRandom(state.deal_seed)
         state.start_deal(first, deck)
         return state
 

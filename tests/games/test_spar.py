@@ -378,3 +378,10 @@ def test_basic_player_beats_random_players(variant: str) -> None:
         assert state.outcome is not None
         wins += 0 in state.outcome.winners
     assert wins > games_played / 4
+
+
+def test_under_ten_needs_enough_undealt_cards() -> None:
+    # Seven players take all 35 cards: nobody can change a hand, however low.
+    state = new(7, 0, {1: "6S 7S 8S 9S 6H"}, under_ten=True)
+    assert state.view(None)["stock"] == 0
+    assert state.view(None)["phase"] == "play" and state.to_act == (1,)
