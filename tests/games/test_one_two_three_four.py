@@ -296,3 +296,13 @@ def test_basic_player_beats_random_players() -> None:
         assert state.outcome is not None
         wins += 0 in state.outcome.winners
     assert wins > 30 / 4
+
+
+def test_shared_winners_split_the_chips_and_the_first_in_turn_deals() -> None:
+    hands = {2: "AS 2H 3D 4C 2S", 1: "KD 9S 5C 3H 2D", 0: "KC 9C 5H 3S 2C"}
+    state = new(3, 0, hands, "QH", stock="4S", games=2)
+    shorten_stock(state, 1)
+    state.apply(2, "pass:AS")  # seat 2 ends with 2H 3D 4C 2S 4S: 15 to pay
+    assert state.view(None)["last_game"]["winners"] == [0, 1]
+    assert state.scores() == [107.0, 107.0, 86.0]  # 7 each; the odd chip stays with the payer
+    assert state.view(None)["dealer"] == 1  # seat 1 comes first in turn order (2, 1, 0)

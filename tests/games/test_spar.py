@@ -385,3 +385,10 @@ def test_under_ten_needs_enough_undealt_cards() -> None:
     state = new(7, 0, {1: "6S 7S 8S 9S 6H"}, under_ten=True)
     assert state.view(None)["stock"] == 0
     assert state.view(None)["phase"] == "play" and state.to_act == (1,)
+
+
+def test_option_dealer_sets_the_first_dealer() -> None:
+    state = RULES.new_game(4, seed=3, options={"dealer": 2})
+    assert state.view(None)["dealer"] == 2 and state.to_act == (3,)
+    state = RULES.new_game(4, seed=3, options={"dealer": 2, "variant": "agram"})
+    assert state.to_act == (1,)
