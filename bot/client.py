@@ -69,7 +69,8 @@ class Deckhand(commands.Bot):
         self.rules_for = rules_for
         self.game_ids = game_ids
         self.manager = TableManager(store, rules_for=rules_for, ai_delay=settings.ai_delay,
-                                    timer_scale=settings.timer_scale)
+                                    timer_scale=settings.timer_scale,
+                                    ai_level=settings.ai_level)
 
     @classmethod
     async def create(cls, settings: Settings) -> Deckhand:

@@ -142,11 +142,14 @@ Listener = Callable[[Update], Awaitable[None]]
 RulesLookup = Callable[[str], Rules]
 
 
-def best_player(game_id: str) -> ai.Player:
-    """The strongest computer player available for a game (falls back to random)."""
-    for level in reversed(ai.LEVELS):
+def best_player(game_id: str, level: str = "best") -> ai.Player:
+    """The computer player of ``level`` for a game, or the strongest one below it that the
+    game has ("best": the strongest of all); random when the game has none."""
+    levels = list(ai.LEVELS)
+    top = len(levels) if level == "best" or level not in levels else levels.index(level) + 1
+    for name in reversed(levels[:top]):
         try:
-            return ai.get_player(level, game_id)
+            return ai.get_player(name, game_id)
         except (ImportError, KeyError, AttributeError, ValueError):
             continue
     return ai.RandomPlayer()
@@ -161,8 +164,10 @@ class TableManager:
         rules_for: RulesLookup = games.get,
         ai_delay: float = 1.0,
         timer_scale: float = 1.0,
+        ai_level: str = "best",
     ) -> None:
         self.store = store
+        self.ai_level = ai_level
         self.rules_for = rules_for
         self.ai_delay = ai_delay
         self.timer_scale = timer_scale
@@ -491,19 +496,46 @@ class TableManager:
     def _player(self, game_id: str) -> ai.Player:
         player = self._players.get(game_id)
         if player is None:
-            player = self._players[game_id] = best_player(game_id)
+            player = self._players[game_id] = best_player(game_id, self.ai_level)
         return player
 
-    def _choose(self, table: Table, seat: int) -> Action:
-        state = table.state
-        assert state is not None
-        obs = ai.observe(state, seat)
-        rng = random.Random(f"{table.seed}:{table.version}:{seat}")
+    def _think(self, game_id: str, obs: ai.Observation, rng: random.Random) -> Action:
+        """The computer's choice (run in a worker thread: a search may take a second)."""
         try:
-            return self._player(table.rules.id).choose(obs, rng)
+            return self._player(game_id).choose(obs, rng)
         except Exception:
-            log.exception("table %s: the computer player failed; playing at random", table.id)
+            log.exception("the %s computer player failed; playing at random", game_id)
             return rng.choice(obs.legal)
+
+    async def _computer_move(self, table: Table, seat: int, how: str) -> Move | None:
+        """Think without the lock, then apply if the table has not moved on meanwhile.
+
+        Called with the lock NOT held; returns the move applied, or None when the position
+        changed while the computer was thinking (the caller looks again).
+        """
+        state = table.state
+        if state is None or table.status != PLAYING:
+            return None
+        version = table.version
+        obs = ai.observe(state, seat)
+        rng = random.Random(f"{table.seed}:{version}:{seat}")
+        action = await asyncio.to_thread(self._think, table.rules.id, obs, rng)
+        async with table.lock:
+            if table.version != version or table.status != PLAYING:
+                return None
+            if how == "timeout":
+                info = table.seats[seat]
+                if info.auto or seat not in table.waiting_for():
+                    return None
+                info.timeouts += 1
+                if info.timeouts >= AWAY_AFTER:
+                    info.away = True
+                await self._save(table)
+            move = await self._apply(table, seat, action, None, how)
+            kind = "finish" if table.status == FINISHED else "move"
+            await self._notify(Update(table, kind, (move,), seat))
+            self._arm_timer(table)
+        return move
 
     def _kick(self, table: Table) -> None:
         """Start the computer players and the turn timer if the game waits for them."""
@@ -518,19 +550,13 @@ class TableManager:
         """Let the computer move for its seats, one move at a time, pausing between moves."""
         while not self._closed:
             await asyncio.sleep(self.ai_delay)
-            async with table.lock:
-                state = table.state
-                if table.status != PLAYING or state is None:
-                    return
-                due = [s for s in state.to_act if table.seats[s].auto]
-                if not due:
-                    return
-                seat = due[0]
-                move = await self._apply(table, seat, self._choose(table, seat), None,
-                                         "computer")
-                kind = "finish" if table.status == FINISHED else "move"
-                await self._notify(Update(table, kind, (move,), seat))
-                self._arm_timer(table)
+            state = table.state
+            if table.status != PLAYING or state is None:
+                return
+            due = [s for s in state.to_act if table.seats[s].auto]
+            if not due:
+                return
+            await self._computer_move(table, due[0], "computer")
 
     def _arm_timer(self, table: Table) -> None:
         if table.timer_task is not None and table.timer_task is not asyncio.current_task():
@@ -547,24 +573,13 @@ class TableManager:
     async def _expire(self, table: Table, version: int, seconds: float) -> None:
         """When a person's time runs out the computer moves for them; twice, it keeps the seat."""
         await asyncio.sleep(seconds)
-        async with table.lock:
-            state = table.state
-            if table.version != version or table.status != PLAYING or state is None:
-                return
-            late = [s for s in state.to_act if not table.seats[s].auto]
-            for seat in late:
-                if table.status != PLAYING or seat not in state.to_act:
-                    continue
-                info = table.seats[seat]
-                info.timeouts += 1
-                if info.timeouts >= AWAY_AFTER:
-                    info.away = True
-                await self._save(table)
-                move = await self._apply(table, seat, self._choose(table, seat), None, "timeout")
-                kind = "finish" if table.status == FINISHED else "move"
-                await self._notify(Update(table, kind, (move,), move.seat))
-            table.timer_task = None
-            self._kick(table)
+        state = table.state
+        if table.version != version or table.status != PLAYING or state is None:
+            return
+        late = [s for s in state.to_act if not table.seats[s].auto]
+        if late:
+            await self._computer_move(table, late[0], "timeout")
+        self._kick(table)
 
     # -- restart ----------------------------------------------------------------------------
     async def _rebuild(self, table: Table) -> None:

@@ -323,7 +323,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
             view.add_item(discord.ui.Select[Any](
                 custom_id=ids.make("set", table.id, table.version, kind[:60]),
                 placeholder=t("pick-cards", lang, kind=kind)[:150],
-                min_values=max(1, min(low, len(cards))), max_values=max(1, high),
+                min_values=min(low, len(cards)), max_values=max(1, high),
                 options=[discord.SelectOption(label=pretty(c), value=str(c)) for c in cards],
                 row=rows_used))
             rows_used += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ def game_ids() -> list[str]:
 async def make_bot(db: Path, ai_delay: float = 0.0, timer_scale: float = 1.0) -> Deckhand:
     """A bot on a database file, with no computer pause."""
     settings = Settings(token="sim-token", db_path=str(db), ai_delay=ai_delay,
-                        timer_scale=timer_scale)
+                        timer_scale=timer_scale, ai_level="normal")
     store = await Storage.open(settings.db_path)
     return Deckhand(settings, store, rules_for=lookup, game_ids=game_ids)
 
@@ -89,3 +90,68 @@ def button(message: SimMessage, verb: str) -> dict[str, Any]:
         if str(found.get("custom_id", "")).split(":")[1:2] == [verb]:
             return found
     raise AssertionError(f"no {verb!r} button on {message.buttons()}")
+
+
+EPHEMERAL = 64
+
+
+def verb_of(custom_id: object) -> str:
+    """The verb of one of the bot's custom ids ('' for anything else)."""
+    parts = str(custom_id or "").split(":")
+    return parts[1] if len(parts) == 5 and parts[0] == "dh" else ""
+
+
+def is_public(sim: SimulatedDiscord, request: Any, channel: SimChannel) -> bool:
+    """Whether a captured request shows something to everyone in the guild channel."""
+    body: dict[str, Any] = request.json if isinstance(request.json, dict) else {}
+    inner = body.get("data")
+    data: dict[str, Any] = inner if isinstance(inner, dict) else body
+    if int(data.get("flags") or 0) & EPHEMERAL:
+        return False
+    if request.interaction_id is not None:
+        record = sim._interactions.get(request.interaction_id)
+        if record is None:
+            return True
+        if body.get("type") == 7 and record.message_id is not None:
+            return not sim.message(record.message_id).ephemeral
+        if record.original_message_id is not None and "@original" in request.path:
+            return not sim.message(record.original_message_id).ephemeral
+        return record.channel.id == channel.id
+    return f"/channels/{channel.id}/" in request.path
+
+
+class PublicCards:
+    """A listener keeping every card that has ever been public at any table (view or event)."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    async def __call__(self, update: Any) -> None:
+        import json
+
+        state = update.table.state
+        if state is not None:
+            text = json.dumps(state.view(None).to_dict())
+            self.seen.update(re.findall(r'"([2-9TJQKA][SHDC]|[RB]J)"', text))
+        for move in update.moves:
+            for event in move.events:
+                self.seen.update(str(c) for c in event.for_seat(None).cards)
+
+
+def hidden_cards(bot: Any, public: PublicCards) -> set[str]:
+    """Cards in some hand now that have never been public: no public request may show them."""
+    found: set[str] = set()
+    for table in bot.manager.tables.values():
+        state = table.state
+        if state is None:
+            continue
+        for seat in range(state.players):
+            found.update(code for code in state.view(seat)["hand"] if code not in public.seen)
+    return found
+
+
+def card_forms(code: str) -> list[str]:
+    """How a card could be written in a message: its code and its pretty form."""
+    from games.cards import parse, pretty
+
+    return [code, pretty(parse(code))]

@@ -364,3 +364,44 @@ async def test_storage_migrations_are_numbered_and_idempotent(tmp_path: Path) ->
         row = await cur.fetchone()
     assert row is not None and row[0] == "wal"
     await store.close()
+
+
+def test_the_best_computer_level_available_is_used() -> None:
+    import games
+    from bot.tables import best_player
+    from games import ai
+
+    assert isinstance(best_player("high-card"), ai.RandomPlayer)  # a game with no players
+    for gid in games.ids():
+        assert isinstance(best_player(gid, "normal"), ai.BasicPlayer)
+        strongest = best_player(gid)
+        assert not isinstance(strongest, ai.RandomPlayer)
+        assert type(strongest) is type(ai.get_player(ai.LEVELS[-1], gid))
+
+
+async def test_a_click_while_the_computer_thinks_is_not_held_up(store: Storage) -> None:
+    import time
+
+    from games import ai
+
+    m = TableManager(store, rules_for=lookup, ai_delay=0.0)
+
+    class Slow:
+        def choose(self, obs: ai.Observation, rng: object) -> object:
+            time.sleep(0.3)
+            return obs.legal[0]
+
+    m._players["high-card"] = Slow()  # type: ignore[assignment]
+    table = await m.open(1, 1, "high-card", HOST, "Host", seed=3)
+    await m.add_computer(table.id, HOST)
+    await m.start(table.id, HOST)
+    assert table.state is not None
+    if table.state.to_act[0] == 0:  # let the computer be the one thinking
+        await m.act(table.id, HOST, 0, table.state.legal_actions(0)[0])
+    await asyncio.sleep(0.05)
+    started = time.perf_counter()
+    await m.act(table.id, HOST, table.version, "knock")  # out of turn, while it thinks
+    assert time.perf_counter() - started < 0.2
+    await asyncio.sleep(0.4)
+    assert table.seats[1].computer
+    await m.close()
