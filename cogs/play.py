@@ -429,6 +429,8 @@ class PlayCog(commands.Cog):
         state = table.state
         assert state is not None
         legal = state.legal_actions(seat)
+        if not legal and seat not in state.to_act:
+            raise Refusal("not-your-turn")
         if cid.verb in ("page", "view"):
             group, _, page = cid.arg.partition(".")
             where = (int(group), int(page)) if group.isdigit() and page.isdigit() else (0, 0)

@@ -50,7 +50,7 @@ class World:
         self.bot = await make_bot(self.db)
         self.bots.append(self.bot)
         await self.sim.start(self.bot)
-        await self.sim.settle()
+        await self.sim.settle(idle=0.2)
         return self.bot
 
     def table_message(self) -> SimMessage:
