@@ -146,8 +146,13 @@ def choices_for(hand: list[Card], to_beat: int) -> Choices:
 
 def moves_for(hand: list[Card], to_beat: int) -> list[Action]:
     """Every play and pass from ``hand`` against ``to_beat``: plays first, then passes."""
-    plays, passes = choices_for(hand, to_beat)
+    return actions_of(hand, choices_for(hand, to_beat))
+
+
+def actions_of(hand: list[Card], choices: Choices) -> list[Action]:
+    """The actions for choices made as positions in ``hand``."""
     new = tuple.__new__
+    plays, passes = choices
     result = [new(Action, ("play", None, tuple([hand[i] for i in idx]))) for idx in plays]
     result += [new(Action, ("pass", None, tuple([hand[i] for i in idx]))) for idx in passes]
     return result
@@ -300,12 +305,7 @@ class OneTwoThreeFourState(State):
         """Every play and pass of the player to act."""
         if seat != self.turn:
             return []
-        hand = self.hands[seat]
-        new = tuple.__new__
-        plays, passes = self._choices
-        result = [new(Action, ("play", None, tuple([hand[i] for i in idx]))) for idx in plays]
-        result += [new(Action, ("pass", None, tuple([hand[i] for i in idx]))) for idx in passes]
-        return result
+        return actions_of(self.hands[seat], self._choices)
 
     def random_action(self, seat: int, rng: random.Random) -> Action:
         """The same choice as ``rng.choice(legal_actions(seat))``, without listing them all."""

@@ -306,3 +306,26 @@ def test_shared_winners_split_the_chips_and_the_first_in_turn_deals() -> None:
     assert state.view(None)["last_game"]["winners"] == [0, 1]
     assert state.scores() == [107.0, 107.0, 86.0]  # 7 each; the odd chip stays with the payer
     assert state.view(None)["dealer"] == 1  # seat 1 comes first in turn order (2, 1, 0)
+
+
+def test_listed_moves_are_exactly_every_play_and_pass() -> None:
+    from itertools import combinations
+
+    from games.one_two_three_four import moves_for
+
+    rng = random.Random(9)
+    deck = standard_deck()
+    for _ in range(300):
+        hand = rng.sample(deck, rng.randint(1, 5))
+        to_beat = rng.randint(1, 40)
+        expected = set()
+        for k in range(1, len(hand) + 1):
+            for combo in combinations(hand, k):
+                key = frozenset(combo)
+                if to_beat + 1 <= sum(card_value(c) for c in combo) <= to_beat + 4:
+                    expected.add(("play", key))
+                if is_pass(combo):
+                    expected.add(("pass", key))
+        listed = [(a.kind, frozenset(a.cards)) for a in moves_for(hand, to_beat)]
+        assert len(listed) == len(set(listed))
+        assert set(listed) == expected
