@@ -19,6 +19,7 @@ eliminations, the end of the game and the next deal.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -42,9 +43,69 @@ from games.core import (
 )
 
 _ALL = standard_deck()
+# Inside a state a card is its plain number (``int(card)``): plain ints make the hand-written
+# clone and any snapshot of the state cheap. Cards become Card objects again at the edges
+# (actions, events, views, zones).
+Id = int
+_C: dict[int, Card] = {int(c): c for c in _ALL}
+_CODE: dict[int, str] = {int(c): str(c) for c in _ALL}
+_PACKS: dict[int, list[Id]] = {1: [int(c) for c in _ALL], 2: [int(c) for c in _ALL] * 2}
 # Sort key: rank first (low to high), then the card's own number, so hands have one order.
-_KEY: dict[Card, int] = {c: (int(c) & 15) * 128 + int(c) for c in _ALL}
+_KEY: dict[int, int] = {int(c): (int(c) & 15) * 128 + int(c) for c in _ALL}
 _KEYF = _KEY.__getitem__
+_MASK = (1 << 64) - 1
+
+
+class SplitMix(random.Random):
+    """A seeded generator with a one-number state (SplitMix64), so that copying a state is
+    cheap; it offers all of :class:`random.Random` through ``random`` and ``getrandbits``."""
+
+    _s: int
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        """Start from ``a`` (a number; None: from the system's entropy)."""
+        if a is None:
+            a = random.SystemRandom().getrandbits(64)
+        self._s = hash(a) & _MASK if not isinstance(a, int) else a & _MASK
+        self.gauss_next = None
+
+    def _next(self) -> int:
+        z = self._s = (self._s + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def random(self) -> float:
+        """A float in [0, 1)."""
+        return (self._next() >> 11) * (1.0 / 9007199254740992.0)
+
+    def getrandbits(self, k: int) -> int:
+        """A number of ``k`` random bits."""
+        if k <= 64:
+            return self._next() >> (64 - k)
+        value = 0
+        for shift in range(0, k, 64):
+            value |= self._next() << shift
+        return value & ((1 << k) - 1)
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        """Shuffle a list in place (Fisher–Yates, one step of the generator per card)."""
+        z = self._s
+        for i in range(len(x) - 1, 0, -1):
+            z = (z + 0x9E3779B97F4A7C15) & _MASK
+            v = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            v = ((v ^ (v >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = ((v ^ (v >> 31)) * (i + 1)) >> 64
+            x[i], x[j] = x[j], x[i]
+        self._s = z
+
+    def getstate(self) -> Any:
+        """The whole state: one number."""
+        return (self._s,)
+
+    def setstate(self, state: Any) -> None:
+        """Restore a state from :meth:`getstate`."""
+        self._s = state[0]
 # Penalty values (section "Players and cards"; the Cucumber scale of the rebuy section).
 _VALUE_22: dict[int, int] = {r: (11 if r == 14 else 10 if r >= 11 else r) for r in range(2, 15)}
 _VALUE_CUCUMBER: dict[int, int] = {r: r for r in range(2, 15)}
@@ -61,11 +122,19 @@ def _rank_text(rank: int) -> str:
     return RANKS[rank - 2]
 
 
-def _show(cards: Sequence[Card]) -> str:
-    return " ".join(pretty(c) for c in cards)
+def _show(cards: Sequence[Card | Id]) -> str:
+    return " ".join(pretty(_C[int(c)]) for c in cards)
 
 
-def beats(play: Sequence[Card], to_beat: Sequence[Card]) -> bool:
+def _cards(ids: Sequence[Id]) -> tuple[Card, ...]:
+    return tuple([_C[x] for x in ids])
+
+
+def _codes(ids: Sequence[Id]) -> list[str]:
+    return [_CODE[x] for x in ids]
+
+
+def beats(play: Sequence[Card | Id], to_beat: Sequence[Card | Id]) -> bool:
     """True when ``play`` pairs one to one with ``to_beat``, each card equal or higher.
 
     Section 4, Follow: sorted high to low, the play's i-th card ≥ the i-th card to beat.
@@ -77,7 +146,7 @@ def beats(play: Sequence[Card], to_beat: Sequence[Card]) -> bool:
     return all(a >= b for a, b in zip(mine, theirs, strict=True))
 
 
-def _take(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
+def _take(hand: Sequence[Id], cards: Sequence[Card]) -> list[Id] | None:
     """The hand without ``cards`` (as a multiset), or None when it does not hold them all."""
     rest = list(hand)
     for c in cards:
@@ -88,7 +157,7 @@ def _take(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card] | None:
     return rest
 
 
-def _unique_combos(cards: Sequence[Card], size: int, dups: bool) -> list[tuple[Card, ...]]:
+def _unique_combos(cards: Sequence[Id], size: int, dups: bool) -> list[tuple[Id, ...]]:
     found = combinations(cards, size)
     return list(dict.fromkeys(found)) if dups else list(found)
 
@@ -103,11 +172,12 @@ def _weighted(weights: list[int], rng: random.Random) -> int:
     raise AssertionError("weights ran out")
 
 
-def _random_submultiset(hand: list[Card], limit: int, rng: random.Random) -> list[Card]:
+def _random_submultiset(hand: list[Id], limit: int, rng: random.Random,
+                        dups: bool) -> list[Id]:
     """A uniformly random sub-multiset of ``hand`` with at most ``limit`` cards."""
     h = len(hand)
-    counts = Counter(hand)
-    if len(counts) == h and limit >= h:
+    counts = Counter(hand) if dups else dict.fromkeys(hand, 1)
+    if limit >= h and len(counts) == h:
         mask = rng.getrandbits(h) if h else 0
         return [hand[i] for i in range(h) if mask >> i & 1]
     items = list(counts.items())
@@ -124,7 +194,7 @@ def _random_submultiset(hand: list[Card], limit: int, rng: random.Random) -> lis
     top = suffix[0]
     sizes = range(min(limit, len(top) - 1) + 1)
     size = _weighted([top[s] for s in sizes], rng)
-    chosen: list[Card] = []
+    chosen: list[Id] = []
     left = size
     for i, (card, m) in enumerate(items):
         after = suffix[i + 1]
@@ -142,30 +212,30 @@ class TwentyTwoState(State):
     def __init__(self, rules: Rules, players: int, seed: int,
                  options: dict[str, OptionValue], deck: list[Card] | None) -> None:
         super().__init__(rules, players, seed, options)
+        self.rng = SplitMix(seed)
         n = players
         self.decks = 2 if n >= 7 else 1
-        self.full: list[Card] = _ALL * self.decks
         self.cucumber = options["scoring"] == "cucumber"
         self.values = _VALUE_CUCUMBER if self.cucumber else _VALUE_22
         self.limit = 30 if self.cucumber else 22
         self.rebuy_on = bool(options["rebuy"])
         self.shared = options["last_out"] == "shared"
         self.live = [True] * n
-        self.penalties: list[list[Card]] = [[] for _ in range(n)]
+        self.penalties: list[list[Id]] = [[] for _ in range(n)]
         self.totals = [0] * n
         self.out_deal: list[int] = [0] * n
         self.rebought = [False] * n
         self.paid = [1 if self.rebuy_on else 0] * n
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.exchanged: list[list[Card]] = [[] for _ in range(n)]
-        self.stock: list[Card] = []  # top card last, so a draw is a pop()
-        self.discards: list[Card] = []
-        self.trick: list[tuple[int, tuple[Card, ...]]] = []
-        self.to_beat: tuple[Card, ...] = ()
+        self.hands: list[list[Id]] = [[] for _ in range(n)]
+        self.exchanged: list[list[Id]] = [[] for _ in range(n)]
+        self.stock: list[Id] = []  # top card last, so a draw is a pop()
+        self.discards: list[Id] = []
+        self.trick: list[tuple[int, tuple[Id, ...]]] = []
+        self.to_beat: tuple[Id, ...] = ()
         self.best_rank = 0
         self.best_seat = 0
-        self.last_trick: list[tuple[int, tuple[Card, ...]]] | None = None
-        self.last_final: list[tuple[int, Card]] | None = None
+        self.last_trick: list[tuple[int, tuple[Id, ...]]] | None = None
+        self.last_final: list[tuple[int, Id]] | None = None
         self.last_losers: list[int] = []
         self.floor = [0] * n
         self.phase = "exchange"
@@ -182,9 +252,8 @@ class TwentyTwoState(State):
         self.finished = False
         dealer = options["dealer"]
         self.dealer = self.rng.randrange(n) if dealer is None else int(dealer)
-        if deck is not None:
-            deck = check_deck(deck, self.full)
-        self.opening: list[Event] = self._start_deal(deck)
+        first = None if deck is None else [int(c) for c in check_deck(deck, self.pack())]
+        self._start_deal(first)
 
     # -- dealing ---------------------------------------------------------------------------
     def _live_from(self, seat: int) -> list[int]:
@@ -193,10 +262,10 @@ class TwentyTwoState(State):
         live = self.live
         return [s for s in ((seat + i) % n for i in range(1, n + 1)) if live[s]]
 
-    def _start_deal(self, deck: list[Card] | None) -> list[Event]:
+    def _start_deal(self, deck: list[Id] | None) -> list[Event]:
         """Step 2: shuffle every card but the penalty cards and deal the hand size to each."""
         if deck is None:
-            deck = list(self.full)
+            deck = list(_PACKS[self.decks])
             for pile in self.penalties:
                 for c in pile:
                     deck.remove(c)
@@ -222,7 +291,7 @@ class TwentyTwoState(State):
         self.last_trick = None
         self.floor = [0] * self.players
         events = [Event("deal", self.dealer, arg=str(size))]
-        events.extend(Event("hand", s, tuple(hands[s]), private=True) for s in order)
+        events.extend(Event("hand", s, _cards(hands[s]), private=True) for s in order)
         self.phase = "exchange"
         self.turn = order[0]
         self.exchange_left = count
@@ -267,64 +336,60 @@ class TwentyTwoState(State):
             most = min(len(self.stock), len(hand))
             result = [_KEEP]
             for size in range(1, most + 1):
-                result.extend(Action("exchange", None, combo)
+                result.extend(Action("exchange", None, _cards(combo))
                               for combo in _unique_combos(hand, size, dups))
             return result
         if not self.trick:
             return self._leads(hand, dups)
-        return [Action("play", None, combo) for combo in self._follows(hand, dups)]
+        return [Action("play", None, _cards(combo)) for combo in self._follows(hand, dups)]
 
     @staticmethod
-    def _leads(hand: list[Card], dups: bool) -> list[Action]:
+    def _leads(hand: list[Id], dups: bool) -> list[Action]:
         """Section 4, Lead: one card, or a set of one rank that leaves a card in hand."""
         singles = dict.fromkeys(hand) if dups else hand
-        result = [Action("play", None, (c,)) for c in singles]
+        result = [Action("play", None, (_C[c],)) for c in singles]
         most = len(hand) - 1
         i = 0
         h = len(hand)
         while i < h:
-            r = int(hand[i]) & 15
+            r = hand[i] & 15
             j = i + 1
-            while j < h and int(hand[j]) & 15 == r:
+            while j < h and hand[j] & 15 == r:
                 j += 1
-            group = hand[i:j]
             for size in range(2, min(j - i, most) + 1):
-                result.extend(Action("play", None, combo)
-                              for combo in _unique_combos(group, size, dups))
+                result.extend(Action("play", None, _cards(combo))
+                              for combo in _unique_combos(hand[i:j], size, dups))
             i = j
         return result
 
-    def _follows(self, hand: list[Card], dups: bool) -> list[tuple[Card, ...]]:
+    def _follows(self, hand: list[Id], dups: bool) -> list[tuple[Id, ...]]:
         """Section 4, Follow: any cards that beat the cards to beat, or the n lowest."""
         n = len(self.to_beat)
         if n == 1:
-            top = int(self.to_beat[0]) & 15
-            low = int(hand[0]) & 15
+            top = self.to_beat[0] & 15
+            low = hand[0] & 15
             cards = dict.fromkeys(hand) if dups else hand
-            return [(c,) for c in cards if (int(c) & 15) >= top or (int(c) & 15) == low]
-        need = sorted((int(c) & 15 for c in self.to_beat), reverse=True)
-        lowest = [int(c) & 15 for c in hand[:n]]
+            return [(c,) for c in cards if (c & 15) >= top or (c & 15) == low]
+        need = sorted((c & 15 for c in self.to_beat), reverse=True)
+        lowest = [c & 15 for c in hand[:n]]
         result = []
         for combo in _unique_combos(hand, n, dups):
-            ranks = [int(c) & 15 for c in combo]  # ascending, as the hand is sorted
+            ranks = [c & 15 for c in combo]  # ascending, as the hand is sorted
             if ranks == lowest or all(ranks[n - 1 - i] >= need[i] for i in range(n)):
                 result.append(combo)
         return result
 
     def random_action(self, seat: int, rng: random.Random) -> Action:
         """A uniformly random legal action, without listing every exchange."""
-        if not self.finished and self.phase == "exchange" and seat == self.turn:
-            hand = self.hands[seat]
-            chosen = _random_submultiset(hand, len(self.stock), rng)
-            return Action("exchange", None, tuple(chosen)) if chosen else _KEEP
-        if not self.finished and self.phase == "play" and seat == self.turn and self.trick \
-                and len(self.to_beat) == 1:
-            hand = self.hands[seat]
-            top = int(self.to_beat[0]) & 15
-            low = int(hand[0]) & 15
-            cards = list(dict.fromkeys(hand)) if self.decks > 1 else hand
-            fit = [c for c in cards if (int(c) & 15) >= top or (int(c) & 15) == low]
-            return Action("play", None, (fit[rng.randrange(len(fit))],))
+        if self.finished or seat != self.turn:
+            return rng.choice(self.legal_actions(seat))
+        if self.phase == "exchange":
+            chosen = _random_submultiset(self.hands[seat], len(self.stock), rng,
+                                         self.decks > 1)
+            return Action("exchange", None, _cards(chosen)) if chosen else _KEEP
+        if self.phase == "play" and len(self.to_beat) == 1 and self.trick:
+            fit = self._follows(self.hands[seat], self.decks > 1)
+            return Action("play", None, (_C[fit[rng.randrange(len(fit))][0]],))
         return rng.choice(self.legal_actions(seat))
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -364,9 +429,9 @@ class TwentyTwoState(State):
             rest.extend(drawn)
             rest.sort(key=_KEYF)
             self.hands[seat] = rest
-            self.exchanged[seat] = list(cards)
+            self.exchanged[seat] = [int(c) for c in cards]
             events = [Event("exchange", seat, cards, private=True),
-                      Event("draw", seat, tuple(drawn), private=True)]
+                      Event("draw", seat, _cards(drawn), private=True)]
         else:
             events = [Event("exchange", seat, private=True)]
         self.exchange_left -= 1
@@ -388,7 +453,8 @@ class TwentyTwoState(State):
         rest = _take(hand, cards)
         if rest is None:
             raise IllegalAction(f"You do not hold all of {_show(cards)}.")
-        ranks = [int(c) & 15 for c in cards]
+        ids = tuple([int(c) for c in cards])
+        ranks = [c & 15 for c in ids]
         top = max(ranks)
         if not self.trick:
             if len(cards) > 1:
@@ -396,7 +462,7 @@ class TwentyTwoState(State):
                     raise IllegalAction("A set lead must be cards of one rank.")
                 if not rest:
                     raise IllegalAction("A set lead must leave you at least one card in hand.")
-            self.to_beat = cards
+            self.to_beat = ids
             events = [Event("lead", seat, cards)]
             self.best_rank = top
             self.best_seat = seat
@@ -407,7 +473,7 @@ class TwentyTwoState(State):
                                     "as many as were led.")
             beat = beats(cards, self.to_beat)
             if not beat:
-                lowest = [int(c) & 15 for c in hand[:n]]
+                lowest = [c & 15 for c in hand[:n]]
                 if sorted(ranks) != lowest:
                     raise IllegalAction(
                         f"{_show(cards)} does not beat {_show(self.to_beat)}: beat it, or play "
@@ -418,14 +484,14 @@ class TwentyTwoState(State):
                 if top > self.floor[seat]:
                     self.floor[seat] = top
             else:
-                self.to_beat = cards
+                self.to_beat = ids
             events = [Event("play", seat, cards, "beat" if beat else "low")]
             # Section 4, Winner: the highest rank; among equals, the last to play it.
             if top >= self.best_rank:
                 self.best_rank = top
                 self.best_seat = seat
         self.hands[seat] = rest
-        self.trick.append((seat, cards))
+        self.trick.append((seat, ids))
         n = self.players
         s = (seat + 1) % n
         while not self.live[s]:
@@ -435,11 +501,11 @@ class TwentyTwoState(State):
             return events
         # Trick complete: its cards are discarded face up; the winner leads the next.
         winner = self.best_seat
-        everything: list[Card] = []
+        everything: list[Id] = []
         for _s, played in self.trick:
             everything.extend(played)
         self.discards.extend(everything)
-        events.append(Event("trick", winner, tuple(everything)))
+        events.append(Event("trick", winner, _cards(everything)))
         self.last_trick = self.trick
         self.trick = []
         self.to_beat = ()
@@ -452,16 +518,16 @@ class TwentyTwoState(State):
         """Step 5: everyone plays their last card at once; all tied highest lose the deal."""
         order = self._live_from(self.dealer)
         plays = [(s, self.hands[s][0]) for s in order]
-        high = max(int(c) & 15 for _s, c in plays)
+        high = max(c & 15 for _s, c in plays)
         losers: list[int] = []
         for s, c in plays:
             self.hands[s] = []
-            events.append(Event("final", s, (c,)))
-            if int(c) & 15 == high:
+            events.append(Event("final", s, (_C[c],)))
+            if c & 15 == high:
                 losers.append(s)
                 self.penalties[s].append(c)
                 self.totals[s] += self.values[high]
-                events.append(Event("penalty", s, (c,), str(self.totals[s])))
+                events.append(Event("penalty", s, (_C[c],), str(self.totals[s])))
             else:
                 self.discards.append(c)
         self.last_final = plays
@@ -495,11 +561,11 @@ class TwentyTwoState(State):
                     # Pay one more stake; the penalty goes back to before this deal, so the
                     # card taken this deal returns to the deck.
                     card = self.penalties[s].pop()
-                    self.totals[s] -= self.values[int(card) & 15]
+                    self.totals[s] -= self.values[card & 15]
                     self.discards.append(card)
                     self.rebought[s] = True
                     self.paid[s] += 1
-                    events.append(Event("stay", s, (card,), str(self.totals[s])))
+                    events.append(Event("stay", s, (_C[card],), str(self.totals[s])))
                 else:
                     going.append(s)
             self.pending = []
@@ -569,6 +635,10 @@ class TwentyTwoState(State):
         """Penalty totals."""
         return [float(t) for t in self.totals]
 
+    def score_direction(self) -> int:
+        """Penalty points: lower is better."""
+        return -1
+
     def chips(self) -> list[float]:
         """Net chips per seat with the rebuy option: stakes paid, and the pot shared at the end."""
         net = [float(-p) for p in self.paid]
@@ -581,7 +651,7 @@ class TwentyTwoState(State):
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know (None: a spectator)."""
         own = self.hands[seat] if seat is not None and 0 <= seat < self.players else []
-        data: dict[str, Any] = self.base_view(seat, own)
+        data: dict[str, Any] = self.base_view(seat, _cards(own))
         data.update({
             "phase": self.phase,
             "dealer": self.dealer,
@@ -591,18 +661,18 @@ class TwentyTwoState(State):
             "limit": self.limit,
             "stock_count": len(self.stock),
             "exchanged": [len(x) for x in self.exchanged],
-            "my_exchange": [str(c) for c in self.exchanged[seat]] if seat is not None else [],
-            "trick": [{"seat": s, "cards": [str(c) for c in cs], "card": str(max(cs, key=_KEYF))}
+            "my_exchange": _codes(self.exchanged[seat]) if seat is not None else [],
+            "trick": [{"seat": s, "cards": _codes(cs), "card": _CODE[max(cs, key=_KEYF)]}
                       for s, cs in self.trick],
             "leader": self.leader if self.phase == "play" else None,
-            "to_beat": [str(c) for c in self.to_beat],
+            "to_beat": _codes(self.to_beat),
             "last_trick": None if self.last_trick is None else [
-                {"seat": s, "cards": [str(c) for c in cs], "card": str(max(cs, key=_KEYF))}
+                {"seat": s, "cards": _codes(cs), "card": _CODE[max(cs, key=_KEYF)]}
                 for s, cs in self.last_trick],
-            "discards": [str(c) for c in self.discards],
-            "penalties": [[str(c) for c in p] for p in self.penalties],
+            "discards": _codes(self.discards),
+            "penalties": [_codes(p) for p in self.penalties],
             "final": None if self.last_final is None else [
-                {"seat": s, "card": str(c)} for s, c in self.last_final],
+                {"seat": s, "card": _CODE[c]} for s, c in self.last_final],
             "losers": list(self.last_losers),
             "rebuy_pending": list(self.to_act) if self.phase == "rebuy" else [],
         })
@@ -618,8 +688,13 @@ class TwentyTwoState(State):
         new = object.__new__(TwentyTwoState)
         d = dict(self.__dict__)
         d["options"] = dict(self.options)
-        d["rng"] = random.Random()
-        d["rng"].setstate(self.rng.getstate())
+        rng = self.rng
+        if type(rng) is SplitMix:
+            twin = SplitMix(0)
+            twin._s = rng._s
+            d["rng"] = twin
+        else:
+            d["rng"] = copy.copy(rng)
         d["live"] = list(self.live)
         d["penalties"] = [list(p) for p in self.penalties]
         d["totals"] = list(self.totals)
@@ -648,7 +723,7 @@ class TwentyTwoState(State):
         new = self.clone()
         reseeded(new, rng)
         others = [s for s in range(self.players) if s != seat]
-        pool: list[Card] = list(new.stock)
+        pool: list[Id] = list(new.stock)
         for s in others:
             pool.extend(new.hands[s])
             pool.extend(new.exchanged[s])
@@ -658,10 +733,10 @@ class TwentyTwoState(State):
         for s in constrained:
             need = len(new.hands[s])
             floor = new.floor[s]
-            picked: list[Card] = []
-            kept: list[Card] = []
+            picked: list[Id] = []
+            kept: list[Id] = []
             for c in pool:
-                if len(picked) < need and int(c) & 15 >= floor:
+                if len(picked) < need and c & 15 >= floor:
                     picked.append(c)
                 else:
                     kept.append(c)
@@ -685,18 +760,18 @@ class TwentyTwoState(State):
 
     def zones(self) -> dict[str, list[Card]]:
         """Hands, stock, face-down exchange discards, the trick, trick discards, penalties."""
-        found: dict[str, list[Card]] = {"stock": list(self.stock),
-                                        "discards": list(self.discards)}
-        found["trick"] = [c for _s, cs in self.trick for c in cs]
+        found: dict[str, list[Card]] = {"stock": list(_cards(self.stock)),
+                                        "discards": list(_cards(self.discards))}
+        found["trick"] = [_C[c] for _s, cs in self.trick for c in cs]
         for s in range(self.players):
-            found[f"hand{s}"] = list(self.hands[s])
-            found[f"exchanged{s}"] = list(self.exchanged[s])
-            found[f"penalty{s}"] = list(self.penalties[s])
+            found[f"hand{s}"] = list(_cards(self.hands[s]))
+            found[f"exchanged{s}"] = list(_cards(self.exchanged[s]))
+            found[f"penalty{s}"] = list(_cards(self.penalties[s]))
         return found
 
     def pack(self) -> list[Card]:
         """The 52 cards (104 with 7–8 players); penalty cards count in their own zones."""
-        return list(self.full)
+        return [_C[c] for c in _PACKS[self.decks]]
 
 
 _SUMMARY_EN = """\
