@@ -134,9 +134,9 @@ class SparState(State):
 
     def __init__(self, rules: Rules, players: int, seed: int, options: dict[str, OptionValue]):
         super().__init__(rules, players, seed, options)
-        self.variant = VARIANTS[str(options["variant"])]
+        # Only the member's name is kept in the state; its table is shared (small snapshots).
+        self.variant_name = str(options["variant"])
         v = self.variant
-        self.strength = _STRENGTH[v.name]
         self.spade_ace = bool(options["spade_ace"])
         if v.name == "spar" and options["hand"] == "7":
             self.packets: tuple[int, ...] = (3, 4)  # hand = 7: 3 then 4 (Spar options)
@@ -172,6 +172,16 @@ class SparState(State):
         self.peeked: Card | None = None
         self.finished = False
         self.last_deal: dict[str, Any] | None = None
+
+    @property
+    def variant(self) -> Variant:
+        """The member of the family being played."""
+        return VARIANTS[self.variant_name]
+
+    @property
+    def strength(self) -> list[int]:
+        """Card strengths in this member's order, indexed by card value."""
+        return _STRENGTH[self.variant_name]
 
     # -- dealing ----------------------------------------------------------------------------
     def start_deal(self, dealer: int, deck: list[Card] | None) -> list[Event]:
