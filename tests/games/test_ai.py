@@ -56,14 +56,14 @@ def test_hard_level_exists_for_every_game(gid: str) -> None:
 
 @pytest.mark.parametrize("gid", GAMES)
 def test_search_returns_a_legal_action(gid: str) -> None:
-    player = searcher(gid, 60)
-    states = positions(gid)
+    player = searcher(gid, 50)
+    states = positions(gid, count=2)
     assert states
     for state in states:
         obs = observe(state, mover(state))
         action = player.choose(obs, random.Random(1))
         assert action in obs.legal
-        assert player.last_iterations == 60
+        assert player.last_iterations == 50
         state.apply(obs.seat, action)
 
 
@@ -89,7 +89,7 @@ def test_search_only_plays_in_sampled_states(gid: str, monkeypatch: pytest.Monke
     monkeypatch.setattr(cls, "apply", apply)
     before = state.view(None)
     spied = dataclasses.replace(obs, sampler=spy)
-    searcher(gid, 80).choose(spied, random.Random(2))
+    searcher(gid, 50).choose(spied, random.Random(2))
     assert sampled and touched
     assert touched <= sampled
     assert id(state) not in touched
@@ -122,8 +122,8 @@ def test_search_finds_the_obvious_lead_in_twenty_two() -> None:
 def test_search_is_deterministic_with_iterations_and_seed(gid: str) -> None:
     state = positions(gid, count=1, seed=9)[0]
     obs = observe(state, mover(state))
-    first = [searcher(gid, 70).choose(obs, random.Random(s)) for s in range(3)]
-    again = [searcher(gid, 70).choose(obs, random.Random(s)) for s in range(3)]
+    first = [searcher(gid, 50).choose(obs, random.Random(s)) for s in range(2)]
+    again = [searcher(gid, 50).choose(obs, random.Random(s)) for s in range(2)]
     assert first == again
 
 
