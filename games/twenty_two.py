@@ -838,7 +838,7 @@ class TwentyTwoRules(Rules):
                "Q 12、J 11、30点で脱落）。",
                choices=("22", "cucumber")),
     )
-    test_mixes = ((3, {"rebuy": True}), (8, {"rebuy": True, "scoring": "cucumber"}))
+    test_mixes = ((3, {"rebuy": True}), (5, {"rebuy": True, "scoring": "cucumber"}))
 
     def check_options(self, players: int, options: dict[str, OptionValue]) -> None:
         """The rebuy variant is for 3 to 8 players."""
