@@ -50,7 +50,7 @@ class Scene:
     title: str
     subtitle: str = ""
     seats: list[SeatScene] = field(default_factory=list)
-    trick: list[tuple[int, str | None]] = field(default_factory=list)
+    trick: list[tuple[int, list[str | None]]] = field(default_factory=list)
     rows: list[tuple[str, list[str | None]]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     corner: list[str] = field(default_factory=list)
@@ -101,11 +101,11 @@ def draw_scene(scene: Scene, four_colour: bool = False) -> Image.Image:
     for seat, seat_scene in enumerate(scene.seats):
         x, y = seat_position(seat, players)
         _draw_seat(image, draw, seat_scene, x, y, four_colour)
-    for seat, code in scene.trick:
+    for seat, codes in scene.trick:
         x, y = seat_position(seat, players)
-        tx = int(centre[0] + (x - centre[0]) * 0.38) - CARD_W // 2
+        tx = int(centre[0] + (x - centre[0]) * 0.38)
         ty = int(centre[1] + (y - centre[1]) * 0.38) - CARD_H // 2
-        _paste(image, cards.card(code, CARD_W, CARD_H, four_colour), tx, ty)
+        _card_row(image, codes, tx, ty, CARD_W, CARD_H, four_colour, CARD_W + 22 * 7)
     rows = scene.rows[:3]
     corner = list(scene.corner)
     if scene.trick:
