@@ -186,8 +186,8 @@ class PlayCog(commands.Cog):
             try:
                 await self._send_edit(table, payload)
                 board.sent = key
-            except discord.HTTPException:
-                log.warning("table %s: could not edit its message", table.id)
+            except Exception:  # a failed edit must not stop later ones
+                log.warning("table %s: could not edit its message", table.id, exc_info=True)
         if table.status in (FINISHED, CANCELLED):
             self.boards.pop(table.id, None)
 
