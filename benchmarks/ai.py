@@ -2,7 +2,8 @@
 partnership games, a ``hard`` pair against a ``basic`` pair), per game at its usual count.
 
     .venv/bin/python benchmarks/ai.py [--game ID] [-n GAMES] [--budget S] [--iterations K]
-                                     [--unit deal|match] [--jobs J]
+                                     [--unit deal|match] [--jobs J] [--first I]
+                                     [--set NAME=VALUE] [--solo-only | --pair-only]
 
 For each game it prints the hard side's win share with a 95% interval (normal approximation),
 its fair share, the hard moves' time p50/p99 (moves with one legal action are not searched and
@@ -42,16 +43,19 @@ def hard_seats(gid: str, players: int, index: int, pair: bool) -> list[int]:
     return [index % players]
 
 
-def play_one(job: tuple[str, int, int, bool, float, int | None, str]) -> dict[str, Any]:
+Job = tuple[str, int, int, bool, float, int | None, str, tuple[tuple[str, float], ...]]
+
+
+def play_one(job: Job) -> dict[str, Any]:
     """Play one deal or match; the hard side's win credit, move times and iterations."""
-    gid, players, index, pair, budget, iterations, unit = job
+    gid, players, index, pair, budget, iterations, unit, settings = job
     rules = games.get(gid)
     state = rules.new_game(players, seed=10_000 + index)
     hard = set(hard_seats(gid, players, index, pair))
     basic = get_player("normal", gid)
     seats: dict[int, Player] = {}
     for s in range(players):
-        seats[s] = hard_player(gid, budget, iterations) if s in hard else basic
+        seats[s] = hard_player(gid, budget, iterations, settings) if s in hard else basic
     rng = random.Random(index)
     start = state.scores()
     times: list[float] = []
@@ -83,12 +87,17 @@ def play_one(job: tuple[str, int, int, bool, float, int | None, str]) -> dict[st
     return {"credit": credit, "times": times, "playouts": playouts}
 
 
-def hard_player(gid: str, budget: float, iterations: int | None) -> Player:
-    """The hard level with this budget."""
+def hard_player(gid: str, budget: float, iterations: int | None,
+                settings: tuple[tuple[str, float], ...] = ()) -> Player:
+    """The hard level with this budget (and search settings changed, for comparisons)."""
     player = get_player("hard", gid)
     assert isinstance(player, SearchPlayer)
     player.budget = budget
     player.iterations = iterations
+    for name, value in settings:
+        if not hasattr(player, name):
+            raise SystemExit(f"the search player has no setting '{name}'")
+        setattr(player, name, value)
     return player
 
 
@@ -130,8 +139,14 @@ def main() -> int:
     parser.add_argument("--unit", choices=("deal", "match"), default="deal")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--solo-only", action="store_true", help="skip the hard-pair lines")
+    parser.add_argument("--pair-only", action="store_true", help="skip the one-hard lines")
+    parser.add_argument("--first", type=int, default=0, help="index of the first game played")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="change a search setting, e.g. exploration=0.5 or confidence=0")
     args = parser.parse_args()
-    print(f"unit={args.unit} budget={args.budget}s iterations={args.iterations} n={args.n}")
+    settings = tuple((k, float(v)) for k, v in (item.split("=", 1) for item in args.set))
+    print(f"unit={args.unit} budget={args.budget}s iterations={args.iterations} n={args.n} "
+          f"first={args.first} settings={dict(settings)}")
     print(f"{'game':12} {'side':9} {'pl':>3} {'games':>5} {'share':>6} {'95%':>6} "
           f"{'fair':>5} {'target':>5} {'verdict':7} {'p50 ms':>7} {'p99 ms':>7} "
           f"{'play/s':>8}")
@@ -139,12 +154,13 @@ def main() -> int:
         for gid in args.game or games.ids():
             rules = games.get(gid)
             players = rules.usual_players
-            modes = [False]
+            modes = [] if args.pair_only else [False]
             if rules.teams(players, rules.validate_options(players)) and not args.solo_only:
                 modes.append(True)
             for pair in modes:
-                jobs = [(gid, players, i, pair, args.budget, args.iterations, args.unit)
-                        for i in range(args.n)]
+                jobs: list[Job] = [(gid, players, i, pair, args.budget, args.iterations,
+                                    args.unit, settings)
+                                   for i in range(args.first, args.first + args.n)]
                 results = list(pool.map(play_one, jobs))
                 print(report(gid, players, pair, results), flush=True)
     return 0

@@ -107,5 +107,7 @@ def get_player(level: str, game_id: str) -> Player:
 
         hooks = hooks_for(game_id)
         return SearchPlayer(budget=HARD_BUDGET, rollout=hooks.rollout, wide=hooks.wide,
-                            prior=hooks.prior)
+                            prior=hooks.prior, prior_decides=hooks.prior_decides,
+                            judge=hooks.judge, exploration=hooks.exploration,
+                            confidence=hooks.confidence)
     raise ValueError(f"unknown computer level '{level}' (levels: {', '.join(LEVELS)})")

@@ -1,18 +1,33 @@
-"""Per-game settings of the search player: rollout policy, wide decisions, and a prior.
+"""Per-game settings of the search player: rollout policy, wide decisions, a prior, where the
+prior decides alone, and how a deal is judged.
 
 A rollout policy must be cheap (it runs thousands of times a second) and see nothing the
 searching seat could not know: it runs inside a determinized state, so whatever it reads there
-was already re-dealt by ``determinize``.
+was already re-dealt by ``determinize``. The game-aware rollouts below read the sampled state's
+own fields (hands, the trick on the table) instead of building a view for the rule-of-thumb
+player: they follow the same rules of thumb at a fraction of the cost, so the playouts both
+resemble how people (and the basic players) play and stay many.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from games.ai import Observation, Policy, basic_policy
-from games.ai.search import Rollout, Wide, never_wide, random_rollout
+from games.ai.search import (
+    Judge,
+    Rollout,
+    Wide,
+    deal_rewards,
+    never_wide,
+    random_rollout,
+)
 from games.core import Action, State
+
+Decides = Callable[[Observation], bool]
 
 
 @dataclass(frozen=True)
@@ -22,6 +37,10 @@ class Hooks:
     rollout: Rollout = random_rollout
     wide: Wide = never_wide
     prior: Policy | None = None
+    prior_decides: Decides | None = None
+    judge: Judge = deal_rewards
+    exploration: float = 0.7
+    confidence: float = 0.0
 
 
 def exchange_is_wide(state: State, seat: int) -> bool:
@@ -42,16 +61,13 @@ def hooks_for(game_id: str) -> Hooks:
     rollout = _ROLLOUTS.get(game_id, random_rollout)
     if share and prior is not None:
         rollout = mixed_rollout(prior, game_id, share)
-    return Hooks(rollout=rollout,
-                 wide=_WIDE.get(game_id, never_wide), prior=prior)
-
-
-_ROLLOUTS: dict[str, Rollout] = {}
-
-# Games whose playouts follow the basic player: measured stronger than random playouts at a
-# quarter-second budget against basic players (Sugekari's and Bhabhi's outcomes hinge on
-# sensible play to the end; random playouts misjudge them). Elsewhere random playouts won.
-_BASIC_SHARE: dict[str, float] = {"sugekari-21": 1.0, "bhabhi": 1.0, "finesse": 1.0}
+    if game_id == "finesse" and prior is not None:
+        rollout = finesse_rollout_with(mixed_rollout(prior, game_id, 1.0))
+    return Hooks(rollout=rollout, wide=_WIDE.get(game_id, never_wide), prior=prior,
+                 prior_decides=_PRIOR_DECIDES.get(game_id),
+                 judge=_JUDGES.get(game_id, deal_rewards),
+                 exploration=_EXPLORATION.get(game_id, 0.7),
+                 confidence=_CONFIDENCE.get(game_id, CONFIDENCE))
 
 
 def mixed_rollout(policy: Policy, game_id: str, share: float) -> Rollout:
@@ -74,3 +90,405 @@ def mixed_rollout(policy: Policy, game_id: str, share: float) -> Rollout:
 
 def _no_sampler(rng: random.Random) -> State:
     raise RuntimeError("a rollout observation cannot be sampled")
+
+
+# -- Bear ------------------------------------------------------------------------------------
+
+def bear_rollout(state: State, seat: int, rng: random.Random) -> Action:
+    """Bear: bid and discard like the basic player; play by its rules of thumb (points to the
+    friend of the moment, win cheaply, smear when the trick is safe)."""
+    from games.ai import bear as basic_bear
+    from games.bear import NULL, POINTS, SLOP, TRUMP
+
+    s: Any = state
+    phase = s.phase
+    hand = s.hands[seat]
+    if phase == "bid":
+        return basic_bear.choose_bid(hand, tuple(s.legal_actions(seat)))
+    if phase == "discard":
+        return basic_bear.choose_discard(hand, s.game)
+    legal: list[Action] = s.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    cards = [a.cards[0] for a in legal]
+    table = s.table
+    plays = s.trick
+    declarer = s.declarer
+    strength = table.strength
+    game = s.game
+    if game == NULL:
+        pick = basic_bear._null_play(plays, seat, declarer, cards, table)
+    elif game == SLOP:
+        pick = basic_bear._slop_play(plays, seat, cards, table)
+    elif not plays:
+        trumps = [c for c in cards if table.suit[c] == TRUMP]
+        if seat == declarer and len(trumps) >= 3:
+            pick = max(trumps, key=strength.__getitem__)
+        else:
+            side = [c for c in cards if table.suit[c] != TRUMP] or cards
+            pick = min(side, key=lambda c: (POINTS[c], strength[c]))
+    else:
+        from games import tricks
+
+        led = table.suit[plays[0][1]]
+        best = tricks.winner(plays, table.power, led, table.suit_of, table.trump)
+        holder, top = plays[best]
+        friend = seat != declarer and holder != declarer
+        if friend and (len(plays) == 2 or any(p == declarer for p, _ in plays)
+                       or strength[top] >= 97):
+            pick = max(cards, key=lambda c: (POINTS[c], -strength[c]))
+        elif friend:
+            pick = min(cards, key=lambda c: (POINTS[c], strength[c]))
+        else:
+            winners = [c for c in cards if basic_bear._wins(plays, seat, c, table)]
+            if winners and len(plays) == 2:
+                pick = max(winners, key=lambda c: (POINTS[c], -strength[c]))
+            elif winners:
+                pick = max(winners, key=strength.__getitem__)
+            else:
+                pick = min(cards, key=lambda c: (POINTS[c], strength[c]))
+    return legal[cards.index(pick)]
+
+
+def bear_prior_decides(obs: Observation) -> bool:
+    """Bear's auction and discard: the basic player's estimate beats a shallow search there
+    (66 discards, long auctions, and the reward only comes after ten tricks)."""
+    return bool(obs.view["phase"] in ("bid", "discard"))
+
+
+# -- Spar ------------------------------------------------------------------------------------
+
+_SPAR_KEEPERS = {"spar": (6, 7), "benin": (7,), "sipa": (7,), "fapfap": (3,)}
+
+
+def spar_rollout(state: State, seat: int, rng: random.Random) -> Action:
+    """Spar: cheap cards early, win the second-to-last trick to lead the last one, win the
+    last one as cheaply as possible (the basic player's rules, on the sampled state)."""
+    s: Any = state
+    if s.phase != "play" or seat != s.turn:
+        return state.random_action(seat, rng)
+    legal: list[Action] = [a for a in s.legal_actions(seat) if a.kind == "play"]
+    if not legal:
+        return state.random_action(seat, rng)
+    if len(legal) == 1:
+        return legal[0]
+    strength = s.strength
+    keepers = _SPAR_KEEPERS.get(s.variant_name, ())
+    cards = [a.cards[0] for a in legal]
+    left = s.hand_size - s.trick_number
+    trick = s.trick
+
+    def spare() -> list[Any]:
+        return [c for c in cards if c.rank not in keepers] or cards
+
+    if not trick:
+        pick = (min(spare(), key=strength.__getitem__) if left >= 2
+                else max(cards, key=strength.__getitem__))
+    else:
+        led = trick[0][1].suit
+        top = max(strength[x] for _s, x, up in trick if up and x.suit == led)
+        winning = [c for c in cards if c.suit == led and strength[c] > top]
+        if winning and left == 1:
+            pick = max(winning, key=strength.__getitem__)
+        elif winning and left == 0:
+            pick = min(winning, key=strength.__getitem__)
+        else:
+            pick = min(spare(), key=strength.__getitem__)
+    return legal[cards.index(pick)]
+
+
+# -- Getaway (Bhabhi) ------------------------------------------------------------------------
+
+def bhabhi_rollout(state: State, seat: int, rng: random.Random) -> Action:
+    """Getaway: follow under the highest card, shed the highest card when void, lead the low
+    card of a short suit (the basic player's rules, on the sampled state)."""
+    from games.bhabhi import _PLAY, PHASE_PLAY
+
+    s: Any = state
+    if seat == s.turn and s.phase == PHASE_PLAY and not s.take_mode:
+        hand = s.hands[seat]
+        table = s.table_cards
+        if table:
+            led = s.led
+            same = [c for c in hand if c >> 4 == led]
+            if not same:
+                return _PLAY[max(hand, key=lambda c: (c & 15, -(c >> 4)))]
+            if len(same) == 1:
+                return _PLAY[same[0]]
+            best = max(c for c in table if c >> 4 == led)
+            under = [c for c in same if c < best]
+            if under:
+                return _PLAY[max(under)]
+            live = s.live
+            hands = s.hands
+            players_in = sum(1 for t in range(len(hands)) if live[t] and hands[t])
+            return _PLAY[max(same) if len(table) + 1 >= players_in else min(same)]
+        if hand and s.round_no != 1:
+            by_suit: dict[int, list[int]] = {}
+            for c in hand:
+                by_suit.setdefault(c >> 4, []).append(c)
+            group = min(by_suit.values(), key=lambda g: (len(g), min(g) & 15))
+            return _PLAY[min(group)]
+    legal = state.legal_actions(seat)
+    for a in legal:
+        if a.kind == "decline":
+            return a
+        if a.kind == "draw" and a.arg == "discards":
+            return a
+    plays = [a for a in legal if a.kind == "play"]
+    if plays and s.phase != PHASE_PLAY:
+        # the shootout: the lowest card, so the turned card is likelier higher
+        return min(plays, key=lambda a: a.cards[0] & 15)
+    others = [a for a in legal if a.kind != "take"]
+    return rng.choice(others or legal)
+
+
+# -- 22 --------------------------------------------------------------------------------------
+
+# Exchanged away from this rank up (the basic player's EXCHANGE_FROM).
+_EXCHANGE_FROM = 10
+
+
+def _badness22(rest: list[int]) -> float:
+    if not rest:
+        return 0.0
+    if len(rest) == 1:
+        return 1000.0 * (rest[0] & 15)
+    return float(sum((c & 15) ** 2 for c in rest)) + 10.0 * min(c & 15 for c in rest)
+
+
+def twenty_two_rollout(state: State, seat: int, rng: random.Random) -> Action:
+    """22: exchange high cards, lead the highest rank, follow with the cards that leave the
+    lowest hand (the basic player's rules, on the sampled state's sorted card numbers)."""
+    from games.twenty_two import _C, _KEEP
+
+    s: Any = state
+    if s.finished or seat != s.turn:
+        return state.random_action(seat, rng)
+    hand: list[int] = s.hands[seat]
+    phase = s.phase
+    if phase == "exchange":
+        high = [c for c in reversed(hand) if c & 15 >= _EXCHANGE_FROM][: len(s.stock)]
+        return Action("exchange", None, tuple(_C[c] for c in high)) if high else _KEEP
+    if phase != "play":
+        return state.random_action(seat, rng)
+    if len(hand) == 1:
+        return Action("play", None, (_C[hand[0]],))
+    if not s.trick:
+        top = hand[-1] & 15
+        group = [c for c in hand if c & 15 == top][: len(hand) - 1]
+        return Action("play", None, tuple(_C[c] for c in group))
+    options = s._follows(hand, s.decks > 1)
+    best = options[0]
+    best_score = float("inf")
+    for combo in options:
+        rest = list(hand)
+        for c in combo:
+            rest.remove(c)
+        score = _badness22(rest)
+        if score < best_score or (score == best_score and rng.random() < 0.5):
+            best, best_score = combo, score
+    return Action("play", None, tuple(_C[c] for c in best))
+
+
+def twenty_two_judge(state: State, start_scores: list[float]) -> list[float]:
+    """22: the deal's loser is judged by the size of the penalty (a 2 costs far less of the
+    22-point life than an ace), still always below not losing."""
+    if state.outcome is not None:
+        return deal_rewards(state, start_scores)
+    scores = state.scores()
+    limit = float(getattr(state, "limit", 22) or 22)
+    result = []
+    for s in range(state.players):
+        taken = scores[s] - start_scores[s]
+        result.append(1.0 if taken <= 0 else 0.5 * max(0.0, 1.0 - taken / (limit / 2)))
+    return result
+
+
+def twenty_two_prior_decides(obs: Observation) -> bool:
+    """22's exchange (any subset of the hand) and rebuy: the basic rule of thumb decides."""
+    return obs.view.get("phase") in ("exchange", "rebuy")
+
+
+# -- Sugekari 21 -----------------------------------------------------------------------------
+
+def sugekari_rollout(state: State, seat: int, rng: random.Random) -> Action:
+    """Sugekari: the basic player's score of each move (make 21, fight for the opponents'
+    rounds, let the partner's ride, keep a card to go out with, hold jokers back), read from
+    the sampled state; the chance of leaving an easy 21 is judged without counting cards."""
+    from games.ai.sugekari import _NAME_VALUE
+    from games.sugekari import _IS_JOKER, _VALUE, JOKER_PENALTY, LIMIT
+
+    s: Any = state
+    if s.phase != "play":
+        return state.random_action(seat, rng)
+    legal: list[Action] = s.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    side = seat & 1
+    last = s.last
+    total = s.total
+    round_cards = s.round_cards
+    pile = sum(JOKER_PENALTY if _IS_JOKER[c] else 1 for c in round_cards)
+    ours = last >= 0 and last & 1 == side
+    hand = s.hands[seat]
+    four = s.players == 4
+    used_values = {_VALUE[c] for c in round_cards if not _IS_JOKER[c]}
+    best = legal[0]
+    best_score = -1e9
+    for action in legal:
+        if action.kind == "pass":
+            score = 2.0 + pile if ours else -1.0 - pile
+        else:
+            card = action.cards[0]
+            joker = _IS_JOKER[card]
+            if joker:
+                half = action.arg == "half"
+                after = total // 2 if half else total + _NAME_VALUE[action.arg or "A"]
+                gain = pile + JOKER_PENALTY
+            else:
+                after = total + _VALUE[card]
+                gain = pile + 1
+            if len(hand) == 1:
+                score = 1000.0  # going out ends the game
+            elif after == LIMIT:
+                score = 100.0 + 10.0 * gain if gain > 0 else -10.0
+            else:
+                score = 0.0
+                if ours and last != seat and four:
+                    score -= 15.0
+                elif not ours and round_cards:
+                    score += max(gain, 0)
+                if all(_VALUE[c] < 0 or _IS_JOKER[c] for c in hand if c != card):
+                    score -= 30.0
+                if joker:
+                    score -= 8.0
+                need = LIMIT - after
+                if 1 <= need <= 10 and need not in used_values and (
+                        joker or need != _VALUE[card]):
+                    score -= 20.0
+                if not joker:
+                    score += 0.3 * _VALUE[card]
+        score += 0.01 * rng.random()
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+# -- Finesse ---------------------------------------------------------------------------------
+
+# "Scoring each deal": 10 tricks are worth the most (the basic player's BEST_TRICKS).
+_FINESSE_BEST = 10
+
+
+def finesse_rollout_with(first_lead: Rollout) -> Rollout:
+    """Finesse: never overtake a winning partner, win cheaply, lead trumps out of the partner's
+    table cards, lead masters, refill with low plain cards, lose the rest after ten tricks (the
+    basic player's rules on the sampled state); the deal's first lead (which names trumps)
+    asks ``first_lead``."""
+    from collections import Counter
+
+    from games.finesse import _VALUES, PLAY, REFILL, TABLE
+
+    in_pack = Counter(_VALUES)
+
+    def rollout(state: State, seat: int, rng: random.Random) -> Action:
+        s: Any = state
+        hand: list[int] = s.hands[seat]
+        trump: int = s.trump
+        no_trumps = s.trumps == "NT"
+
+        def trumpish(c: int) -> bool:
+            return (c & 15) >= 11 if no_trumps else (trump >= 0 and c >> 4 == trump)
+
+        def cheap(c: int) -> tuple[int, int]:
+            return (1 if trump >= 0 and c >> 4 == trump else 0, c & 15)
+
+        if s.refiller >= 0:
+            return REFILL[min(hand, key=lambda c: (trumpish(c), c & 15))]
+        tricks = s.tricks
+        enough = tricks[seat & 1] + tricks[(seat & 1) + 2] >= _FINESSE_BEST
+        plays = s.plays
+        if plays:
+            led = plays[0][1] >> 4
+            options = sorted([c for c in hand if c >> 4 == led] or hand, key=cheap)
+            won_by, best = plays[0]
+            for p, c in plays[1:]:
+                if c >> 4 == best >> 4:
+                    if c > best:
+                        won_by, best = p, c
+                elif c >> 4 == trump:
+                    won_by, best = p, c
+            winners = [c for c in options
+                       if (c > best if c >> 4 == best >> 4 else c >> 4 == trump)]
+            losers = [c for c in options if c not in winners]
+            if enough:
+                pick = max(losers, key=cheap) if losers else winners[0]
+            elif won_by == (seat + 2) % 4:
+                pick = losers[0] if losers else options[0]
+            elif winners:
+                pick = winners[0]
+            else:
+                pick = options[0]
+            return PLAY[pick]
+        if s.trumps is None:
+            return first_lead(state, seat, rng)
+        if enough:
+            return PLAY[min(hand, key=cheap)]
+        costly = [c for c in s.table[(seat + 2) % 4] if trumpish(c)]
+        if costly:
+            return TABLE[max(costly, key=lambda c: c & 15)]
+        seen = Counter(s.played)
+        seen.update(hand)
+        masters = [c for c in hand
+                   if all(seen[(c & ~15) | r] >= in_pack[(c & ~15) | r]
+                          for r in range((c & 15) + 1, 15))]
+        if masters:
+            return PLAY[max(masters, key=cheap)]
+        return PLAY[min(hand, key=cheap)]
+
+    return rollout
+
+
+# -- 1234 ------------------------------------------------------------------------------------
+
+def one_two_three_four_rollout(state: State, seat: int, rng: random.Random) -> Action:
+    """1234: the basic player's score of each move, read from the sampled state's hand, stock
+    and live players instead of a view."""
+    from games.ai.one_two_three_four import _score
+
+    s: Any = state
+    legal: list[Action] = s.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    hand = s.hands[seat]
+    stock = len(s.stock)
+    live = sum(1 for x in s.live if x)
+    return max(legal, key=lambda a: (_score(a, hand, stock, live), rng.random()))
+
+
+_ROLLOUTS: dict[str, Rollout] = {
+    "bear": bear_rollout,
+    "spar": spar_rollout,
+    "bhabhi": bhabhi_rollout,
+    "twenty-two": twenty_two_rollout,
+    "sugekari-21": sugekari_rollout,
+    "1234": one_two_three_four_rollout,
+}
+
+# Games whose playouts ask the basic player itself (through a view) a share of the time; the
+# game-aware rollouts above are as sensible and several times faster, so none does now.
+_BASIC_SHARE: dict[str, float] = {}
+
+_PRIOR_DECIDES: dict[str, Decides] = {
+    "bear": bear_prior_decides,
+    "twenty-two": twenty_two_prior_decides,
+}
+
+_JUDGES: dict[str, Judge] = {"twenty-two": twenty_two_judge}
+
+_EXPLORATION: dict[str, float] = {}
+
+# How sure the search must be (in standard errors) to overrule the basic player's move.
+CONFIDENCE = 1.0
+_CONFIDENCE: dict[str, float] = {}

@@ -29,6 +29,8 @@ from games.core import Action, State
 
 Rollout = Callable[[State, int, random.Random], Action]
 Wide = Callable[[State, int], bool]
+# Each seat's reward in [0, 1] for a sampled future, given the scores at the deal's start.
+Judge = Callable[[State, list[float]], list[float]]
 
 # Root widening: the number of open candidates is WIDEN_BASE + WIDEN_SLOPE * sqrt(visits).
 WIDEN_AT = 24
@@ -47,7 +49,7 @@ def never_wide(state: State, seat: int) -> bool:
 
 
 class _Node:
-    __slots__ = ("avail", "children", "mover", "reward", "visits")
+    __slots__ = ("avail", "children", "mover", "reward", "square", "visits")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover
@@ -55,6 +57,7 @@ class _Node:
         self.visits = 0
         self.avail = 1
         self.reward = 0.0
+        self.square = 0.0
 
 
 def deal_rewards(state: State, start_scores: list[float]) -> list[float]:
@@ -87,6 +90,18 @@ def ranked(values: list[float]) -> list[float]:
     return result
 
 
+def _clearly_better(best: _Node, other: _Node, z: float) -> bool:
+    """True when ``best``'s mean reward beats ``other``'s by ``z`` standard errors."""
+    if other.visits < 2 or best.visits < 2:
+        return best.visits > other.visits
+    spread = 0.0
+    for node in (best, other):
+        mean = node.reward / node.visits
+        variance = max(node.square / node.visits - mean * mean, 1e-4)
+        spread += variance / node.visits
+    return best.reward / best.visits - other.reward / other.visits > z * math.sqrt(spread)
+
+
 class SearchPlayer:
     """ISMCTS over determinized states, within a time budget or an exact iteration budget.
 
@@ -97,13 +112,20 @@ class SearchPlayer:
 
     def __init__(self, budget: float = 1.0, iterations: int | None = None,
                  exploration: float = 0.7, rollout: Rollout = random_rollout,
-                 wide: Wide = never_wide, prior: Policy | None = None) -> None:
+                 wide: Wide = never_wide, prior: Policy | None = None,
+                 prior_decides: Callable[[Observation], bool] | None = None,
+                 judge: Judge | None = None, confidence: float = 0.0) -> None:
         self.budget = budget
         self.iterations = iterations
         self.exploration = exploration
         self.rollout = rollout
         self.wide = wide
         self.prior = prior
+        self.prior_decides = prior_decides
+        self.judge: Judge = judge or deal_rewards
+        # The rule of thumb's move stands unless the searched favourite beats it by this many
+        # standard errors (0: plain most-visited choice).
+        self.confidence = confidence
         self.last_iterations = 0
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
@@ -111,6 +133,9 @@ class SearchPlayer:
         self.last_iterations = 0
         if len(obs.legal) == 1:
             return obs.legal[0]
+        if self.prior is not None and self.prior_decides is not None and self.prior_decides(obs):
+            # a decision the rule of thumb handles better than a shallow search
+            return self.prior(obs, rng)
         deadline = time.perf_counter() + self.budget
         candidates = list(obs.legal)
         rng.shuffle(candidates)
@@ -143,7 +168,15 @@ class SearchPlayer:
                    child.reward / max(child.visits, 1))
             if key > best_key:
                 best, best_key = action, key
-        return best if best is not None else (favourite or candidates[0])
+        if best is None:
+            return favourite or candidates[0]
+        if favourite is not None and best != favourite and self.confidence > 0:
+            mine = root.children.get(favourite)
+            if mine is not None and not _clearly_better(root.children[best], mine,
+                                                        self.confidence):
+                # too few playouts to overrule the rule of thumb
+                return favourite
+        return best
 
     def _iterate(self, root: _Node, obs: Observation, root_legal: list[Action],
                  rng: random.Random) -> None:
@@ -218,7 +251,9 @@ class SearchPlayer:
             to_act = state.to_act
             seat = to_act[0] if len(to_act) == 1 else to_act[rng.randrange(len(to_act))]
             state.apply(seat, rollout(state, seat, rng))
-        rewards = deal_rewards(state, start_scores)
+        rewards = self.judge(state, start_scores)
         for visited in path:
             visited.visits += 1
-            visited.reward += rewards[visited.mover]
+            gained = rewards[visited.mover]
+            visited.reward += gained
+            visited.square += gained * gained

@@ -12,6 +12,7 @@ import pytest
 
 import games
 from games.ai import HARD_BUDGET, LEVELS, Observation, get_player, observe
+from games.ai.playouts import hooks_for
 from games.ai.search import SearchPlayer, deal_rewards, ranked
 from games.core import Action, State
 
@@ -19,15 +20,18 @@ GAMES = games.ids()
 
 
 def positions(gid: str, count: int = 3, seed: int = 4) -> list[State]:
-    """A few positions of a random game, each with a seat that has a real choice."""
+    """A few positions of a random game, each with a seat that has a real choice that the
+    search makes (not one the rule of thumb decides alone)."""
     rules = games.get(gid)
+    decides = hooks_for(gid).prior_decides
     state = rules.new_game(rules.usual_players, seed=seed)
     rng = random.Random(seed)
     found: list[State] = []
     while not state.over and len(found) < count:
         to_act = state.to_act
         seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
-        if len(state.legal_actions(seat)) > 1 and rng.random() < 0.3:
+        searched = decides is None or not decides(observe(state, seat))
+        if len(state.legal_actions(seat)) > 1 and searched and rng.random() < 0.3:
             found.append(state.clone())
         state.apply(seat, state.random_action(seat, rng))
     return found
@@ -190,3 +194,76 @@ def test_observation_is_all_the_search_gets() -> None:
     # the player's interface takes an Observation; it carries no state attribute
     fields = {f.name for f in dataclasses.fields(Observation)}
     assert fields == {"game", "seat", "view", "legal", "sampler"}
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_rollouts_play_whole_deals_with_legal_moves(gid: str) -> None:
+    rules = games.get(gid)
+    rollout = hooks_for(gid).rollout
+    for seed in range(3):
+        state = rules.new_game(rules.usual_players, seed=seed)
+        rng = random.Random(seed)
+        moves = 0
+        while not state.over and state.deal_number == 1:
+            to_act = state.to_act
+            seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+            legal = state.legal_actions(seat)
+            action = rollout(state, seat, rng)
+            assert any(action.same_as(a) for a in legal), (gid, action)
+            state.apply(seat, action)
+            moves += 1
+        assert moves > 0
+
+
+def test_bear_auction_and_discard_are_the_basic_players() -> None:
+    state = games.get("bear").new_game(3, seed=5)
+    assert state.view(None)["phase"] == "bid"
+    obs = observe(state, mover(state))
+    player = searcher("bear", 50)
+    assert player.choose(obs, random.Random(0)) == get_player("normal", "bear").choose(
+        obs, random.Random(0))
+    assert player.last_iterations == 0
+
+
+def test_twenty_two_judges_a_lost_deal_by_the_penalty_size() -> None:
+    from games.ai.playouts import twenty_two_judge
+
+    rules = games.get("twenty-two")
+    judged: dict[int, float] = {}
+    for seed in range(40):
+        state = rules.new_game(4, seed=seed)
+        start = state.scores()
+        rng = random.Random(seed)
+        while not state.over and state.deal_number == 1:
+            seat = state.to_act[0] if len(state.to_act) == 1 else rng.choice(state.to_act)
+            state.apply(seat, state.random_action(seat, rng))
+        rewards = twenty_two_judge(state, start)
+        taken = [state.scores()[s] - start[s] for s in range(4)]
+        for s in range(4):
+            if taken[s] > 0:
+                judged[int(taken[s])] = rewards[s]
+                assert rewards[s] < 0.5
+            else:
+                assert rewards[s] == 1.0
+    sizes = sorted(judged)
+    assert len(sizes) >= 3
+    assert [judged[k] for k in sizes] == sorted(judged.values(), reverse=True)
+    assert judged[sizes[0]] > judged[sizes[-1]]
+
+
+def test_confidence_keeps_the_basic_move_unless_search_is_sure() -> None:
+    from games.ai.search import _clearly_better, _Node
+
+    def node(rewards: list[float]) -> _Node:
+        made = _Node(0)
+        made.visits = len(rewards)
+        made.reward = sum(rewards)
+        made.square = sum(r * r for r in rewards)
+        return made
+
+    noisy = node([1.0, 0.0] * 10 + [1.0])
+    basic = node([1.0, 0.0] * 10)
+    assert not _clearly_better(noisy, basic, 1.0)
+    sure = node([1.0] * 40)
+    assert _clearly_better(sure, basic, 1.0)
+    assert _clearly_better(noisy, basic, 0.0)
