@@ -41,6 +41,7 @@ class Hooks:
     judge: Judge = deal_rewards
     exploration: float = 0.7
     confidence: float = 0.0
+    open_loop: bool = False
 
 
 def exchange_is_wide(state: State, seat: int) -> bool:
@@ -67,7 +68,8 @@ def hooks_for(game_id: str) -> Hooks:
                  prior_decides=_PRIOR_DECIDES.get(game_id),
                  judge=_JUDGES.get(game_id, deal_rewards),
                  exploration=_EXPLORATION.get(game_id, 0.7),
-                 confidence=_CONFIDENCE.get(game_id, CONFIDENCE))
+                 confidence=_CONFIDENCE.get(game_id, CONFIDENCE),
+                 open_loop=_OPEN_LOOP.get(game_id, False))
 
 
 def mixed_rollout(policy: Policy, game_id: str, share: float) -> Rollout:
@@ -305,6 +307,20 @@ def twenty_two_judge(state: State, start_scores: list[float]) -> list[float]:
     return result
 
 
+def linear_judge(state: State, start_scores: list[float]) -> list[float]:
+    """The score change scaled between the deal's worst (0) and best (1) seat, not ranked: in
+    1234 the winner takes everyone's hand total, so winning outweighs paying a little less."""
+    if state.outcome is not None:
+        return deal_rewards(state, start_scores)
+    direction = state.score_direction()
+    scores = state.scores()
+    gains = [direction * (scores[s] - start_scores[s]) for s in range(state.players)]
+    low, high = min(gains), max(gains)
+    if high == low:
+        return [0.5] * state.players
+    return [(g - low) / (high - low) for g in gains]
+
+
 def twenty_two_prior_decides(obs: Observation) -> bool:
     """22's exchange (any subset of the hand) and rebuy: the basic rule of thumb decides."""
     return obs.view.get("phase") in ("exchange", "rebuy")
@@ -485,10 +501,13 @@ _PRIOR_DECIDES: dict[str, Decides] = {
     "twenty-two": twenty_two_prior_decides,
 }
 
-_JUDGES: dict[str, Judge] = {"twenty-two": twenty_two_judge}
+_JUDGES: dict[str, Judge] = {"twenty-two": twenty_two_judge, "1234": linear_judge}
 
 _EXPLORATION: dict[str, float] = {}
 
 # How sure the search must be (in standard errors) to overrule the basic player's move.
 CONFIDENCE = 1.0
 _CONFIDENCE: dict[str, float] = {}
+
+# Games whose tree holds only the searching seat's choices (the others play the rollout policy).
+_OPEN_LOOP: dict[str, bool] = {}

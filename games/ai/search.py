@@ -114,7 +114,8 @@ class SearchPlayer:
                  exploration: float = 0.7, rollout: Rollout = random_rollout,
                  wide: Wide = never_wide, prior: Policy | None = None,
                  prior_decides: Callable[[Observation], bool] | None = None,
-                 judge: Judge | None = None, confidence: float = 0.0) -> None:
+                 judge: Judge | None = None, confidence: float = 0.0,
+                 open_loop: bool = False) -> None:
         self.budget = budget
         self.iterations = iterations
         self.exploration = exploration
@@ -126,6 +127,9 @@ class SearchPlayer:
         # The rule of thumb's move stands unless the searched favourite beats it by this many
         # standard errors (0: plain most-visited choice).
         self.confidence = confidence
+        # Open loop: only the searching seat's moves make the tree; the other seats play the
+        # rollout policy (a model of how they play) at every iteration.
+        self.open_loop = open_loop
         self.last_iterations = 0
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
@@ -221,6 +225,24 @@ class SearchPlayer:
                 break
             to_act = state.to_act
             seat = to_act[0] if len(to_act) == 1 else to_act[rng.randrange(len(to_act))]
+            if self.open_loop:
+                # the others (and our own too-large decisions) move by the rollout policy;
+                # the tree holds only the searching seat's own choices
+                me = obs.seat
+                rollout = self.rollout
+                while seat != me or self.wide(state, seat):
+                    state.apply(seat, rollout(state, seat, rng))
+                    if state.over or state.deal_number != deal:
+                        break
+                    to_act = state.to_act
+                    seat = (to_act[0] if len(to_act) == 1
+                            else to_act[rng.randrange(len(to_act))])
+                if state.over or state.deal_number != deal:
+                    break
+                legal = list(state.legal_actions(seat))
+                if len(legal) > 1:
+                    rng.shuffle(legal)
+                continue
             stop = False
             while self.wide(state, seat):
                 # too many moves to list: treat this seat's choice like chance

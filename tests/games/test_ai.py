@@ -267,3 +267,39 @@ def test_confidence_keeps_the_basic_move_unless_search_is_sure() -> None:
     sure = node([1.0] * 40)
     assert _clearly_better(sure, basic, 1.0)
     assert _clearly_better(noisy, basic, 0.0)
+
+
+def test_linear_judge_keeps_the_size_of_the_score_change() -> None:
+    from games.ai.playouts import linear_judge
+
+    state = games.get("1234").new_game(4, seed=3)
+    start = state.scores()
+    rng = random.Random(3)
+    while not state.over and state.deal_number == 1:
+        seat = state.to_act[0]
+        state.apply(seat, state.random_action(seat, rng))
+    rewards = linear_judge(state, start)
+    gains = [state.scores()[s] - start[s] for s in range(4)]
+    assert rewards[gains.index(max(gains))] == 1.0
+    assert rewards[gains.index(min(gains))] == 0.0
+    for a in range(4):
+        for b in range(4):
+            if gains[a] > gains[b]:
+                assert rewards[a] > rewards[b]
+    span = max(gains) - min(gains)
+    assert all(abs(r - (g - min(gains)) / span) < 1e-9 for r, g in zip(rewards, gains,
+                                                                       strict=True))
+
+
+@pytest.mark.parametrize("gid", ["spar", "finesse"])
+def test_open_loop_search_is_legal_and_deterministic(gid: str) -> None:
+    state = positions(gid, count=1, seed=9)[0]
+    obs = observe(state, mover(state))
+    picks = []
+    for _ in range(2):
+        player = searcher(gid, 60)
+        player.open_loop = True
+        picks.append(player.choose(obs, random.Random(5)))
+        assert player.last_iterations == 60
+    assert picks[0] == picks[1]
+    assert picks[0] in obs.legal
