@@ -92,7 +92,8 @@ def test_hand_rings_playable_cards_and_dims_the_rest() -> None:
 
 def test_four_colour_deck_paints_diamonds_blue_and_clubs_green() -> None:
     def colours(code: str, four: bool) -> set[tuple[int, int, int]]:
-        return {p[:3] for p in card_art.face(code, 90, 126, four).get_flattened_data() if p[3] == 255}
+        pixels = card_art.face(code, 90, 126, four).get_flattened_data()
+        return {p[:3] for p in pixels if p[3] == 255}
 
     assert (20, 70, 200) in colours("5D", True) and (200, 20, 30) in colours("5D", False)
     assert (20, 130, 40) in colours("5C", True)
