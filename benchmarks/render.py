@@ -4,19 +4,45 @@
     .venv/bin/python benchmarks/render.py [--repeat N]
 
 Card faces are drawn once and cached, as in the running bot; the first drawing of each is a
-warm-up and not counted.
+warm-up and not counted. Text is cached too (a seat's name is drawn once per table): "table ms"
+redraws one position, "in play" draws the table after each of 60 random moves of a game (what
+the bot does), "cold" clears the text cache before every picture, as if every line had changed.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
+from pathlib import Path
+
+# The repository first: this folder's bot.py must not shadow the bot package.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games
-from bot.render import hand_png, playable_cards, table_png
+from bot.render import fonts, hand_png, playable_cards, table_png
 from bot.render.__main__ import SAMPLE_NAMES, gallery_states
+
+
+def in_play(gid: str, moves: int = 60) -> float:
+    """Median ms of the table picture drawn after each move of a random game."""
+    rules = games.get(gid)
+    state = rules.new_game(rules.usual_players, seed=99)
+    names = SAMPLE_NAMES[: state.players]
+    rng = random.Random(99)
+    found = []
+    for _ in range(moves):
+        if state.over:
+            break
+        seat = rng.choice(state.to_act)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        view = state.view(None).to_dict()
+        t0 = time.perf_counter()
+        table_png(view, names)
+        found.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(found)
 
 
 def main() -> int:
@@ -24,9 +50,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
-    print(f"{'game':12} {'table ms':>9} {'table KB':>9} {'hand ms':>8} {'hand KB':>8}  targets")
+    print(f"{'game':12} {'table ms':>9} {'in play':>8} {'cold ms':>8} {'table KB':>9} "
+          f"{'hand ms':>8} "
+          f"{'hand KB':>8}  targets")
     for gid in games.ids():
         table_ms: list[float] = []
+        cold_ms: list[float] = []
         hand_ms: list[float] = []
         table_kb: list[float] = []
         hand_kb: list[float] = []
@@ -43,13 +72,19 @@ def main() -> int:
                 data = table_png(view, names)
                 table_ms.append((time.perf_counter() - t0) * 1e3)
                 table_kb.append(len(data) / 1000)
+                fonts.text_tile.cache_clear()
+                t0 = time.perf_counter()
+                table_png(view, names)
+                cold_ms.append((time.perf_counter() - t0) * 1e3)
                 t0 = time.perf_counter()
                 data = hand_png(own, legal)
                 hand_ms.append((time.perf_counter() - t0) * 1e3)
                 hand_kb.append(len(data) / 1000)
+        play_ms = in_play(gid)
         t_ms, h_ms = statistics.median(table_ms), statistics.median(hand_ms)
-        verdict = "met" if t_ms <= 15 and max(table_kb) <= 200 and h_ms <= 8 else "MISSED"
-        print(f"{gid:12} {t_ms:9.1f} {statistics.median(table_kb):9.1f} {h_ms:8.1f} "
+        verdict = "met" if play_ms <= 15 and max(table_kb) <= 200 and h_ms <= 8 else "MISSED"
+        print(f"{gid:12} {t_ms:9.1f} {play_ms:8.1f} {statistics.median(cold_ms):8.1f} "
+              f"{statistics.median(table_kb):9.1f} {h_ms:8.1f} "
               f"{statistics.median(hand_kb):8.1f}  table ≤ 15 ms, ≤ 200 KB, hand ≤ 8 ms: "
               f"{verdict}", flush=True)
     return 0
