@@ -85,6 +85,7 @@ class Deckhand(commands.Bot):
 
         cog = PlayCog(self)
         await self.add_cog(cog)
+        await self.load_extension("cogs.stats")  # records, ratings, leaderboards, replays
         resumed = await self.manager.resume()
         if self.settings.dev_guild is not None:
             guild = discord.Object(self.settings.dev_guild)

@@ -216,6 +216,121 @@ COMMANDS_JA: dict[str, str] = {
     "Send hands by direct message": "手札を DM で送る",
 }
 
+# -- records: /leaderboard, /stats, /history, /replay, /privacy (cogs/stats.py) --------------
+MESSAGES["en"].update({
+    "st-guild-only": "Records are kept per server: use this in a server channel.",
+    "st-all-games": "all games",
+    "st-board-title": "Leaderboard — {game}",
+    "st-board-empty": "No rated games here yet.",
+    "st-board-line": "**{rank}.** {name} — {rating} · {games} games · {share} won",
+    "st-you": "You",
+    "st-board-you": "Rank {rank} of {total} (rating {rating})",
+    "st-board-you-none": "You are not on this leaderboard yet: play a rated game.",
+    "st-page": "Page {page} of {pages} · rating = conservative estimate (μ − 3σ)",
+    "st-first": "First",
+    "st-prev": "Previous",
+    "st-next": "Next",
+    "st-last": "Last",
+    "st-col-rank": "#",
+    "st-col-player": "Player",
+    "st-col-rating": "Rating",
+    "st-col-games": "Games",
+    "st-col-wins": "Won",
+    "st-none": "{name} has no recorded games in this server.",
+    "st-stats-title": "{name}: statistics",
+    "st-stats-line": (
+        "Games {games} · wins {wins} ({share}) · best streak {streak}\n"
+        "Rating: {rating}\nFavourite partner: {partner}"
+    ),
+    "st-unrated": "unrated",
+    "st-nobody": "—",
+    "st-partner": "{name} ({games} games)",
+    "st-history-title": "{name}: recent games",
+    "st-history-line": "`{id}` {game} — place {place} of {players} (score {score}){marks} · {when}",
+    "st-history-hint": "/replay id:<number> steps through one of them.",
+    "st-rated-mark": " · rated",
+    "st-abandoned-mark": " · abandoned",
+    "st-no-game": "There is no finished game {id} in this server.",
+    "st-replay-title": "Replay: {game}, table {id}",
+    "st-replay-step": "Move {step} of {total}",
+    "st-replay-start": "The deal, before the first move.",
+    "st-replay-move": "{name}: {news}",
+    "st-replay-quiet": "(a move that shows nothing)",
+    "st-forget-ask": (
+        "This removes your game records and ratings from every server and recalculates "
+        "everyone's ratings without you. It cannot be undone."
+    ),
+    "st-forget-confirm": "Forget me",
+    "st-forget-done": "Done: {count} game records of yours were removed.",
+    "st-not-yours": "That button belongs to someone else.",
+})
+MESSAGES["ja"].update({
+    "st-guild-only": "記録はサーバーごとです。サーバーのチャンネルで使ってください。",
+    "st-all-games": "全ゲーム",
+    "st-board-title": "ランキング — {game}",
+    "st-board-empty": "このサーバーにはまだレート対象の対局がありません。",
+    "st-board-line": "**{rank}.** {name} — {rating} · {games} 局 · 勝率 {share}",
+    "st-you": "あなた",
+    "st-board-you": "{total} 人中 {rank} 位（レート {rating}）",
+    "st-board-you-none": "まだランキングに載っていません。レート対象の対局を遊んでください。",
+    "st-page": "{pages} ページ中 {page} ページ目 · レート＝控えめな推定値（μ − 3σ）",
+    "st-first": "最初",
+    "st-prev": "前へ",
+    "st-next": "次へ",
+    "st-last": "最後",
+    "st-col-rank": "順位",
+    "st-col-player": "プレイヤー",
+    "st-col-rating": "レート",
+    "st-col-games": "対局",
+    "st-col-wins": "勝率",
+    "st-none": "{name} さんのこのサーバーでの対局記録はありません。",
+    "st-stats-title": "{name} さんの成績",
+    "st-stats-line": (
+        "対局 {games} · 勝ち {wins}（{share}）· 最長連勝 {streak}\n"
+        "レート：{rating}\nよく組む相手：{partner}"
+    ),
+    "st-unrated": "レートなし",
+    "st-nobody": "—",
+    "st-partner": "{name}（{games} 局）",
+    "st-history-title": "{name} さんの最近の対局",
+    "st-history-line": "`{id}` {game} — {players} 人中 {place} 位（得点 {score}）{marks} · {when}",
+    "st-history-hint": "/replay id:<番号> で対局を1手ずつ見られます。",
+    "st-rated-mark": " · レート対象",
+    "st-abandoned-mark": " · 途中離脱",
+    "st-no-game": "このサーバーに終了した対局 {id} はありません。",
+    "st-replay-title": "リプレイ：{game}、卓 {id}",
+    "st-replay-step": "{total} 手中 {step} 手目",
+    "st-replay-start": "配り終えたところ（最初の手の前）。",
+    "st-replay-move": "{name}：{news}",
+    "st-replay-quiet": "（公開される情報のない手）",
+    "st-forget-ask": (
+        "すべてのサーバーからあなたの対局記録とレートを削除し、あなたを除いて全員のレートを"
+        "計算し直します。元に戻せません。"
+    ),
+    "st-forget-confirm": "削除する",
+    "st-forget-done": "完了：あなたの対局記録 {count} 件を削除しました。",
+    "st-not-yours": "そのボタンは他の人のものです。",
+})
+COMMANDS_JA.update({
+    "leaderboard": "leaderboard",
+    "The best players of this server": "このサーバーの上位プレイヤー",
+    "The game (all games when left out)": "ゲーム（省略すると全ゲーム）",
+    "stats": "stats",
+    "Games, wins and ratings of a player in this server": "このサーバーでの対局数・勝ち・レート",
+    "user": "user",
+    "The player (you when left out)": "プレイヤー（省略すると自分）",
+    "history": "history",
+    "Recent games of a player in this server": "このサーバーでの最近の対局",
+    "replay": "replay",
+    "Step through a finished game move by move": "終わった対局を1手ずつ見る",
+    "id": "id",
+    "The game's table number": "対局の卓番号",
+    "privacy": "privacy",
+    "Your data kept by Deckhand": "Deckhand が保存しているあなたのデータ",
+    "forget-me": "forget-me",
+    "Remove your game records and ratings": "あなたの対局記録とレートを削除する",
+})
+
 
 def lang_of(locale: object) -> str:
     """'ja' for a Japanese locale (a discord.Locale or text), else 'en'."""

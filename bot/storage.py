@@ -57,6 +57,55 @@ MIGRATIONS: tuple[str, ...] = (
         finished REAL NOT NULL
     );
     """,
+    # 2: the record of finished games (bot.records), and current ratings per server and game
+    """
+    CREATE TABLE records (
+        table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        seats TEXT NOT NULL,
+        places TEXT NOT NULL,
+        scores TEXT NOT NULL,
+        rated INTEGER NOT NULL,
+        moves INTEGER NOT NULL,
+        started REAL NOT NULL,
+        finished REAL NOT NULL
+    );
+    CREATE INDEX records_by_guild ON records(guild_id, finished);
+    CREATE TABLE record_seats (
+        table_id INTEGER NOT NULL REFERENCES records(table_id),
+        seat INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        side INTEGER NOT NULL,
+        place INTEGER NOT NULL,
+        rank INTEGER NOT NULL,
+        score REAL NOT NULL,
+        won INTEGER NOT NULL,
+        abandoned INTEGER NOT NULL,
+        finished REAL NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE INDEX record_seats_by_user ON record_seats(user_id, guild_id, finished);
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        ordinal REAL,
+        rated INTEGER NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    CREATE INDEX ratings_board ON ratings(guild_id, game, ordinal);
+    """,
 )
 
 

@@ -174,6 +174,8 @@ class TableManager:
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
         self.listeners: list[Listener] = []
+        #: awaited with a table's id once its result is stored (records, ratings)
+        self.finish_hooks: list[Callable[[int], Awaitable[None]]] = []
         self._players: dict[str, ai.Player] = {}
         self._closed = False
 
@@ -454,7 +456,16 @@ class TableManager:
             await self.store.finish(row, {} if outcome is None else outcome.to_dict())
             table.status = FINISHED
             self._close(table)
+            await self._finished(table)
         return Move(seat, action, how, tuple(events))
+
+    async def _finished(self, table: Table) -> None:
+        """Run the finish hooks; a failing hook is logged (its work is caught up on restart)."""
+        for hook in list(self.finish_hooks):
+            try:
+                await hook(table.id)
+            except Exception:
+                log.exception("table %s: a finish hook failed", table.id)
 
     async def _after(self, table: Table, move: Move) -> None:
         kind = "finish" if table.status == FINISHED else "move"
@@ -610,6 +621,15 @@ class TableManager:
                     await self._rebuild(table)
                 except (IllegalAction, ValueError):
                     log.exception("table %s: its stored actions do not replay", row.id)
+                    continue
+                state = table.state
+                if state is not None and state.over:  # the bot died between move and result
+                    outcome = state.outcome
+                    table.status = FINISHED
+                    await self.store.finish(table.row(),
+                                            {} if outcome is None else outcome.to_dict())
+                    await self._finished(table)
+                    resumed.append(table)
                     continue
             self.tables[table.id] = table
             self.by_channel[table.channel_id] = table.id

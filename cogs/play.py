@@ -306,6 +306,8 @@ class PlayCog(commands.Cog):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
+        if custom_id.startswith("dhs:"):  # the records cog's buttons (cogs/stats.py)
+            return
         parsed = ids.parse(custom_id)
         try:
             if parsed is None:

@@ -1,0 +1,404 @@
+"""The records cog: /leaderboard, /stats, /history, /replay and /privacy forget-me.
+
+Every finished game is recorded through the table manager's finish hook (and, after a crash,
+by :meth:`bot.records.Records.catch_up` when the cog loads). Answers are private to the caller;
+their buttons carry ``dhs:<verb>:...`` custom ids and are routed here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+from PIL import Image, ImageDraw
+
+from bot.client import refusal_text, reply
+from bot.i18n import lang_of, t
+from bot.ratings import ALL_GAMES
+from bot.records import Board, Record, Records
+from bot.render import table_png
+from bot.render.fonts import draw_text, fit
+from bot.tables import Refusal
+from games.core import Event, Rules, State
+
+if TYPE_CHECKING:
+    from bot.client import Deckhand
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[Any]
+PREFIX = "dhs:"
+_ID = re.compile(r"dhs:(lb|rp|fg):([A-Za-z0-9_*\-]{1,40}):(\d{1,20}):([a-z])")
+PER_PAGE = 10
+
+# picture colours (the tables' felt green)
+BG, ROW, ROW_ALT, HEAD = (24, 94, 56), (30, 110, 66), (26, 100, 60), (12, 48, 28)
+GOLD, WHITE, MUTED, MINE = (255, 200, 0), (255, 255, 255), (190, 210, 195), (60, 140, 90)
+WIDTH, TOP, LINE = 900, 96, 48
+
+
+@dataclass(frozen=True)
+class Step:
+    """One position of a replay: the state after ``step`` moves and that move's public news."""
+
+    state: State
+    step: int
+    total: int
+    seat: int | None
+    events: tuple[Event, ...]
+
+
+def replay(rules: Rules, record: Record, step: int) -> Step:
+    """The game of a record replayed from its seed and options up to move ``step``."""
+    state = rules.new_game(len(record.seats), seed=record.seed, options=record.options)
+    total = len(record.actions)
+    step = min(max(0, step), total)
+    events: list[Event] = []
+    seat: int | None = None
+    for index, (mover, action) in enumerate(record.actions[:step]):
+        happened = state.apply(mover, action)
+        if index == step - 1:
+            seat, events = mover, happened
+    return Step(state, step, total, seat, tuple(e.for_seat(None) for e in events))
+
+
+def rating_text(ordinal: float) -> str:
+    """A rating as shown: the conservative estimate to one decimal."""
+    return f"{ordinal:.1f}"
+
+
+def share_text(share: float) -> str:
+    """A win share as a percentage."""
+    return f"{round(share * 100)}%"
+
+
+def board_png(board: Board, title: str, headers: tuple[str, str, str, str, str],
+              mine_id: int | None = None) -> bytes:
+    """The leaderboard page as a PNG: rank, name, rating, games and win share per line."""
+    rows = len(board.rows) or 1
+    image = Image.new("RGB", (WIDTH, TOP + LINE * rows + 16), BG)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, WIDTH, 52), fill=HEAD)
+    draw_text(image, (24, 26), fit(title, 28, WIDTH - 48, bold=True), 28, GOLD, bold=True)
+    columns = (40, 110, 600, 720, 830)
+    for x, text, anchor in zip(columns, headers, ("m", "l", "r", "r", "r"), strict=True):
+        draw_text(image, (x, 74), text, 18, MUTED, anchor=anchor)
+    for i, row in enumerate(board.rows):
+        y = TOP + LINE * i
+        fill = MINE if row.user_id == mine_id else (ROW if i % 2 == 0 else ROW_ALT)
+        draw.rectangle((12, y, WIDTH - 12, y + LINE - 4), fill=fill)
+        middle = y + (LINE - 4) // 2
+        colour = GOLD if row.rank <= 3 else WHITE
+        draw_text(image, (columns[0], middle), str(row.rank), 24, colour, bold=True, anchor="m")
+        draw_text(image, (columns[1], middle), fit(row.name, 24, 460), 24, WHITE)
+        draw_text(image, (columns[2], middle), rating_text(row.ordinal), 24, colour, anchor="r")
+        draw_text(image, (columns[3], middle), str(row.games), 24, WHITE, anchor="r")
+        draw_text(image, (columns[4], middle), share_text(row.win_share), 24, WHITE, anchor="r")
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=1)
+    return out.getvalue()
+
+
+class StatsCog(commands.Cog):
+    """Records of finished games and the commands that show them."""
+
+    def __init__(self, bot: Deckhand, records: Records | None = None) -> None:
+        self.bot = bot
+        self.records = records or Records.open(bot.settings.db_path, bot.rules_for)
+        self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
+
+    async def cog_load(self) -> None:
+        """Register the commands and the finish hook; record what a crash left unrecorded."""
+        self.bot.manager.finish_hooks.append(self.on_finish)
+        caught = await self.records.catch_up()
+        if caught:
+            log.info("recorded %d finished games left unrecorded: %s", len(caught), caught)
+        choices = [app_commands.Choice(name=locale_str(self.bot.rules_for(gid).name, game=gid),
+                                       value=gid) for gid in self.bot.game_ids()][:25]
+
+        async def leaderboard(interaction: Interaction, game: str | None = None) -> None:
+            await self.leaderboard(interaction, game)
+
+        async def stats(interaction: Interaction, user: discord.User | None = None) -> None:
+            await self.stats(interaction, user)
+
+        async def history(interaction: Interaction, user: discord.User | None = None) -> None:
+            await self.history(interaction, user)
+
+        async def replay_cmd(interaction: Interaction, id: app_commands.Range[int, 1]) -> None:
+            await self.replay(interaction, id)
+
+        async def forget_me(interaction: Interaction) -> None:
+            await self.forget_ask(interaction)
+
+        board_cb = app_commands.choices(game=choices)(app_commands.describe(
+            game=locale_str("The game (all games when left out)"))(leaderboard))
+        self._commands += [
+            app_commands.Command(name=locale_str("leaderboard"), callback=board_cb,
+                                 description=locale_str("The best players of this server")),
+            app_commands.Command(
+                name=locale_str("stats"),
+                description=locale_str("Games, wins and ratings of a player in this server"),
+                callback=app_commands.describe(
+                    user=locale_str("The player (you when left out)"))(stats)),
+            app_commands.Command(
+                name=locale_str("history"),
+                description=locale_str("Recent games of a player in this server"),
+                callback=app_commands.describe(
+                    user=locale_str("The player (you when left out)"))(history)),
+            app_commands.Command(
+                name=locale_str("replay"),
+                description=locale_str("Step through a finished game move by move"),
+                callback=app_commands.describe(
+                    id=locale_str("The game's table number"))(replay_cmd)),
+        ]
+        privacy = app_commands.Group(name=locale_str("privacy"),
+                                     description=locale_str("Your data kept by Deckhand"))
+        privacy.add_command(app_commands.Command(
+            name=locale_str("forget-me"), callback=forget_me,
+            description=locale_str("Remove your game records and ratings")))
+        self._commands.append(privacy)
+        for command in self._commands:
+            command.guild_only = True
+            self.bot.tree.add_command(command)
+
+    async def cog_unload(self) -> None:
+        """Take the commands and the hook away and close the records' connection."""
+        for command in self._commands:
+            self.bot.tree.remove_command(command.name)
+        with contextlib.suppress(ValueError):
+            self.bot.manager.finish_hooks.remove(self.on_finish)
+        async with self.records.lock:
+            self.records.close()
+
+    async def on_finish(self, table_id: int) -> None:
+        """The table manager's finish hook: record the game (once)."""
+        await self.records.record(table_id)
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _guild(self, interaction: Interaction) -> int:
+        if interaction.guild_id is None:
+            raise Refusal("st-guild-only")
+        return interaction.guild_id
+
+    def game_name(self, game: str, lang: str) -> str:
+        """A game's name in a language ('all games' for the overall board)."""
+        if game == ALL_GAMES:
+            return t("st-all-games", lang)
+        try:
+            rules = self.bot.rules_for(game)
+        except KeyError:
+            return game
+        return str(rules.name_ja if lang == "ja" else rules.name)
+
+    # -- leaderboard ------------------------------------------------------------------------
+    async def leaderboard(self, interaction: Interaction, game: str | None) -> None:
+        """/leaderboard: the first page, privately, with the caller's own rank."""
+        guild_id = self._guild(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        kwargs = await self.board_message(guild_id, game or ALL_GAMES, 0, interaction)
+        await interaction.edit_original_response(**kwargs)
+
+    async def board_message(self, guild_id: int, game: str, page: int,
+                            interaction: Interaction) -> dict[str, Any]:
+        """The text, picture and page buttons of one leaderboard page."""
+        lang = lang_of(interaction.locale)
+        user_id = interaction.user.id
+        board = await self.records.leaderboard(guild_id, game, page, user_id, PER_PAGE)
+        title = t("st-board-title", lang, game=self.game_name(game, lang))
+        lines = [t("st-board-line", lang, rank=r.rank, name=discord.utils.escape_markdown(r.name),
+                   rating=rating_text(r.ordinal), games=r.games, share=share_text(r.win_share))
+                 for r in board.rows] or [t("st-board-empty", lang)]
+        if board.mine is not None:
+            you = t("st-board-you", lang, rank=board.mine.rank, total=board.total,
+                    rating=rating_text(board.mine.ordinal))
+        else:
+            you = t("st-board-you-none", lang)
+        embed = discord.Embed(title=title, description="\n".join(lines)[:4000])
+        embed.add_field(name=t("st-you", lang), value=you, inline=False)
+        embed.set_footer(text=t("st-page", lang, page=board.page + 1, pages=board.pages))
+        files = []
+        if board.rows:
+            headers = (t("st-col-rank", lang), t("st-col-player", lang),
+                       t("st-col-rating", lang), t("st-col-games", lang),
+                       t("st-col-wins", lang))
+            picture = await asyncio.to_thread(board_png, board, title, headers, user_id)
+            files.append(discord.File(io.BytesIO(picture), filename="leaderboard.png",
+                                      description=title))
+            embed.set_image(url="attachment://leaderboard.png")
+        view = discord.ui.View(timeout=None)
+        last = board.pages - 1
+        for label, target, tag, off in (("st-first", 0, "a", board.page == 0),
+                                        ("st-prev", board.page - 1, "b", board.page == 0),
+                                        ("st-next", board.page + 1, "c", board.page >= last),
+                                        ("st-last", last, "d", board.page >= last)):
+            view.add_item(discord.ui.Button(
+                label=t(label, lang), disabled=off, style=discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}lb:{game}:{max(0, target)}:{tag}"))
+        return {"embed": embed, "view": view, "attachments": files}
+
+    # -- stats and history ------------------------------------------------------------------
+    async def stats(self, interaction: Interaction, user: discord.User | None) -> None:
+        """/stats: per game — games, wins, win share, rating, best streak, favourite partner."""
+        guild_id = self._guild(interaction)
+        lang = lang_of(interaction.locale)
+        who = user or interaction.user
+        found = await self.records.stats(guild_id, who.id)
+        name = who.display_name
+        if not found:
+            await reply(interaction, t("st-none", lang, name=name))
+            return
+        embed = discord.Embed(title=t("st-stats-title", lang, name=name))
+        for item in found[:25]:
+            rating = (rating_text(item.skill.ordinal) if item.skill is not None
+                      else t("st-unrated", lang))
+            partner = (t("st-partner", lang, name=item.partner[1], games=item.partner[2])
+                       if item.partner else t("st-nobody", lang))
+            embed.add_field(name=self.game_name(item.game, lang), inline=False, value=t(
+                "st-stats-line", lang, games=item.games, wins=item.wins,
+                share=share_text(item.win_share), streak=item.best_streak, rating=rating,
+                partner=partner))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def history(self, interaction: Interaction, user: discord.User | None) -> None:
+        """/history: a player's recent games with where they finished."""
+        guild_id = self._guild(interaction)
+        lang = lang_of(interaction.locale)
+        who = user or interaction.user
+        found = await self.records.history(guild_id, who.id)
+        if not found:
+            await reply(interaction, t("st-none", lang, name=who.display_name))
+            return
+        lines = []
+        for line in found:
+            marks = (t("st-rated-mark", lang) if line.rated else "") + (
+                t("st-abandoned-mark", lang) if line.abandoned else "")
+            lines.append(t("st-history-line", lang, id=line.table_id,
+                           game=self.game_name(line.game, lang), place=line.place,
+                           players=line.players, score=f"{line.score:g}", marks=marks,
+                           when=f"<t:{int(line.finished)}:R>"))
+        embed = discord.Embed(title=t("st-history-title", lang, name=who.display_name),
+                              description="\n".join(lines)[:4000])
+        embed.set_footer(text=t("st-history-hint", lang))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # -- replay -----------------------------------------------------------------------------
+    async def replay(self, interaction: Interaction, table_id: int) -> None:
+        """/replay: the deal of a finished game of this server, with buttons to step."""
+        guild_id = self._guild(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        kwargs = await self.replay_message(guild_id, table_id, 0, interaction)
+        await interaction.edit_original_response(**kwargs)
+
+    async def replay_message(self, guild_id: int, table_id: int, step: int,
+                             interaction: Interaction) -> dict[str, Any]:
+        """One position of a replay: public view only (text and picture) and step buttons."""
+        lang = lang_of(interaction.locale)
+        record = await self.records.game(table_id)
+        if record is None or record.guild_id != guild_id:
+            raise Refusal("st-no-game", id=table_id)
+        try:
+            rules = self.bot.rules_for(record.game)
+        except KeyError:
+            raise Refusal("st-no-game", id=table_id) from None
+        at = await asyncio.to_thread(replay, rules, record, step)
+        names = [str(s.get("name", "")) for s in record.seats]
+        view = at.state.view(None)
+        lines = []
+        if at.step == 0:
+            lines.append(t("st-replay-start", lang))
+        else:
+            mover = names[at.seat] if at.seat is not None and at.seat < len(names) else ""
+            news = [text for e in at.events if (text := rules.event_text(e, lang))]
+            lines.append(t("st-replay-move", lang, name=mover,
+                           news=" ".join(news) or t("st-replay-quiet", lang)))
+        lines.append("")
+        lines.append(rules.view_text(view, lang))
+        embed = discord.Embed(title=t("st-replay-title", lang, game=self.game_name(
+            record.game, lang), id=table_id), description="\n".join(lines)[:4000])
+        embed.set_footer(text=t("st-replay-step", lang, step=at.step, total=at.total))
+        files = []
+        try:
+            picture = await asyncio.to_thread(table_png, view.to_dict(), names, lang)
+        except Exception:  # a game the pictures do not know: the text alone
+            log.warning("no picture for a replay of %s", record.game, exc_info=True)
+        else:
+            embed.set_image(url="attachment://replay.png")
+            files.append(discord.File(io.BytesIO(picture), filename="replay.png"))
+        buttons = discord.ui.View(timeout=None)
+        for label, target, tag, off in (("st-first", 0, "a", at.step == 0),
+                                        ("st-prev", at.step - 1, "b", at.step == 0),
+                                        ("st-next", at.step + 1, "c", at.step >= at.total),
+                                        ("st-last", at.total, "d", at.step >= at.total)):
+            buttons.add_item(discord.ui.Button(
+                label=t(label, lang), disabled=off, style=discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}rp:{table_id}:{max(0, target)}:{tag}"))
+        return {"embed": embed, "view": buttons, "attachments": files}
+
+    # -- forget me --------------------------------------------------------------------------
+    async def forget_ask(self, interaction: Interaction) -> None:
+        """/privacy forget-me: say what it does and ask for a confirming click."""
+        lang = lang_of(interaction.locale)
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(
+            label=t("st-forget-confirm", lang), style=discord.ButtonStyle.danger,
+            custom_id=f"{PREFIX}fg:me:{interaction.user.id}:a"))
+        await interaction.response.send_message(t("st-forget-ask", lang), view=view,
+                                                ephemeral=True)
+
+    # -- components -------------------------------------------------------------------------
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Page, step and confirm buttons (custom ids ``dhs:...``); refusals as sentences."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
+        if not custom_id.startswith(PREFIX):
+            return
+        try:
+            await self.route(interaction, custom_id)
+        except Exception as error:
+            if not isinstance(error, Refusal):
+                log.error("records component %s failed", custom_id, exc_info=error)
+            try:
+                await reply(interaction, refusal_text(error, interaction.locale))
+            except discord.HTTPException:
+                log.warning("could not tell a user why their click failed")
+
+    async def route(self, interaction: Interaction, custom_id: str) -> None:
+        """Do what one of this cog's buttons asks."""
+        found = _ID.fullmatch(custom_id)
+        if found is None:
+            raise Refusal("unknown-component")
+        verb, key, number = found.group(1), found.group(2), int(found.group(3))
+        lang = lang_of(interaction.locale)
+        if verb == "fg":
+            if number != interaction.user.id:
+                raise Refusal("st-not-yours")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            count = await self.records.forget(interaction.user.id)
+            await interaction.edit_original_response(
+                content=t("st-forget-done", lang, count=count), view=None)
+            return
+        guild_id = self._guild(interaction)
+        await interaction.response.defer()
+        if verb == "lb":
+            kwargs = await self.board_message(guild_id, key, number, interaction)
+        else:
+            if not key.isdigit():
+                raise Refusal("unknown-component")
+            kwargs = await self.replay_message(guild_id, int(key), number, interaction)
+        await interaction.edit_original_response(**kwargs)
+
+
+async def setup(bot: Deckhand) -> None:
+    """Extension entry point."""
+    await bot.add_cog(StatsCog(bot))

@@ -1,0 +1,295 @@
+"""Recording finished games once, ratings per server and game, restarts and forgetting."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot import ratings
+from bot.ratings import ALL_GAMES, Skill
+from bot.records import FORGOTTEN, Records
+from bot.storage import Storage
+from bot.tables import FINISHED, PLAYING, Table, TableManager
+from tests.bot.fakegame import lookup
+from tests.bot.test_tables import play_all
+
+GUILD = 100
+ALICE, BOB, CAROL, DAVE = 1, 2, 3, 4
+NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
+
+
+@pytest.fixture
+async def setup(tmp_path: Path) -> AsyncIterator[tuple[TableManager, Records]]:
+    """A manager whose finished games are recorded."""
+    store = await Storage.open(str(tmp_path / "db.sqlite3"))
+    manager = TableManager(store, rules_for=lookup, ai_delay=0.0, timer_scale=0.0001)
+    records = Records.open(str(tmp_path / "db.sqlite3"), lookup)
+
+    async def hook(table_id: int) -> None:
+        await records.record(table_id)
+
+    manager.finish_hooks.append(hook)
+    yield manager, records
+    await manager.close()
+    records.close()
+    await store.close()
+
+
+async def game(m: TableManager, people: list[int], computers: int = 0, channel: int = 10,
+               seed: int = 5, options: dict[str, object] | None = None) -> Table:
+    """A whole game of the test game with these people (and computers)."""
+    table = await m.open(GUILD, channel, "high-card", people[0], NAMES[people[0]], seed=seed)
+    for user in people[1:]:
+        await m.join(table.id, user, NAMES[user])
+    for _ in range(computers):
+        await m.add_computer(table.id, people[0])
+    for name, value in (options or {}).items():
+        await m.set_option(table.id, people[0], name, value)
+    await m.start(table.id, people[0])
+    await play_all(m, table)
+    for _ in range(200):
+        if table.status == FINISHED:
+            break
+        await asyncio.sleep(0.005)
+    assert table.status == FINISHED
+    return table
+
+
+def count(records: Records, sql: str, *args: object) -> int:
+    return int(records.conn.execute(sql, args).fetchone()[0])
+
+
+def places_of(records: Records, table_id: int) -> list[int]:
+    return list(json.loads(records.conn.execute(
+        "SELECT places FROM records WHERE table_id=?", (table_id,)).fetchone()[0]))
+
+
+async def test_a_two_player_game_is_recorded_once_and_rated(setup: tuple[TableManager, Records]
+                                                           ) -> None:
+    m, records = setup
+    table = await game(m, [ALICE, BOB])
+    assert count(records, "SELECT COUNT(*) FROM records") == 1
+    row = records.conn.execute("SELECT game, seed, rated, moves, options FROM records"
+                               " WHERE table_id=?", (table.id,)).fetchone()
+    assert row[0] == "high-card" and row[1] == 5 and row[2] == 1 and row[3] > 0
+    places = places_of(records, table.id)
+    winner, loser = (ALICE, BOB) if places[0] < places[1] else (BOB, ALICE)
+    expected = ratings.rate([[Skill()], [Skill()]], sorted(places))
+    for key in ("high-card", ALL_GAMES):
+        won = await records.skill(GUILD, key, winner)
+        lost = await records.skill(GUILD, key, loser)
+        assert won is not None and lost is not None
+        assert won.mu == pytest.approx(expected[0][0].mu)
+        assert lost.mu == pytest.approx(expected[1][0].mu)
+    assert not await records.record(table.id)  # again: nothing happens
+    assert await records.catch_up() == []
+    assert count(records, "SELECT COUNT(*) FROM record_seats") == 2
+    board = await records.leaderboard(GUILD, "high-card", user_id=loser)
+    assert [r.user_id for r in board.rows] == [winner, loser]
+    assert board.rows[0].games == 1 and board.rows[0].wins == 1
+    assert board.mine is not None and board.mine.rank == 2 and board.total == 2
+
+
+async def test_ratings_carry_on_from_game_to_game(setup: tuple[TableManager, Records]) -> None:
+    m, records = setup
+    first = await game(m, [ALICE, BOB, CAROL], seed=1)
+    second = await game(m, [ALICE, BOB, CAROL], seed=2)
+    skills = {u: Skill() for u in (ALICE, BOB, CAROL)}
+    for table in (first, second):
+        places = places_of(records, table.id)
+        order = [ALICE, BOB, CAROL]
+        new = ratings.rate([[skills[u]] for u in order], places)
+        skills = {u: new[i][0] for i, u in enumerate(order)}
+    for user, skill in skills.items():
+        got = await records.skill(GUILD, "high-card", user)
+        assert got is not None
+        assert got.mu == pytest.approx(skill.mu) and got.sigma == pytest.approx(skill.sigma)
+    stats = await records.stats(GUILD, ALICE)
+    assert [s.game for s in stats] == ["high-card"] and stats[0].games == 2
+    assert stats[0].partner is not None and stats[0].partner[2] == 2
+    history = await records.history(GUILD, ALICE)
+    assert [h.table_id for h in history] == [second.id, first.id]
+    assert all(h.rated and h.players == 3 for h in history)
+
+
+async def test_a_game_with_a_computer_is_counted_but_unrated(
+        setup: tuple[TableManager, Records]) -> None:
+    m, records = setup
+    table = await game(m, [ALICE, BOB], computers=1)
+    assert count(records, "SELECT rated FROM records WHERE table_id=?", table.id) == 0
+    assert await records.skill(GUILD, "high-card", ALICE) is None
+    stats = await records.stats(GUILD, ALICE)
+    assert stats[0].games == 1 and stats[0].skill is None
+    board = await records.leaderboard(GUILD, "high-card", user_id=ALICE)
+    assert board.rows == [] and board.mine is None and board.total == 0
+    assert count(records, "SELECT COUNT(*) FROM record_seats") == 2  # people only
+
+
+async def test_a_player_whose_seat_the_computer_kept_is_ranked_last(
+        setup: tuple[TableManager, Records]) -> None:
+    m, records = setup
+    table = await m.open(GUILD, 10, "high-card", ALICE, "Alice", seed=3)
+    await m.join(table.id, BOB, "Bob")
+    await m.join(table.id, CAROL, "Carol")
+    await m.start(table.id, ALICE)
+    await m.hand_to_computer(table.id, ALICE, 0)  # Alice leaves; the computer keeps her seat
+    await play_all(m, table)
+    for _ in range(200):
+        if table.status == FINISHED:
+            break
+        await asyncio.sleep(0.005)
+    places = places_of(records, table.id)
+    rows = records.conn.execute("SELECT user_id, rank, won, abandoned FROM record_seats"
+                                " WHERE table_id=? ORDER BY seat", (table.id,)).fetchall()
+    assert rows[0][0] == ALICE and rows[0][3] == 1 and rows[0][2] == 0
+    assert rows[0][1] == 3  # last of three, whatever the computer scored for her
+    assert count(records, "SELECT rated FROM records WHERE table_id=?", table.id) == 1
+    others = [p for s, p in enumerate(places) if s != 0]
+    ranks = [3, 1 + sum(1 for o in others if o < others[0]), 1 + sum(
+        1 for o in others if o < others[1])]
+    expected = ratings.rate([[Skill()], [Skill()], [Skill()]], ranks)
+    alice = await records.skill(GUILD, "high-card", ALICE)
+    assert alice is not None and alice.mu == pytest.approx(expected[0][0].mu)
+    assert alice.mu < 25
+
+
+async def test_partners_are_rated_as_teams(setup: tuple[TableManager, Records]) -> None:
+    m, records = setup
+    table = await game(m, [ALICE, BOB, CAROL, DAVE], options={"teams": True, "hand": 5})
+    rows = records.conn.execute("SELECT user_id, side, rank FROM record_seats WHERE table_id=?"
+                                " ORDER BY seat", (table.id,)).fetchall()
+    assert rows[0][1] == rows[2][1] != rows[1][1] == rows[3][1]  # seats 0+2 and 1+3
+    places = places_of(records, table.id)
+    ranks = [min(places[0], places[2]), min(places[1], places[3])]
+    expected = ratings.rate([[Skill(), Skill()], [Skill(), Skill()]], ranks)
+    for seat, user in enumerate([ALICE, BOB, CAROL, DAVE]):
+        got = await records.skill(GUILD, "high-card", user)
+        assert got is not None
+        assert got.mu == pytest.approx(expected[seat % 2][seat // 2].mu)
+    alice = (await records.stats(GUILD, ALICE))[0]
+    assert alice.partner is not None and alice.partner[0] == CAROL
+
+
+async def test_a_result_stored_before_a_crash_is_recorded_on_restart(tmp_path: Path) -> None:
+    path = str(tmp_path / "db.sqlite3")
+    store = await Storage.open(path)
+    m = TableManager(store, rules_for=lookup, ai_delay=0.0)  # no hook: the bot dies first
+    table = await game(m, [ALICE, BOB])
+    await m.close()
+    records = Records.open(path, lookup)
+    assert count(records, "SELECT COUNT(*) FROM records") == 0
+    assert await records.catch_up() == [table.id]
+    assert await records.catch_up() == []
+    assert count(records, "SELECT COUNT(*) FROM records") == 1
+    assert count(records, "SELECT SUM(games) FROM ratings WHERE game='high-card'") == 2
+    records.close()
+    await store.close()
+
+
+async def test_a_crash_between_the_last_move_and_the_result(tmp_path: Path) -> None:
+    path = str(tmp_path / "db.sqlite3")
+    store = await Storage.open(path)
+    m = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    table = await game(m, [ALICE, BOB])
+    await m.close()
+    # as if the bot died after storing the last action but before storing the result
+    await store.db.execute("DELETE FROM results")
+    await store.db.execute("UPDATE tables SET status='playing'")
+    await store.db.commit()
+    again = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    records = Records.open(path, lookup)
+
+    async def hook(table_id: int) -> None:
+        await records.record(table_id)
+
+    again.finish_hooks.append(hook)
+    resumed = await again.resume()
+    assert [t.status for t in resumed] == [FINISHED] and again.tables == {}
+    assert await store.result(table.id) is not None
+    assert count(records, "SELECT COUNT(*) FROM records") == 1
+    assert await records.catch_up() == []
+    assert await again.resume() == []  # nothing left to finish: not recorded twice
+    assert count(records, "SELECT COUNT(*) FROM records") == 1
+    assert count(records, "SELECT COUNT(*) FROM tables WHERE status=?", PLAYING) == 0
+    await again.close()
+    records.close()
+    await store.close()
+
+
+async def test_recording_from_two_connections_at_once_keeps_one_record(
+        setup: tuple[TableManager, Records], tmp_path: Path) -> None:
+    m, records = setup
+    m.finish_hooks.clear()
+    table = await game(m, [ALICE, BOB])
+    other = Records.open(str(tmp_path / "db.sqlite3"), lookup)
+    done = await asyncio.gather(*(r.record(table.id) for r in (records, other, records, other)))
+    assert sorted(done) == [False, False, False, True]
+    assert count(records, "SELECT COUNT(*) FROM records") == 1
+    assert count(records, "SELECT games FROM ratings WHERE user_id=? AND game='high-card'",
+                 ALICE) == 1
+    other.close()
+
+
+async def test_forget_me_removes_a_person_and_replays_ratings_without_them(
+        setup: tuple[TableManager, Records]) -> None:
+    m, records = setup
+    tables = [await game(m, [ALICE, BOB, CAROL], seed=s) for s in (1, 2, 3)]
+    duo = await game(m, [ALICE, BOB], seed=4)
+    before = await records.skill(GUILD, "high-card", ALICE)
+    removed = await records.forget(BOB)
+    assert removed == 4
+    assert count(records, "SELECT COUNT(*) FROM record_seats WHERE user_id=?", BOB) == 0
+    assert count(records, "SELECT COUNT(*) FROM ratings WHERE user_id=?", BOB) == 0
+    for table in tables:
+        seats = json.loads(records.conn.execute(
+            "SELECT seats FROM records WHERE table_id=?", (table.id,)).fetchone()[0])
+        assert seats[1]["user_id"] is None and seats[1]["name"] == FORGOTTEN
+        stored = json.loads(records.conn.execute(
+            "SELECT seats FROM results WHERE table_id=?", (table.id,)).fetchone()[0])
+        assert BOB not in [s["user_id"] for s in stored]
+    assert count(records, "SELECT COUNT(*) FROM actions WHERE user_id=?", BOB) == 0
+    # Alice and Carol: their three games replayed with Bob's seat left out; the duo is void
+    skills = {ALICE: Skill(), CAROL: Skill()}
+    for table in tables:
+        places = places_of(records, table.id)
+        order = sorted([(0, ALICE), (2, CAROL)])
+        # the stored ranks are the places among all three: openskill only uses their order
+        new = ratings.rate([[skills[u]] for _, u in order], [places[s] for s, _ in order])
+        skills = {u: new[i][0] for i, (_, u) in enumerate(order)}
+    for user in (ALICE, CAROL):
+        got = await records.skill(GUILD, "high-card", user)
+        assert got is not None and got.mu == pytest.approx(skills[user].mu)
+    after = await records.skill(GUILD, "high-card", ALICE)
+    assert after != before
+    stats = {s.game: s for s in await records.stats(GUILD, ALICE)}
+    assert stats["high-card"].games == 4 and stats["high-card"].rated == 3
+    assert duo.id in [h.table_id for h in await records.history(GUILD, ALICE)]
+    assert await records.history(GUILD, BOB) == []
+    # later games are recorded on top of the replayed ratings
+    await game(m, [ALICE, CAROL], seed=9)
+    assert count(records, "SELECT rated FROM ratings WHERE user_id=? AND game='high-card'",
+                 ALICE) == 4
+
+
+async def test_leaderboard_pages_ranks_ties_and_the_callers_line(
+        setup: tuple[TableManager, Records]) -> None:
+    _, records = setup
+    ordinals = [9.0, 7.0, 7.0, 5.0, 5.0, 5.0, 1.0]
+    records.conn.executemany(
+        "INSERT INTO ratings VALUES (?, 'g', ?, ?, 25, 8, ?, 1, 2, 1)",
+        [(GUILD, user, f"P{user}", o) for user, o in enumerate(ordinals, start=1)])
+    records.conn.execute("INSERT INTO ratings VALUES (?, 'g', 99, 'new', 25, 8, NULL, 0, 1, 0)",
+                         (GUILD,))
+    first = await records.leaderboard(GUILD, "g", 0, user_id=6, per_page=3)
+    second = await records.leaderboard(GUILD, "g", 1, user_id=99, per_page=3)
+    last = await records.leaderboard(GUILD, "g", 5, per_page=3)
+    assert [r.rank for r in first.rows] == [1, 2, 2]
+    assert [r.rank for r in second.rows] == [4, 4, 4]
+    assert [r.rank for r in last.rows] == [7] and last.page == 2 and last.pages == 3
+    assert first.total == 7 and first.mine is not None and first.mine.rank == 4
+    assert second.mine is None  # unrated players are not on the board
+    assert first.rows[0].win_share == 0.5
