@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.client import refusal_text, reply
 from bot.i18n import lang_of, t
+from bot.render import table_png_async
 from bot.storage import UserSettings
 from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Refusal, Table, Update
 from cogs import ids
@@ -50,6 +51,7 @@ class Board:
     dirty: bool = False
     task: asyncio.Task[None] | None = None
     dm_turns: dict[int, int] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one writer of the message
 
 
 class PlayCog(commands.Cog):
@@ -102,6 +104,16 @@ class PlayCog(commands.Cog):
         for command in self._commands:
             self.bot.tree.add_command(command)
         self.manager.listeners.append(self.on_update)
+        await self._warm_up()
+
+    async def _warm_up(self) -> None:
+        """Draw one picture before going online: fonts load once, not during the first game."""
+        try:
+            rules = self.bot.rules_for(self.bot.game_ids()[0])
+            state = rules.new_game(rules.min_players, seed=0)
+            await table_png_async(state.view(None).to_dict(), ["-"] * rules.min_players)
+        except Exception:
+            log.info("no picture drawn at start", exc_info=True)
 
     async def cog_unload(self) -> None:
         """Take the commands and the listener away."""
@@ -165,6 +177,7 @@ class PlayCog(commands.Cog):
         channel = self.bot.get_partial_messageable(table.channel_id)
         message = channel.get_partial_message(table.message_id)
         await message.edit(content=payload.content, embed=payload.embed, view=payload.view,
+                           attachments=await payload.files(),
                            allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                                     roles=False))
 
@@ -178,16 +191,17 @@ class PlayCog(commands.Cog):
         """Edit the public message until it shows the latest position (edits coalesce)."""
         board = self.board(table.id)
         while board.dirty:
-            board.dirty = False
-            payload = self.render(table)
-            key = payload.key()
-            if key == board.sent:
-                continue
-            try:
-                await self._send_edit(table, payload)
-                board.sent = key
-            except Exception:  # a failed edit must not stop later ones
-                log.warning("table %s: could not edit its message", table.id, exc_info=True)
+            async with board.lock:
+                board.dirty = False
+                payload = self.render(table)
+                key = payload.key()
+                if key == board.sent:
+                    continue
+                try:
+                    await self._send_edit(table, payload)
+                    board.sent = key
+                except Exception:  # a failed edit must not stop later ones
+                    log.warning("table %s: could not edit its message", table.id, exc_info=True)
         if table.status in (FINISHED, CANCELLED):
             self.boards.pop(table.id, None)
 
@@ -234,7 +248,7 @@ class PlayCog(commands.Cog):
             payload = hand_payload(table, seat, lang, dm=True, note=t(
                 "dm-turn", lang, game=game_name(table, lang), **where), guild=where["guild"],
                 channel=where["channel"])
-            await user.send(**payload.send())
+            await user.send(**payload.send(), files=await payload.files())
         except discord.HTTPException:
             log.info("table %s: could not DM seat %s", table.id, seat)
 
@@ -381,7 +395,8 @@ class PlayCog(commands.Cog):
             seat = self._seat(table, user.id)
             self._playing(table)
             payload = hand_payload(table, seat, lang)
-            await interaction.response.send_message(**payload.send(), ephemeral=True)
+            await interaction.response.send_message(**payload.send(), files=await payload.files(),
+                                                    ephemeral=True)
         elif verb == "back":
             await m.back(table.id, user.id)
             await reply(interaction, t("returned", lang, name=user.display_name))
@@ -416,10 +431,21 @@ class PlayCog(commands.Cog):
         """Answer a click on the public message by editing it to the table as it is now."""
         payload = self.render(table)
         board = self.board(table.id)
-        await interaction.response.edit_message(
-            content=payload.content, embed=payload.embed, view=payload.view,
-            allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False))
-        board.sent = payload.key()
+        embed = payload.embed
+        if payload.picture is not None and embed is not None:
+            # a picture takes a moment to draw: answer with the words now, and let the
+            # coalesced edit add the picture
+            embed = discord.Embed.from_dict(embed.to_dict())
+            embed.set_image(url=None)
+        async with board.lock:  # taken before the first await: no coalesced edit overtakes
+            await interaction.response.edit_message(
+                content=payload.content, embed=embed, view=payload.view, attachments=[],
+                allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False))
+        if payload.picture is None:
+            board.sent = payload.key()
+        else:
+            board.sent = None
+            self._mark(table)
 
     async def _hand_component(self, interaction: Interaction, table: Table,
                               cid: ids.ComponentId, values: list[str], lang: str) -> None:
@@ -463,7 +489,8 @@ class PlayCog(commands.Cog):
         await self.manager.act(table.id, interaction.user.id, cid.version, action)
         if table.status in (PLAYING, FINISHED) and table.state is not None:
             payload = hand_payload(table, seat, lang)
-            await interaction.response.edit_message(**payload.edit())
+            await interaction.response.edit_message(**payload.edit(),
+                                                    attachments=await payload.files())
 
 
 async def setup(bot: Deckhand) -> None:

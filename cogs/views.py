@@ -7,19 +7,29 @@ spectator, so no hidden card can reach a public message. A hand's controls come 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import io
+import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from PIL import Image
 
 from bot.config import TIMER_CHOICES
 from bot.i18n import t
+from bot.render import hand_png_async, playable_cards, table_png_async
 from bot.tables import CANCELLED, FINISHED, LOBBY, Table
 from cogs import ids
 from games.cards import parse as parse_card
 from games.cards import pretty
 from games.core import Action
 
+# Pillow imports its format plugins lazily on the first save; two pictures drawn at once in
+# worker threads could both start that import and stall, so it happens here, once.
+Image.preinit()
+Image.init()
+
+log = logging.getLogger(__name__)
 PAGE = 25  # the most options a select menu may hold
 ROWS = 5  # the most action rows a message may hold
 
@@ -35,14 +45,49 @@ class StaticView(discord.ui.View):
         return False
 
 
+TABLE_FILE = "table.png"  # fixed names: a file name must never carry a card code
+HAND_FILE = "hand.png"
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture to attach: the view it is drawn from (a snapshot), drawn off the event loop."""
+
+    kind: str  # "table" or "hand"
+    view: dict[str, Any] = field(compare=False)
+    key: tuple[Any, ...]
+    names: tuple[str, ...] = ()
+    lang: str = "en"
+    playable: frozenset[str] = frozenset()
+    title: str = ""
+    alt: str = ""
+
+    @property
+    def filename(self) -> str:
+        """The attachment's name (never anything from the cards)."""
+        return TABLE_FILE if self.kind == "table" else HAND_FILE
+
+    async def png(self) -> bytes:
+        """The PNG bytes, drawn in a worker thread."""
+        if self.kind == "table":
+            return await table_png_async(self.view, list(self.names), self.lang)
+        return await hand_png_async(self.view, set(self.playable), self.title)
+
+    async def file(self) -> discord.File:
+        """The picture as an upload."""
+        return discord.File(io.BytesIO(await self.png()), filename=self.filename,
+                            description=self.alt[:1024] or None)
+
+
 @dataclass
 class Payload:
-    """The parts of a message."""
+    """The parts of a message (``picture``: an attachment to draw, or None for none)."""
 
     content: str
     embed: discord.Embed | None
     view: StaticView
     mentions: tuple[int, ...] = ()
+    picture: Picture | None = None
 
     def send(self) -> dict[str, Any]:
         """Keyword arguments for sending this as a new message."""
@@ -58,7 +103,27 @@ class Payload:
     def key(self) -> tuple[Any, ...]:
         """A comparable form, to skip edits that would change nothing."""
         return (self.content, None if self.embed is None else self.embed.to_dict(),
-                [c.to_component_dict() for c in self.view.children])
+                [c.to_component_dict() for c in self.view.children],
+                None if self.picture is None else self.picture.key)
+
+    async def files(self) -> list[discord.File]:
+        """The attachments this message should carry now (drawn off the event loop).
+
+        A game the pictures cannot draw yet falls back to its text form, so play goes on.
+        """
+        if self.picture is None:
+            return []
+        try:
+            return [await self.picture.file()]
+        except Exception:
+            log.warning("no %s picture for this view; showing text", self.picture.kind,
+                        exc_info=True)
+        if self.embed is not None and self.picture.kind == "table":
+            self.embed.set_image(url=None)
+            text = "\n\n".join(p for p in (self.picture.alt, self.embed.description) if p)
+            self.embed.description = text[:4000]
+        self.picture = None
+        return []
 
 
 def game_name(table: Table, lang: str) -> str:
@@ -207,11 +272,13 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
     players = "\n".join(
         f"{i + 1}. {seat_label(table, i, lang)} — {_score(public['scores'][i])}"
         for i in range(len(table.seats)))
-    description = table.rules.view_text(public, lang)
-    if log_lines:
-        description += "\n\n" + "\n".join(log_lines[-6:])
-    embed = discord.Embed(title=title, description=description[:4000])
+    names = tuple(s.name for s in table.seats)
+    picture = Picture("table", public.to_dict(), ("table", table.id, table.version, table.status,
+                                                  names, lang), names=names, lang=lang,
+                      alt=table.rules.view_text(public, lang))
+    embed = discord.Embed(title=title, description="\n".join(log_lines[-6:])[:4000] or None)
     embed.add_field(name="—", value=players[:1024], inline=False)
+    embed.set_image(url=f"attachment://{TABLE_FILE}")
     view = StaticView()
     mentions: tuple[int, ...] = ()
     if table.status == FINISHED:
@@ -221,7 +288,8 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
         result = " · ".join(
             t("place", lang, place=outcome.places[s], name=table.seats[s].name,
               score=_score(outcome.scores[s])) for s in places) if outcome else ""
-        return Payload(f"**{title}**\n" + t("finished", lang, result=result), embed, view)
+        return Payload(f"**{title}**\n" + t("finished", lang, result=result), embed, view,
+                       picture=picture)
     waiting = list(state.to_act)
     who = ", ".join(seat_label(table, s, lang, mention=True) for s in waiting)
     mentions = tuple(table.seats[s].user_id for s in waiting  # type: ignore[misc]
@@ -234,7 +302,7 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
                               discord.ButtonStyle.success, 0))
     view.add_item(_button(t("manage", lang), ids.make("manage", table.id, table.version),
                           discord.ButtonStyle.secondary, 0))
-    return Payload(f"**{title}**\n{line}", embed, view, mentions)
+    return Payload(f"**{title}**\n{line}", embed, view, mentions, picture)
 
 
 def _score(value: float) -> str:
@@ -331,7 +399,10 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
         for button in nav[:5]:
             button.row = rows_used
             view.add_item(button)
-    return Payload("\n".join(lines)[:2000], embed, view)
+    picture = Picture("hand", mine.to_dict(), ("hand", table.id, table.version, seat),
+                      playable=frozenset(playable_cards(str(a) for a in legal)),
+                      title=f"{name} · {seat + 1}")
+    return Payload("\n".join(lines)[:2000], embed, view, picture=picture)
 
 
 def confirm_payload(table: Table, seat: int, lang: str, index: int, action: Action) -> Payload:

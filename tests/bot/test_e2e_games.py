@@ -62,7 +62,9 @@ class PublicWatch:
             if not is_public(self.w.sim, request, self.w.channel):
                 continue
             self.checked += 1
-            text = str(request.json) + " ".join(str(f) for f in request.files)
+            names = " ".join(str(f.get("filename")) for f in request.files)
+            assert all(f.get("filename") in ("table.png", "hand.png") for f in request.files)
+            text = str(request.json) + " " + names
             for code in secret:
                 for form in card_forms(code):
                     pattern = rf"(?<![0-9A-Za-z]){re.escape(form)}(?![0-9A-Za-z])"
