@@ -62,7 +62,7 @@ class World:
 
 @asynccontextmanager
 async def world(tmp_path: Path, people: int = 4, locale: str = "en-US",
-                ai_delay: float = 0.0) -> AsyncIterator[World]:
+                ai_delay: float = 0.0, timer_scale: float = 1.0) -> AsyncIterator[World]:
     """A running bot in a simulated server."""
     async with SimulatedDiscord(interaction_deadline=3.0) as sim:
         guild = sim.add_guild("Test Server", locale=locale)
@@ -73,7 +73,7 @@ async def world(tmp_path: Path, people: int = 4, locale: str = "en-US",
             sim.add_member(guild, user, manage_guild=(i == people - 1))
             users.append(user)
         db = tmp_path / "deckhand.sqlite3"
-        bot = await make_bot(db, ai_delay=ai_delay)
+        bot = await make_bot(db, ai_delay=ai_delay, timer_scale=timer_scale)
         await sim.start(bot)
         here = World(sim, guild, channel, users, bot, db, [bot])
         try:
@@ -155,3 +155,4 @@ def card_forms(code: str) -> list[str]:
     from games.cards import parse, pretty
 
     return [code, pretty(parse(code))]
+
