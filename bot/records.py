@@ -275,10 +275,12 @@ class Records:
             (guild_id, game)).fetchone()[0])
         pages = max(1, -(-total // per_page))
         page = min(max(0, page), pages - 1)
+        # the page is found in the board index alone (skipping rows costs no table reads)
         found = conn.execute(
             "SELECT user_id, name, ordinal, mu, sigma, games, wins FROM ratings"
-            " WHERE guild_id=? AND game=? AND ordinal IS NOT NULL"
-            " ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?",
+            " WHERE rowid IN (SELECT rowid FROM ratings WHERE guild_id=? AND game=?"
+            " AND ordinal IS NOT NULL ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?)"
+            " ORDER BY ordinal DESC, user_id",
             (guild_id, game, per_page, page * per_page)).fetchall()
         rows: list[BoardRow] = []
         for i, (user, name, ordinal, mu, sigma, games, wins) in enumerate(found):

@@ -104,7 +104,7 @@ MIGRATIONS: tuple[str, ...] = (
         wins INTEGER NOT NULL,
         PRIMARY KEY (guild_id, game, user_id)
     );
-    CREATE INDEX ratings_board ON ratings(guild_id, game, ordinal);
+    CREATE INDEX ratings_board ON ratings(guild_id, game, ordinal DESC, user_id);
     """,
 )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import re
@@ -26,7 +27,8 @@ from bot.i18n import lang_of, t
 from bot.ratings import ALL_GAMES
 from bot.records import Board, Record, Records
 from bot.render import table_png
-from bot.render.fonts import draw_text, fit
+from bot.render.fonts import draw_text, fit, text_tile, text_width
+from bot.render.table import png
 from bot.tables import Refusal
 from games.core import Event, Rules, State
 
@@ -80,6 +82,24 @@ def share_text(share: float) -> str:
     return f"{round(share * 100)}%"
 
 
+@functools.lru_cache(maxsize=256)
+def _char_width(ch: str, size: int) -> int:
+    return text_width(ch, size)
+
+
+def number(image: Image.Image, xy: tuple[int, int], text: str, fill: tuple[int, int, int],
+           anchor: str = "l", size: int = 24) -> None:
+    """Draw a short number (digits, sign, point, %) from cached tiles of its characters."""
+    widths = [_char_width(ch, size) for ch in text]
+    x, y = xy
+    total = sum(widths)
+    x -= total // 2 if anchor == "m" else total if anchor == "r" else 0
+    for ch, width in zip(text, widths, strict=True):
+        tile = text_tile(ch, size, fill)
+        image.paste(tile, (x, y - tile.height // 2), tile)
+        x += width
+
+
 def board_png(board: Board, title: str, headers: tuple[str, str, str, str, str],
               mine_id: int | None = None) -> bytes:
     """The leaderboard page as a PNG: rank, name, rating, games and win share per line."""
@@ -97,14 +117,13 @@ def board_png(board: Board, title: str, headers: tuple[str, str, str, str, str],
         draw.rectangle((12, y, WIDTH - 12, y + LINE - 4), fill=fill)
         middle = y + (LINE - 4) // 2
         colour = GOLD if row.rank <= 3 else WHITE
-        draw_text(image, (columns[0], middle), str(row.rank), 24, colour, bold=True, anchor="m")
+        # numbers from cached one-character tiles (a fresh string costs a FreeType render)
+        number(image, (columns[0], middle), str(row.rank), colour, "m")
         draw_text(image, (columns[1], middle), fit(row.name, 24, 460), 24, WHITE)
-        draw_text(image, (columns[2], middle), rating_text(row.ordinal), 24, colour, anchor="r")
-        draw_text(image, (columns[3], middle), str(row.games), 24, WHITE, anchor="r")
-        draw_text(image, (columns[4], middle), share_text(row.win_share), 24, WHITE, anchor="r")
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=1)
-    return out.getvalue()
+        number(image, (columns[2], middle), rating_text(row.ordinal), colour, "r")
+        number(image, (columns[3], middle), str(row.games), WHITE, "r")
+        number(image, (columns[4], middle), share_text(row.win_share), WHITE, "r")
+    return png(image)
 
 
 class StatsCog(commands.Cog):

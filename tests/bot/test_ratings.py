@@ -49,7 +49,8 @@ def direct(teams: list[list[Skill]], ranks: list[int]) -> list[list[tuple[float,
     """openskill called directly with the same inputs."""
     model = PlackettLuce()
     given = [[model.rating(mu=s.mu, sigma=s.sigma) for s in team] for team in teams]
-    return [[(r.mu, r.sigma) for r in team] for team in model.rate(given, ranks=[float(r) for r in ranks])]
+    rated = model.rate(given, ranks=[float(r) for r in ranks])
+    return [[(r.mu, r.sigma) for r in team] for team in rated]
 
 
 def test_two_players_the_winner_gains_what_the_loser_loses() -> None:
