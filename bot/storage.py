@@ -106,6 +106,10 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX ratings_board ON ratings(guild_id, game, ordinal DESC, user_id);
     """,
+    # 3: a player's choice of a four-colour deck for their private hand picture
+    """
+    ALTER TABLE user_settings ADD COLUMN four_colour INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 
@@ -143,6 +147,7 @@ class UserSettings:
 
     dm: bool = False
     locale: str | None = None
+    four_colour: bool = False
 
 
 class Storage:
@@ -277,17 +282,19 @@ class Storage:
     async def user_settings(self, user_id: int) -> UserSettings:
         """A user's settings (defaults when none are stored)."""
         async with self.db.execute(
-            "SELECT dm, locale FROM user_settings WHERE user_id=?", (user_id,)
+            "SELECT dm, locale, four_colour FROM user_settings WHERE user_id=?", (user_id,)
         ) as cur:
             row = await cur.fetchone()
-        return UserSettings() if row is None else UserSettings(bool(row[0]), row[1])
+        return UserSettings() if row is None else UserSettings(bool(row[0]), row[1],
+                                                               bool(row[2]))
 
     async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
         """Store a user's settings."""
         await self.db.execute(
-            "INSERT INTO user_settings (user_id, dm, locale) VALUES (?, ?, ?)"
-            " ON CONFLICT(user_id) DO UPDATE SET dm=excluded.dm, locale=excluded.locale",
-            (user_id, int(settings.dm), settings.locale),
+            "INSERT INTO user_settings (user_id, dm, locale, four_colour) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(user_id) DO UPDATE SET dm=excluded.dm, locale=excluded.locale,"
+            " four_colour=excluded.four_colour",
+            (user_id, int(settings.dm), settings.locale, int(settings.four_colour)),
         )
         await self.db.commit()
 
