@@ -602,12 +602,12 @@ class TableManager:
         table.state = state
         table.version = len(rows)
 
-    async def resume(self) -> list[Table]:
+    async def resume(self, owns: Callable[[int], bool] | None = None) -> list[Table]:
         """Rebuild every unfinished table from storage and start its computers and timers."""
         resumed: list[Table] = []
         for row in await self.store.open_tables():
-            if row.id in self.tables:
-                continue
+            if row.id in self.tables or (owns is not None and not owns(row.guild_id)):
+                continue  # ``owns``: only the guilds of this process's shards
             try:
                 rules = self.rules_for(row.game)
             except KeyError:
