@@ -371,3 +371,40 @@ class Translator(app_commands.Translator):
             except KeyError:
                 return None
         return COMMANDS_JA.get(text.message)
+
+# -- /status for server managers (cogs/admin.py) ----------------------------------------------
+MESSAGES["en"].update({
+    "ad-title": "Deckhand status",
+    "ad-tables": "Tables",
+    "ad-tables-value": (
+        "{here} open in this server ({here_playing} playing); "
+        "{process} in this process ({playing} playing)"
+    ),
+    "ad-latency": "Gateway latency",
+    "ad-ms": "{ms} ms",
+    "ad-uptime": "Uptime",
+    "ad-shards": "Shards",
+    "ad-shards-value": "this server: shard {shard}; this process: {ids} of {count}",
+    "ad-version": "Version",
+    "ad-db": "Database",
+})
+MESSAGES["ja"].update({
+    "ad-title": "Deckhand の状態",
+    "ad-tables": "卓",
+    "ad-tables-value": (
+        "このサーバー：{here} 卓（対局中 {here_playing}）／"
+        "このプロセス：{process} 卓（対局中 {playing}）"
+    ),
+    "ad-latency": "ゲートウェイの遅延",
+    "ad-ms": "{ms} ミリ秒",
+    "ad-uptime": "稼働時間",
+    "ad-shards": "シャード",
+    "ad-shards-value": "このサーバー：シャード {shard}／このプロセス：{count} 個中 {ids}",
+    "ad-version": "バージョン",
+    "ad-db": "データベース",
+})
+COMMANDS_JA.update({
+    "status": "status",
+    "How Deckhand is running: tables, latency, version":
+        "Deckhand の稼働状況：卓・遅延・バージョン",
+})
