@@ -44,6 +44,17 @@ class GatewaySession:
         self.ready_sent = asyncio.Event()
         self.closed = asyncio.Event()
         self.received: list[dict[str, Any]] = []
+        #: the ``shard`` of IDENTIFY: [shard_id, shard_count]; None: unsharded (every guild)
+        self.shard: tuple[int, int] | None = None
+
+    def serves(self, guild_id: str | None) -> bool:
+        """Whether this connection carries a guild's events (DMs and unsharded: shard 0)."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (int(guild_id) >> 22) % count == shard_id
 
     async def send(self, op: int, data: Any, event: str | None = None) -> None:
         """Send one gateway payload (dispatches get the next sequence number)."""
@@ -103,10 +114,18 @@ class GatewaySession:
         if intents & PRIVILEGED_INTENTS & ~self.sim.privileged_intents:
             await self.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
+        shard = data.get("shard")
+        if shard is not None:
+            if (not isinstance(shard, list) or len(shard) != 2
+                    or not all(isinstance(n, int) for n in shard)
+                    or not 0 <= shard[0] < shard[1]):
+                await self.ws.close(code=4010, message=b"Invalid shard.")
+                return
+            self.shard = (shard[0], shard[1])
         self.intents = intents
         self.identified = True
         self.sim._gateway_identified(self)
-        guilds = list(self.sim.guilds.values())
+        guilds = [g for g in self.sim.guilds.values() if self.serves(g.id)]
         await self.dispatch(
             "READY",
             {
@@ -115,7 +134,7 @@ class GatewaySession:
                 "guilds": [{"id": g.id, "unavailable": True} for g in guilds],
                 "session_id": self.session_id,
                 "resume_gateway_url": str(self.sim.gateway_url),
-                "shard": [0, 1],
+                "shard": list(self.shard or (0, 1)),
                 "application": {"id": self.sim.application_id, "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -137,6 +156,7 @@ class GatewaySession:
         self.session_id = known.session_id
         self.sequence = known.sequence
         self.intents = known.intents
+        self.shard = known.shard
         self.identified = True
         self.sim._gateway_identified(self)
         await self.dispatch("RESUMED", {})

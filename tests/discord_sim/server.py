@@ -144,8 +144,11 @@ class SimulatedDiscord:
         privileged_intents: int = 0,
         bot_name: str = "Deckhand",
         result_idle: float = 0.05,
+        shards: int = 1,
     ) -> None:
         self.interaction_deadline = interaction_deadline
+        #: the shard count GET /gateway/bot recommends
+        self.shard_count = shards
         self.result_idle = result_idle
         self.privileged_intents = privileged_intents
         self._ids = SnowflakeFactory()
@@ -346,7 +349,7 @@ class SimulatedDiscord:
         self._manager_roles[guild.id] = self._ids.next()
         self._members[(guild.id, owner.id)] = SimMember(owner, guild, manage_guild=True)
         self._members[(guild.id, self.bot_user.id)] = SimMember(self.bot_user, guild)
-        self._announce("GUILD_CREATE", lambda: self.guild_create_payload(guild))
+        self._announce("GUILD_CREATE", lambda: self.guild_create_payload(guild), guild.id)
         return guild
 
     def add_channel(self, guild: SimGuild, name: str) -> SimChannel:
@@ -354,12 +357,15 @@ class SimulatedDiscord:
         channel = SimChannel(self._ids.next(), guild.id, name)
         self._channels[channel.id] = channel
         self._channel_messages[channel.id] = []
-        self._announce("CHANNEL_CREATE", channel.payload)
+        self._announce("CHANNEL_CREATE", channel.payload, guild.id)
         return channel
 
-    def _announce(self, event: str, payload: Callable[[], dict[str, Any]]) -> None:
-        """Dispatch an event to connected clients when the world changes while they run."""
-        sessions = [s for s in self._gateways if s.identified and not s.ws.closed]
+    def _announce(self, event: str, payload: Callable[[], dict[str, Any]],
+                  guild_id: str | None = None) -> None:
+        """Dispatch an event to connected clients when the world changes while they run
+        (to the connections whose shard carries the guild)."""
+        sessions = [s for s in self._gateways
+                    if s.identified and not s.ws.closed and s.serves(guild_id)]
         if not sessions:
             return
 
@@ -711,9 +717,10 @@ class SimulatedDiscord:
             raise AssertionError(f"unknown user {value!r}")
         return user
 
-    def _active_gateway(self) -> GatewaySession:
+    def _active_gateway(self, guild_id: str | None = None) -> GatewaySession:
+        """The newest connection that carries the guild's events (its shard's)."""
         for session in reversed(self._gateways):
-            if session.identified and not session.ws.closed:
+            if session.identified and not session.ws.closed and session.serves(guild_id):
                 return session
         raise AssertionError("no bot is connected to the gateway")
 
@@ -727,7 +734,7 @@ class SimulatedDiscord:
         message: SimMessage | None = None,
         locale: str | None = None,
     ) -> InteractionResult:
-        gateway = self._active_gateway()
+        gateway = self._active_gateway(channel.guild_id)
         record = InteractionRecord(
             id=self._ids.next(),
             token="aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48),
@@ -806,6 +813,7 @@ class SimulatedDiscord:
                 session.identified
                 and not session.ws.closed
                 and session.wants_message(guild_message)
+                and session.serves(data.get("guild_id"))
             ):
                 with contextlib.suppress(ConnectionError):
                     await session.dispatch(event, data)
@@ -1019,7 +1027,7 @@ class SimulatedDiscord:
     async def _get_gateway(self, context: RequestContext) -> tuple[int, Any]:
         return 200, {
             "url": str(self.gateway_url),
-            "shards": 1,
+            "shards": self.shard_count,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 999,
