@@ -1,7 +1,8 @@
 """Custom ids of Deckhand's components: ``dh:<verb>:<table>:<version>:<arg>``.
 
 The table id and state version travel in the id, so a button keeps working after a restart
-and a click on an older position is recognised as stale.
+and a click on an older position is recognised as stale. Buttons and select menus are matched
+by two templates (discord.py's ``DynamicItem``); anything else is answered by a fallback.
 """
 
 from __future__ import annotations
@@ -10,13 +11,21 @@ import re
 from typing import NamedTuple
 
 PREFIX = "dh"
-_PATTERN = re.compile(r"dh:([a-z]{1,8}):(\d{1,18}):(\d{1,9}):([A-Za-z0-9_.=,\-]{0,60})")
-VERBS = frozenset({
+BUTTON_VERBS = (
     "join", "leave", "addc", "remc", "opts", "start", "cancel",  # lobby
+    "hand", "back", "manage",  # public table
+    "act", "page", "view",  # a player's hand
+)
+SELECT_VERBS = (
     "opt", "timer", "swap",  # option menus
-    "hand", "back", "manage", "over",  # public table
-    "act", "pick", "set", "page", "view",  # a player's hand
-})
+    "over",  # the host's manage menu
+    "pick", "set",  # a player's hand
+)
+VERBS = frozenset(BUTTON_VERBS + SELECT_VERBS)
+_REST = r":(?P<table>\d{1,18}):(?P<version>\d{1,9}):(?P<arg>[A-Za-z0-9_.=,\-]{0,60})"
+BUTTON_TEMPLATE = re.compile(rf"dh:(?P<verb>{'|'.join(BUTTON_VERBS)}){_REST}")
+SELECT_TEMPLATE = re.compile(rf"dh:(?P<verb>{'|'.join(SELECT_VERBS)}){_REST}")
+_PATTERN = re.compile(r"dh:([a-z]{1,8}):(\d{1,18}):(\d{1,9}):([A-Za-z0-9_.=,\-]{0,60})")
 
 
 class ComponentId(NamedTuple):
@@ -45,3 +54,13 @@ def parse(custom_id: str) -> ComponentId | None:
     if found is None or found.group(1) not in VERBS:
         return None
     return ComponentId(found.group(1), int(found.group(2)), int(found.group(3)), found.group(4))
+
+
+def from_match(found: re.Match[str]) -> ComponentId:
+    """The parts of an id matched by :data:`BUTTON_TEMPLATE` or :data:`SELECT_TEMPLATE`."""
+    return ComponentId(found["verb"], int(found["table"]), int(found["version"]), found["arg"])
+
+
+def templated(custom_id: str) -> bool:
+    """Whether one of the two templates (and so a registered ``DynamicItem``) matches an id."""
+    return any(p.fullmatch(custom_id) for p in (BUTTON_TEMPLATE, SELECT_TEMPLATE))

@@ -25,7 +25,10 @@ from bot.storage import UserSettings
 from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Refusal, Table, Update
 from cogs import ids
 from cogs.views import (
+    COG,
     Payload,
+    TableButton,
+    TableSelect,
     confirm_payload,
     game_name,
     hand_payload,
@@ -54,7 +57,7 @@ class Board:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one writer of the message
 
 
-class PlayCog(commands.Cog):
+class PlayCog(commands.Cog, name=COG):
     """Slash commands and components for tables."""
 
     def __init__(self, bot: Deckhand) -> None:
@@ -104,6 +107,7 @@ class PlayCog(commands.Cog):
         for command in self._commands:
             self.bot.tree.add_command(command)
         self.manager.listeners.append(self.on_update)
+        self.bot.add_dynamic_items(TableButton, TableSelect)
         await self._warm_up()
 
     async def _warm_up(self) -> None:
@@ -119,6 +123,7 @@ class PlayCog(commands.Cog):
         """Take the commands and the listener away."""
         for command in self._commands:
             self.bot.tree.remove_command(command.name)
+        self.bot.remove_dynamic_items(TableButton, TableSelect)
         with contextlib.suppress(ValueError):
             self.manager.listeners.remove(self.on_update)
 
@@ -313,27 +318,48 @@ class PlayCog(commands.Cog):
             await reply(interaction, t("no-dm", lang))
 
     # -- components -------------------------------------------------------------------------
+    async def component(self, interaction: Interaction, cid: ids.ComponentId) -> None:
+        """One click or choice on a table component: routed, refusals as sentences.
+
+        Called by :class:`cogs.views.TableButton` / :class:`cogs.views.TableSelect` (the
+        registered dynamic items) and by the fallback listener, never both for one interaction.
+        """
+        values = [str(v) for v in dict(interaction.data or {}).get("values") or []]
+        try:
+            await self.route(interaction, cid, values)
+        except Exception as error:
+            await self._refuse(interaction, error, cid.verb)
+
+    async def _refuse(self, interaction: Interaction, error: BaseException, verb: str) -> None:
+        if not isinstance(error, Refusal):
+            log.error("component %s failed", verb, exc_info=error)
+        try:
+            await reply(interaction, refusal_text(error, interaction.locale))
+        except discord.HTTPException:
+            log.warning("could not tell a user why their click failed")
+
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        """Every component click or choice: routed by its custom id, refusals as sentences."""
+        """The fallback for components no dynamic item takes: never left unanswered.
+
+        discord.py hands a click to a registered dynamic item only when its custom id matches
+        the item's template *and* the clicked message carries that component; exactly the
+        other clicks are answered here (the records cog answers its own ``dhs:`` ids).
+        """
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         if custom_id.startswith("dhs:"):  # the records cog's buttons (cogs/stats.py)
             return
+        if ids.templated(custom_id) and _carries(interaction.message, custom_id,
+                                                 data.get("component_type")):
+            return  # a TableButton / TableSelect answers it
         parsed = ids.parse(custom_id)
-        try:
-            if parsed is None:
-                raise Refusal("unknown-component")
-            await self.route(interaction, parsed, [str(v) for v in data.get("values") or []])
-        except Exception as error:
-            if not isinstance(error, Refusal):
-                log.error("component %s failed", parsed.verb if parsed else "?", exc_info=error)
-            try:
-                await reply(interaction, refusal_text(error, interaction.locale))
-            except discord.HTTPException:
-                log.warning("could not tell a user why their click failed")
+        if parsed is None:
+            await self._refuse(interaction, Refusal("unknown-component"), "?")
+        else:  # one of our ids on a message that does not carry it: checked like any click
+            await self.component(interaction, parsed)
 
     async def route(self, interaction: Interaction, cid: ids.ComponentId,
                     values: list[str]) -> None:
@@ -414,7 +440,7 @@ class PlayCog(commands.Cog):
             await interaction.response.edit_message(content=t("done", lang), view=None)
         elif verb in ("act", "pick", "set", "page", "view"):
             await self._hand_component(interaction, table, cid, values, lang)
-        else:  # pragma: no cover - ids.parse admits only known verbs
+        else:  # pragma: no cover - the templates and ids.parse admit only known verbs
             raise Refusal("unknown-component")
 
     def _seat(self, table: Table, user_id: int) -> int:
@@ -491,6 +517,21 @@ class PlayCog(commands.Cog):
             payload = hand_payload(table, seat, lang)
             await interaction.response.edit_message(**payload.edit(),
                                                     attachments=await payload.files())
+
+
+def _carries(message: discord.Message | None, custom_id: str, component_type: object) -> bool:
+    """Whether a message has a component with that custom id and type (as discord.py looks)."""
+    if message is None:
+        return False
+    stack: list[Any] = list(message.components)
+    while stack:
+        found = stack.pop()
+        if getattr(found, "custom_id", None) == custom_id and \
+                getattr(found.type, "value", None) == component_type:
+            return True
+        stack.extend(getattr(found, "children", None) or ())
+        stack.extend(getattr(found, "components", None) or ())
+    return False
 
 
 async def setup(bot: Deckhand) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,14 +36,79 @@ ROWS = 5  # the most action rows a message may hold
 
 
 class StaticView(discord.ui.View):
-    """Components sent with a message; clicks are routed by custom id, not by this object."""
+    """Components sent with a message; clicks reach :class:`TableButton` / :class:`TableSelect`.
+
+    The view itself is never kept in memory: the dynamic items are rebuilt from the custom id
+    of each click, so buttons keep working after a restart.
+    """
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
 
     def is_dispatchable(self) -> bool:
-        """Never kept in memory: the router reads the custom id instead."""
+        """Never stored: the registered dynamic items read the custom id instead."""
         return False
+
+
+COG = "PlayCog"  # the cog whose ``component`` method routes every table component
+
+
+async def _route(interaction: discord.Interaction[Any], cid: ids.ComponentId) -> None:
+    cog = interaction.client.get_cog(COG)  # type: ignore[attr-defined]
+    if cog is None:  # pragma: no cover - the items are removed with the cog
+        return
+    await cog.component(interaction, cid)
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=ids.BUTTON_TEMPLATE):
+    """A table's button, rebuilt from its custom id ``dh:<verb>:<table>:<version>:<arg>``."""
+
+    def __init__(self, item: discord.ui.Button[Any], row: int | None = None) -> None:
+        super().__init__(item, row=row)
+        found = ids.BUTTON_TEMPLATE.fullmatch(self.custom_id)
+        assert found is not None, self.custom_id
+        self.cid = ids.from_match(found)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> TableButton:
+        """The button of a click (the custom id already matched the template)."""
+        return cls(item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the table cog's router."""
+        await _route(interaction, self.cid)
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=ids.SELECT_TEMPLATE):
+    """A table's select menu, rebuilt from its custom id like :class:`TableButton`."""
+
+    def __init__(self, item: discord.ui.Select[Any], row: int | None = None) -> None:
+        super().__init__(item, row=row)
+        found = ids.SELECT_TEMPLATE.fullmatch(self.custom_id)
+        assert found is not None, self.custom_id
+        self.cid = ids.from_match(found)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> TableSelect:
+        """The menu of a choice (the custom id already matched the template)."""
+        return cls(item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the choice to the table cog's router."""
+        await _route(interaction, self.cid)
+
+
+def _select(custom_id: str, options: list[discord.SelectOption], placeholder: str | None = None,
+            row: int | None = None, min_values: int = 1, max_values: int = 1) -> TableSelect:
+    return TableSelect(discord.ui.Select(custom_id=custom_id, options=options,
+                                         placeholder=placeholder, min_values=min_values,
+                                         max_values=max_values), row=row)
 
 
 TABLE_FILE = "table.png"  # fixed names: a file name must never carry a card code
@@ -141,9 +207,9 @@ def seat_label(table: Table, seat: int, lang: str, mention: bool = False) -> str
 
 
 def _button(label: str, custom_id: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-            row: int | None = None, disabled: bool = False) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=label[:80], custom_id=custom_id, style=style, row=row,
-                             disabled=disabled)
+            row: int | None = None, disabled: bool = False) -> TableButton:
+    return TableButton(discord.ui.Button(label=label[:80], custom_id=custom_id, style=style,
+                                         disabled=disabled), row=row)
 
 
 def option_value_text(value: object, lang: str) -> str:
@@ -208,8 +274,8 @@ def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
     """The host's option menus: timer, seat swaps and one select per game option."""
     rules = table.rules
     players = max(len(table.seats), rules.min_players)
-    menus: list[discord.ui.Select[Any]] = []
-    timer = discord.ui.Select[Any](
+    menus: list[TableSelect] = []
+    timer = _select(
         custom_id=ids.make("timer", table.id), placeholder=t("timer", lang),
         options=[discord.SelectOption(label=t("timer-" + c, lang), value=c,
                                       default=c == table.timer) for c in TIMER_CHOICES])
@@ -217,7 +283,7 @@ def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
     count = len(table.seats)
     if count >= 2:
         pairs = [(a, b) for a in range(count) for b in range(a + 1, count)][:PAGE]
-        menus.append(discord.ui.Select[Any](
+        menus.append(_select(
             custom_id=ids.make("swap", table.id), placeholder=t("swap", lang),
             options=[discord.SelectOption(
                 label=t("swap-pair", lang, a=a + 1, b=b + 1)[:100],
@@ -240,7 +306,7 @@ def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
         else:
             values = [(str(v), str(v)) for v in _int_values(option, current)]
             chosen = str(current)
-        menus.append(discord.ui.Select[Any](
+        menus.append(_select(
             custom_id=ids.make("opt", table.id, 0, option.name[:60]),
             placeholder=f"{option.name}: {help_text}"[:150],
             options=[discord.SelectOption(label=f"{option.name}: {label}"[:100], value=value,
@@ -314,7 +380,7 @@ def manage_payload(table: Table, lang: str) -> Payload:
     view = StaticView()
     people = [i for i, s in enumerate(table.seats) if not s.auto]
     if people:
-        view.add_item(discord.ui.Select[Any](
+        view.add_item(_select(
             custom_id=ids.make("over", table.id, table.version), placeholder=t("hand-over", lang),
             options=[discord.SelectOption(label=f"{i + 1}. {table.seats[i].name}"[:100],
                                           value=str(i)) for i in people], row=0))
@@ -352,7 +418,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
     for index, action in enumerate(legal):
         groups.setdefault(action.kind, []).append(index)
     rows_used = 0
-    nav: list[discord.ui.Button[Any]] = []
+    nav: list[TableButton] = []
     for number, (kind, members) in enumerate(groups.items()):
         if rows_used >= ROWS:
             break
@@ -369,7 +435,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
             pages = -(-len(members) // PAGE)
             page = group_page[1] % pages if group_page[0] == number else 0
             shown = members[page * PAGE:(page + 1) * PAGE]
-            view.add_item(discord.ui.Select[Any](
+            view.add_item(_select(
                 custom_id=ids.make("pick", table.id, table.version, f"{number}.{page}"),
                 placeholder=rules.action_text(legal[shown[0]], lang)[:150] if len(
                     shown) == 1 else t("choose", lang),
@@ -388,7 +454,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
             cards = list(dict.fromkeys(c for a in actions for c in a.cards))[:PAGE]
             low = min(len(a.cards) for a in actions)
             high = min(max(len(a.cards) for a in actions), len(cards))
-            view.add_item(discord.ui.Select[Any](
+            view.add_item(_select(
                 custom_id=ids.make("set", table.id, table.version, kind[:60]),
                 placeholder=t("pick-cards", lang, kind=kind)[:150],
                 min_values=min(low, len(cards)), max_values=max(1, high),

@@ -1,0 +1,209 @@
+"""Table components are discord.py dynamic items; everything else gets one polite answer.
+
+A click whose custom id matches a template and that the clicked message carries goes to
+:class:`cogs.views.TableButton` / :class:`cogs.views.TableSelect`; every other component
+interaction is answered by the cog's fallback (or, for ``dhs:`` ids, by the records cog), and
+no interaction is answered twice or left unanswered.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogs import ids
+from cogs.play import PlayCog
+from cogs.views import TableButton, TableSelect
+from tests.bot.sim_helpers import World, button, verb_of, world
+from tests.bot.test_e2e_safety import first_move, mover, open_hand, refused, two_player_table
+from tests.discord_sim import InteractionResult, SimMessage, SimUser
+
+COMPONENT, BUTTON, SELECT = 3, 2, 3
+
+
+class Paths:
+    """Counts which handler each table interaction went through."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.seen: Counter[str] = Counter()
+        for cls, name in ((TableButton, "button"), (TableSelect, "select")):
+            original = cls.callback
+
+            async def counted(item: Any, interaction: Any, _o: Any = original,
+                              _n: str = name) -> None:
+                self.seen[_n] += 1
+                await _o(item, interaction)
+
+            monkeypatch.setattr(cls, "callback", counted)
+        component = PlayCog.component
+
+        async def routed(cog: Any, interaction: Any, cid: Any) -> None:
+            self.seen["routed"] += 1
+            await component(cog, interaction, cid)
+
+        monkeypatch.setattr(PlayCog, "component", routed)
+
+    def take(self) -> Counter[str]:
+        found, self.seen = self.seen, Counter()
+        return found
+
+
+def answered_once(w: World, r: InteractionResult) -> None:
+    """Exactly one accepted callback, and no refused second one (40060) anywhere."""
+    assert r.status == "ok", r
+    callbacks = [q for q in r.responses if q.path.endswith("/callback")]
+    assert len(callbacks) == 1 and callbacks[0].status < 300, callbacks
+    assert not [q for q in w.sim.requests if q.status == 400 and "40060" in str(q.response)]
+
+
+async def forged(w: World, user: SimUser, message: SimMessage, custom_id: str,
+                 kind: int = BUTTON, values: list[str] | None = None) -> InteractionResult:
+    """What a modified client could send: any custom id, on a message it can see."""
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
+    if values is not None:
+        data["values"] = values
+    return await w.sim._interact(COMPONENT, user, w.channel, data, message=message)
+
+
+def test_the_templates_take_exactly_the_ids_the_bot_makes() -> None:
+    for verb in ids.BUTTON_VERBS:
+        made = ids.make(verb, 12, 3, "0.1")
+        assert ids.BUTTON_TEMPLATE.fullmatch(made) and not ids.SELECT_TEMPLATE.fullmatch(made)
+    for verb in ids.SELECT_VERBS:
+        made = ids.make(verb, 12, 3, "hand")
+        assert ids.SELECT_TEMPLATE.fullmatch(made) and not ids.BUTTON_TEMPLATE.fullmatch(made)
+    for other in ("dh:nope:1:1:0", "dh:act:1:x:0", "dh:act:1:1", "dhs:lb:x:1:a", "dh:act:1:1:0 ",
+                  "xdh:act:1:1:0", "dh:act:1234567890123456789:1:0", ""):
+        assert not ids.templated(other), other
+    assert TableButton(__import__("discord").ui.Button(custom_id="dh:hand:5:7:")).cid == \
+        ids.ComponentId("hand", 5, 7, "")
+
+
+async def test_table_clicks_go_through_the_dynamic_items(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = Paths(monkeypatch)
+    async with world(tmp_path, people=2) as w:
+        alice, bob = w.users
+        registered = w.bot._connection._view_store._dynamic_items  # what discord.py dispatches
+        assert registered[ids.BUTTON_TEMPLATE] is TableButton
+        assert registered[ids.SELECT_TEMPLATE] is TableSelect
+        await w.sim.slash(alice, w.channel, "play", {"game": "high-card"})
+        await w.sim.settle()
+        lobby = w.table_message()
+        paths.take()
+        r = await w.sim.click(bob, lobby, button(lobby, "join")["custom_id"])
+        answered_once(w, r)
+        assert paths.take() == Counter(button=1, routed=1)
+        lobby = w.table_message()
+        r = await w.sim.click(alice, lobby, button(lobby, "opts")["custom_id"])
+        menu = r.message
+        assert menu is not None
+        timer = next(s for s in menu.selects() if verb_of(s["custom_id"]) == "timer")
+        paths.take()
+        r = await w.sim.select(alice, menu, timer["custom_id"], ["relaxed"])
+        answered_once(w, r)
+        assert paths.take() == Counter(select=1, routed=1)
+        assert w.bot.manager.tables[1].timer == "relaxed"
+        lobby = w.table_message()
+        r = await w.sim.click(alice, lobby, button(lobby, "start")["custom_id"])
+        answered_once(w, r)
+        await w.sim.settle()
+        user, _ = mover(w, w.table_message())
+        hand = await open_hand(w, user)
+        paths.take()
+        kind, custom_id, values = first_move(hand)
+        r = await (w.sim.click(user, hand, custom_id) if kind == "button"
+                   else w.sim.select(user, hand, custom_id, values))
+        answered_once(w, r)
+        assert paths.take() == Counter({kind: 1, "routed": 1})
+        assert len(await w.bot.store.actions(1)) == 1
+        assert w.sim.spec_errors == [] and w.sim.client_errors == []
+
+
+async def test_after_a_restart_old_buttons_are_rebuilt_from_their_ids(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = Paths(monkeypatch)
+    async with world(tmp_path, people=2) as w:
+        await two_player_table(w, hand=5)
+        user, _ = mover(w, w.table_message())
+        old_hand = await open_hand(w, user)
+        second_hand = await open_hand(w, user)
+        old_table = w.table_message()
+        await w.restart()
+        paths.take()
+        r = await w.sim.click(user, old_table, button(old_table, "hand")["custom_id"])
+        answered_once(w, r)
+        assert r.ephemeral
+        kind, custom_id, values = first_move(old_hand)
+        r = await (w.sim.click(user, old_hand, custom_id) if kind == "button"
+                   else w.sim.select(user, old_hand, custom_id, values))
+        answered_once(w, r)
+        assert r.callback_type == 7
+        expected = Counter(button=1, routed=2)
+        expected[kind] += 1
+        assert paths.take() == expected
+        # the same control on another old copy of the hand: now stale, refused once, politely
+        r = await (w.sim.click(user, second_hand, custom_id) if kind == "button"
+                   else w.sim.select(user, second_hand, custom_id, values))
+        refused(r, "moved on")
+        answered_once(w, r)
+        assert len(await w.bot.store.actions(1)) == 1
+        assert w.sim.spec_errors == []
+
+
+@pytest.mark.parametrize("custom_id,kind,words", [
+    ("something-else", BUTTON, "doesn't belong"),  # another bot's leftover
+    ("dh:nope:1:1:0", BUTTON, "doesn't belong"),  # unknown verb
+    ("dh:act:1:x:0", BUTTON, "doesn't belong"),  # malformed version
+    ("dh:act:1:1", BUTTON, "doesn't belong"),  # a part missing
+    ("dh:" + "a" * 90, BUTTON, "doesn't belong"),
+    ("dh:act:999:1:0", BUTTON, "no open table"),  # on no message: routed and checked
+    ("dh:hand:1:1:", SELECT, "don't have a seat"),  # a button id sent as a select
+    ("dh:pick:1:1:0.0", SELECT, "don't have a seat"),
+    ("dhs:zz:1:1:a", BUTTON, "doesn't belong"),  # the records cog answers its own prefix
+])
+async def test_unmatched_ids_get_exactly_one_polite_answer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, custom_id: str, kind: int,
+        words: str) -> None:
+    paths = Paths(monkeypatch)
+    async with world(tmp_path, people=3) as w:
+        await two_player_table(w)
+        stranger = w.users[2]
+        table = w.table_message()
+        paths.take()
+        r = await forged(w, stranger, table, custom_id, kind, [] if kind == SELECT else None)
+        await w.sim.settle()
+        refused(r, words)
+        answered_once(w, r)
+        went = paths.take()
+        assert went["button"] + went["select"] == 0 and went["routed"] <= 1
+        assert w.bot.manager.tables[1].version == 0
+        assert w.sim.spec_errors == [] and w.sim.client_errors == []
+
+
+async def test_the_records_cogs_buttons_still_work(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = Paths(monkeypatch)
+    async with world(tmp_path, people=1) as w:
+        alice = w.users[0]
+        r = await w.sim.slash(alice, w.channel, "privacy forget-me")
+        ask = r.message
+        assert ask is not None and ask.ephemeral
+        [confirm] = [b for b in ask.buttons() if str(b["custom_id"]).startswith("dhs:")]
+        r = await w.sim.click(alice, ask, confirm["custom_id"])
+        await w.sim.settle()
+        answered_once(w, r)
+        assert r.message is not None and "0 game records" in r.message.content
+        assert sum(paths.take().values()) == 0
+        assert w.sim.spec_errors == [] and w.sim.client_errors == []
+
+
+async def test_without_the_cog_no_table_item_is_dispatched(tmp_path: Path) -> None:
+    async with world(tmp_path, people=1) as w:
+        store = w.bot._connection._view_store._dynamic_items
+        assert ids.BUTTON_TEMPLATE in store
+        await w.bot.remove_cog("PlayCog")
+        assert ids.BUTTON_TEMPLATE not in store and ids.SELECT_TEMPLATE not in store
