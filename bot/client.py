@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import logging
+import os
+import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -11,12 +17,31 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
+from bot import logs
 from bot.config import Settings
+from bot.health import HEARTBEAT_SECONDS
 from bot.i18n import Translator, lang_of, t
 from bot.storage import Storage
 from bot.tables import Refusal, RulesLookup, TableManager
 
 log = logging.getLogger(__name__)
+
+_TABLE_IN_ID = re.compile(r"^dh:[a-z]{1,8}:(\d{1,18}):")
+
+
+def shard_of(guild_id: int | None, shard_count: int | None) -> int:
+    """The shard that carries a guild's events (Discord's rule; direct messages: shard 0)."""
+    if guild_id is None or not shard_count:
+        return 0
+    return (guild_id >> 22) % shard_count
+
+
+def table_in(data: dict[str, Any]) -> int | None:
+    """The table id in an interaction's component or modal custom id, if any."""
+    inner = data.get("data")
+    custom_id = inner.get("custom_id") if isinstance(inner, dict) else None
+    found = _TABLE_IN_ID.match(custom_id) if isinstance(custom_id, str) else None
+    return int(found.group(1)) if found else None
 
 
 async def reply(interaction: discord.Interaction[Any], text: str) -> None:
@@ -53,8 +78,16 @@ class DeckhandTree(app_commands.CommandTree[Any]):
             log.warning("could not tell a user why their command failed")
 
 
-class Deckhand(commands.Bot):
-    """Deckhand's bot: non-privileged intents, the table manager and the table cog."""
+class Deckhand(commands.AutoShardedBot):
+    """Deckhand's bot: non-privileged intents, the table manager and the table cog.
+
+    Sharded: ``settings.shard_ids``/``shard_count`` run a slice of the bot's shards (None:
+    every shard, as many as Discord recommends). A process resumes and serves only the
+    tables of guilds on its own shards.
+    """
+
+    #: seconds between two shards' IDENTIFYs (Discord allows one per 5 s per bucket)
+    identify_pause = 5.0
 
     def __init__(self, settings: Settings, store: Storage, rules_for: RulesLookup = games.get,
                  game_ids: Callable[[], list[str]] = games.ids) -> None:
@@ -63,8 +96,25 @@ class Deckhand(commands.Bot):
         intents.members = False
         intents.presences = False
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         tree_cls=DeckhandTree, help_command=None)
+                         tree_cls=DeckhandTree, help_command=None,
+                         shard_ids=None if settings.shard_ids is None else list(settings.shard_ids),
+                         shard_count=settings.shard_count)
         self.settings = settings
+        self.started = time.monotonic()
+        self._heartbeat_task: asyncio.Task[None] | None = None
+        parsers = self._connection.parsers
+        parse_interaction = parsers["INTERACTION_CREATE"]
+
+        def tagged(data: dict[str, Any]) -> None:
+            # Tasks started while handling the interaction inherit these ids in their logs.
+            guild_raw = data.get("guild_id")
+            guild = int(guild_raw) if guild_raw else None
+            with logs.context(guild=guild, shard=shard_of(guild, self.shard_count),
+                              table=table_in(data)):
+                log.debug("interaction type %s", data.get("type"))
+                parse_interaction(data)
+
+        parsers["INTERACTION_CREATE"] = tagged
         self.store = store
         self.rules_for = rules_for
         self.game_ids = game_ids
@@ -86,7 +136,8 @@ class Deckhand(commands.Bot):
         cog = PlayCog(self)
         await self.add_cog(cog)
         await self.load_extension("cogs.stats")  # records, ratings, leaderboards, replays
-        resumed = await self.manager.resume()
+        await self.load_extension("cogs.admin")  # /status
+        resumed = await self.manager.resume(owns=self.owns_guild)
         if self.settings.dev_guild is not None:
             guild = discord.Object(self.settings.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -94,8 +145,67 @@ class Deckhand(commands.Bot):
         else:
             await self.tree.sync()
         cog.refresh_later(resumed)
+        beat_path = self.settings.heartbeat_path
+        if beat_path is not None:
+            self._heartbeat_task = asyncio.create_task(self._heartbeat(beat_path))
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the shard of a guild (always, without a shard slice)."""
+        ids, count = self.settings.shard_ids, self.settings.shard_count
+        return ids is None or count is None or shard_of(guild_id, count) in ids
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait ``identify_pause`` seconds before each IDENTIFY but the first."""
+        if not initial and self.identify_pause > 0:
+            await asyncio.sleep(self.identify_pause)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """Log each shard as it becomes ready."""
+        log.info("shard ready", extra={"shard": shard_id})
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        """Log each shard as it loses its connection."""
+        log.info("shard disconnected", extra={"shard": shard_id})
+
+    def connected(self) -> bool:
+        """True while the bot is ready and every shard of this process is connected."""
+        if not self.is_ready() or self.is_closed():
+            return False
+        return all(not shard.is_closed() for shard in self.shards.values())
+
+    async def beat(self, path: str) -> bool:
+        """Rewrite the heartbeat file if the bot is connected and its database answers."""
+        if not self.connected():
+            return False
+        try:
+            await self.store.version()
+        except Exception:
+            log.exception("heartbeat: the database does not answer")
+            return False
+        info = {"time": time.time(), "shards": sorted(self.shards),
+                "tables": len(self.manager.tables)}
+        partial = f"{path}.tmp"
+        with open(partial, "w", encoding="utf-8") as out:
+            json.dump(info, out)
+        os.replace(partial, path)
+        return True
+
+    async def _heartbeat(self, path: str) -> None:
+        while not self.is_closed():
+            try:
+                await self.beat(path)
+            except OSError:
+                log.exception("heartbeat: cannot write %s", path)
+            await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def close(self) -> None:
         """Stop computers and timers, then disconnect (the tables stay stored)."""
+        if self._heartbeat_task is not None:
+            self._heartbeat_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat_task
+            if self.settings.heartbeat_path is not None:
+                with contextlib.suppress(OSError):
+                    os.remove(self.settings.heartbeat_path)
         await self.manager.close()
         await super().close()

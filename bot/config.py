@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit, urlunsplit
 
 TIMER_CHOICES = ("off", "relaxed", "normal", "fast")
 #: seconds a player has for a move under each timer setting
@@ -14,6 +16,9 @@ TIMER_SECONDS: dict[str, float | None] = {
     "normal": 90.0,
     "fast": 30.0,
 }
+
+
+LOG_FORMATS = ("text", "json")
 
 
 class ConfigError(Exception):
@@ -31,15 +36,95 @@ class Settings:
     ai_level: str = "best"
     log_level: str = "INFO"
     timer_scale: float = 1.0
+    #: shard ids this process runs and the bot's total shard count (None: discord.py decides)
+    shard_ids: tuple[int, ...] | None = None
+    shard_count: int | None = None
+    log_format: str = "text"
+    #: file the bot rewrites while connected, for the container's health check (None: none)
+    heartbeat_path: str | None = None
 
     def __repr__(self) -> str:
         return (
-            f"Settings(token=<hidden>, db_path={self.db_path!r}, dev_guild={self.dev_guild!r}, "
+            f"Settings(token=<hidden>, db_path={describe_db(self.db_path)!r}, "
+            f"dev_guild={self.dev_guild!r}, "
             f"ai_delay={self.ai_delay!r}, ai_level={self.ai_level!r}, "
-            f"log_level={self.log_level!r}, timer_scale={self.timer_scale!r})"
+            f"log_level={self.log_level!r}, timer_scale={self.timer_scale!r}, "
+            f"shards={shards_text(self.shard_ids, self.shard_count)!r}, "
+            f"log_format={self.log_format!r}, heartbeat_path={self.heartbeat_path!r})"
         )
 
     __str__ = __repr__
+
+
+def db_backend(db: str) -> str:
+    """``postgresql`` for a ``postgres://``/``postgresql://`` address, else ``sqlite``."""
+    scheme = db.split("://", 1)[0].lower() if "://" in db else ""
+    return "postgresql" if scheme in ("postgres", "postgresql") else "sqlite"
+
+
+def describe_db(db: str) -> str:
+    """The database setting fit to print: a PostgreSQL address loses its password."""
+    if db_backend(db) == "sqlite":
+        return db
+    try:
+        parts = urlsplit(db)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "postgresql://<unreadable address>"
+    user = parts.username or ""
+    netloc = (f"{user}@" if user else "") + host + (f":{port}" if port is not None else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def shards_text(shard_ids: tuple[int, ...] | None, shard_count: int | None) -> str:
+    """``0,1,2/8`` for a slice, ``auto`` when discord.py decides."""
+    if shard_count is None:
+        return "auto"
+    ids = range(shard_count) if shard_ids is None else shard_ids
+    return ",".join(str(i) for i in ids) + f"/{shard_count}"
+
+
+SHARDS_EXAMPLE = "like 0-7/16 (shards 0 to 7 of 16), 3/16 or 0,2,5/8"
+_SHARD_ITEM = re.compile(r"^(\d+)(?:-(\d+))?$")
+
+
+def parse_shards(raw: str) -> tuple[tuple[int, ...] | None, int | None]:
+    """``DECKHAND_SHARDS`` as (shard ids, shard count); empty: (None, None), automatic."""
+    text = raw.strip()
+    if not text:
+        return None, None
+    ids_part, slash, count_part = text.partition("/")
+    count_part = count_part.strip()
+    if not slash or not count_part.isdigit():
+        raise ConfigError(
+            f"DECKHAND_SHARDS must name shard ids and the total shard count, {SHARDS_EXAMPLE}, "
+            f"not {raw!r}."
+        )
+    count = int(count_part)
+    if count < 1:
+        raise ConfigError(f"DECKHAND_SHARDS: the shard count must be at least 1, not {count}.")
+    ids: list[int] = []
+    for item in ids_part.split(","):
+        found = _SHARD_ITEM.match(item.strip())
+        if found is None:
+            raise ConfigError(
+                f"DECKHAND_SHARDS: {item.strip()!r} is not a shard id or range; write it "
+                f"{SHARDS_EXAMPLE}."
+            )
+        first = int(found.group(1))
+        last = first if found.group(2) is None else int(found.group(2))
+        if last < first:
+            raise ConfigError(f"DECKHAND_SHARDS: the range {first}-{last} runs backwards.")
+        if last >= count:
+            raise ConfigError(
+                f"DECKHAND_SHARDS: shard {last} does not exist with {count} shards "
+                f"(ids run from 0 to {count - 1})."
+            )
+        ids.extend(range(first, last + 1))
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"DECKHAND_SHARDS names a shard twice in {raw!r}.")
+    return tuple(sorted(ids)), count
 
 
 def _number(env: Mapping[str, str], name: str, default: float) -> float:
@@ -72,6 +157,12 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
                 f"DECKHAND_DEV_GUILD must be a server id (digits), not {guild_raw!r}."
             )
         dev_guild = int(guild_raw)
+    shard_ids, shard_count = parse_shards(source.get("DECKHAND_SHARDS", ""))
+    log_format = (source.get("DECKHAND_LOG_FORMAT", "").strip() or "text").lower()
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(
+            f"DECKHAND_LOG_FORMAT must be {' or '.join(LOG_FORMATS)}, not {log_format!r}."
+        )
     return Settings(
         token=token,
         db_path=source.get("DECKHAND_DB", "").strip() or "./deckhand.sqlite3",
@@ -80,4 +171,8 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         ai_level=source.get("DECKHAND_AI_LEVEL", "").strip() or "best",
         log_level=(source.get("DECKHAND_LOG_LEVEL", "").strip() or "INFO").upper(),
         timer_scale=_number(source, "DECKHAND_TIMER_SCALE", 1.0),
+        shard_ids=shard_ids,
+        shard_count=shard_count,
+        log_format=log_format,
+        heartbeat_path=source.get("DECKHAND_HEARTBEAT", "").strip() or None,
     )

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from bot.config import ConfigError, load
+from bot.config import ConfigError, db_backend, describe_db, load
 
 
 def test_missing_token_is_refused_with_a_clear_message() -> None:
@@ -43,3 +43,52 @@ def test_python_m_bot_refuses_to_start_without_a_token() -> None:
                           timeout=60, check=False)
     assert done.returncode == 2
     assert "Set DISCORD_TOKEN" in done.stderr
+
+
+@pytest.mark.parametrize(("raw", "ids", "count"), [
+    ("0-7/16", (0, 1, 2, 3, 4, 5, 6, 7), 16),
+    ("3/16", (3,), 16),
+    ("0,2,5/8", (0, 2, 5), 8),
+    (" 0-1, 4 / 6 ", (0, 1, 4), 6),
+    ("", None, None),
+])
+def test_a_shard_slice_is_read_as_ids_and_count(raw: str, ids: tuple[int, ...] | None,
+                                                count: int | None) -> None:
+    settings = load({"DISCORD_TOKEN": "t", "DECKHAND_SHARDS": raw})
+    assert settings.shard_ids == ids
+    assert settings.shard_count == count
+
+
+@pytest.mark.parametrize(("raw", "says"), [
+    ("16", "total shard count"),
+    ("0-7", "total shard count"),
+    ("0-16/16", "shard 16 does not exist with 16 shards"),
+    ("7-3/16", "runs backwards"),
+    ("a/4", "'a' is not a shard id"),
+    ("1,1/4", "twice"),
+    ("0/0", "at least 1"),
+    ("/4", "is not a shard id"),
+    ("-1/4", "is not a shard id"),
+])
+def test_malformed_shard_slices_are_refused_with_a_sentence(raw: str, says: str) -> None:
+    with pytest.raises(ConfigError, match="DECKHAND_SHARDS") as refused:
+        load({"DISCORD_TOKEN": "t", "DECKHAND_SHARDS": raw})
+    assert says in str(refused.value)
+    assert str(refused.value).endswith(".")
+
+
+def test_log_format_is_json_or_text() -> None:
+    assert load({"DISCORD_TOKEN": "t"}).log_format == "text"
+    assert load({"DISCORD_TOKEN": "t", "DECKHAND_LOG_FORMAT": "JSON"}).log_format == "json"
+    with pytest.raises(ConfigError, match="DECKHAND_LOG_FORMAT must be text or json"):
+        load({"DISCORD_TOKEN": "t", "DECKHAND_LOG_FORMAT": "xml"})
+
+
+def test_a_postgresql_address_is_accepted_and_printed_without_its_password() -> None:
+    dsn = "postgresql://deckhand:hunter2-secret@db.example:5432/deckhand"
+    settings = load({"DISCORD_TOKEN": "t", "DECKHAND_DB": dsn})
+    assert settings.db_path == dsn  # handed to the storage as it is, not checked as a path
+    assert db_backend(settings.db_path) == "postgresql"
+    assert db_backend("./deckhand.sqlite3") == "sqlite"
+    assert "hunter2-secret" not in repr(settings)
+    assert describe_db(dsn) == "postgresql://deckhand@db.example:5432/deckhand"
