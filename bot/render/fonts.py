@@ -54,7 +54,7 @@ class Face:
 
 
 def _collection_index(path: Path, family: str) -> int:
-    from fontTools.ttLib import TTCollection
+    from fontTools.ttLib import TTCollection  # type: ignore[import-untyped]
 
     if path.suffix.lower() != ".ttc" or not family:
         return 0
@@ -95,7 +95,10 @@ def chain() -> tuple[Face, ...]:
 def font(face: Face | None, size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """A loaded font of a face (None: Pillow's built-in) at a size."""
     if face is None:
-        return ImageFont.load_default(size)
+        default = ImageFont.load_default(size)
+        if not isinstance(default, ImageFont.FreeTypeFont):  # a Pillow without FreeType
+            raise RuntimeError("the pictures need Pillow built with FreeType")
+        return default
     if face.emoji:
         return ImageFont.truetype(face.path, EMOJI_SIZE, index=0)
     path, index = (face.bold_path, face.bold_index) if bold else (face.path, face.index)
