@@ -216,6 +216,63 @@ COMMANDS_JA: dict[str, str] = {
     "Send hands by direct message": "手札を DM で送る",
 }
 
+# -- out-of-turn moves, the four-colour deck and /help (cogs/play.py) ------------------------
+MESSAGES["en"].update({
+    "may-act": "{who}: you may act now, out of turn — open your Hand.",
+    "hand-out-of-turn": "You may act now, out of turn:",
+    "dm-may-act": "You may act now, out of turn, in {game} ({guild} › #{channel}).",
+    "four-colour-on": (
+        "Your hand pictures will now use four suit colours: spades black, hearts red, "
+        "diamonds blue, clubs green."
+    ),
+    "four-colour-off": "Your hand pictures will now use the usual two suit colours.",
+    "help-title": "Deckhand: how to play",
+    "help-body": (
+        "**Start** — `/play game:` opens a table in this channel; `/games` lists the games and "
+        "`/rules game:` shows a game's rules.\n"
+        "**Join** — press **Join** on the table message. The host may **Add computer** players, "
+        "set **Options** (timer, seats, the game's own rules) and press **Start**.\n"
+        "**Play** — the table message names whoever may act now. Press **Hand** to see your "
+        "cards privately and choose a move; costly moves ask you to confirm. If the computer "
+        "keeps your seat after timeouts, press **I'm back**.\n"
+        "**Settings** — `/settings dm` sends your hands by direct message; "
+        "`/settings four-colour` draws your hand with four suit colours.\n"
+        "**Records** — `/leaderboard`, `/stats`, `/history`, `/replay`; "
+        "`/privacy forget-me` removes your records."
+    ),
+})
+MESSAGES["ja"].update({
+    "may-act": "{who} さん：今、手番外で行動できます。手札を開いてください。",
+    "hand-out-of-turn": "今、手番外で行動できます：",
+    "dm-may-act": "{guild} › #{channel} の {game} で、今、手番外で行動できます。",
+    "four-colour-on": (
+        "これから手札の絵はスートを4色で描きます：スペードは黒、ハートは赤、ダイヤは青、"
+        "クラブは緑。"
+    ),
+    "four-colour-off": "これから手札の絵はふつうの2色で描きます。",
+    "help-title": "Deckhand の遊び方",
+    "help-body": (
+        "**始める** — `/play game:` でこのチャンネルに卓を開きます。`/games` でゲームの一覧、"
+        "`/rules game:` でルールを表示します。\n"
+        "**参加する** — 卓のメッセージの **参加** を押します。ホストは **コンピューターを追加**、"
+        "**設定**（タイマー・席・ゲームのルール）を選んで **開始** を押します。\n"
+        "**遊ぶ** — 卓のメッセージに今行動できる人が表示されます。**手札** を押すと自分の"
+        "カードが自分にだけ表示され、手を選べます。大事な手は確認があります。時間切れで"
+        "コンピューターが席を預かっているときは **戻りました** を押します。\n"
+        "**個人設定** — `/settings dm` で手札を DM で受け取ります。`/settings four-colour` で"
+        "手札の絵をスート4色にします。\n"
+        "**記録** — `/leaderboard`、`/stats`、`/history`、`/replay`。"
+        "`/privacy forget-me` で記録を削除します。"
+    ),
+})
+COMMANDS_JA.update({
+    "four-colour": "four-colour",
+    "Four suit colours in your hand pictures (or not)": "手札の絵でスートを4色にするかどうか",
+    "Use four suit colours": "スートを4色にする",
+    "help": "help",
+    "How to use Deckhand: start, join, play, settings": "Deckhand の使い方：開始・参加・対局・設定",
+})
+
 # -- records: /leaderboard, /stats, /history, /replay, /privacy (cogs/stats.py) --------------
 MESSAGES["en"].update({
     "st-guild-only": "Records are kept per server: use this in a server channel.",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections import deque
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from cogs.views import (
     hand_payload,
     lobby_payload,
     manage_payload,
+    optional_seats,
     options_payload,
     table_payload,
 )
@@ -64,7 +66,7 @@ class PlayCog(commands.Cog, name=COG):
         self.bot = bot
         self.manager = bot.manager
         self.boards: dict[int, Board] = {}
-        self.dm_prefs: dict[int, bool] = {}
+        self.prefs: dict[int, UserSettings] = {}  # users' settings, read once
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
 
     # -- setup ------------------------------------------------------------------------------
@@ -85,6 +87,12 @@ class PlayCog(commands.Cog, name=COG):
         async def dm(interaction: Interaction, enabled: bool) -> None:
             await self.settings_dm(interaction, enabled)
 
+        async def four_colour(interaction: Interaction, enabled: bool) -> None:
+            await self.settings_four_colour(interaction, enabled)
+
+        async def help_command(interaction: Interaction) -> None:
+            await self.help(interaction)
+
         for callback, name, desc, param in (
             (play, "play", "Open a table for a card game in this channel", "The game to play"),
             (rules, "rules", "Show a game's rules", "The game whose rules to show"),
@@ -96,6 +104,10 @@ class PlayCog(commands.Cog, name=COG):
         self._commands.append(app_commands.Command(
             name=locale_str("games"), description=locale_str("List the games I can host"),
             callback=games_list))
+        self._commands.append(app_commands.Command(
+            name=locale_str("help"),
+            description=locale_str("How to use Deckhand: start, join, play, settings"),
+            callback=help_command))
         group = app_commands.Group(name=locale_str("settings"),
                                    description=locale_str("Your Deckhand settings"))
         group.add_command(app_commands.Command(
@@ -103,6 +115,11 @@ class PlayCog(commands.Cog, name=COG):
             description=locale_str("Get your hands by direct message (or not)"),
             callback=app_commands.describe(
                 enabled=locale_str("Send hands by direct message"))(dm)))
+        group.add_command(app_commands.Command(
+            name=locale_str("four-colour"),
+            description=locale_str("Four suit colours in your hand pictures (or not)"),
+            callback=app_commands.describe(
+                enabled=locale_str("Use four suit colours"))(four_colour)))
         self._commands.append(group)
         for command in self._commands:
             self.bot.tree.add_command(command)
@@ -150,12 +167,22 @@ class PlayCog(commands.Cog, name=COG):
             found = self.boards[table_id] = Board()
         return found
 
-    async def wants_dm(self, user_id: int) -> bool:
-        """The user's DM preference (cached)."""
-        found = self.dm_prefs.get(user_id)
+    async def settings_of(self, user_id: int) -> UserSettings:
+        """A user's settings (read once, then kept; this cog is their only writer)."""
+        found = self.prefs.get(user_id)
         if found is None:
-            found = self.dm_prefs[user_id] = (await self.bot.store.user_settings(user_id)).dm
+            found = self.prefs[user_id] = await self.bot.store.user_settings(user_id)
         return found
+
+    async def wants_dm(self, user_id: int) -> bool:
+        """The user's DM preference."""
+        return (await self.settings_of(user_id)).dm
+
+    async def hand_for(self, table: Table, seat: int, lang: str, user_id: int,
+                       **more: Any) -> Payload:
+        """A seat's private hand, drawn as its player chose (four colours or two)."""
+        chosen = await self.settings_of(user_id)
+        return hand_payload(table, seat, lang, four_colour=chosen.four_colour, **more)
 
     def _log_lines(self, table: Table, lang: str) -> list[str]:
         lines = []
@@ -227,17 +254,22 @@ class PlayCog(commands.Cog, name=COG):
             board.log.append(("returned", {"name": table.seats[update.seat].name}))
         self._mark(table)
         if table.status == PLAYING and table.state is not None:
-            for seat in table.state.to_act:
+            due = [(seat, False) for seat in table.state.to_act]
+            due += [(seat, True) for seat in optional_seats(table)]
+            for seat, out_of_turn in due:
                 info = table.seats[seat]
                 if info.auto or info.user_id is None:
                     continue
                 if board.dm_turns.get(seat) == table.version:
                     continue
                 board.dm_turns[seat] = table.version
-                asyncio.get_running_loop().create_task(self._dm_turn(table, seat, table.version))
+                asyncio.get_running_loop().create_task(
+                    self._dm_turn(table, seat, table.version, out_of_turn))
 
-    async def _dm_turn(self, table: Table, seat: int, version: int) -> None:
-        """Send a player who chose DMs their hand when it becomes their turn."""
+    async def _dm_turn(self, table: Table, seat: int, version: int,
+                       out_of_turn: bool = False) -> None:
+        """Send a player who chose DMs their hand when they may act: their turn, or a move
+        offered out of turn (Bhabhi's take)."""
         user_id = table.seats[seat].user_id
         if user_id is None or not await self.wants_dm(user_id):
             return
@@ -245,14 +277,15 @@ class PlayCog(commands.Cog, name=COG):
             return
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            lang = lang_of(user and (await self.bot.store.user_settings(user_id)).locale)
+            lang = lang_of(user and (await self.settings_of(user_id)).locale)
             guild = self.bot.get_guild(table.guild_id)
             channel = self.bot.get_channel(table.channel_id)
             where = {"guild": guild.name if guild else "?",
                      "channel": getattr(channel, "name", "?")}
-            payload = hand_payload(table, seat, lang, dm=True, note=t(
-                "dm-turn", lang, game=game_name(table, lang), **where), guild=where["guild"],
-                channel=where["channel"])
+            note = t("dm-may-act" if out_of_turn else "dm-turn", lang,
+                     game=game_name(table, lang), **where)
+            payload = await self.hand_for(table, seat, lang, user_id, dm=True, note=note,
+                                          guild=where["guild"], channel=where["channel"])
             await user.send(**payload.send(), files=await payload.files())
         except discord.HTTPException:
             log.info("table %s: could not DM seat %s", table.id, seat)
@@ -296,13 +329,31 @@ class PlayCog(commands.Cog, name=COG):
                               description=(summary or "-")[:4000])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    async def _change_settings(self, interaction: Interaction, **changes: Any) -> str:
+        """Store some of a user's settings (the others kept); the user's language."""
+        lang = lang_of(interaction.locale)
+        user_id = interaction.user.id
+        chosen = dataclasses.replace(await self.bot.store.user_settings(user_id), locale=lang,
+                                     **changes)
+        await self.bot.store.set_user_settings(user_id, chosen)
+        self.prefs[user_id] = chosen
+        return lang
+
     async def settings_dm(self, interaction: Interaction, enabled: bool) -> None:
         """/settings dm: hands by direct message, or in the channel."""
-        lang = lang_of(interaction.locale)
-        await self.bot.store.set_user_settings(
-            interaction.user.id, UserSettings(dm=enabled, locale=lang))
-        self.dm_prefs[interaction.user.id] = enabled
+        lang = await self._change_settings(interaction, dm=enabled)
         await reply(interaction, t("dm-on" if enabled else "dm-off", lang))
+
+    async def settings_four_colour(self, interaction: Interaction, enabled: bool) -> None:
+        """/settings four-colour: the private hand picture in four suit colours, or two."""
+        lang = await self._change_settings(interaction, four_colour=enabled)
+        await reply(interaction, t("four-colour-on" if enabled else "four-colour-off", lang))
+
+    async def help(self, interaction: Interaction) -> None:
+        """/help: a short private guide in the user's language."""
+        lang = lang_of(interaction.locale)
+        embed = discord.Embed(title=t("help-title", lang), description=t("help-body", lang))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def _check_dm(self, interaction: Interaction, table: Table) -> None:
         """At join time: a player who chose DMs gets one now, or is told it cannot reach them."""
@@ -420,7 +471,7 @@ class PlayCog(commands.Cog, name=COG):
         elif verb == "hand":
             seat = self._seat(table, user.id)
             self._playing(table)
-            payload = hand_payload(table, seat, lang)
+            payload = await self.hand_for(table, seat, lang, user.id)
             await interaction.response.send_message(**payload.send(), files=await payload.files(),
                                                     ephemeral=True)
         elif verb == "back":
@@ -488,7 +539,8 @@ class PlayCog(commands.Cog, name=COG):
         if cid.verb in ("page", "view"):
             group, _, page = cid.arg.partition(".")
             where = (int(group), int(page)) if group.isdigit() and page.isdigit() else (0, 0)
-            payload = hand_payload(table, seat, lang, where)
+            payload = await self.hand_for(table, seat, lang, interaction.user.id,
+                                          group_page=where)
             await interaction.response.edit_message(**payload.edit())
             return
         if cid.verb == "set":
@@ -514,7 +566,7 @@ class PlayCog(commands.Cog, name=COG):
             return
         await self.manager.act(table.id, interaction.user.id, cid.version, action)
         if table.status in (PLAYING, FINISHED) and table.state is not None:
-            payload = hand_payload(table, seat, lang)
+            payload = await self.hand_for(table, seat, lang, interaction.user.id)
             await interaction.response.edit_message(**payload.edit(),
                                                     attachments=await payload.files())
 

@@ -19,7 +19,7 @@ from PIL import Image
 from bot.config import TIMER_CHOICES
 from bot.i18n import t
 from bot.render import hand_png_async, playable_cards, table_png_async
-from bot.tables import CANCELLED, FINISHED, LOBBY, Table
+from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Table
 from cogs import ids
 from games.cards import parse as parse_card
 from games.cards import pretty
@@ -127,6 +127,7 @@ class Picture:
     playable: frozenset[str] = frozenset()
     title: str = ""
     alt: str = ""
+    four_colour: bool = False
 
     @property
     def filename(self) -> str:
@@ -137,7 +138,8 @@ class Picture:
         """The PNG bytes, drawn in a worker thread."""
         if self.kind == "table":
             return await table_png_async(self.view, list(self.names), self.lang)
-        return await hand_png_async(self.view, set(self.playable), self.title)
+        return await hand_png_async(self.view, set(self.playable), self.title,
+                                    four_colour=self.four_colour)
 
     async def file(self) -> discord.File:
         """The picture as an upload."""
@@ -325,6 +327,20 @@ def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
     return Payload(f"**{title}**", None, view)
 
 
+def optional_seats(table: Table) -> list[int]:
+    """People who may act now although the game is not waiting for them (Bhabhi's take).
+
+    Computers and seats the computer keeps are left out: they only move when it is their turn.
+    """
+    state = table.state
+    if table.status != PLAYING or state is None:
+        return []
+    waiting = set(state.to_act)
+    return [s for s, info in enumerate(table.seats)
+            if s not in waiting and info.user_id is not None and not info.auto
+            and state.legal_actions(s)]
+
+
 def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
     """The public table: the position as text, recent events, whose turn, and the buttons."""
     if table.status == LOBBY:
@@ -361,6 +377,11 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
     mentions = tuple(table.seats[s].user_id for s in waiting  # type: ignore[misc]
                      if table.seats[s].user_id is not None and not table.seats[s].auto)
     line = t("turn", lang, who=who) if len(waiting) == 1 else t("turn-many", lang, who=who)
+    others = optional_seats(table)
+    if others:
+        line += "\n" + t("may-act", lang, who=", ".join(
+            seat_label(table, s, lang, mention=True) for s in others))
+        mentions += tuple(table.seats[s].user_id for s in others)  # type: ignore[misc]
     view.add_item(_button(t("hand", lang), ids.make("hand", table.id, table.version),
                           discord.ButtonStyle.primary, 0))
     if any(s.away for s in table.seats):
@@ -395,7 +416,8 @@ def _cards_text(codes: list[str]) -> str:
 
 
 def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int] = (0, 0),
-                 note: str = "", dm: bool = False, guild: str = "", channel: str = "") -> Payload:
+                 note: str = "", dm: bool = False, guild: str = "", channel: str = "",
+                 four_colour: bool = False) -> Payload:
     """A seat's private hand with controls built from its legal actions only."""
     state = table.state
     assert state is not None
@@ -411,7 +433,10 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
     lines.append(t("your-hand", lang, game=name, seat=seat + 1, cards=_cards_text(hand))
                  if hand else t("your-hand-empty", lang, game=name, seat=seat + 1))
     legal = state.legal_actions(seat) if table.status not in (FINISHED, CANCELLED) else []
-    lines.append(t("choose", lang) if legal else t("not-your-turn-hand", lang))
+    if legal and seat not in state.to_act:
+        lines.append(t("hand-out-of-turn", lang))
+    else:
+        lines.append(t("choose", lang) if legal else t("not-your-turn-hand", lang))
     embed = discord.Embed(description=rules.view_text(mine, lang)[:4000])
     view = StaticView()
     groups: dict[str, list[int]] = {}
@@ -465,9 +490,10 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
         for button in nav[:5]:
             button.row = rows_used
             view.add_item(button)
-    picture = Picture("hand", mine.to_dict(), ("hand", table.id, table.version, seat),
+    picture = Picture("hand", mine.to_dict(), ("hand", table.id, table.version, seat,
+                                               four_colour),
                       playable=frozenset(playable_cards(str(a) for a in legal)),
-                      title=f"{name} · {seat + 1}")
+                      title=f"{name} · {seat + 1}", four_colour=four_colour)
     return Payload("\n".join(lines)[:2000], embed, view, picture=picture)
 
 
