@@ -17,9 +17,8 @@ The child runs the production start-up path (``bot.config.load`` from the enviro
 a separate OS process: it can be killed, and its CPU time and memory are its own. Its log lines
 come back on stderr; ERROR lines are collected in ``BotProcess.errors``.
 
-``ProcDiscord`` also routes by shard: a gateway session that identified with
-``shard: [i, n]`` gets only the guilds with ``(guild_id >> 22) % n == i``, and each interaction
-goes to the session of its guild's shard, as Discord does.
+Shards: ``ProcDiscord(shards=n)`` (the simulator's own shard routing) with several
+``BotProcess(..., shards="0/2")`` children.
 
 The child is started as ``python -c "from benchmarks.botproc import child; child()"`` from the
 repository's root (so that ``bot`` is the package, not ``benchmarks/bot.py``).
@@ -40,65 +39,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from aiohttp import web  # noqa: E402
-
 from tests.discord_sim import SimulatedDiscord  # noqa: E402
-from tests.discord_sim.gateway import PRIVILEGED_INTENTS, GatewaySession  # noqa: E402
 from tests.discord_sim.server import API_PREFIX  # noqa: E402
 
 PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").exists() else sys.executable
 
 
-def shard_of(guild_id: str | int, count: int) -> int:
-    """The shard a guild belongs to (Discord's formula)."""
-    return (int(guild_id) >> 22) % max(1, count)
-
-
-class ShardSession(GatewaySession):
-    """A gateway session that honours IDENTIFY's ``shard`` field."""
-
-    shard: tuple[int, int] = (0, 1)
-
-    async def _identify(self, data: dict[str, Any]) -> None:
-        raw = data.get("shard")
-        if isinstance(raw, list) and len(raw) == 2:
-            self.shard = (int(raw[0]), int(raw[1]))
-        sim = self.sim
-        if self.identified:
-            await self.ws.close(code=4005, message=b"Already authenticated.")
-            return
-        if data.get("token") != sim.token:
-            await self.ws.close(code=4004, message=b"Authentication failed.")
-            return
-        intents = int(data.get("intents", 0))
-        if intents & PRIVILEGED_INTENTS & ~sim.privileged_intents:
-            await self.ws.close(code=4014, message=b"Disallowed intent(s).")
-            return
-        self.intents = intents
-        self.identified = True
-        sim._gateway_identified(self)
-        guilds = [g for g in sim.guilds.values() if self.owns(g.id)]
-        await self.dispatch("READY", {
-            "v": 10, "user": sim.bot_user.payload(),
-            "guilds": [{"id": g.id, "unavailable": True} for g in guilds],
-            "session_id": self.session_id, "resume_gateway_url": str(sim.gateway_url),
-            "shard": list(self.shard), "application": {"id": sim.application_id, "flags": 0},
-            "private_channels": [], "relationships": [], "user_settings": {}, "presences": [],
-            "guild_join_requests": [], "geo_ordered_rtc_regions": [],
-        })
-        for guild in guilds:
-            await self.dispatch("GUILD_CREATE", sim.guild_create_payload(guild))
-        self.ready_sent.set()
-
-    def owns(self, guild_id: object) -> bool:
-        """Whether a guild's events belong to this session."""
-        if guild_id is None:
-            return self.shard[0] == 0  # DMs go to shard 0
-        return shard_of(str(guild_id), self.shard[1]) == self.shard[0]
-
-
 class ProcDiscord(SimulatedDiscord):
-    """The simulated Discord for a bot in another process, shard-aware.
+    """The simulated Discord for a bot in another process.
 
     ``validate=False`` skips the OpenAPI check of every request (the simulator's own cost, not
     the bot's); ``quick=True`` makes each interaction return as soon as its callback came,
@@ -112,7 +60,6 @@ class ProcDiscord(SimulatedDiscord):
         super().__init__(*args, **kwargs)
         self.validate = validate
         self.quick = quick
-        self._route_guild: str | None = None
 
     async def __aenter__(self) -> ProcDiscord:
         await super().__aenter__()
@@ -127,43 +74,9 @@ class ProcDiscord(SimulatedDiscord):
             return
         await super().settle(idle=idle, timeout=timeout)
 
-    async def _gateway_handler(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(max_msg_size=0)
-        await ws.prepare(request)
-        session = ShardSession(self, ws)
-        self._gateways.append(session)
-        await session.run()
-        return ws
-
-    def _active_gateway(self) -> GatewaySession:
-        wanted = self._route_guild
-        for session in reversed(self._gateways):
-            if not session.identified or session.ws.closed:
-                continue
-            if isinstance(session, ShardSession) and not session.owns(wanted):
-                continue
-            return session
-        raise AssertionError("no bot is connected to the gateway for this guild")
-
-    async def _interact(self, kind: int, user: Any, channel: Any, data: dict[str, Any],
-                        **kwargs: Any) -> Any:
-        # the base class picks the gateway first thing, before any await
-        self._route_guild = channel.guild_id
-        return await super()._interact(kind, user, channel, data, **kwargs)
-
-    async def _dispatch_all(self, event: str, data: dict[str, Any], guild_message: bool) -> None:
-        guild_id = data.get("guild_id") if isinstance(data, dict) else None
-        for session in list(self._gateways):
-            if (session.identified and not session.ws.closed
-                    and session.wants_message(guild_message)
-                    and (not isinstance(session, ShardSession) or session.owns(guild_id))):
-                with contextlib.suppress(ConnectionError):
-                    await session.dispatch(event, data)
-
     def connected_shards(self) -> list[tuple[int, int]]:
         """The (shard, count) of every identified, open session."""
-        return [s.shard for s in self._gateways
-                if isinstance(s, ShardSession) and s.identified and not s.ws.closed]
+        return [s.shard or (0, 1) for s in self._gateways if s.identified and not s.ws.closed]
 
 
 class BotProcess:
