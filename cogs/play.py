@@ -182,7 +182,8 @@ class PlayCog(commands.Cog, name=COG):
                        **more: Any) -> Payload:
         """A seat's private hand, drawn as its player chose (four colours or two)."""
         chosen = await self.settings_of(user_id)
-        return hand_payload(table, seat, lang, four_colour=chosen.four_colour, **more)
+        async with table.lock:  # never a position half applied (shown before it is stored)
+            return hand_payload(table, seat, lang, four_colour=chosen.four_colour, **more)
 
     def _log_lines(self, table: Table, lang: str) -> list[str]:
         lines = []
@@ -199,7 +200,8 @@ class PlayCog(commands.Cog, name=COG):
         return lines
 
     def render(self, table: Table) -> Payload:
-        """The public message of a table now."""
+        """The public message of a table now (call with the table's lock held: a move is
+        applied, then stored, and only then may it be shown)."""
         lang = self.public_lang(table)
         return table_payload(table, lang, self._log_lines(table, lang))
 
@@ -224,8 +226,9 @@ class PlayCog(commands.Cog, name=COG):
         board = self.board(table.id)
         while board.dirty:
             async with board.lock:
-                board.dirty = False
-                payload = self.render(table)
+                async with table.lock:
+                    board.dirty = False
+                    payload = self.render(table)
                 key = payload.key()
                 if key == board.sent:
                     continue
@@ -506,7 +509,8 @@ class PlayCog(commands.Cog, name=COG):
 
     async def _answer_public(self, interaction: Interaction, table: Table) -> None:
         """Answer a click on the public message by editing it to the table as it is now."""
-        payload = self.render(table)
+        async with table.lock:
+            payload = self.render(table)
         board = self.board(table.id)
         embed = payload.embed
         if payload.picture is not None and embed is not None:

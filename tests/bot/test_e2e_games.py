@@ -8,21 +8,25 @@ card that is hidden in someone's hand.
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import random
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import games
+from bot.render import table_png
+from bot.tables import FINISHED
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import (
-    PublicCards,
     World,
     button,
     card_forms,
     game_ids,
-    hidden_cards,
     is_public,
     verb_of,
     world,
@@ -46,31 +50,166 @@ def quick_options(game_id: str) -> dict[str, str]:
     return {k: str(v) for k, v in chosen.items()}
 
 
-class PublicWatch:
-    """Checks that no public request shows a card that has never been public."""
+CODE = re.compile(r'"([2-9TJQKA][SHDC]|RJ|BJ)"')
+#: the version a public message shows, from the custom id of its table buttons
+TABLE_ID = re.compile(r"dh:(?:hand|back|manage):(\d+):(\d+):")
 
-    def __init__(self, w: World) -> None:
+
+def hidden_in(state: Any) -> frozenset[str]:
+    """Cards in someone's hand that the public view of this state does not show."""
+    held = {code for seat in range(state.players) for code in state.view(seat)["hand"]}
+    return frozenset(held - set(CODE.findall(json.dumps(state.view(None).to_dict()))))
+
+
+@dataclass
+class Snapshot:
+    """What the public may see at one state version of a table."""
+
+    hidden: frozenset[str]
+    view: dict[str, Any]
+    names: list[str]
+    lang: str
+    finished: bool = False
+
+
+class PublicWatch:
+    """No public request shows a card hidden at the position it shows; pictures are drawn
+    from the public view alone.
+
+    A listener keeps, for every state version, the cards then hidden (in a hand and not in
+    ``view(None)`` — a card public earlier that went back into a hand counts as hidden again)
+    and the public view. Each public request is checked against the version its table buttons
+    carry; one without them (the final message) against every version since the last look.
+    With ``pictures``, every table picture must be byte for byte the picture of
+    ``view(None)`` at that version.
+    """
+
+    def __init__(self, w: World, pictures: bool = False) -> None:
         self.w = w
+        self.pictures = pictures
         self.seen = 0
-        self.public = PublicCards()
-        w.bot.manager.listeners.insert(0, self.public)
         self.checked = 0
+        self.pictures_checked = 0
+        self.snaps: dict[tuple[int, int], Snapshot] = {}
+        self.since: dict[int, int] = {}  # table id -> its version at the previous look
+        self.drawn: dict[tuple[int, int], bytes] = {}
+        w.bot.manager.listeners.insert(0, self.record)
+        for table in w.bot.manager.tables.values():
+            self.keep(table)
+
+    async def record(self, update: Any) -> None:
+        """The manager's listener: keep the position after every change."""
+        self.keep(update.table)
+
+    def keep(self, table: Any) -> None:
+        state = table.state
+        if state is None or (table.id, table.version) in self.snaps:
+            return
+        cog = self.w.bot.get_cog("PlayCog")
+        lang = cog.public_lang(table) if cog is not None else "en"  # type: ignore[attr-defined]
+        self.snaps[(table.id, table.version)] = Snapshot(
+            hidden_in(state), json.loads(json.dumps(state.view(None).to_dict())),
+            [s.name for s in table.seats], lang, table.status == FINISHED)
+
+    def _window(self, table_id: int) -> list[Snapshot]:
+        table = self.w.bot.manager.tables.get(table_id)
+        now = table.version if table is not None else max(
+            (v for t, v in self.snaps if t == table_id), default=0)
+        first = self.since.get(table_id, 0)
+        return [self.snaps[(table_id, v)] for v in range(first, now + 1)
+                if (table_id, v) in self.snaps]
 
     def look(self) -> None:
-        secret = hidden_cards(self.w.bot, self.public)
+        for table in self.w.bot.manager.tables.values():
+            self.keep(table)
         for request in self.w.sim.requests[self.seen:]:
             if not is_public(self.w.sim, request, self.w.channel):
                 continue
             self.checked += 1
             names = " ".join(str(f.get("filename")) for f in request.files)
             assert all(f.get("filename") in ("table.png", "hand.png") for f in request.files)
-            text = str(request.json) + " " + names
+            text = json.dumps(request.json, ensure_ascii=False) + " " + names
+            shown = {(int(a), int(b)) for a, b in TABLE_ID.findall(text)}
+            if shown:
+                snaps = [self.snaps[key] for key in shown if key in self.snaps]
+                secret: frozenset[str] = frozenset().union(*(s.hidden for s in snaps))
+            else:
+                window = [s for tid in {t for t, _ in self.snaps} for s in self._window(tid)]
+                secret = frozenset.intersection(*(s.hidden for s in window)) if window \
+                    else frozenset()
             for code in secret:
                 for form in card_forms(code):
                     pattern = rf"(?<![0-9A-Za-z]){re.escape(form)}(?![0-9A-Za-z])"
                     assert not re.search(pattern, text), (
                         f"hidden card {form} in {request.method} {request.path}: {text}")
+            if self.pictures:
+                self._pictures(request, shown)
         self.seen = len(self.w.sim.requests)
+        for table in self.w.bot.manager.tables.values():
+            self.since[table.id] = table.version
+
+    def _pictures(self, request: Any, shown: set[tuple[int, int]]) -> None:
+        """A public table picture is exactly the drawing of the public view at its version."""
+        uploads = [f for f in request.files if f.get("filename") == "table.png"]
+        if not uploads:
+            return
+        if not shown:  # the final message: the last position of a finished table
+            shown = {(t, v) for t, v in self.snaps if self.snaps[(t, v)].finished
+                     and (t, v + 1) not in self.snaps}
+        assert len(shown) == 1, (shown, request.path)
+        [key] = shown
+        if key not in self.drawn:
+            snap = self.snaps[key]
+            self.drawn[key] = table_png(snap.view, snap.names, snap.lang)
+        for upload in uploads:
+            assert upload["bytes"] == self.drawn[key], f"table {key[0]} version {key[1]}"
+            self.pictures_checked += 1
+
+
+class LogWatch(logging.Handler):
+    """Every log line of the bot (its own loggers at DEBUG, discord.py's from INFO) is checked
+    against the cards hidden at the moment it is written."""
+
+    OWN = ("bot", "cogs", "games")
+    STANDARD = frozenset(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
+
+    def __init__(self, w: World) -> None:
+        super().__init__(logging.DEBUG)
+        self.w = w
+        self.lines = 0
+        self.leaks: list[str] = []
+        self.levels: dict[str, int] = {}
+
+    def __enter__(self) -> LogWatch:
+        for name in (*self.OWN, "discord"):
+            logger = logging.getLogger(name)
+            self.levels[name] = logger.level
+            logger.setLevel(logging.INFO if name == "discord" else logging.DEBUG)
+        logging.getLogger().addHandler(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        logging.getLogger().removeHandler(self)
+        for name, level in self.levels.items():
+            logging.getLogger(name).setLevel(level)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.split(".")[0] not in (*self.OWN, "discord"):
+            return
+        self.lines += 1
+        parts = [record.getMessage(), record.stack_info or ""]
+        if record.exc_info:
+            parts.append(logging.Formatter().formatException(record.exc_info))
+        parts += [f"{k}={v}" for k, v in record.__dict__.items() if k not in self.STANDARD]
+        text = "\n".join(parts)
+        secret: set[str] = set()
+        for table in list(self.w.bot.manager.tables.values()):
+            if table.state is not None:
+                secret |= hidden_in(table.state)
+        for code in secret:
+            for form in card_forms(code):
+                if re.search(rf"(?<![0-9A-Za-z]){re.escape(form)}(?![0-9A-Za-z])", text):
+                    self.leaks.append(f"{form} in {record.name}: {text}")
 
 
 async def open_table(w: World, game_id: str, humans: list[SimUser], seats: int,
@@ -173,13 +312,18 @@ async def play_to_the_end(w: World, humans: list[SimUser], rng: random.Random,
 async def test_a_whole_game_through_discord(tmp_path: Path, game_id: str) -> None:
     rules = lookup(game_id)
     async with world(tmp_path, people=2) as w:
-        watch = PublicWatch(w)
+        watch = PublicWatch(w, pictures=True)
         humans = w.users[:2]
-        await open_table(w, game_id, humans, rules.usual_players, quick_options(game_id))
-        final = await play_to_the_end(w, humans, random.Random(7), watch)
+        with LogWatch(w) as logs:
+            await open_table(w, game_id, humans, rules.usual_players, quick_options(game_id))
+            final = await play_to_the_end(w, humans, random.Random(7), watch)
+            await w.sim.settle()
+        assert logs.lines > 0 and logs.leaks == [], logs.leaks[:3]
         assert "1." in final.content
         assert not final.buttons()
         result = await w.bot.store.result(1)  # the first table of a fresh database
         assert result is not None and result["game"] == game_id
         assert w.sim.spec_errors == [], w.sim.spec_errors[:3]
         assert watch.checked > 0
+        if game_id in games.ids():  # the test game has no pictures (text instead)
+            assert watch.pictures_checked > 0
