@@ -1,8 +1,10 @@
 """The record of finished games: one row per game, one per person's seat, current ratings.
 
-:class:`Records` keeps its own SQLite connection to the bot's database (migration 2 of
-:mod:`bot.storage` made its tables) and runs every operation in a worker thread, one at a time,
-each write in a single ``BEGIN IMMEDIATE`` transaction. A game is recorded from what
+Every operation is a :mod:`plan <bot.db.plan>` run on the bot's database (migration 2 of
+:mod:`bot.storage` made its tables): on SQLite through a second connection, each plan whole in a
+worker thread, one at a time; on PostgreSQL through the storage's pool. Each write is one
+serialised transaction (``BEGIN IMMEDIATE``; on PostgreSQL an advisory lock, so processes
+sharing the database take turns too). A game is recorded from what
 ``Storage.finish`` stored (its ``results`` row), keyed by the table id, so recording twice is a
 no-op and a result stored just before the bot died is recorded on the next start
 (:meth:`Records.catch_up`).
@@ -17,16 +19,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from bot import ratings
+from bot.db import Database, Plan, Step
+from bot.db.sqlite import AsyncSqlite, ThreadSqlite
 from bot.ratings import ALL_GAMES, Skill
 from games.core import Rules
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from bot.storage import Storage
+
 RulesLookup = Callable[[str], Rules]
 #: the name a forgotten person's seat keeps in old records
 FORGOTTEN = "—"
@@ -125,65 +130,57 @@ def _is_rated(seats: Sequence[dict[str, Any]], sides: Sequence[ratings.Side]) ->
 class Records:
     """Recording finished games, ratings, leaderboards, statistics, history and forgetting."""
 
-    def __init__(self, conn: sqlite3.Connection, rules_for: RulesLookup) -> None:
-        self.conn = conn
+    def __init__(self, db: Database, rules_for: RulesLookup, owned: bool = True) -> None:
+        self.db = db
         self.rules_for = rules_for
-        self.lock = asyncio.Lock()
+        self.owned = owned  # whether :meth:`close` closes ``db``
 
     @classmethod
     def open(cls, path: str, rules_for: RulesLookup) -> Records:
-        """Open a second connection to the (already migrated) database at ``path``."""
-        conn = sqlite3.connect(path, timeout=10.0, isolation_level=None,
-                               check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA busy_timeout=10000")
-        return cls(conn, rules_for)
+        """A second connection to the (already migrated) SQLite database at ``path``."""
+        return cls(ThreadSqlite.open(path), rules_for)
+
+    @classmethod
+    def for_storage(cls, store: Storage, rules_for: RulesLookup) -> Records:
+        """The records of the bot's database: on SQLite a second connection to its file (the
+        records' reads run whole in a worker thread), on PostgreSQL the storage's own pool."""
+        if isinstance(store.db, AsyncSqlite):
+            return cls.open(store.db.path, rules_for)
+        return cls(store.db, rules_for, owned=False)
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """Held while the records' connection is busy (SQLite); take it to close safely."""
+        return self.db.lock
 
     def close(self) -> None:
-        """Close the connection."""
-        self.conn.close()
-
-    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        async with self.lock:
-            return await asyncio.to_thread(fn, *args)
+        """Close the records' own connection (a shared pool stays open for its storage)."""
+        if self.owned and isinstance(self.db, ThreadSqlite):
+            self.db.close_now()
 
     # -- recording --------------------------------------------------------------------------
     async def record(self, table_id: int) -> bool:
-        """Record a finished table once; False when it was already recorded or is not over."""
-        return await self._run(self.record_now, table_id)
+        """Record a finished table once; False when it was already recorded or is not over.
+
+        One write transaction: concurrent calls, from this process or another sharing the
+        database, take turns, and only the first finds the table unrecorded.
+        """
+        return await self.db.run(self._record(table_id), write=True)
 
     async def catch_up(self) -> list[int]:
         """Record every stored result that has no record yet (after a crash); their ids."""
-        return await self._run(self.catch_up_now)
-
-    def catch_up_now(self) -> list[int]:
-        """:meth:`catch_up`, synchronously."""
-        ids = [int(r[0]) for r in self.conn.execute(
+        rows = await self.db.all(
             "SELECT r.table_id FROM results r LEFT JOIN records g ON g.table_id = r.table_id"
-            " WHERE g.table_id IS NULL ORDER BY r.finished, r.table_id")]
-        return [i for i in ids if self.record_now(i)]
+            " WHERE g.table_id IS NULL ORDER BY r.finished, r.table_id")
+        return [int(r[0]) for r in rows if await self.record(int(r[0]))]
 
-    def record_now(self, table_id: int) -> bool:
-        """:meth:`record`, synchronously, in one transaction."""
-        conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            done = self._record(table_id)
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT" if done else "ROLLBACK")
-        return done
-
-    def _record(self, table_id: int) -> bool:
-        conn = self.conn
-        if conn.execute("SELECT 1 FROM records WHERE table_id=?", (table_id,)).fetchone():
+    def _record(self, table_id: int) -> Plan[bool]:
+        if (yield Step.one("SELECT 1 FROM records WHERE table_id=?", table_id)):
             return False
-        found = conn.execute(
+        found = yield Step.one(
             "SELECT r.guild_id, r.game, r.seats, r.outcome, r.finished, t.options, t.seed,"
             " t.created FROM results r JOIN tables t ON t.id = r.table_id WHERE r.table_id=?",
-            (table_id,)).fetchone()
+            table_id)
         if found is None:
             return False
         guild_id, game, seats_text, outcome_text, finished, options_text, seed, created = found
@@ -200,13 +197,12 @@ class Records:
             teams = None
         sides = ratings.sides(places, teams, abandoned)
         rated = _is_rated(seats, sides)
-        moves = conn.execute("SELECT COUNT(*) FROM actions WHERE table_id=?",
-                             (table_id,)).fetchone()[0]
-        conn.execute(
+        moves = (yield Step.one("SELECT COUNT(*) FROM actions WHERE table_id=?", table_id))[0]
+        yield Step.run(
             "INSERT INTO records (table_id, guild_id, game, options, seed, seats, places, scores,"
             " rated, moves, started, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, guild_id, game, options_text, seed, seats_text, json.dumps(places),
-             json.dumps(scores), int(rated), moves, created, finished))
+            table_id, guild_id, game, options_text, seed, seats_text, json.dumps(places),
+            json.dumps(scores), int(rated), int(moves), created, finished)
         people = []
         for index, side in enumerate(sides):
             for seat in side.seats:
@@ -217,23 +213,22 @@ class Records:
                                str(info.get("name", "")), index, places[seat], side.rank,
                                scores[seat], int(side.rank == 1), int(abandoned[seat]),
                                finished))
-        conn.executemany(
+        yield Step.many(
             "INSERT INTO record_seats (table_id, seat, guild_id, game, user_id, name, side,"
             " place, rank, score, won, abandoned, finished)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", people)
         for key in (game, ALL_GAMES):
-            self._update_ratings(guild_id, key, people, rated)
+            yield from self._update_ratings(guild_id, key, people, rated)
         return True
 
     def _update_ratings(self, guild_id: int, game: str, people: list[tuple[Any, ...]],
-                        rated: bool) -> None:
+                        rated: bool) -> Plan[None]:
         """Count the game for each person and, when rated, move their skills."""
-        conn = self.conn
         current: dict[int, Skill] = {}
         for person in people:
             user = person[4]
-            row = conn.execute("SELECT mu, sigma FROM ratings WHERE guild_id=? AND game=? AND"
-                               " user_id=?", (guild_id, game, user)).fetchone()
+            row = yield Step.one("SELECT mu, sigma FROM ratings WHERE guild_id=? AND game=? AND"
+                                 " user_id=?", guild_id, game, user)
             current[user] = Skill() if row is None else Skill(row[0], row[1])
         new = dict(current)
         if rated:
@@ -249,43 +244,48 @@ class Records:
         for person in people:
             user, name, won = person[4], person[5], person[10]
             skill = new[user]
-            conn.execute(
+            yield Step.run(
                 "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, rated,"
                 " games, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)"
                 " ON CONFLICT(guild_id, game, user_id) DO UPDATE SET name=excluded.name,"
                 " mu=excluded.mu, sigma=excluded.sigma,"
-                " ordinal=CASE WHEN excluded.rated THEN excluded.ordinal ELSE ratings.ordinal END,"
+                " ordinal=CASE WHEN excluded.rated > 0 THEN excluded.ordinal"
+                " ELSE ratings.ordinal END,"
                 " rated=ratings.rated + excluded.rated, games=ratings.games + 1,"
                 " wins=ratings.wins + excluded.wins",
-                (guild_id, game, user, name, skill.mu, skill.sigma,
-                 skill.ordinal if rated else None, int(rated), won))
+                guild_id, game, user, name, skill.mu, skill.sigma,
+                skill.ordinal if rated else None, int(rated), won)
 
     # -- reading ----------------------------------------------------------------------------
     async def leaderboard(self, guild_id: int, game: str = ALL_GAMES, page: int = 0,
                           user_id: int | None = None, per_page: int = 10) -> Board:
         """A page of the server's rated players by ordinal, with the caller's own line."""
-        return await self._run(self.leaderboard_now, guild_id, game, page, user_id, per_page)
+        return await self.db.run(self._leaderboard(guild_id, game, page, user_id, per_page))
 
-    def leaderboard_now(self, guild_id: int, game: str = ALL_GAMES, page: int = 0,
-                        user_id: int | None = None, per_page: int = 10) -> Board:
-        """:meth:`leaderboard`, synchronously."""
-        conn = self.conn
-        total = int(conn.execute(
+    def _leaderboard(self, guild_id: int, game: str, page: int, user_id: int | None,
+                     per_page: int) -> Plan[Board]:
+        total = int((yield Step.one(
             "SELECT COUNT(*) FROM ratings WHERE guild_id=? AND game=? AND ordinal IS NOT NULL",
-            (guild_id, game)).fetchone()[0])
+            guild_id, game))[0])
         pages = max(1, -(-total // per_page))
         page = min(max(0, page), pages - 1)
         # the page is found in the board index alone (skipping rows costs no table reads)
-        found = conn.execute(
+        found = yield Step.all(
             "SELECT user_id, name, ordinal, mu, sigma, games, wins FROM ratings"
             " WHERE rowid IN (SELECT rowid FROM ratings WHERE guild_id=? AND game=?"
             " AND ordinal IS NOT NULL ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?)"
             " ORDER BY ordinal DESC, user_id",
-            (guild_id, game, per_page, page * per_page)).fetchall()
+            guild_id, game, per_page, page * per_page,
+            # PostgreSQL has no rowid: the page's keys come from the same index
+            pg="SELECT user_id, name, ordinal, mu, sigma, games, wins FROM ratings"
+               " WHERE (guild_id, game, user_id) IN (SELECT guild_id, game, user_id FROM ratings"
+               " WHERE guild_id=? AND game=? AND ordinal IS NOT NULL"
+               " ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?)"
+               " ORDER BY ordinal DESC, user_id")
         rows: list[BoardRow] = []
         for i, (user, name, ordinal, mu, sigma, games, wins) in enumerate(found):
             if not rows:
-                rank = self._rank(guild_id, game, ordinal)
+                rank = yield from self._rank(guild_id, game, ordinal)
             elif rows[-1].ordinal == ordinal:  # ties share a rank
                 rank = rows[-1].rank
             else:  # below a lower ordinal: exactly the rows before it are ahead
@@ -293,98 +293,88 @@ class Records:
             rows.append(BoardRow(rank, user, name, ordinal, mu, sigma, games, wins))
         mine = None
         if user_id is not None:
-            row = conn.execute(
+            row = yield Step.one(
                 "SELECT name, ordinal, mu, sigma, games, wins FROM ratings WHERE guild_id=?"
-                " AND game=? AND user_id=? AND ordinal IS NOT NULL",
-                (guild_id, game, user_id)).fetchone()
+                " AND game=? AND user_id=? AND ordinal IS NOT NULL", guild_id, game, user_id)
             if row is not None:
-                mine = BoardRow(self._rank(guild_id, game, row[1]), user_id, *row)
+                mine = BoardRow((yield from self._rank(guild_id, game, row[1])), user_id, *row)
         return Board(game, page, pages, total, rows, mine)
 
-    def _rank(self, guild_id: int, game: str, ordinal: float) -> int:
+    def _rank(self, guild_id: int, game: str, ordinal: float) -> Plan[int]:
         """1 + how many rated players are strictly above ``ordinal`` (ties share a rank)."""
-        return 1 + int(self.conn.execute(
+        row = yield Step.one(
             "SELECT COUNT(*) FROM ratings WHERE guild_id=? AND game=? AND ordinal > ?",
-            (guild_id, game, ordinal)).fetchone()[0])
+            guild_id, game, ordinal)
+        return 1 + int(row[0])
 
     async def skill(self, guild_id: int, game: str, user_id: int) -> Skill | None:
         """A person's current rating in a game of a server (None before a rated game)."""
-        return await self._run(self.skill_now, guild_id, game, user_id)
-
-    def skill_now(self, guild_id: int, game: str, user_id: int) -> Skill | None:
-        """:meth:`skill`, synchronously."""
-        row = self.conn.execute(
+        row = await self.db.one(
             "SELECT mu, sigma FROM ratings WHERE guild_id=? AND game=? AND user_id=? AND rated>0",
-            (guild_id, game, user_id)).fetchone()
+            guild_id, game, user_id)
         return None if row is None else Skill(row[0], row[1])
 
     async def stats(self, guild_id: int, user_id: int) -> list[GameStats]:
         """A person's figures per game in a server (most played first)."""
-        return await self._run(self.stats_now, guild_id, user_id)
+        return await self.db.run(self._stats(guild_id, user_id))
 
-    def stats_now(self, guild_id: int, user_id: int) -> list[GameStats]:
-        """:meth:`stats`, synchronously."""
-        conn = self.conn
-        found = conn.execute(
+    def _stats(self, guild_id: int, user_id: int) -> Plan[list[GameStats]]:
+        found = yield Step.all(
             "SELECT game, games, wins, rated, mu, sigma FROM ratings WHERE guild_id=? AND"
-            " user_id=? AND game != ? ORDER BY games DESC, game", (guild_id, user_id, ALL_GAMES)
-        ).fetchall()
+            " user_id=? AND game != ? ORDER BY games DESC, game", guild_id, user_id, ALL_GAMES)
         streaks: dict[str, int] = {}
         running: dict[str, int] = {}
-        for game, won in conn.execute(
+        for game, won in (yield Step.all(
                 "SELECT game, won FROM record_seats WHERE user_id=? AND guild_id=?"
-                " ORDER BY finished, table_id", (user_id, guild_id)):
+                " ORDER BY finished, table_id", user_id, guild_id)):
             running[game] = running.get(game, 0) + 1 if won else 0
             streaks[game] = max(streaks.get(game, 0), running[game])
         stats = []
         for game, games, wins, rated, mu, sigma in found:
+            partner = yield from self._partner(guild_id, game, user_id)
             stats.append(GameStats(game, games, wins, rated,
                                    Skill(mu, sigma) if rated else None, streaks.get(game, 0),
-                                   self._partner(guild_id, game, user_id)))
+                                   partner))
         return stats
 
-    def _partner(self, guild_id: int, game: str, user_id: int) -> tuple[int, str, int] | None:
+    def _partner(self, guild_id: int, game: str, user_id: int
+                 ) -> Plan[tuple[int, str, int] | None]:
         """The person most often on the same side; failing that, most often at the table."""
         for same_side in (True, False):
-            row = self.conn.execute(
+            row = yield Step.one(
                 "SELECT o.user_id, MAX(o.name), COUNT(*) AS n FROM record_seats me"
                 " JOIN record_seats o ON o.table_id = me.table_id AND o.seat != me.seat"
                 + (" AND o.side = me.side" if same_side else "") +
                 " WHERE me.user_id=? AND me.guild_id=? AND me.game=?"
                 " GROUP BY o.user_id ORDER BY n DESC, o.user_id LIMIT 1",
-                (user_id, guild_id, game)).fetchone()
+                user_id, guild_id, game)
             if row is not None:
                 return int(row[0]), str(row[1]), int(row[2])
         return None
 
     async def history(self, guild_id: int, user_id: int, limit: int = 10) -> list[HistoryLine]:
         """A person's most recent games in a server, newest first."""
-        return await self._run(self.history_now, guild_id, user_id, limit)
-
-    def history_now(self, guild_id: int, user_id: int, limit: int = 10) -> list[HistoryLine]:
-        """:meth:`history`, synchronously."""
-        found = self.conn.execute(
+        found = await self.db.all(
             "SELECT s.table_id, s.game, s.finished, s.place, s.score, s.won, g.rated,"
             " s.abandoned, g.seats FROM record_seats s JOIN records g ON g.table_id = s.table_id"
             " WHERE s.user_id=? AND s.guild_id=? ORDER BY s.finished DESC, s.table_id DESC"
-            " LIMIT ?", (user_id, guild_id, limit)).fetchall()
+            " LIMIT ?", user_id, guild_id, limit)
         return [HistoryLine(int(r[0]), str(r[1]), float(r[2]), int(r[3]),
                             len(json.loads(r[8])), float(r[4]), bool(r[5]), bool(r[6]),
                             bool(r[7])) for r in found]
 
     async def game(self, table_id: int) -> Record | None:
         """A recorded game with its stored actions, or None."""
-        return await self._run(self.game_now, table_id)
+        return await self.db.run(self._game(table_id))
 
-    def game_now(self, table_id: int) -> Record | None:
-        """:meth:`game`, synchronously."""
-        row = self.conn.execute(
+    def _game(self, table_id: int) -> Plan[Record | None]:
+        row = yield Step.one(
             "SELECT guild_id, game, options, seed, seats, places, scores, rated, started,"
-            " finished FROM records WHERE table_id=?", (table_id,)).fetchone()
+            " finished FROM records WHERE table_id=?", table_id)
         if row is None:
             return None
-        actions = [(int(a[0]), str(a[1])) for a in self.conn.execute(
-            "SELECT seat, action FROM actions WHERE table_id=? ORDER BY idx", (table_id,))]
+        actions = [(int(a[0]), str(a[1])) for a in (yield Step.all(
+            "SELECT seat, action FROM actions WHERE table_id=? ORDER BY idx", table_id))]
         return Record(table_id, int(row[0]), str(row[1]), json.loads(row[2]), int(row[3]),
                       json.loads(row[4]), json.loads(row[5]), json.loads(row[6]),
                       bool(row[7]), float(row[8]), float(row[9]), actions)
@@ -393,39 +383,48 @@ class Records:
     async def forget(self, user_id: int) -> int:
         """Remove a person from every record and rating; ratings are replayed without them.
 
-        Returns how many of their game seats were removed.
+        The history is replayed outside the write transaction (it may be long), then written in
+        one short transaction, which starts over if a game was recorded or another person was
+        forgotten in those servers meanwhile. Returns how many of their game seats were removed.
         """
-        return await self._run(self.forget_now, user_id)
+        while True:
+            guilds = [int(r[0]) for r in await self.db.all(
+                "SELECT DISTINCT guild_id FROM record_seats WHERE user_id=?"
+                " UNION SELECT DISTINCT guild_id FROM ratings WHERE user_id=?", user_id, user_id)]
+            seen = await self.db.run(self._history_size(guilds))
+            fresh = {g: await self.replay_ratings(g, without=user_id) for g in guilds}
+            removed = await self.db.run(self._forget(user_id, seen, fresh), write=True)
+            if removed is not None:
+                return removed
 
-    def forget_now(self, user_id: int) -> int:
-        """:meth:`forget`, synchronously: history replayed first, then one short transaction."""
-        conn = self.conn
-        guilds = [int(r[0]) for r in conn.execute(
-            "SELECT DISTINCT guild_id FROM record_seats WHERE user_id=?"
-            " UNION SELECT DISTINCT guild_id FROM ratings WHERE user_id=?", (user_id, user_id))]
-        fresh = {g: self.replay_ratings(g, without=user_id) for g in guilds}
-        tables = [int(r[0]) for r in conn.execute(
-            "SELECT table_id FROM record_seats WHERE user_id=?", (user_id,))]
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            removed = conn.execute("DELETE FROM record_seats WHERE user_id=?",
-                                   (user_id,)).rowcount
-            for table_id in tables:
-                self._scrub(table_id, user_id)
-            for guild_id, rows in fresh.items():
-                conn.execute("DELETE FROM ratings WHERE guild_id=?", (guild_id,))
-                conn.executemany(
-                    "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal,"
-                    " rated, games, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+    def _history_size(self, guilds: list[int]) -> Plan[list[tuple[int, int]]]:
+        """How many records and seats each server has (any change means a replay is stale)."""
+        sizes = []
+        for guild_id in guilds:
+            games = yield Step.one("SELECT COUNT(*) FROM records WHERE guild_id=?", guild_id)
+            seats = yield Step.one("SELECT COUNT(*) FROM record_seats WHERE guild_id=?",
+                                   guild_id)
+            sizes.append((int(games[0]), int(seats[0])))
+        return sizes
+
+    def _forget(self, user_id: int, seen: list[tuple[int, int]],
+                fresh: dict[int, list[tuple[Any, ...]]]) -> Plan[int | None]:
+        if (yield from self._history_size(list(fresh))) != seen:
+            return None  # the replay is stale: start over
+        tables = [int(r[0]) for r in (yield Step.all(
+            "SELECT table_id FROM record_seats WHERE user_id=?", user_id))]
+        removed = yield Step.run("DELETE FROM record_seats WHERE user_id=?", user_id)
+        for table_id in tables:
+            yield from self._scrub(table_id, user_id)
+        for guild_id, rows in fresh.items():
+            yield Step.run("DELETE FROM ratings WHERE guild_id=?", guild_id)
+            yield Step.many(
+                "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal,"
+                " rated, games, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         return int(removed)
 
-    def _scrub(self, table_id: int, user_id: int) -> None:
+    def _scrub(self, table_id: int, user_id: int) -> Plan[None]:
         """Take a person's id and name out of a finished table's stored seats and moves."""
-        conn = self.conn
 
         def clean(text: str) -> str:
             seats = json.loads(text)
@@ -437,29 +436,31 @@ class Records:
 
         for table, column, key in (("records", "seats", "table_id"),
                                    ("results", "seats", "table_id"), ("tables", "seats", "id")):
-            row = conn.execute(f"SELECT {column} FROM {table} WHERE {key}=?",
-                               (table_id,)).fetchone()
+            row = yield Step.one(f"SELECT {column} FROM {table} WHERE {key}=?", table_id)
             if row is not None:
-                conn.execute(f"UPDATE {table} SET {column}=? WHERE {key}=?",
-                             (clean(row[0]), table_id))
-        conn.execute("UPDATE tables SET host_id=0 WHERE id=? AND host_id=?", (table_id, user_id))
-        conn.execute("UPDATE actions SET user_id=NULL WHERE table_id=? AND user_id=?",
-                     (table_id, user_id))
+                yield Step.run(f"UPDATE {table} SET {column}=? WHERE {key}=?",
+                               clean(row[0]), table_id)
+        yield Step.run("UPDATE tables SET host_id=0 WHERE id=? AND host_id=?", table_id, user_id)
+        yield Step.run("UPDATE actions SET user_id=NULL WHERE table_id=? AND user_id=?",
+                       table_id, user_id)
 
-    def replay_ratings(self, guild_id: int, without: int | None = None) -> list[tuple[Any, ...]]:
+    async def replay_ratings(self, guild_id: int, without: int | None = None
+                             ) -> list[tuple[Any, ...]]:
         """Every ratings row of a server replayed from its records (leaving out one person)."""
-        conn = self.conn
+        return await self.db.run(self._replay(guild_id, without))
+
+    def _replay(self, guild_id: int, without: int | None) -> Plan[list[tuple[Any, ...]]]:
         seats: dict[int, list[tuple[int, str, int, int, int]]] = {}
-        for table_id, user, name, side, rank, won in conn.execute(
+        for table_id, user, name, side, rank, won in (yield Step.all(
                 "SELECT table_id, user_id, name, side, rank, won FROM record_seats"
-                " WHERE guild_id=? ORDER BY table_id, seat", (guild_id,)):
+                " WHERE guild_id=? ORDER BY table_id, seat", guild_id)):
             if user != without:
                 seats.setdefault(table_id, []).append((user, name, side, rank, won))
         skills: dict[tuple[str, int], Skill] = {}
         counts: dict[tuple[str, int], list[Any]] = {}  # name, rated, games, wins
-        for table_id, game, rated in conn.execute(
+        for table_id, game, rated in (yield Step.all(
                 "SELECT table_id, game, rated FROM records WHERE guild_id=?"
-                " ORDER BY finished, table_id", (guild_id,)):
+                " ORDER BY finished, table_id", guild_id)):
             people = seats.get(table_id, [])
             for key in (game, ALL_GAMES):
                 by_side: dict[int, list[tuple[int, str, int, int, int]]] = {}
@@ -486,4 +487,3 @@ class Records:
             rows.append((guild_id, key, user, name, skill.mu, skill.sigma,
                          skill.ordinal if rated_games else None, rated_games, games, wins))
         return rows
-

@@ -1,7 +1,10 @@
-"""SQLite storage (aiosqlite, WAL, numbered migrations): tables, actions, settings, results.
+"""Storage (numbered migrations; SQLite or PostgreSQL, see :mod:`bot.db`): tables, actions,
+settings, results.
 
 Every write is committed before the caller goes on, so an action is on disk before anyone
-sees its result, and a restart can rebuild every table by replaying its actions.
+sees its result, and a restart can rebuild every table by replaying its actions. The migrations
+are written in SQL both back ends understand (PostgreSQL gets wider column types, see
+:func:`bot.db.postgres.postgres_ddl`); table ids come from the database, never from a process.
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
+from bot.db import Database, Plan, Row, Step, connect
 
-#: numbered migrations; the database's user_version says how many have run
+#: numbered migrations, shared by both back ends (SQLite counts them in ``user_version``,
+#: PostgreSQL in ``deckhand_schema``); write SQL both understand
 MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE tables (
@@ -151,79 +155,77 @@ class UserSettings:
 
 
 class Storage:
-    """The bot's database; open with :meth:`open`, close with :meth:`close`."""
+    """The bot's database; open with :meth:`open`, close with :meth:`close`.
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    ``db`` is the :class:`bot.db.Database` underneath: SQLite or PostgreSQL.
+    """
+
+    def __init__(self, db: Database, target: str) -> None:
         self.db = db
+        self.target = target
 
     @classmethod
-    async def open(cls, path: str) -> Storage:
-        """Open (creating and migrating as needed) the database at ``path``."""
-        db = await aiosqlite.connect(path)
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        store = cls(db)
-        await store.migrate()
+    async def open(cls, target: str) -> Storage:
+        """Open (creating and migrating as needed) the database at ``target``: a SQLite file
+        path, or a ``postgresql://`` address."""
+        store = cls(await connect(target), target)
+        try:
+            await store.migrate()
+        except BaseException:
+            await store.close()
+            raise
         return store
 
     async def close(self) -> None:
-        """Close the connection."""
+        """Close the connections."""
         await self.db.close()
 
     async def version(self) -> int:
         """How many migrations have run."""
-        async with self.db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        return await self.db.version()
 
     async def migrate(self) -> None:
         """Run every migration not yet run, each in its own transaction."""
-        done = await self.version()
-        for number, script in enumerate(MIGRATIONS[done:], start=done + 1):
-            await self.db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+        await self.db.migrate(MIGRATIONS)
 
     # -- tables -----------------------------------------------------------------------------
     async def create_table(
         self, guild_id: int, channel_id: int, game: str, host_id: int,
         seats: list[dict[str, Any]], options: dict[str, Any], seed: int, timer: str,
     ) -> int:
-        """Store a new lobby and return its id; IntegrityError if the channel has one open."""
+        """Store a new lobby and return its id (from the database, so processes sharing it
+        never clash); :class:`bot.db.IntegrityError` if the channel has one open."""
         now = time.time()
-        cur = await self.db.execute(
+        row = await self.db.one(
             "INSERT INTO tables (guild_id, channel_id, game, host_id, status, seats, options,"
             " seed, timer, message_id, created, updated)"
-            " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, NULL, ?, ?)",
-            (guild_id, channel_id, game, host_id, json.dumps(seats), json.dumps(options),
-             seed, timer, now, now),
+            " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, NULL, ?, ?) RETURNING id",
+            guild_id, channel_id, game, host_id, json.dumps(seats), json.dumps(options),
+            seed, timer, now, now,
         )
-        await self.db.commit()
-        assert cur.lastrowid is not None
-        return int(cur.lastrowid)
+        assert row is not None
+        return int(row[0])
 
     async def save_table(self, row: TableRow) -> None:
         """Write a table's lobby fields, seats, status and message id."""
         await self.db.execute(
             "UPDATE tables SET game=?, host_id=?, status=?, seats=?, options=?, seed=?, timer=?,"
             " message_id=?, updated=? WHERE id=?",
-            (row.game, row.host_id, row.status, json.dumps(row.seats), json.dumps(row.options),
-             row.seed, row.timer, row.message_id, time.time(), row.id),
+            row.game, row.host_id, row.status, json.dumps(row.seats), json.dumps(row.options),
+            row.seed, row.timer, row.message_id, time.time(), row.id,
         )
-        await self.db.commit()
 
     async def table(self, table_id: int) -> TableRow | None:
         """One table, or None."""
-        async with self.db.execute("SELECT * FROM tables WHERE id=?", (table_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.one(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id=?", table_id)
         return None if row is None else _table_row(row)
 
     async def open_tables(self) -> list[TableRow]:
         """Every table in a lobby or being played, oldest first."""
-        async with self.db.execute(
-            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await self.db.all(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ('lobby', 'playing')"
+            " ORDER BY id"
+        )
         return [_table_row(r) for r in rows]
 
     # -- actions ----------------------------------------------------------------------------
@@ -234,17 +236,15 @@ class Storage:
         await self.db.execute(
             "INSERT INTO actions (table_id, idx, seat, action, user_id, how, at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (table_id, idx, seat, action, user_id, how, time.time()),
+            table_id, idx, seat, action, user_id, how, time.time(),
         )
-        await self.db.commit()
 
     async def actions(self, table_id: int) -> list[ActionRow]:
         """Every action of a table, in order."""
-        async with self.db.execute(
+        rows = await self.db.all(
             "SELECT idx, seat, action, user_id, how FROM actions WHERE table_id=? ORDER BY idx",
-            (table_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+            table_id,
+        )
         return [ActionRow(int(r[0]), int(r[1]), str(r[2]), r[3], str(r[4])) for r in rows]
 
     # -- results ----------------------------------------------------------------------------
@@ -252,25 +252,14 @@ class Storage:
         self, row: TableRow, outcome: dict[str, Any],
     ) -> None:
         """Mark a table finished and keep its result, in one transaction."""
-        now = time.time()
-        await self.db.execute(
-            "UPDATE tables SET status='finished', seats=?, updated=? WHERE id=?",
-            (json.dumps(row.seats), now, row.id),
-        )
-        await self.db.execute(
-            "INSERT OR REPLACE INTO results (table_id, guild_id, game, seats, outcome, finished)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (row.id, row.guild_id, row.game, json.dumps(row.seats), json.dumps(outcome), now),
-        )
-        await self.db.commit()
+        await self.db.run(_finish(row, outcome), write=True)
 
     async def result(self, table_id: int) -> dict[str, Any] | None:
         """The stored result of a finished table: seats, outcome, game and guild; or None."""
-        async with self.db.execute(
+        row = await self.db.one(
             "SELECT guild_id, game, seats, outcome, finished FROM results WHERE table_id=?",
-            (table_id,),
-        ) as cur:
-            row = await cur.fetchone()
+            table_id,
+        )
         if row is None:
             return None
         return {
@@ -281,10 +270,9 @@ class Storage:
     # -- user settings ----------------------------------------------------------------------
     async def user_settings(self, user_id: int) -> UserSettings:
         """A user's settings (defaults when none are stored)."""
-        async with self.db.execute(
-            "SELECT dm, locale, four_colour FROM user_settings WHERE user_id=?", (user_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        row = await self.db.one(
+            "SELECT dm, locale, four_colour FROM user_settings WHERE user_id=?", user_id
+        )
         return UserSettings() if row is None else UserSettings(bool(row[0]), row[1],
                                                                bool(row[2]))
 
@@ -294,15 +282,31 @@ class Storage:
             "INSERT INTO user_settings (user_id, dm, locale, four_colour) VALUES (?, ?, ?, ?)"
             " ON CONFLICT(user_id) DO UPDATE SET dm=excluded.dm, locale=excluded.locale,"
             " four_colour=excluded.four_colour",
-            (user_id, int(settings.dm), settings.locale, int(settings.four_colour)),
+            user_id, int(settings.dm), settings.locale, int(settings.four_colour),
         )
-        await self.db.commit()
 
 
-def _table_row(r: aiosqlite.Row) -> TableRow:
+def _finish(row: TableRow, outcome: dict[str, Any]) -> Plan[None]:
+    now = time.time()
+    seats = json.dumps(row.seats)
+    yield Step.run("UPDATE tables SET status='finished', seats=?, updated=? WHERE id=?",
+                   seats, now, row.id)
+    yield Step.run(
+        "INSERT INTO results (table_id, guild_id, game, seats, outcome, finished)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(table_id) DO UPDATE SET"
+        " guild_id=excluded.guild_id, game=excluded.game, seats=excluded.seats,"
+        " outcome=excluded.outcome, finished=excluded.finished",
+        row.id, row.guild_id, row.game, seats, json.dumps(outcome), now,
+    )
+
+
+_TABLE_COLUMNS = ("id, guild_id, channel_id, game, host_id, status, seats, options, seed, timer,"
+                  " message_id")
+
+
+def _table_row(r: Row) -> TableRow:
     return TableRow(
-        id=int(r["id"]), guild_id=int(r["guild_id"]), channel_id=int(r["channel_id"]),
-        game=str(r["game"]), host_id=int(r["host_id"]), status=str(r["status"]),
-        seats=json.loads(r["seats"]), options=json.loads(r["options"]), seed=int(r["seed"]),
-        timer=str(r["timer"]), message_id=None if r["message_id"] is None else int(r["message_id"]),
+        id=int(r[0]), guild_id=int(r[1]), channel_id=int(r[2]), game=str(r[3]),
+        host_id=int(r[4]), status=str(r[5]), seats=json.loads(r[6]), options=json.loads(r[7]),
+        seed=int(r[8]), timer=str(r[9]), message_id=None if r[10] is None else int(r[10]),
     )

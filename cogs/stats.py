@@ -131,7 +131,7 @@ class StatsCog(commands.Cog):
 
     def __init__(self, bot: Deckhand, records: Records | None = None) -> None:
         self.bot = bot
-        self.records = records or Records.open(bot.settings.db_path, bot.rules_for)
+        self.records = records or Records.for_storage(bot.store, bot.rules_for)
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
 
     async def cog_load(self) -> None:

@@ -17,14 +17,19 @@ from tests.bot.fakegame import RULES as HIGH_CARD
 from tests.bot.fakegame import lookup
 from tests.discord_sim import SimChannel, SimGuild, SimMessage, SimulatedDiscord, SimUser
 
+#: the database of the bots that :func:`world` starts: a PostgreSQL address, or None for a
+#: SQLite file in the test's tmp_path (set by the ``backend`` fixture of conftest.py)
+DATABASE: str | None = None
+
 
 def game_ids() -> list[str]:
     """Every registered game and the test game."""
     return [*games.ids(), HIGH_CARD.id]
 
 
-async def make_bot(db: Path, ai_delay: float = 0.0, timer_scale: float = 1.0) -> Deckhand:
-    """A bot on a database file, with no computer pause."""
+async def make_bot(db: Path | str, ai_delay: float = 0.0, timer_scale: float = 1.0
+                   ) -> Deckhand:
+    """A bot on a database (a file or a PostgreSQL address), with no computer pause."""
     settings = Settings(token="sim-token", db_path=str(db), ai_delay=ai_delay,
                         timer_scale=timer_scale, ai_level="normal")
     store = await Storage.open(settings.db_path)
@@ -40,7 +45,7 @@ class World:
     channel: SimChannel
     users: list[SimUser]
     bot: Deckhand
-    db: Path
+    db: str
     bots: list[Deckhand] = field(default_factory=list)
 
     async def restart(self) -> Deckhand:
@@ -72,7 +77,7 @@ async def world(tmp_path: Path, people: int = 4, locale: str = "en-US",
             user = sim.add_user(name, locale="en-US")
             sim.add_member(guild, user, manage_guild=(i == people - 1))
             users.append(user)
-        db = tmp_path / "deckhand.sqlite3"
+        db = DATABASE or str(tmp_path / "deckhand.sqlite3")
         bot = await make_bot(db, ai_delay=ai_delay, timer_scale=timer_scale)
         await sim.start(bot)
         here = World(sim, guild, channel, users, bot, db, [bot])

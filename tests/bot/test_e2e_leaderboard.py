@@ -24,9 +24,10 @@ async def play_one(w: World, seed: int = 7) -> None:
     await w.sim.settle()
 
 
-def records(w: World) -> int:
-    return int(w.bot.get_cog("StatsCog").records.conn.execute(  # type: ignore[union-attr]
-        "SELECT COUNT(*) FROM records").fetchone()[0])
+async def records(w: World) -> int:
+    row = await w.bot.store.db.one("SELECT COUNT(*) FROM records")
+    assert row is not None
+    return int(row[0])
 
 
 async def command(w: World, user: SimUser, name: str, options: dict[str, Any] | None = None,
@@ -64,7 +65,7 @@ async def test_a_game_updates_the_leaderboard_exactly_once(tmp_path: Path) -> No
     async with world(tmp_path, people=3) as w:
         alice, bob, carol = w.users
         await play_one(w)
-        assert records(w) == 1
+        assert await records(w) == 1
         board = await command(w, alice, "leaderboard", {"game": "high-card"})
         text = text_of(board)
         assert "Alice" in text and "Bob" in text and "Carol" not in text
@@ -90,11 +91,11 @@ async def test_a_restart_at_the_end_of_a_game_neither_loses_nor_repeats_it(
         cog: Any = w.bot.get_cog("StatsCog")
         w.bot.manager.finish_hooks.remove(cog.on_finish)  # the bot dies before recording
         await play_one(w)
-        assert records(w) == 0
+        assert await records(w) == 0
         await w.restart()
-        assert records(w) == 1
+        assert await records(w) == 1
         await w.restart()
-        assert records(w) == 1
+        assert await records(w) == 1
         board = await command(w, alice, "leaderboard", {"game": "high-card"})
         assert re.findall(r"1 games", text_of(board)) and "2 games" not in text_of(board)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -23,11 +22,10 @@ NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
 
 
 @pytest.fixture
-async def setup(tmp_path: Path) -> AsyncIterator[tuple[TableManager, Records]]:
-    """A manager whose finished games are recorded."""
-    store = await Storage.open(str(tmp_path / "db.sqlite3"))
+async def setup(store: Storage) -> AsyncIterator[tuple[TableManager, Records]]:
+    """A manager whose finished games are recorded (on each back end)."""
     manager = TableManager(store, rules_for=lookup, ai_delay=0.0, timer_scale=0.0001)
-    records = Records.open(str(tmp_path / "db.sqlite3"), lookup)
+    records = Records.for_storage(store, lookup)
 
     async def hook(table_id: int) -> None:
         await records.record(table_id)
@@ -36,7 +34,6 @@ async def setup(tmp_path: Path) -> AsyncIterator[tuple[TableManager, Records]]:
     yield manager, records
     await manager.close()
     records.close()
-    await store.close()
 
 
 async def game(m: TableManager, people: list[int], computers: int = 0, channel: int = 10,
@@ -59,24 +56,27 @@ async def game(m: TableManager, people: list[int], computers: int = 0, channel: 
     return table
 
 
-def count(records: Records, sql: str, *args: object) -> int:
-    return int(records.conn.execute(sql, args).fetchone()[0])
+async def count(records: Records, sql: str, *args: object) -> int:
+    row = await records.db.one(sql, *args)
+    assert row is not None
+    return int(row[0])
 
 
-def places_of(records: Records, table_id: int) -> list[int]:
-    return list(json.loads(records.conn.execute(
-        "SELECT places FROM records WHERE table_id=?", (table_id,)).fetchone()[0]))
+async def places_of(records: Records, table_id: int) -> list[int]:
+    row = await records.db.one("SELECT places FROM records WHERE table_id=?", table_id)
+    assert row is not None
+    return list(json.loads(row[0]))
 
 
 async def test_a_two_player_game_is_recorded_once_and_rated(setup: tuple[TableManager, Records]
                                                            ) -> None:
     m, records = setup
     table = await game(m, [ALICE, BOB])
-    assert count(records, "SELECT COUNT(*) FROM records") == 1
-    row = records.conn.execute("SELECT game, seed, rated, moves, options FROM records"
-                               " WHERE table_id=?", (table.id,)).fetchone()
-    assert row[0] == "high-card" and row[1] == 5 and row[2] == 1 and row[3] > 0
-    places = places_of(records, table.id)
+    assert await count(records, "SELECT COUNT(*) FROM records") == 1
+    row = await records.db.one("SELECT game, seed, rated, moves, options FROM records"
+                               " WHERE table_id=?", table.id)
+    assert row is not None and row[0] == "high-card" and row[1] == 5 and row[2] == 1 and row[3] > 0
+    places = await places_of(records, table.id)
     winner, loser = (ALICE, BOB) if places[0] < places[1] else (BOB, ALICE)
     expected = ratings.rate([[Skill()], [Skill()]], sorted(places))
     for key in ("high-card", ALL_GAMES):
@@ -87,7 +87,7 @@ async def test_a_two_player_game_is_recorded_once_and_rated(setup: tuple[TableMa
         assert lost.mu == pytest.approx(expected[1][0].mu)
     assert not await records.record(table.id)  # again: nothing happens
     assert await records.catch_up() == []
-    assert count(records, "SELECT COUNT(*) FROM record_seats") == 2
+    assert await count(records, "SELECT COUNT(*) FROM record_seats") == 2
     board = await records.leaderboard(GUILD, "high-card", user_id=loser)
     assert [r.user_id for r in board.rows] == [winner, loser]
     assert board.rows[0].games == 1 and board.rows[0].wins == 1
@@ -100,7 +100,7 @@ async def test_ratings_carry_on_from_game_to_game(setup: tuple[TableManager, Rec
     second = await game(m, [ALICE, BOB, CAROL], seed=2)
     skills = {u: Skill() for u in (ALICE, BOB, CAROL)}
     for table in (first, second):
-        places = places_of(records, table.id)
+        places = await places_of(records, table.id)
         order = [ALICE, BOB, CAROL]
         new = ratings.rate([[skills[u]] for u in order], places)
         skills = {u: new[i][0] for i, u in enumerate(order)}
@@ -120,13 +120,13 @@ async def test_a_game_with_a_computer_is_counted_but_unrated(
         setup: tuple[TableManager, Records]) -> None:
     m, records = setup
     table = await game(m, [ALICE, BOB], computers=1)
-    assert count(records, "SELECT rated FROM records WHERE table_id=?", table.id) == 0
+    assert await count(records, "SELECT rated FROM records WHERE table_id=?", table.id) == 0
     assert await records.skill(GUILD, "high-card", ALICE) is None
     stats = await records.stats(GUILD, ALICE)
     assert stats[0].games == 1 and stats[0].skill is None
     board = await records.leaderboard(GUILD, "high-card", user_id=ALICE)
     assert board.rows == [] and board.mine is None and board.total == 0
-    assert count(records, "SELECT COUNT(*) FROM record_seats") == 2  # people only
+    assert await count(records, "SELECT COUNT(*) FROM record_seats") == 2  # people only
 
 
 async def test_a_player_whose_seat_the_computer_kept_is_ranked_last(
@@ -142,12 +142,12 @@ async def test_a_player_whose_seat_the_computer_kept_is_ranked_last(
         if table.status == FINISHED:
             break
         await asyncio.sleep(0.005)
-    places = places_of(records, table.id)
-    rows = records.conn.execute("SELECT user_id, rank, won, abandoned FROM record_seats"
-                                " WHERE table_id=? ORDER BY seat", (table.id,)).fetchall()
+    places = await places_of(records, table.id)
+    rows = await records.db.all("SELECT user_id, rank, won, abandoned FROM record_seats"
+                                " WHERE table_id=? ORDER BY seat", table.id)
     assert rows[0][0] == ALICE and rows[0][3] == 1 and rows[0][2] == 0
     assert rows[0][1] == 3  # last of three, whatever the computer scored for her
-    assert count(records, "SELECT rated FROM records WHERE table_id=?", table.id) == 1
+    assert await count(records, "SELECT rated FROM records WHERE table_id=?", table.id) == 1
     others = [p for s, p in enumerate(places) if s != 0]
     ranks = [3, 1 + sum(1 for o in others if o < others[0]), 1 + sum(
         1 for o in others if o < others[1])]
@@ -160,10 +160,10 @@ async def test_a_player_whose_seat_the_computer_kept_is_ranked_last(
 async def test_partners_are_rated_as_teams(setup: tuple[TableManager, Records]) -> None:
     m, records = setup
     table = await game(m, [ALICE, BOB, CAROL, DAVE], options={"teams": True, "hand": 5})
-    rows = records.conn.execute("SELECT user_id, side, rank FROM record_seats WHERE table_id=?"
-                                " ORDER BY seat", (table.id,)).fetchall()
+    rows = await records.db.all("SELECT user_id, side, rank FROM record_seats WHERE table_id=?"
+                                " ORDER BY seat", table.id)
     assert rows[0][1] == rows[2][1] != rows[1][1] == rows[3][1]  # seats 0+2 and 1+3
-    places = places_of(records, table.id)
+    places = await places_of(records, table.id)
     ranks = [min(places[0], places[2]), min(places[1], places[3])]
     expected = ratings.rate([[Skill(), Skill()], [Skill(), Skill()]], ranks)
     for seat, user in enumerate([ALICE, BOB, CAROL, DAVE]):
@@ -174,34 +174,32 @@ async def test_partners_are_rated_as_teams(setup: tuple[TableManager, Records]) 
     assert alice.partner is not None and alice.partner[0] == CAROL
 
 
-async def test_a_result_stored_before_a_crash_is_recorded_on_restart(tmp_path: Path) -> None:
-    path = str(tmp_path / "db.sqlite3")
-    store = await Storage.open(path)
+async def test_a_result_stored_before_a_crash_is_recorded_on_restart(target: str) -> None:
+    store = await Storage.open(target)
     m = TableManager(store, rules_for=lookup, ai_delay=0.0)  # no hook: the bot dies first
     table = await game(m, [ALICE, BOB])
     await m.close()
-    records = Records.open(path, lookup)
-    assert count(records, "SELECT COUNT(*) FROM records") == 0
+    await store.close()
+    store = await Storage.open(target)  # the next start
+    records = Records.for_storage(store, lookup)
+    assert await count(records, "SELECT COUNT(*) FROM records") == 0
     assert await records.catch_up() == [table.id]
     assert await records.catch_up() == []
-    assert count(records, "SELECT COUNT(*) FROM records") == 1
-    assert count(records, "SELECT SUM(games) FROM ratings WHERE game='high-card'") == 2
+    assert await count(records, "SELECT COUNT(*) FROM records") == 1
+    assert await count(records, "SELECT SUM(games) FROM ratings WHERE game='high-card'") == 2
     records.close()
     await store.close()
 
 
-async def test_a_crash_between_the_last_move_and_the_result(tmp_path: Path) -> None:
-    path = str(tmp_path / "db.sqlite3")
-    store = await Storage.open(path)
+async def test_a_crash_between_the_last_move_and_the_result(store: Storage) -> None:
     m = TableManager(store, rules_for=lookup, ai_delay=0.0)
     table = await game(m, [ALICE, BOB])
     await m.close()
     # as if the bot died after storing the last action but before storing the result
     await store.db.execute("DELETE FROM results")
     await store.db.execute("UPDATE tables SET status='playing'")
-    await store.db.commit()
     again = TableManager(store, rules_for=lookup, ai_delay=0.0)
-    records = Records.open(path, lookup)
+    records = Records.for_storage(store, lookup)
 
     async def hook(table_id: int) -> None:
         await records.record(table_id)
@@ -210,28 +208,29 @@ async def test_a_crash_between_the_last_move_and_the_result(tmp_path: Path) -> N
     resumed = await again.resume()
     assert [t.status for t in resumed] == [FINISHED] and again.tables == {}
     assert await store.result(table.id) is not None
-    assert count(records, "SELECT COUNT(*) FROM records") == 1
+    assert await count(records, "SELECT COUNT(*) FROM records") == 1
     assert await records.catch_up() == []
     assert await again.resume() == []  # nothing left to finish: not recorded twice
-    assert count(records, "SELECT COUNT(*) FROM records") == 1
-    assert count(records, "SELECT COUNT(*) FROM tables WHERE status=?", PLAYING) == 0
+    assert await count(records, "SELECT COUNT(*) FROM records") == 1
+    assert await count(records, "SELECT COUNT(*) FROM tables WHERE status=?", PLAYING) == 0
     await again.close()
     records.close()
-    await store.close()
 
 
-async def test_recording_from_two_connections_at_once_keeps_one_record(
-        setup: tuple[TableManager, Records], tmp_path: Path) -> None:
+async def test_recording_from_two_processes_at_once_keeps_one_record(
+        setup: tuple[TableManager, Records], target: str) -> None:
     m, records = setup
     m.finish_hooks.clear()
     table = await game(m, [ALICE, BOB])
-    other = Records.open(str(tmp_path / "db.sqlite3"), lookup)
+    second = await Storage.open(target)  # as another bot process sharing the database
+    other = Records.for_storage(second, lookup)
     done = await asyncio.gather(*(r.record(table.id) for r in (records, other, records, other)))
     assert sorted(done) == [False, False, False, True]
-    assert count(records, "SELECT COUNT(*) FROM records") == 1
-    assert count(records, "SELECT games FROM ratings WHERE user_id=? AND game='high-card'",
+    assert await count(records, "SELECT COUNT(*) FROM records") == 1
+    assert await count(records, "SELECT games FROM ratings WHERE user_id=? AND game='high-card'",
                  ALICE) == 1
     other.close()
+    await second.close()
 
 
 async def test_forget_me_removes_a_person_and_replays_ratings_without_them(
@@ -242,20 +241,19 @@ async def test_forget_me_removes_a_person_and_replays_ratings_without_them(
     before = await records.skill(GUILD, "high-card", ALICE)
     removed = await records.forget(BOB)
     assert removed == 4
-    assert count(records, "SELECT COUNT(*) FROM record_seats WHERE user_id=?", BOB) == 0
-    assert count(records, "SELECT COUNT(*) FROM ratings WHERE user_id=?", BOB) == 0
+    assert await count(records, "SELECT COUNT(*) FROM record_seats WHERE user_id=?", BOB) == 0
+    assert await count(records, "SELECT COUNT(*) FROM ratings WHERE user_id=?", BOB) == 0
     for table in tables:
-        seats = json.loads(records.conn.execute(
-            "SELECT seats FROM records WHERE table_id=?", (table.id,)).fetchone()[0])
+        (text,) = await records.db.one("SELECT seats FROM records WHERE table_id=?", table.id)
+        seats = json.loads(text)
         assert seats[1]["user_id"] is None and seats[1]["name"] == FORGOTTEN
-        stored = json.loads(records.conn.execute(
-            "SELECT seats FROM results WHERE table_id=?", (table.id,)).fetchone()[0])
-        assert BOB not in [s["user_id"] for s in stored]
-    assert count(records, "SELECT COUNT(*) FROM actions WHERE user_id=?", BOB) == 0
+        (text,) = await records.db.one("SELECT seats FROM results WHERE table_id=?", table.id)
+        assert BOB not in [s["user_id"] for s in json.loads(text)]
+    assert await count(records, "SELECT COUNT(*) FROM actions WHERE user_id=?", BOB) == 0
     # Alice and Carol: their three games replayed with Bob's seat left out; the duo is void
     skills = {ALICE: Skill(), CAROL: Skill()}
     for table in tables:
-        places = places_of(records, table.id)
+        places = await places_of(records, table.id)
         order = sorted([(0, ALICE), (2, CAROL)])
         # the stored ranks are the places among all three: openskill only uses their order
         new = ratings.rate([[skills[u]] for _, u in order], [places[s] for s, _ in order])
@@ -271,7 +269,7 @@ async def test_forget_me_removes_a_person_and_replays_ratings_without_them(
     assert await records.history(GUILD, BOB) == []
     # later games are recorded on top of the replayed ratings
     await game(m, [ALICE, CAROL], seed=9)
-    assert count(records, "SELECT rated FROM ratings WHERE user_id=? AND game='high-card'",
+    assert await count(records, "SELECT rated FROM ratings WHERE user_id=? AND game='high-card'",
                  ALICE) == 4
 
 
@@ -279,11 +277,11 @@ async def test_leaderboard_pages_ranks_ties_and_the_callers_line(
         setup: tuple[TableManager, Records]) -> None:
     _, records = setup
     ordinals = [9.0, 7.0, 7.0, 5.0, 5.0, 5.0, 1.0]
-    records.conn.executemany(
+    await records.db.executemany(
         "INSERT INTO ratings VALUES (?, 'g', ?, ?, 25, 8, ?, 1, 2, 1)",
         [(GUILD, user, f"P{user}", o) for user, o in enumerate(ordinals, start=1)])
-    records.conn.execute("INSERT INTO ratings VALUES (?, 'g', 99, 'new', 25, 8, NULL, 0, 1, 0)",
-                         (GUILD,))
+    await records.db.execute(
+        "INSERT INTO ratings VALUES (?, 'g', 99, 'new', 25, 8, NULL, 0, 1, 0)", GUILD)
     first = await records.leaderboard(GUILD, "g", 0, user_id=6, per_page=3)
     second = await records.leaderboard(GUILD, "g", 1, user_id=99, per_page=3)
     last = await records.leaderboard(GUILD, "g", 5, per_page=3)

@@ -360,8 +360,7 @@ async def test_storage_migrations_are_numbered_and_idempotent(tmp_path: Path) ->
     assert await store.version() == len(MIGRATIONS)
     assert await store.user_settings(7) == UserSettings(True, "ja")
     assert await store.user_settings(8) == UserSettings()
-    async with store.db.execute("PRAGMA journal_mode") as cur:
-        row = await cur.fetchone()
+    row = await store.db.one("PRAGMA journal_mode")
     assert row is not None and row[0] == "wal"
     await store.close()
 

@@ -1,0 +1,193 @@
+"""SQLite back ends: :class:`AsyncSqlite` (aiosqlite, for the bot's storage) and
+:class:`ThreadSqlite` (a plain connection whose plans run whole in a worker thread, one hop per
+plan, for the records' heavier reads).
+
+Both open the file in WAL mode with autocommit: a statement outside a write plan is committed as
+soon as it has run; a write plan is one ``BEGIN IMMEDIATE`` transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from bot.db.base import SQLITE, Database, IntegrityError
+from bot.db.plan import ALL, MANY, ONE, RUN, Plan, Step, drive, drive_sync
+
+T = TypeVar("T")
+
+PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
+           "PRAGMA busy_timeout=10000")
+
+
+def statements(script: str) -> list[str]:
+    """A script's statements, one by one (quoted text and comments respected)."""
+    found, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            found.append(current.strip())
+            current = ""
+    if current.strip():
+        found.append(current.strip())
+    return found
+
+
+def migration(number: int, script: str) -> Plan[bool]:
+    """Migration ``number`` unless it has run (checked inside its transaction, so two
+    connections migrating at once run it once); whether it ran."""
+    row = yield Step.one("PRAGMA user_version")
+    if int(row[0]) >= number:
+        return False
+    for statement in statements(script):
+        yield Step.run(statement)
+    yield Step.run(f"PRAGMA user_version={int(number)}")
+    return True
+
+
+class AsyncSqlite(Database):
+    """A SQLite file through aiosqlite; statements and write plans take turns on one connection."""
+
+    dialect = SQLITE
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        super().__init__()
+        self.conn = conn
+        self.path = path
+
+    @classmethod
+    async def open(cls, path: str) -> AsyncSqlite:
+        """Open (creating as needed) the database file at ``path``."""
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        for pragma in PRAGMAS:
+            await conn.execute(pragma)
+        return cls(conn, path)
+
+    async def _do(self, step: Step) -> Any:
+        conn = self.conn
+        try:
+            if step.kind == ONE:
+                rows = await conn.execute_fetchall(step.sql, step.args)
+                return tuple(next(iter(rows))) if rows else None
+            if step.kind == ALL:
+                return [tuple(r) for r in await conn.execute_fetchall(step.sql, step.args)]
+            if step.kind == RUN:
+                cursor = await conn.execute(step.sql, step.args)
+                return cursor.rowcount
+            if step.kind == MANY:
+                await conn.executemany(step.sql, step.args)
+                return None
+        except sqlite3.IntegrityError as error:
+            if isinstance(error, IntegrityError):
+                raise
+            raise IntegrityError(*error.args) from error
+        raise ValueError(f"unknown step {step.kind!r}")
+
+    async def run(self, plan: Plan[T], *, write: bool = False) -> T:
+        """Run a plan on the connection; with ``write``, in one ``BEGIN IMMEDIATE`` transaction."""
+        async with self.lock:
+            if not write:
+                return await drive(plan, self._do)
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = await drive(plan, self._do)
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+            return result
+
+    async def version(self) -> int:
+        """The database's ``user_version``: how many migrations have run."""
+        row = await self.one("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def migrate(self, migrations: Sequence[str]) -> None:
+        """Run the migrations not yet run, each in its own transaction with its number."""
+        done = await self.version()
+        for number, script in enumerate(migrations[done:], start=done + 1):
+            await self.run(migration(number, script), write=True)
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self.conn.close()
+
+
+class ThreadSqlite(Database):
+    """A SQLite file through a plain connection; each plan runs whole in a worker thread."""
+
+    dialect = SQLITE
+
+    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+        super().__init__()
+        self.conn = conn
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str) -> ThreadSqlite:
+        """Open (creating as needed) the database file at ``path``."""
+        conn = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
+        for pragma in PRAGMAS:
+            conn.execute(pragma)
+        return cls(conn, path)
+
+    def _do(self, step: Step) -> Any:
+        conn = self.conn
+        try:
+            if step.kind == ONE:
+                row = conn.execute(step.sql, step.args).fetchone()
+                return None if row is None else tuple(row)
+            if step.kind == ALL:
+                return [tuple(r) for r in conn.execute(step.sql, step.args).fetchall()]
+            if step.kind == RUN:
+                return conn.execute(step.sql, step.args).rowcount
+            if step.kind == MANY:
+                conn.executemany(step.sql, step.args)
+                return None
+        except sqlite3.IntegrityError as error:
+            if isinstance(error, IntegrityError):
+                raise
+            raise IntegrityError(*error.args) from error
+        raise ValueError(f"unknown step {step.kind!r}")
+
+    def run_now(self, plan: Plan[T], *, write: bool = False) -> T:
+        """:meth:`run`, synchronously, in the calling thread."""
+        if not write:
+            return drive_sync(plan, self._do)
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = drive_sync(plan, self._do)
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+        return result
+
+    async def run(self, plan: Plan[T], *, write: bool = False) -> T:
+        """Run a plan in a worker thread, one plan at a time."""
+        async with self.lock:
+            return await asyncio.to_thread(self.run_now, plan, write=write)
+
+    async def version(self) -> int:
+        """The database's ``user_version``: how many migrations have run."""
+        row = await self.one("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def migrate(self, migrations: Sequence[str]) -> None:
+        """Run the migrations not yet run, each in its own transaction with its number."""
+        done = await self.version()
+        for number, script in enumerate(migrations[done:], start=done + 1):
+            await self.run(migration(number, script), write=True)
+
+    def close_now(self) -> None:
+        """Close the connection (no plan may be running)."""
+        self.conn.close()
+
+    async def close(self) -> None:
+        """Close the connection once the running plan is done."""
+        async with self.lock:
+            self.close_now()
