@@ -453,10 +453,12 @@ class PlayCog(commands.Cog, name=COG):
             page = int(cid.arg or 0)
             payload = options_payload(table, lang, page)
             if cid.arg:
+                self._private_only(interaction, table)
                 await interaction.response.edit_message(content=payload.content, view=payload.view)
             else:
                 await interaction.response.send_message(**payload.send(), ephemeral=True)
         elif verb in ("opt", "timer", "swap"):
+            self._private_only(interaction, table)
             if not values:
                 raise Refusal("no-such-choice")
             if verb == "opt":
@@ -488,6 +490,7 @@ class PlayCog(commands.Cog, name=COG):
             await interaction.response.send_message(**payload.send(), ephemeral=True)
         elif verb == "over":
             can_manage = bool(interaction.permissions.manage_guild) if interaction.guild else False
+            self._private_only(interaction, table)
             if not values or not values[0].isdigit():
                 raise Refusal("bad-seat")
             await m.hand_to_computer(table.id, user.id, int(values[0]), can_manage)
@@ -495,6 +498,15 @@ class PlayCog(commands.Cog, name=COG):
         elif verb in ("act", "pick", "set", "page", "view"):
             await self._hand_component(interaction, table, cid, values, lang)
         else:  # pragma: no cover - the templates and ids.parse admit only known verbs
+            raise Refusal("unknown-component")
+
+    @staticmethod
+    def _private_only(interaction: Interaction, table: Table) -> None:
+        """Controls of private messages (a hand, a confirmation, a host's menu) never act on a
+        public message: the answer edits the clicked message, and would show everyone a hand."""
+        message = interaction.message
+        if message is not None and (message.id == table.message_id or (
+                interaction.guild_id is not None and not message.flags.ephemeral)):
             raise Refusal("unknown-component")
 
     def _seat(self, table: Table, user_id: int) -> int:
@@ -531,6 +543,7 @@ class PlayCog(commands.Cog, name=COG):
     async def _hand_component(self, interaction: Interaction, table: Table,
                               cid: ids.ComponentId, values: list[str], lang: str) -> None:
         """Moves and navigation in a player's private hand."""
+        self._private_only(interaction, table)
         seat = self._seat(table, interaction.user.id)
         self._playing(table)
         if cid.version != table.version:
