@@ -424,6 +424,7 @@ class PlayCog(commands.Cog, name=COG):
         table = m.get(cid.table)
         lang = lang_of(interaction.locale)
         if verb in ("join", "leave", "addc", "remc", "start"):
+            self._own_message(interaction, table)
             if verb == "join":
                 await m.join(table.id, user.id, user.display_name)
             elif verb == "leave":
@@ -438,6 +439,8 @@ class PlayCog(commands.Cog, name=COG):
             if verb == "join":
                 await self._check_dm(interaction, table)
         elif verb == "cancel":
+            if not self._is_private(interaction):
+                self._own_message(interaction, table)
             can_manage = bool(interaction.permissions.manage_guild) if interaction.guild else False
             await m.cancel(table.id, user.id, can_manage)
             if interaction.message is not None and interaction.message.id == table.message_id:
@@ -498,6 +501,22 @@ class PlayCog(commands.Cog, name=COG):
         elif verb in ("act", "pick", "set", "page", "view"):
             await self._hand_component(interaction, table, cid, values, lang)
         else:  # pragma: no cover - the templates and ids.parse admit only known verbs
+            raise Refusal("unknown-component")
+
+    @staticmethod
+    def _is_private(interaction: Interaction) -> bool:
+        """Whether the clicked message is an ephemeral one or in a DM."""
+        message = interaction.message
+        return message is not None and (interaction.guild_id is None
+                                        or message.flags.ephemeral)
+
+    @staticmethod
+    def _own_message(interaction: Interaction, table: Table) -> None:
+        """A table's public buttons act only on its own message: the answer edits the clicked
+        message into the table, which would overwrite another table's message."""
+        message = interaction.message
+        if message is not None and table.message_id is not None \
+                and message.id != table.message_id:
             raise Refusal("unknown-component")
 
     @staticmethod
