@@ -6,7 +6,6 @@ check): exit status 0 when healthy, 1 when not, with one sentence saying why.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import sys
@@ -50,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as problem:
         print(f"deckhand: {problem}", file=sys.stderr)
         return 2
+    import asyncio
+
     from bot import logs
 
     logs.setup(settings.log_format, settings.log_level, secrets_of(settings))

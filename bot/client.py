@@ -191,6 +191,7 @@ class Deckhand(commands.AutoShardedBot):
         return True
 
     async def _heartbeat(self, path: str) -> None:
+        await self.wait_until_ready()
         while not self.is_closed():
             try:
                 await self.beat(path)

@@ -1,0 +1,42 @@
+# Deckhand in a container: docs/deploy.md explains every line.
+#   docker build --build-arg DECKHAND_COMMIT=$(git rev-parse --short HEAD) -t deckhand .
+#   docker run -d --name deckhand -e DISCORD_TOKEN -v deckhand-data:/data deckhand
+
+# -- build: the package and its dependencies in a virtual environment ---------------------
+FROM python:3.11-slim AS build
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY games ./games
+COPY bot ./bot
+COPY cogs ./cogs
+RUN python -m venv /opt/deckhand \
+    && /opt/deckhand/bin/pip install --no-cache-dir --upgrade pip \
+    && /opt/deckhand/bin/pip install --no-cache-dir .
+
+# -- run: the environment, the fonts the pictures need, a user without privileges ---------
+FROM python:3.11-slim
+ARG DECKHAND_COMMIT=""
+# Fonts with wide script coverage (Latin, CJK, Thai, Devanagari, emoji), as scripts/setup.
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fonts-dejavu-core fontconfig \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin \
+        deckhand \
+    && mkdir -p /data \
+    && chown deckhand:deckhand /data
+COPY --from=build /opt/deckhand /opt/deckhand
+ENV PATH=/opt/deckhand/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    DECKHAND_DB=/data/deckhand.sqlite3 \
+    DECKHAND_HEARTBEAT=/tmp/deckhand.heartbeat \
+    DECKHAND_LOG_FORMAT=json \
+    DECKHAND_COMMIT=$DECKHAND_COMMIT
+VOLUME ["/data"]
+USER deckhand
+WORKDIR /data
+# Healthy while the heartbeat file is younger than 90 s: the bot rewrites it every 30 s
+# while every shard is connected and the database answers.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=2m --retries=3 \
+    CMD ["deckhand", "--health"]
+ENTRYPOINT ["deckhand"]
