@@ -291,3 +291,34 @@ async def test_leaderboard_pages_ranks_ties_and_the_callers_line(
     assert first.total == 7 and first.mine is not None and first.mine.rank == 4
     assert second.mine is None  # unrated players are not on the board
     assert first.rows[0].win_share == 0.5
+
+
+async def test_forget_me_starts_over_when_a_game_is_recorded_during_its_replay(
+        setup: tuple[TableManager, Records]) -> None:
+    m, records = setup
+    first = await game(m, [ALICE, BOB, CAROL], seed=1)
+    replay = records.replay_ratings
+    calls = 0
+
+    async def replay_while_a_game_ends(guild_id: int, without: int | None = None
+                                       ) -> list[tuple[object, ...]]:
+        nonlocal calls
+        calls += 1
+        rows = await replay(guild_id, without)
+        if calls == 1:  # another game ends (and is recorded) while the history is replayed
+            await game(m, [ALICE, CAROL], seed=2)
+        return rows
+
+    records.replay_ratings = replay_while_a_game_ends  # type: ignore[method-assign]
+    assert await records.forget(BOB) == 1
+    assert calls == 2  # the first replay was stale: done again
+    stats = {s.game: s for s in await records.stats(GUILD, ALICE)}
+    assert stats["high-card"].games == 2 and stats["high-card"].rated == 2
+    places = await places_of(records, first.id)
+    skills = ratings.rate([[Skill()], [Skill()]], [places[0], places[2]])
+    later = await records.db.one("SELECT places FROM records WHERE table_id=?", first.id + 1)
+    assert later is not None
+    second = json.loads(later[0])
+    skills = ratings.rate([[skills[0][0]], [skills[1][0]]], second)
+    alice = await records.skill(GUILD, "high-card", ALICE)
+    assert alice is not None and alice.mu == pytest.approx(skills[0][0].mu)

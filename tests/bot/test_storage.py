@@ -1,0 +1,177 @@
+"""Storage on both back ends (each test runs on SQLite and on PostgreSQL): migrations, table ids
+shared by several processes, transactions, Discord-sized ids; and the PostgreSQL dialect."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot.db import IntegrityError, Plan, Step, is_postgres
+from bot.db.postgres import numbered, postgres_ddl
+from bot.db.sqlite import statements
+from bot.storage import MIGRATIONS, Storage, UserSettings
+
+SNOWFLAKE = 1_234_567_890_123_456_789  # a Discord id: far beyond 32 bits
+
+
+async def test_migrations_are_numbered_and_run_once(target: str) -> None:
+    store = await Storage.open(target)
+    assert await store.version() == len(MIGRATIONS)
+    await store.set_user_settings(7, UserSettings(dm=True, locale="ja", four_colour=True))
+    await store.close()
+    store = await Storage.open(target)  # opening again runs nothing and keeps the data
+    assert await store.version() == len(MIGRATIONS)
+    assert await store.user_settings(7) == UserSettings(True, "ja", True)
+    assert await store.user_settings(8) == UserSettings()
+    await store.close()
+
+
+async def test_two_processes_migrating_an_empty_database_at_once(target: str) -> None:
+    stores = await asyncio.gather(*(Storage.open(target) for _ in range(3)))
+    for store in stores:
+        assert await store.version() == len(MIGRATIONS)
+    assert await stores[0].create_table(1, 2, "high-card", 3, [], {}, 4, "off") == 1
+    for store in stores:
+        await store.close()
+
+
+async def test_table_ids_come_from_the_database_for_every_process(target: str) -> None:
+    first, second = await Storage.open(target), await Storage.open(target)
+    made = await asyncio.gather(*(
+        (first if i % 2 else second).create_table(1, 100 + i, "high-card", 5, [], {}, i, "off")
+        for i in range(10)))
+    assert sorted(made) == list(range(1, 11))  # no id twice, none skipped
+    for store in (first, second):  # each sees every table, whoever stored it
+        assert [t.id for t in await store.open_tables()] == list(range(1, 11))
+    await first.close()
+    await second.close()
+
+
+async def test_one_open_table_per_channel_across_processes(target: str) -> None:
+    first, second = await Storage.open(target), await Storage.open(target)
+    table_id = await first.create_table(1, 50, "high-card", 5, [], {}, 1, "off")
+    with pytest.raises(IntegrityError) as refused:
+        await second.create_table(1, 50, "high-card", 6, [], {}, 2, "off")
+    assert isinstance(refused.value, sqlite3.IntegrityError)  # what the table manager catches
+    row = await first.table(table_id)
+    assert row is not None
+    await first.finish(row, {"places": [1]})
+    # a new id (PostgreSQL's sequence may have skipped the one the refused insert drew)
+    assert await second.create_table(1, 50, "high-card", 6, [], {}, 2, "off") > table_id
+    await first.close()
+    await second.close()
+
+
+async def test_discord_ids_and_seeds_keep_every_bit(store: Storage) -> None:
+    seed = 2**62 - 1
+    table_id = await store.create_table(SNOWFLAKE, SNOWFLAKE + 1, "high-card", SNOWFLAKE + 2,
+                                        [{"user_id": SNOWFLAKE + 3, "name": "Ada"}], {"hand": 3},
+                                        seed, "fast")
+    await store.add_action(table_id, 0, 0, "play 2S", SNOWFLAKE + 3, "button")
+    row = await store.table(table_id)
+    assert row is not None
+    assert (row.guild_id, row.channel_id, row.host_id, row.seed) == (
+        SNOWFLAKE, SNOWFLAKE + 1, SNOWFLAKE + 2, seed)
+    assert row.seats[0]["user_id"] == SNOWFLAKE + 3 and row.options == {"hand": 3}
+    row.message_id = SNOWFLAKE + 4
+    await store.save_table(row)
+    again = await store.table(table_id)
+    assert again is not None and again.message_id == SNOWFLAKE + 4
+    [action] = await store.actions(table_id)
+    assert action.user_id == SNOWFLAKE + 3 and action.action == "play 2S"
+    await store.set_user_settings(SNOWFLAKE, UserSettings(locale="en"))
+    assert (await store.user_settings(SNOWFLAKE)).locale == "en"
+
+
+async def test_finishing_twice_keeps_one_result_and_the_latest_outcome(store: Storage) -> None:
+    table_id = await store.create_table(1, 2, "high-card", 3, [{"user_id": 3}], {}, 4, "off")
+    row = await store.table(table_id)
+    assert row is not None
+    await store.finish(row, {"places": [2]})
+    await store.finish(row, {"places": [1]})
+    result = await store.result(table_id)
+    assert result is not None and result["outcome"] == {"places": [1]}
+    assert await store.db.one("SELECT COUNT(*) FROM results") == (1,)
+    assert await store.open_tables() == []
+    assert await store.result(table_id + 1) is None
+
+
+async def test_a_failed_write_plan_leaves_nothing_behind(store: Storage) -> None:
+    table_id = await store.create_table(1, 2, "high-card", 3, [], {}, 4, "off")
+
+    def half_done() -> Plan[None]:
+        yield Step.run("UPDATE tables SET status='finished' WHERE id=?", table_id)
+        yield Step.run("INSERT INTO actions (table_id, idx, seat, action, how, at)"
+                       " VALUES (?, 0, 0, 'x', 'button', 0)", table_id)
+        raise RuntimeError("the process died half-way")
+
+    with pytest.raises(RuntimeError):
+        await store.db.run(half_done(), write=True)
+    assert [t.id for t in await store.open_tables()] == [table_id]
+    assert await store.actions(table_id) == []
+
+
+async def test_a_plan_can_answer_a_refused_write_itself(store: Storage) -> None:
+    await store.create_table(1, 2, "high-card", 3, [], {}, 4, "off")
+
+    def try_again() -> Plan[str]:
+        try:
+            yield Step.run("INSERT INTO tables (guild_id, channel_id, game, host_id, status,"
+                           " seats, options, seed, timer, created, updated)"
+                           " VALUES (1, 2, 'g', 3, 'lobby', '[]', '{}', 4, 'off', 0, 0)")
+        except IntegrityError:
+            return "busy"
+        return "stored"
+
+    assert await store.db.run(try_again()) == "busy"
+    with pytest.raises(IntegrityError):  # a foreign key: no action for a table that is not
+        await store.add_action(999, 0, 0, "x", None, "button")
+
+
+async def test_a_plan_sees_its_own_writes_and_the_rows_come_back_as_tuples(
+        store: Storage) -> None:
+    def plan() -> Plan[list[tuple[object, ...]]]:
+        changed = yield Step.run("INSERT INTO user_settings (user_id, dm, locale)"
+                                 " VALUES (?, 1, 'ja'), (?, 0, NULL)", 1, 2)
+        assert changed == 2
+        yield Step.many("UPDATE user_settings SET locale=? WHERE user_id=?", [("en", 2)])
+        return (yield Step.all("SELECT user_id, dm, locale FROM user_settings ORDER BY user_id"))
+
+    assert await store.db.run(plan(), write=True) == [(1, 1, "ja"), (2, 0, "en")]
+    assert await store.db.execute("DELETE FROM user_settings WHERE dm=?", 0) == 1
+    assert await store.db.one("SELECT locale FROM user_settings WHERE user_id=?", 2) is None
+
+
+def test_addresses_choose_the_back_end() -> None:
+    assert is_postgres("postgresql://bot:pw@db.example:5432/deckhand")
+    assert is_postgres("postgres://db/deckhand") and is_postgres("PostgreSQL://db/x")
+    for path in ("./deckhand.sqlite3", "/data/deckhand.db", "postgresql.sqlite3", "mysql://x"):
+        assert not is_postgres(path)
+
+
+def test_placeholders_are_numbered_outside_quoted_text() -> None:
+    assert numbered("SELECT a FROM t WHERE b=? AND c='?' AND d=? -- ok") == (
+        "SELECT a FROM t WHERE b=$1 AND c='?' AND d=$2 -- ok")
+    assert numbered("INSERT INTO t VALUES ('it''s ?', ?, \"?\")") == (
+        "INSERT INTO t VALUES ('it''s ?', $1, \"?\")")
+    assert numbered("SELECT 1") == "SELECT 1"
+
+
+def test_postgresql_gets_wide_columns_and_an_identity() -> None:
+    ddl = postgres_ddl(MIGRATIONS[0])
+    assert "id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY" in ddl
+    assert "guild_id BIGINT NOT NULL" in ddl and "created DOUBLE PRECISION NOT NULL" in ddl
+    assert "INTEGER" not in ddl and " REAL" not in ddl
+    assert postgres_ddl("ALTER TABLE user_settings ADD COLUMN four_colour INTEGER NOT NULL"
+                        " DEFAULT 0;") == ("ALTER TABLE user_settings ADD COLUMN four_colour"
+                                           " BIGINT NOT NULL DEFAULT 0;")
+
+
+def test_migrations_split_into_statements() -> None:
+    found = statements("CREATE TABLE a (x TEXT DEFAULT ';');\n-- a note; still a note\n"
+                       "CREATE INDEX b ON a(x);\n")
+    assert found == ["CREATE TABLE a (x TEXT DEFAULT ';');",
+                     "-- a note; still a note\nCREATE INDEX b ON a(x);"]
+    assert len(statements(MIGRATIONS[0])) == 5  # four tables, one index
