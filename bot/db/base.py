@@ -56,15 +56,15 @@ class Database(ABC):
 
     async def one(self, sql: str, *args: Any) -> Row | None:
         """The first row of a query, or None."""
-        return await self.run(single(Step.one(sql, *args)))  # type: ignore[no-any-return]
+        return await self.run(single(Step.one(sql, *args)))
 
     async def all(self, sql: str, *args: Any) -> list[Row]:
         """Every row of a query."""
-        return await self.run(single(Step.all(sql, *args)))  # type: ignore[no-any-return]
+        return await self.run(single(Step.all(sql, *args)))
 
     async def execute(self, sql: str, *args: Any) -> int:
         """Run one statement (committed); how many rows it changed."""
-        return await self.run(single(Step.run(sql, *args)))  # type: ignore[no-any-return]
+        return await self.run(single(Step.run(sql, *args)))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run one statement per argument tuple, in one transaction."""

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 
 from bot.db.base import POSTGRESQL, Database, IntegrityError
 from bot.db.plan import ALL, MANY, ONE, RUN, Plan, Step, drive
