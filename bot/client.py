@@ -120,7 +120,8 @@ class Deckhand(commands.AutoShardedBot):
         self.game_ids = game_ids
         self.manager = TableManager(store, rules_for=rules_for, ai_delay=settings.ai_delay,
                                     timer_scale=settings.timer_scale,
-                                    ai_level=settings.ai_level)
+                                    ai_level=settings.ai_level,
+                                    ai_workers=settings.ai_workers)
 
     @classmethod
     async def create(cls, settings: Settings) -> Deckhand:

@@ -18,6 +18,11 @@ TIMER_SECONDS: dict[str, float | None] = {
 }
 
 
+def default_ai_workers() -> int:
+    """Processes for searching computer players: one per core but one, at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
 LOG_FORMATS = ("text", "json")
 
 
@@ -34,6 +39,7 @@ class Settings:
     dev_guild: int | None = None
     ai_delay: float = 1.0
     ai_level: str = "best"
+    ai_workers: int = field(default_factory=default_ai_workers)
     log_level: str = "INFO"
     timer_scale: float = 1.0
     #: shard ids this process runs and the bot's total shard count (None: discord.py decides)
@@ -48,6 +54,7 @@ class Settings:
             f"Settings(token=<hidden>, db_path={describe_db(self.db_path)!r}, "
             f"dev_guild={self.dev_guild!r}, "
             f"ai_delay={self.ai_delay!r}, ai_level={self.ai_level!r}, "
+            f"ai_workers={self.ai_workers!r}, "
             f"log_level={self.log_level!r}, timer_scale={self.timer_scale!r}, "
             f"shards={shards_text(self.shard_ids, self.shard_count)!r}, "
             f"log_format={self.log_format!r}, heartbeat_path={self.heartbeat_path!r})"
@@ -157,6 +164,15 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
                 f"DECKHAND_DEV_GUILD must be a server id (digits), not {guild_raw!r}."
             )
         dev_guild = int(guild_raw)
+    workers_raw = source.get("DECKHAND_AI_WORKERS", "").strip()
+    ai_workers = default_ai_workers()
+    if workers_raw:
+        if not workers_raw.isdigit():
+            raise ConfigError(
+                f"DECKHAND_AI_WORKERS must be a number of processes (0 or more), not "
+                f"{workers_raw!r}."
+            )
+        ai_workers = int(workers_raw)
     shard_ids, shard_count = parse_shards(source.get("DECKHAND_SHARDS", ""))
     log_format = (source.get("DECKHAND_LOG_FORMAT", "").strip() or "text").lower()
     if log_format not in LOG_FORMATS:
@@ -169,6 +185,7 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         dev_guild=dev_guild,
         ai_delay=_number(source, "DECKHAND_AI_DELAY", 1.0),
         ai_level=source.get("DECKHAND_AI_LEVEL", "").strip() or "best",
+        ai_workers=ai_workers,
         log_level=(source.get("DECKHAND_LOG_LEVEL", "").strip() or "INFO").upper(),
         timer_scale=_number(source, "DECKHAND_TIMER_SCALE", 1.0),
         shard_ids=shard_ids,

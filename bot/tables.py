@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import secrets
 import sqlite3
 from collections.abc import Awaitable, Callable
@@ -21,7 +20,8 @@ from typing import Any
 import games
 from bot.config import TIMER_CHOICES, TIMER_SECONDS
 from bot.storage import Storage, TableRow
-from games import ai
+from bot.thinking import Thinker
+from bot.thinking import best_player as best_player  # re-exported
 from games.core import Action, Event, IllegalAction, Rules, State
 
 log = logging.getLogger(__name__)
@@ -142,19 +142,6 @@ Listener = Callable[[Update], Awaitable[None]]
 RulesLookup = Callable[[str], Rules]
 
 
-def best_player(game_id: str, level: str = "best") -> ai.Player:
-    """The computer player of ``level`` for a game, or the strongest one below it that the
-    game has ("best": the strongest of all); random when the game has none."""
-    levels = list(ai.LEVELS)
-    top = len(levels) if level == "best" or level not in levels else levels.index(level) + 1
-    for name in reversed(levels[:top]):
-        try:
-            return ai.get_player(name, game_id)
-        except (ImportError, KeyError, AttributeError, ValueError):
-            continue
-    return ai.RandomPlayer()
-
-
 class TableManager:
     """Every table of the process, with their locks, computer players and timers."""
 
@@ -165,9 +152,13 @@ class TableManager:
         ai_delay: float = 1.0,
         timer_scale: float = 1.0,
         ai_level: str = "best",
+        ai_workers: int = 0,
+        ai_budget: float | None = None,
     ) -> None:
         self.store = store
         self.ai_level = ai_level
+        #: computer players' thinking: search in ``ai_workers`` processes (0: in a thread)
+        self.thinker = Thinker(ai_level, ai_workers, ai_budget)
         self.rules_for = rules_for
         self.ai_delay = ai_delay
         self.timer_scale = timer_scale
@@ -176,7 +167,6 @@ class TableManager:
         self.listeners: list[Listener] = []
         #: awaited with a table's id once its result is stored (records, ratings)
         self.finish_hooks: list[Callable[[int], Awaitable[None]]] = []
-        self._players: dict[str, ai.Player] = {}
         self._closed = False
 
     # -- lookup -----------------------------------------------------------------------------
@@ -504,20 +494,6 @@ class TableManager:
         return table
 
     # -- computer players and timers --------------------------------------------------------
-    def _player(self, game_id: str) -> ai.Player:
-        player = self._players.get(game_id)
-        if player is None:
-            player = self._players[game_id] = best_player(game_id, self.ai_level)
-        return player
-
-    def _think(self, game_id: str, obs: ai.Observation, rng: random.Random) -> Action:
-        """The computer's choice (run in a worker thread: a search may take a second)."""
-        try:
-            return self._player(game_id).choose(obs, rng)
-        except Exception:
-            log.exception("the %s computer player failed; playing at random", game_id)
-            return rng.choice(obs.legal)
-
     async def _computer_move(self, table: Table, seat: int, how: str) -> Move | None:
         """Think without the lock, then apply if the table has not moved on meanwhile.
 
@@ -528,9 +504,7 @@ class TableManager:
         if state is None or table.status != PLAYING:
             return None
         version = table.version
-        obs = ai.observe(state, seat)
-        rng = random.Random(f"{table.seed}:{version}:{seat}")
-        action = await asyncio.to_thread(self._think, table.rules.id, obs, rng)
+        action = await self.thinker.choose(state, seat, f"{table.seed}:{version}:{seat}")
         async with table.lock:
             if table.version != version or table.status != PLAYING:
                 return None
@@ -603,7 +577,9 @@ class TableManager:
         table.version = len(rows)
 
     async def resume(self, owns: Callable[[int], bool] | None = None) -> list[Table]:
-        """Rebuild every unfinished table from storage and start its computers and timers."""
+        """Rebuild every unfinished table from storage and start its computers and timers
+        (the computer players' worker processes first, warmed up)."""
+        await self.thinker.start()
         resumed: list[Table] = []
         for row in await self.store.open_tables():
             if row.id in self.tables or (owns is not None and not owns(row.guild_id)):
@@ -639,7 +615,7 @@ class TableManager:
         return resumed
 
     async def close(self) -> None:
-        """Stop every computer player and timer (the tables stay stored)."""
+        """Stop every computer player, timer and worker process (the tables stay stored)."""
         self._closed = True
         tasks = [t for table in self.tables.values()
                  for t in (table.timer_task, table.drive_task) if t is not None]
@@ -648,3 +624,4 @@ class TableManager:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.thinker.close()

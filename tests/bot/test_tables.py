@@ -390,7 +390,7 @@ async def test_a_click_while_the_computer_thinks_is_not_held_up(store: Storage) 
             time.sleep(0.3)
             return obs.legal[0]
 
-    m._players["high-card"] = Slow()  # type: ignore[assignment]
+    m.thinker.players["high-card"] = Slow()  # type: ignore[assignment]
     table = await m.open(1, 1, "high-card", HOST, "Host", seed=3)
     await m.add_computer(table.id, HOST)
     await m.start(table.id, HOST)

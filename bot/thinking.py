@@ -1,0 +1,251 @@
+"""Computer players' thinking, kept off the event loop.
+
+The cheap levels (random, easy, normal: a fraction of a millisecond a move) choose inline. A
+search player (the ``hard`` level, ``best`` when the game has one) thinks for up to a second
+and holds the GIL while it does, so it runs in a pool of worker processes: the bot keeps
+answering every other table's clicks meanwhile. A worker receives the pickled state and the
+seat, makes the seat's :func:`games.ai.observe` itself and hands only that observation to the
+player, so the player never sees more than the seat may know.
+
+Workers start from a forkserver (never ``fork`` from a running event loop with threads), are
+warmed up before the first move, and are replaced when one dies (that one move is then
+thought in a thread). ``workers=0`` thinks in a thread, as tests do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import multiprocessing
+import os
+import pickle
+import random
+from concurrent.futures.process import BrokenProcessPool
+
+import games
+from games import ai
+from games.core import Action, IllegalAction, State
+
+log = logging.getLogger(__name__)
+
+#: modules the forkserver imports once, so that every worker starts with them loaded
+PRELOAD = ["games", "games.ai", "games.ai.search", "games.ai.playouts"]
+
+
+def default_workers() -> int:
+    """One worker per core but one (the event loop keeps a core), at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def best_player(game_id: str, level: str = "best") -> ai.Player:
+    """The computer player of ``level`` for a game, or the strongest one below it that the
+    game has ("best": the strongest of all); random when the game has none."""
+    levels = list(ai.LEVELS)
+    top = len(levels) if level == "best" or level not in levels else levels.index(level) + 1
+    for name in reversed(levels[:top]):
+        try:
+            return ai.get_player(name, game_id)
+        except (ImportError, KeyError, AttributeError, ValueError):
+            continue
+    return ai.RandomPlayer()
+
+
+def is_cheap(player: object) -> bool:
+    """Whether a player chooses in well under a millisecond (it may run on the event loop)."""
+    return isinstance(player, (ai.RandomPlayer, ai.BasicPlayer))
+
+
+def searches(player: object) -> bool:
+    """Whether a player is the search player (a worker can rebuild it from game and level)."""
+    from games.ai.search import SearchPlayer
+
+    return isinstance(player, SearchPlayer)
+
+
+def choose_safely(player: ai.Player, obs: ai.Observation, rng: random.Random) -> Action:
+    """The player's choice; a random legal one (logged) if the player fails."""
+    try:
+        return player.choose(obs, rng)
+    except Exception:
+        log.exception("the %s computer player failed; playing at random", obs.game)
+        return rng.choice(obs.legal)
+
+
+# -- inside a worker process ----------------------------------------------------------------
+_worker_level = "best"
+_worker_players: dict[str, ai.Player] = {}
+
+
+def _init_worker(level: str, budget: float | None) -> None:
+    """Set a worker up: the level it plays and, when given, the search budget per move."""
+    global _worker_level
+    _worker_level = level
+    if budget is not None:
+        ai.HARD_BUDGET = budget
+    _worker_players.clear()
+
+
+def _warm() -> int:
+    """Build every game's player once (imports, search hooks); the worker's pid."""
+    for game_id in games.ids():
+        _worker_player(game_id)
+    return os.getpid()
+
+
+def _worker_player(game_id: str) -> ai.Player:
+    player = _worker_players.get(game_id)
+    if player is None:
+        player = _worker_players[game_id] = best_player(game_id, _worker_level)
+    return player
+
+
+def _think_in_worker(blob: bytes, seat: int, seed: str) -> str:
+    """The action (as text) a seat's computer player chooses; only its observation reaches
+    the player, never the state."""
+    state: State = pickle.loads(blob)
+    obs = ai.observe(state, seat)
+    del state
+    return str(choose_safely(_worker_player(obs.game), obs, random.Random(seed)))
+
+
+# -- in the bot -------------------------------------------------------------------------------
+class Thinker:
+    """Chooses computer moves: cheap players inline, search players in worker processes."""
+
+    def __init__(self, level: str = "best", workers: int = 0,
+                 budget: float | None = None) -> None:
+        self.level = level
+        self.workers = max(0, workers)
+        self.budget = budget
+        #: the player each game uses in this process (inline, or in a thread as a fallback)
+        self.players: dict[str, ai.Player] = {}
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._starting: asyncio.Task[concurrent.futures.ProcessPoolExecutor] | None = None
+        self._closed = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        #: pools replaced after a worker died; moves thought in a worker
+        self.restarts = 0
+        self.pooled_moves = 0
+
+    def player(self, game_id: str) -> ai.Player:
+        """The player of this process for a game."""
+        found = self.players.get(game_id)
+        if found is None:
+            found = self.players[game_id] = best_player(game_id, self.level)
+        if self.budget is not None and searches(found):
+            found.budget = self.budget  # type: ignore[attr-defined]
+        return found
+
+    def pooled(self, game_id: str) -> bool:
+        """Whether a game's computer moves go to the worker processes."""
+        return self.workers > 0 and searches(self.player(game_id))
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the running workers."""
+        pool = self._pool
+        processes = getattr(pool, "_processes", None) or {}
+        return [p.pid for p in processes.values() if p.pid is not None]
+
+    # -- the pool -----------------------------------------------------------------------------
+    def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        """A started pool, every worker warmed up (blocking: run it in a thread)."""
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOAD)
+        pool = concurrent.futures.ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=context, initializer=_init_worker,
+            initargs=(self.level, self.budget))
+        warming = [pool.submit(_warm) for _ in range(self.workers)]
+        for future in warming:
+            future.result()
+        return pool
+
+    async def start(self) -> None:
+        """Start and warm the workers if some game's computer player searches."""
+        if self.workers and any(self.pooled(game_id) for game_id in games.ids()):
+            await self._ready_pool()
+
+    async def _ready_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is not None:
+            return self._pool
+        if self._starting is None or self._starting.done():
+            self._starting = asyncio.get_running_loop().create_task(
+                asyncio.to_thread(self._new_pool))
+        pool = await asyncio.shield(self._starting)
+        if self._closed:
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
+            raise RuntimeError("the thinker is closed")
+        self._pool = pool
+        return pool
+
+    def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
+        """A worker died: drop the broken pool and start a fresh one in the background."""
+        if self._pool is not broken:
+            return  # another move has replaced it already
+        self._pool = None
+        self._starting = None
+        self.restarts += 1
+        log.warning("a computer player's worker process died; starting a new one")
+
+        async def renew() -> None:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(broken.shutdown, True, cancel_futures=True)
+            if not self._closed:
+                with contextlib.suppress(Exception):
+                    await self._ready_pool()
+
+        task = asyncio.get_running_loop().create_task(renew())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- choosing -----------------------------------------------------------------------------
+    async def choose(self, state: State, seat: int, seed: str) -> Action:
+        """The computer's move for ``seat`` (one of its legal actions).
+
+        ``state`` may change as soon as this awaits: everything needed is taken from it first.
+        """
+        game_id = state.rules.id
+        player = self.player(game_id)
+        rng = random.Random(seed)
+        if is_cheap(player):
+            return choose_safely(player, ai.observe(state, seat), rng)
+        legal = state.legal_actions(seat)
+        if self.pooled(game_id):
+            blob = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+            pool: concurrent.futures.ProcessPoolExecutor | None = None
+            try:
+                pool = await self._ready_pool()
+                loop = asyncio.get_running_loop()
+                text = await loop.run_in_executor(pool, _think_in_worker, blob, seat, seed)
+                action = Action.parse(text)
+                self.pooled_moves += 1
+                for candidate in legal:
+                    if candidate.same_as(action):
+                        return candidate
+                log.error("a worker chose %s, which is not legal; playing at random", game_id)
+                return rng.choice(legal)
+            except (BrokenProcessPool, OSError, RuntimeError, IllegalAction) as exc:
+                if isinstance(exc, RuntimeError) and self._closed:
+                    raise
+                log.warning("thinking in a worker failed (%r); this move is thought in a "
+                            "thread", exc)
+                if pool is not None and isinstance(exc, BrokenProcessPool):
+                    self._replace(pool)
+                state = pickle.loads(blob)
+        obs = ai.observe(state, seat)
+        return await asyncio.to_thread(choose_safely, player, obs, rng)
+
+    async def close(self) -> None:
+        """Stop the workers (a move being thought is finished first, at most one budget)."""
+        self._closed = True
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        pool, self._pool = self._pool, None
+        starting, self._starting = self._starting, None
+        if pool is None and starting is not None:
+            with contextlib.suppress(BaseException):
+                pool = await starting
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
