@@ -95,10 +95,11 @@ class Deckhand(commands.AutoShardedBot):
         intents.message_content = False
         intents.members = False
         intents.presences = False
+        sharding: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:  # a slice; otherwise every shard of the count
+            sharding["shard_ids"] = list(settings.shard_ids)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         tree_cls=DeckhandTree, help_command=None,
-                         shard_ids=None if settings.shard_ids is None else list(settings.shard_ids),
-                         shard_count=settings.shard_count)
+                         tree_cls=DeckhandTree, help_command=None, **sharding)
         self.settings = settings
         self.started = time.monotonic()
         self._heartbeat_task: asyncio.Task[None] | None = None
