@@ -539,10 +539,18 @@ class PlayCog(commands.Cog, name=COG):
             raise Refusal("not-started")
 
     async def _answer_public(self, interaction: Interaction, table: Table) -> None:
-        """Answer a click on the public message by editing it to the table as it is now."""
-        async with table.lock:
-            payload = self.render(table)
+        """Answer a click on the public message by editing it to the table as it is now.
+
+        While a move is being applied and stored (the table's lock is held) the position may
+        not be shown yet: the click is acknowledged at once and the coalesced edit, which waits
+        for the lock, shows the table.
+        """
         board = self.board(table.id)
+        if table.lock.locked():
+            await interaction.response.defer()
+            self._mark(table)
+            return
+        payload = self.render(table)  # no await since the lock was seen free: nothing moves
         embed = payload.embed
         if payload.picture is not None and embed is not None:
             # a picture takes a moment to draw: answer with the words now, and let the

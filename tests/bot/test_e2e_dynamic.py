@@ -162,7 +162,7 @@ async def test_after_a_restart_old_buttons_are_rebuilt_from_their_ids(
     ("dh:" + "a" * 90, BUTTON, "doesn't belong"),
     ("dh:act:999:1:0", BUTTON, "no open table"),  # on no message: routed and checked
     ("dh:hand:1:1:", SELECT, "don't have a seat"),  # a button id sent as a select
-    ("dh:pick:1:1:0.0", SELECT, "don't have a seat"),
+    ("dh:pick:1:1:0.0", SELECT, "doesn't belong"),  # a hand's menu on the table message
     ("dhs:zz:1:1:a", BUTTON, "doesn't belong"),  # the records cog answers its own prefix
 ])
 async def test_unmatched_ids_get_exactly_one_polite_answer(

@@ -319,6 +319,9 @@ async def test_a_whole_game_through_discord(tmp_path: Path, game_id: str) -> Non
             final = await play_to_the_end(w, humans, random.Random(7), watch)
             await w.sim.settle()
         assert logs.lines > 0 and logs.leaks == [], logs.leaks[:3]
+        # every interaction answered, none twice
+        assert all(r.callback_type is not None for r in w.sim._interactions.values())
+        assert not [q for q in w.sim.requests if q.status == 400 and "40060" in str(q.response)]
         assert "1." in final.content
         assert not final.buttons()
         result = await w.bot.store.result(1)  # the first table of a fresh database

@@ -7,11 +7,24 @@ who chose direct messages gets the offer there.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from tests.bot.sim_helpers import World, button, verb_of, world
 from tests.bot.test_e2e_games import open_table
 from tests.discord_sim import SimMessage, SimUser
+
+
+async def caught_up(w: World) -> None:
+    """Wait until the table message shows the latest position (its edit may draw a picture)."""
+    cog = w.bot.get_cog("PlayCog")
+    for _ in range(500):
+        await w.sim.settle(idle=0.02)
+        board = cog.boards.get(1)  # type: ignore[union-attr]
+        if board is None or (not board.dirty and (board.task is None or board.task.done())):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the table message never caught up")
 
 
 def lines_of(message: SimMessage) -> tuple[str, str]:
@@ -33,7 +46,7 @@ async def start(w: World) -> tuple[int, list[int]]:
         r = await w.sim.slash(user, w.channel, "settings dm", {"enabled": True})
         assert r.status == "ok"
     await open_table(w, "bhabhi", w.users[:3], 3, {"take_hand": "any"})
-    await w.sim.settle()
+    await caught_up(w)
     table = w.bot.manager.tables[1]
     assert table.state is not None and table.options["take_hand"] == "any"
     [leader] = table.state.to_act
@@ -79,7 +92,7 @@ async def test_the_table_names_who_may_take_and_their_hand_offers_it(tmp_path: P
         assert [(a.seat, a.action) for a in stored] == [(others[0], f"take={victim}")]
         state = w.bot.manager.tables[1].state
         assert state is not None and state.view(victim)["hand"] == []
-        await w.sim.settle()
+        await caught_up(w)
         # the victim is safe: no longer offered anything nor mentioned
         message = w.table_message()
         turn, other = lines_of(message)
@@ -97,7 +110,12 @@ async def test_a_player_who_chose_dms_gets_the_offer_by_dm(tmp_path: Path) -> No
         table = w.bot.manager.tables[1]
         [seat] = [s for s in others if table.seats[s].user_id in dm_users][:1]
         user = user_at(w, seat)
-        offers = [m for m in w.sim.dms(user) if "out of turn" in m.content]
+        for _ in range(100):  # the DM's hand picture is drawn in a worker thread
+            offers = [m for m in w.sim.dms(user) if "out of turn" in m.content]
+            if offers:
+                break
+            await w.sim.settle(idle=0.05)
+            await asyncio.sleep(0.02)
         assert len(offers) == 1, [m.content for m in w.sim.dms(user)]
         offer = offers[0]
         assert "Getaway" in offer.content and "Test Server" in offer.content
@@ -122,7 +140,7 @@ async def test_a_seat_the_computer_keeps_is_not_offered_out_of_turn(tmp_path: Pa
         [over] = [s for s in r.message.selects() if verb_of(s["custom_id"]) == "over"]
         r = await w.sim.select(carol, r.message, over["custom_id"], [str(others[0])])
         assert r.status == "ok", r
-        await w.sim.settle()
+        await caught_up(w)
         _turn, other = lines_of(w.table_message())
         assert f"<@{user_at(w, others[0]).id}>" not in other
         assert f"<@{user_at(w, others[1]).id}>" in other

@@ -234,3 +234,36 @@ async def test_hands_by_direct_message(tmp_path: Path) -> None:
         assert r.callback_type == 7, r
         assert w.bot.manager.tables[1].version == version + 1
         assert w.sim.spec_errors == []
+
+
+async def test_a_click_while_a_move_is_being_stored_is_acknowledged_then_shown(
+        tmp_path: Path) -> None:
+    """The public message never shows a position before it is stored: while the table's lock
+    is held, a click on the public message is acknowledged at once and the edit follows."""
+    async with world(tmp_path, people=2) as w:
+        alice, bob = w.users
+        await w.sim.slash(alice, w.channel, "play", {"game": "high-card"})
+        await w.sim.settle()
+        table = w.bot.manager.tables[1]
+
+        class Busy(asyncio.Lock):
+            """A lock that looks held the first time the cog asks."""
+
+            asked = 0
+
+            def locked(self) -> bool:
+                Busy.asked += 1
+                return Busy.asked == 1 or super().locked()
+
+        table.lock = Busy()
+        lobby = w.table_message()
+        r = await w.sim.click(bob, lobby, button(lobby, "join")["custom_id"])
+        assert r.status == "ok" and r.callback_type == 6, r  # acknowledged, nothing shown yet
+        for _ in range(200):
+            await w.sim.settle()
+            if "Bob" in str(w.table_message().embeds):
+                break
+            await asyncio.sleep(0.01)
+        assert "Bob" in str(w.table_message().embeds)
+        assert Busy.asked >= 1
+        assert w.sim.spec_errors == []

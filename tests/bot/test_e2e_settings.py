@@ -35,7 +35,7 @@ async def test_a_player_who_chose_four_colours_sees_their_hand_in_four(tmp_path:
     async with world(tmp_path, people=2) as w:
         alice, bob = w.users
         await w.sim.slash(alice, w.channel, "settings four-colour", {"enabled": True})
-        await open_table(w, "bhabhi", [alice, bob], 3, {})
+        await open_table(w, "bhabhi", [alice, bob], 2, {})  # no computer moving meanwhile
         await w.sim.settle(idle=0.2)
         table = w.bot.manager.tables[1]
         assert table.state is not None
