@@ -184,7 +184,6 @@ async def run(tables: int, minutes: float, think: tuple[float, float], ai_delay:
             await bot.start()
             await sim.settle(idle=0.5, timeout=30)
             idle_rss = bot.rss_bytes()
-            began = time.monotonic()
             loops = [asyncio.create_task(table_loop(load, ch, people, game, ramp * i / tables))
                      for i, (ch, people, game) in enumerate(places)]
             try:
