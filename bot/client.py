@@ -105,8 +105,18 @@ class Deckhand(commands.AutoShardedBot):
         self._heartbeat_task: asyncio.Task[None] | None = None
         parsers = self._connection.parsers
         parse_interaction = parsers["INTERACTION_CREATE"]
+        seen: dict[str, None] = {}  # recent interaction ids, oldest first
 
         def tagged(data: dict[str, Any]) -> None:
+            # A second delivery of one interaction (a gateway replay) is ignored: handled
+            # twice, a lobby change or a computer added would happen twice.
+            key = str(data.get("id"))
+            if key in seen:
+                log.info("interaction %s delivered twice; the second is ignored", key)
+                return
+            seen[key] = None
+            if len(seen) > 10_000:
+                del seen[next(iter(seen))]
             # Tasks started while handling the interaction inherit these ids in their logs.
             guild_raw = data.get("guild_id")
             guild = int(guild_raw) if guild_raw else None
