@@ -30,9 +30,11 @@ from cogs.views import (
     Payload,
     TableButton,
     TableSelect,
+    card_words,
     confirm_payload,
     game_name,
     hand_payload,
+    hidden_cards,
     lobby_payload,
     manage_payload,
     optional_seats,
@@ -186,10 +188,23 @@ class PlayCog(commands.Cog, name=COG):
             return hand_payload(table, seat, lang, four_colour=chosen.four_colour, **more)
 
     def _log_lines(self, table: Table, lang: str) -> list[str]:
+        """Recent public events, leaving out any that names a card now hidden in a hand
+        (an earlier deal's play once the cards are dealt again)."""
         lines = []
-        for kind, params in self.board(table.id).log:
+        board = self.board(table.id)
+        hidden: set[str] = set()
+        words: list[str] = []
+        if table.state is not None and any(kind == "event" for kind, _ in board.log):
+            hidden = hidden_cards(table.state)
+            words = card_words(hidden)
+        for kind, params in board.log:
             if kind == "event":
-                text = table.rules.event_text(params["event"], lang)
+                event = params["event"]
+                if hidden and any(str(c) in hidden for c in event.cards):
+                    continue
+                text = table.rules.event_text(event, lang)
+                if text and words and any(word in text for word in words):
+                    continue
                 if text:
                     seat = params["event"].seat
                     who = table.seats[seat].name if seat is not None and seat < len(

@@ -327,6 +327,36 @@ def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
     return Payload(f"**{title}**", None, view)
 
 
+_CODE = re.compile(r"[2-9TJQKA][SHDC]|RJ|BJ")
+
+
+def _codes_in(value: object, found: set[str]) -> set[str]:
+    if isinstance(value, str):
+        if _CODE.fullmatch(value):
+            found.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _codes_in(item, found)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _codes_in(item, found)
+    return found
+
+
+def hidden_cards(state: Any) -> set[str]:
+    """Cards in someone's hand that the public view does not show: a card seen earlier (an
+    old deal's play, a pick-up the view does not list) is hidden again once back in a hand."""
+    held = {str(c) for seat in range(state.players) for c in state.view(seat)["hand"]}
+    if not held:
+        return held
+    return held - _codes_in(state.view(None).to_dict(), set())
+
+
+def card_words(codes: set[str]) -> list[str]:
+    """How those cards are written in sentences (their pretty forms)."""
+    return [pretty(parse_card(c)) for c in codes]
+
+
 def optional_seats(table: Table) -> list[int]:
     """People who may act now although the game is not waiting for them (Bhabhi's take).
 

@@ -97,3 +97,24 @@ async def test_takes_and_pick_ups_show_no_hidden_card(tmp_path: Path) -> None:
         assert watch.checked > 0 and watch.pictures_checked > 0
         assert logs.lines > 0 and logs.leaks == [], logs.leaks[:3]
         assert w.sim.spec_errors == []
+
+
+async def test_an_old_event_naming_a_card_now_in_a_hand_is_left_out(tmp_path: Path) -> None:
+    """An earlier deal's play is not shown once its card is dealt into a hand again."""
+    from games.core import Event
+
+    async with world(tmp_path, people=2) as w:
+        await open_table(w, "high-card", w.users[:2], 2, {"hand": "4"})
+        table = w.bot.manager.tables[1]
+        cog: Any = w.bot.get_cog("PlayCog")
+        code = a_hidden_card(w)
+        board = cog.board(1)
+        board.log.append(("event", {"event": Event("played", 0, (parse(code),))}))
+        board.log.append(("event", {"event": Event("said", 1, (), f"{pretty(parse(code))}!")}))
+        board.log.append(("event", {"event": Event("passed", 1)}))
+        async with table.lock:
+            embed = cog.render(table).embed
+        assert embed is not None
+        text = str(embed.to_dict())
+        assert pretty(parse(code)) not in text and code not in text
+        assert "passed" in text  # the events that name no hidden card stay
