@@ -398,6 +398,8 @@ class StatsCog(commands.Cog):
         if found is None:
             raise Refusal("unknown-component")
         verb, key, number = found.group(1), found.group(2), int(found.group(3))
+        if verb != "fg" and (number > 2**31 or (verb == "rp" and len(key) > 18)):
+            raise Refusal("unknown-component")  # no page, step or table is that large
         lang = lang_of(interaction.locale)
         if verb == "fg":
             if number != interaction.user.id:
