@@ -103,7 +103,10 @@ class PublicWatch:
 
     def keep(self, table: Any) -> None:
         state = table.state
-        if state is None or (table.id, table.version) in self.snaps:
+        if state is None:
+            return
+        if (table.id, table.version) in self.snaps:  # the table may finish at the same version
+            self.snaps[(table.id, table.version)].finished |= table.status == FINISHED
             return
         cog = self.w.bot.get_cog("PlayCog")
         lang = cog.public_lang(table) if cog is not None else "en"  # type: ignore[attr-defined]
