@@ -131,7 +131,7 @@ class BotProcess:
         self.proc = await asyncio.create_subprocess_exec(
             PYTHON, "-c", "import sys; from benchmarks.botproc import child; sys.exit(child())",
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            env=self.environment(), cwd=str(ROOT))
+            env=self.environment(), cwd=str(ROOT), preexec_fn=_die_with_parent)
         assert self.proc.stdout is not None and self.proc.stderr is not None
         self._readers = [asyncio.create_task(self._read_out(self.proc.stdout)),
                          asyncio.create_task(self._read_err(self.proc.stderr))]
@@ -208,6 +208,14 @@ class BotProcess:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) * 1024
         return 0
+
+
+def _die_with_parent() -> None:
+    """In the child before it runs: SIGKILL it when the benchmark process dies (Linux)."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def child() -> int:

@@ -6,9 +6,9 @@
 The simulated Discord runs here; the bot runs in a child process (``benchmarks/botproc.py``)
 on one SQLite database. ``--tables`` tables of different games are played at once by scripted
 people (two per table, computers in the other seats); a table that ends is replaced by a new
-one in its channel. Each run waits a random 0.3-3 s of play, then SIGKILLs the bot, wherever
-it is (mid-move, mid-write, mid-answer), checks the database, and starts a new bot process on
-it. Checked after each kill, for every table:
+one in its channel. Each run waits a random 0.3-3 s of play (``--window``), then SIGKILLs the
+bot wherever it is (mid-move, mid-write, mid-answer), checks the database, and starts a new bot
+process on it. Checked after each kill, for every table:
 
 - its stored actions replay (every action legal, indices 0..n-1 with no gap and none twice);
 - nothing shown was lost: every move a player's click was answered as made (the hand redrawn)
@@ -311,7 +311,8 @@ async def driver(f: Faults, place: Place) -> None:
     while not f.done:
         try:
             await step(f, place)
-        except AssertionError as exc:  # the message changed under the click: look again
+        except (AssertionError, ConnectionError) as exc:
+            # the message changed under the click, or the bot was killed while it was sent
             f.glitches += 1
             f.glitch_kinds[str(exc)[:50]] = f.glitch_kinds.get(str(exc)[:50], 0) + 1
             await asyncio.sleep(0.05)
@@ -337,7 +338,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
 
 
-async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = False) -> int:
+async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = False,
+              mix: tuple[str, ...] = MIX, window: tuple[float, float] = (0.3, 3.0)) -> int:
     rng = random.Random(seed)
     async with ProcDiscord(interaction_deadline=3.0, quick=True) as sim:
         guild = sim.add_guild("Faults Server", locale="en-US")
@@ -348,7 +350,7 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
                 user = sim.add_user(f"p{i}-{k}")
                 sim.add_member(guild, user)
                 people.append(user)
-            places.append(Place(MIX[i % len(MIX)], sim.add_channel(guild, f"t{i}"), people))
+            places.append(Place(mix[i % len(mix)], sim.add_channel(guild, f"t{i}"), people))
         with tempfile.TemporaryDirectory() as tmp:
             db = str(Path(tmp) / "faults.sqlite3")
             f = Faults(sim, db, places, rng)
@@ -363,7 +365,7 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
             began = time.perf_counter()
             try:
                 for number in range(runs):
-                    await asyncio.sleep(rng.uniform(0.3, 3.0))
+                    await asyncio.sleep(rng.uniform(*window))
                     f.up.clear()
                     bot.kill()
                     await bot.wait()
@@ -447,8 +449,13 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ai-delay", type=float, default=0.02)
+    parser.add_argument("--games", default=",".join(MIX), help="games of the tables, in turn")
+    parser.add_argument("--window", default="0.3,3",
+                        help="seconds of play before each kill: low,high (uniform)")
     args = parser.parse_args()
-    return asyncio.run(run(args.runs, args.tables, args.seed, args.ai_delay))
+    low, high = (float(x) for x in args.window.split(","))
+    return asyncio.run(run(args.runs, args.tables, args.seed, args.ai_delay,
+                           mix=tuple(args.games.split(",")), window=(low, high)))
 
 
 if __name__ == "__main__":

@@ -189,7 +189,7 @@ async def run(tables: int, minutes: float, think: tuple[float, float], ai_delay:
             try:
                 await asyncio.sleep(ramp / 2)
                 half_rss = bot.rss_bytes()
-                await asyncio.sleep(ramp / 2 + 5.0)
+                await asyncio.sleep(ramp / 2 + min(5.0, ramp))
                 full_rss = bot.rss_bytes()
                 steady_from = sim.now()
                 cpu0, own0, wall0 = bot.cpu_seconds(), time.process_time(), time.monotonic()

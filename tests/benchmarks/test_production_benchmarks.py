@@ -1,0 +1,46 @@
+"""The production benchmarks run end to end at a tiny size and find nothing wrong.
+
+Each script is run as its own process, as it is run by hand, and must exit 0 (it exits 1 on
+any lost or doubled action, corrupted table, unanswered interaction, logged error or spec
+error) and print its figures.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(script: str, *args: str, timeout: float = 240.0) -> str:
+    """Run a benchmark script; its output, after checking it succeeded."""
+    done = subprocess.run([sys.executable, f"benchmarks/{script}", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{script} failed:\n{done.stdout}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+def test_bad_input_is_refused_without_harm() -> None:
+    out = run("badinput.py", "--count", "200", "--games", "high-card", "--concurrency", "8")
+    assert "200 bad interactions" in out or "bad interactions" in out
+    assert "not answered in time: 0" in out
+    assert "corrupted: 0" in out
+    assert "applied twice: 0" in out
+
+
+def test_killed_bot_loses_and_doubles_nothing() -> None:
+    out = run("faults.py", "--runs", "3", "--tables", "2", "--games", "1234",
+              "--window", "0.3,1")
+    assert "3 runs" in out
+    assert "lost: 0; applied twice or made up: 0; rewritten: 0" in out
+    assert "unfinished at the end: 0" in out
+
+
+def test_load_figures_are_measured() -> None:
+    out = run("load.py", "--tables", "4", "--minutes", "0.15", "--ramp", "2",
+              "--think", "0.2,0.5")
+    assert "interactions (steady):" in out
+    assert "bot CPU:" in out and "bot memory:" in out
+    assert "errors the bot logged: 0" in out
