@@ -1,64 +1,94 @@
 """Bot speed on the simulated Discord: 100 concurrent tables of mixed games, scripted players.
 
-    .venv/bin/python benchmarks/bot.py [--tables 100] [--moves 12] [--validate]
+    .venv/bin/python benchmarks/bot.py [--tables 100] [--moves 12] [--validate] [--profile F]
 
-Every table is opened with /play, joined, filled with computers (level "normal", no pause),
-started (the openings spread over OPENING seconds), then its two human players take turns
-through the Hand button and their private controls, all tables at once, each click after a
-think time of up to THINK seconds. Printed: p50/p99 of the time from an interaction's arrival
-(the simulated gateway dispatch) to the bot's first response request, and the memory one
-idle table costs (tracemalloc, measured on a second batch of started tables).
+The bot runs in a child process of its own, unmodified, pointed at the simulated Discord
+(``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``) that this process serves; the
+simulator's own work (requests, bookkeeping, optional schema validation) and the scripted
+players stay out of the bot's process. Every table is opened with /play, joined, filled with
+computers (level "normal", AI_DELAY seconds between their moves), started (the openings spread
+over OPENING seconds), then its two human players take turns through the Hand button and their
+private controls, all tables at once, each click after a think time of up to THINK seconds.
+
+Printed: p50/p95/p99 of the time from an interaction's dispatch on the simulated gateway to the
+arrival of the bot's first callback request (both stamped in this process), errors (interactions
+unanswered or refused, error lines the bot logged, spec errors), the CPU seconds the bot's
+process used, and the memory one idle table costs in the bot (tracemalloc in the child, over a
+second batch of started tables). ``--profile F`` writes a cProfile of the bot's process during
+the played phase to F (the latency figures of such a run are inflated by the profiler).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
+import os
 import random
-import statistics
 import sys
 import tempfile
 import time
-import tracemalloc
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # "bot": the package
 
 import games
+from benchmarks.botproc import BotProcess, ProcDiscord
 from tests.bot.fakegame import lookup
-from tests.bot.sim_helpers import button, make_bot, verb_of
+from tests.bot.sim_helpers import button, verb_of
 from tests.discord_sim import InteractionResult, SimChannel, SimMessage, SimulatedDiscord, SimUser
 
 TARGET_P99_MS = 150.0
 THINK = 1.0  # seconds a scripted player takes before each click, at most
 OPENING = 5.0  # seconds over which the tables are opened
+AI_DELAY = 0.1  # seconds a computer waits before its move
 TARGET_IDLE_KB = 100.0
 
 
-class BenchDiscord(SimulatedDiscord):
-    """The simulated Discord without its wait for global quiet after each interaction:
-    with a hundred tables at once the bot is never quiet, and the scripted players need only
-    their own interaction's answer."""
+class ProfiledBot(BotProcess):
+    """The bot's process under cProfile (written to ``path`` when the bot stops)."""
 
-    validate = False
+    def __init__(self, *args: Any, path: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.path = path
 
-    async def __aenter__(self) -> BenchDiscord:
-        await super().__aenter__()
-        if not self.validate and self._validator is not None:
-            # schema validation is the simulator's test-time cost, not the bot's: skip it
-            # (run with --validate to include it; the bot tests validate every request)
-            self._validator.validate = lambda *args, **kw: []  # type: ignore[method-assign]
-            self._validator.validate_query = (  # type: ignore[method-assign]
-                lambda *args, **kw: [])
-        return self
+    async def start(self, timeout: float = 60.0) -> float:
+        original = asyncio.create_subprocess_exec
 
-    async def settle(self, idle: float = 0.05, timeout: float = 10.0) -> None:
-        """Return at once for the per-interaction wait (idle 0); else wait as usual."""
-        if idle == 0.0:
-            return
-        await super().settle(idle=idle, timeout=timeout)
+        async def profiled(program: str, *args: Any, **kwargs: Any) -> Any:
+            code = ("import cProfile, sys; from benchmarks.botproc import child; "
+                    f"cProfile.run('child()', {self.path!r})")
+            return await original(program, "-c", code, **kwargs)
+
+        asyncio.create_subprocess_exec = profiled  # type: ignore[assignment]
+        try:
+            return await super().start(timeout)
+        finally:
+            asyncio.create_subprocess_exec = original
+
+
+# -- the simulator's process ----------------------------------------------------------------
+class BenchDiscord(ProcDiscord):
+    """The simulated Discord, stamping each interaction as its gateway dispatch goes out."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sent_at: dict[str, float] = {}
+
+    def _active_gateway(self, guild_id: str | None = None) -> Any:
+        session = super()._active_gateway(guild_id)
+        if not getattr(session, "bench_stamps", False):
+            original = session.dispatch
+            stamps = self.sent_at
+
+            async def dispatch(event: str, payload: Any) -> None:
+                if event == "INTERACTION_CREATE":
+                    stamps[payload["id"]] = self.now()
+                await original(event, payload)
+
+            session.dispatch = dispatch  # type: ignore[method-assign]
+            session.bench_stamps = True  # type: ignore[attr-defined]
+        return session
 
 
 class Bench:
@@ -74,12 +104,14 @@ class Bench:
         return r
 
     def latencies_ms(self) -> list[float]:
-        found = []
-        for r in self.results:
-            record = r._record
-            if record.callback_time is not None:
-                found.append((record.callback_time - record.created) * 1000)
-        return found
+        """Dispatch of each interaction to the arrival of its first callback request."""
+        first: dict[str, float] = {}
+        for request in self.sim.requests:
+            if request.interaction_id is not None and "/callback" in request.path:
+                first.setdefault(request.interaction_id, request.time)
+        sent = getattr(self.sim, "sent_at", {})
+        return [(first[r.id] - sent[r.id]) * 1000 for r in self.results
+                if r.id in first and r.id in sent]
 
     def place(self, index: int) -> tuple[SimChannel, list[SimUser]]:
         channel = self.sim.add_channel(self.guild, f"table-{index}")
@@ -154,55 +186,69 @@ async def take_turns(b: Bench, channel: SimChannel, users: list[SimUser], moves:
             made += 1
 
 
-async def run(tables: int, moves: int, validate: bool = False) -> int:
+def percentile(ordered: list[float], share: float) -> float:
+    """The value below which ``share`` of the sorted values lie (nearest rank)."""
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+async def run(tables: int, moves: int, validate: bool = False, profile: str | None = None,
+              ai_delay: float = AI_DELAY) -> int:
     mix = [*games.ids()] or ["high-card"]
-    BenchDiscord.validate = validate
-    async with BenchDiscord(interaction_deadline=3.0, result_idle=0.0) as sim:
+    async with BenchDiscord(interaction_deadline=3.0, validate=validate, quick=True) as sim:
         b = Bench(sim)
         with tempfile.TemporaryDirectory() as tmp:
-            bot = await make_bot(Path(tmp) / "bench.sqlite3")
             places = [b.place(i) for i in range(tables)]
-            await sim.start(bot)
-            started = time.perf_counter()
-            await asyncio.gather(*(open_table(b, ch, us, mix[i % len(mix)],
-                                              OPENING * i / tables)
-                                   for i, (ch, us) in enumerate(places)))
-            await asyncio.gather(*(take_turns(b, ch, us, moves, random.Random(i))
-                                   for i, (ch, us) in enumerate(places)))
-            await sim.settle(idle=0.1, timeout=60)
-            wall = time.perf_counter() - started
-            lat = sorted(b.latencies_ms())
-            late = [r for r in b.results if r.status != "ok"]
-            p50 = statistics.median(lat)
-            p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
-            print(f"{tables} tables of {', '.join(mix)}; {len(lat)} interactions in {wall:.1f} s")
-            print(f"interaction -> first response: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
-                  f"max {lat[-1]:.1f} ms (target p99 <= {TARGET_P99_MS:.0f} ms); "
-                  f"unanswered {len(late)}; spec errors {len(sim.spec_errors)}")
+            db = str(Path(tmp) / "bench.sqlite3")
+            bot = (ProfiledBot(sim, db, ai_delay=ai_delay, path=profile) if profile
+                   else BotProcess(sim, db, ai_delay=ai_delay))
+            await bot.start()
+            try:
+                load = os.getloadavg()
+                cpu_before = bot.cpu_seconds()
+                started = time.perf_counter()
+                await asyncio.gather(*(open_table(b, ch, us, mix[i % len(mix)],
+                                                  OPENING * i / tables)
+                                       for i, (ch, us) in enumerate(places)))
+                await asyncio.gather(*(take_turns(b, ch, us, moves, random.Random(i))
+                                       for i, (ch, us) in enumerate(places)))
+                await sim.settle(idle=0.1, timeout=60)
+                wall = time.perf_counter() - started
+                cpu = bot.cpu_seconds() - cpu_before
+                load_after = os.getloadavg()
+                lat = sorted(b.latencies_ms())
+                failed = [r for r in b.results if r.status != "ok"]
+                p50, p95, p99 = (percentile(lat, q) for q in (0.5, 0.95, 0.99))
+                print(f"{tables} tables of {', '.join(mix)}; computers wait {ai_delay} s; "
+                      f"{len(lat)} interactions in "
+                      f"{wall:.1f} s; load average {load[0]:.2f} before, "
+                      f"{load_after[0]:.2f} after")
+                print(f"interaction -> first response: p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
+                      f"p99 {p99:.1f} ms, max {lat[-1]:.1f} ms "
+                      f"(target p99 <= {TARGET_P99_MS:.0f} ms)")
+                print(f"errors: {len(failed)} interactions not answered in time or refused, "
+                      f"{len(bot.errors)} error lines logged by the bot, "
+                      f"{len(sim.spec_errors)} spec errors")
+                for line in bot.errors[:5]:
+                    print(f"  bot error: {line[:300]}")
+                print(f"bot process CPU: {cpu:.1f} s over {wall:.1f} s "
+                      f"({100 * cpu / wall:.0f}% of one core)")
 
-            # memory of idle tables: a second batch, started and waiting for a human
-            gc.collect()
-            tracemalloc.start()
-            before = tracemalloc.take_snapshot()
-            idle = [b.place(tables + i) for i in range(tables)]
-            await asyncio.gather(*(open_table(b, ch, us, mix[i % len(mix)],
-                                              OPENING * i / tables)
-                                   for i, (ch, us) in enumerate(idle)))
-            await sim.settle(idle=0.2, timeout=60)
-            b.results.clear()
-            gc.collect()
-            after = tracemalloc.take_snapshot()
-            tracemalloc.stop()
-            bot_files = ("/bot/", "/cogs/", "/games/", "aiosqlite", "/discord/")
-            grown = sum(s.size_diff for s in after.compare_to(before, "filename")
-                        if any(part in str(s.traceback[0].filename) for part in bot_files))
-            per_table = grown / tables / 1024
-            print(f"memory per idle table (bot, cogs, games, discord.py caches): "
-                  f"{per_table:.1f} KB (target <= {TARGET_IDLE_KB:.0f} KB)")
-            await sim.stop_bot()
-            await bot.manager.close()
-            await bot.store.close()
-    ok = p99 <= TARGET_P99_MS and per_table <= TARGET_IDLE_KB and not late
+                # memory of idle tables: a second batch, started and waiting for a human
+                await sim.settle(idle=0.5, timeout=60)
+                rss_before = bot.rss_bytes()
+                idle = [b.place(tables + i) for i in range(tables)]
+                await asyncio.gather(*(open_table(b, ch, us, mix[i % len(mix)],
+                                                  OPENING * i / tables)
+                                       for i, (ch, us) in enumerate(idle)))
+                await sim.settle(idle=0.5, timeout=60)
+                per_table = (bot.rss_bytes() - rss_before) / tables / 1024
+                print(f"memory per idle table (growth of the bot's resident memory): "
+                      f"{per_table:.1f} KB (target <= {TARGET_IDLE_KB:.0f} KB)")
+            finally:
+                await bot.stop()
+    if profile:
+        print(f"profile of the bot's process written to {profile}")
+    ok = p99 <= TARGET_P99_MS and per_table <= TARGET_IDLE_KB and not failed
     return 0 if ok else 1
 
 
@@ -213,8 +259,11 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=12)
     parser.add_argument("--validate", action="store_true",
                         help="validate every request against the OpenAPI spec (slower)")
+    parser.add_argument("--profile", help="write a cProfile of the bot's process to this file")
+    parser.add_argument("--ai-delay", type=float, default=AI_DELAY,
+                        help="seconds a computer waits before its move (the bot's default: 1)")
     args = parser.parse_args()
-    return asyncio.run(run(args.tables, args.moves, args.validate))
+    return asyncio.run(run(args.tables, args.moves, args.validate, args.profile, args.ai_delay))
 
 
 if __name__ == "__main__":
