@@ -359,6 +359,7 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
             refresh_times: list[float] = []
             errors: list[str] = []
             stale_messages = 0
+            shown_problems = 0
             await bot.start()
             f.up.set()
             drivers = [asyncio.create_task(driver(f, p)) for p in places]
@@ -394,6 +395,9 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
                         f.problems.append(f"run {number}: messages of tables {sorted(waiting)} "
                                           f"not redrawn to their stored version")
                     f.up.set()
+                    for line in f.problems[shown_problems:]:
+                        print(f"  run {number}: {line}", flush=True)
+                    shown_problems = len(f.problems)
                     if (number + 1) % 10 == 0:
                         print(f"  {number + 1} runs, {f.tables_checked} table checks, "
                               f"{len(f.problems)} problems", flush=True)
