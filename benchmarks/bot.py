@@ -1,21 +1,24 @@
 """Bot speed on the simulated Discord: 100 concurrent tables of mixed games, scripted players.
 
-    .venv/bin/python benchmarks/bot.py [--tables 100] [--moves 12] [--validate] [--profile F]
+    .venv/bin/python benchmarks/bot.py [--tables 100] [--moves 12] [--ai-delay 0.1]
+        [--ai-level normal] [--ai-workers N] [--validate] [--profile FILE]
 
-The bot runs in a child process of its own, unmodified, pointed at the simulated Discord
-(``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``) that this process serves; the
-simulator's own work (requests, bookkeeping, optional schema validation) and the scripted
-players stay out of the bot's process. Every table is opened with /play, joined, filled with
-computers (level "normal", AI_DELAY seconds between their moves), started (the openings spread
-over OPENING seconds), then its two human players take turns through the Hand button and their
-private controls, all tables at once, each click after a think time of up to THINK seconds.
+The bot runs unmodified in a child process of its own (``benchmarks/botproc.py``: the
+production start-up, discord.py's ``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``
+pointed at the simulated Discord that this process serves), so the simulator's work (requests,
+bookkeeping, optional schema validation) and the scripted players are not counted against it.
+Every table is opened with /play, joined, filled with computers (level ``--ai-level``, waiting
+``--ai-delay`` seconds before each move), started (the openings spread over OPENING seconds),
+then its two human players take turns through the Hand button and their private controls, all
+tables at once, each click after a think time of up to THINK seconds.
 
-Printed: p50/p95/p99 of the time from an interaction's dispatch on the simulated gateway to the
-arrival of the bot's first callback request (both stamped in this process), errors (interactions
-unanswered or refused, error lines the bot logged, spec errors), the CPU seconds the bot's
-process used, and the memory one idle table costs in the bot (tracemalloc in the child, over a
-second batch of started tables). ``--profile F`` writes a cProfile of the bot's process during
-the played phase to F (the latency figures of such a run are inflated by the profiler).
+Printed: p50/p95/p99 from an interaction's dispatch on the simulated gateway to the arrival of
+the bot's first callback request (both stamped in this process); errors (interactions not
+answered in time or refused, error lines the bot logged, spec errors); the CPU seconds the bot's
+process used; the memory an idle table costs (growth of the bot's resident memory over a second
+batch of started tables, divided by their number). ``--profile FILE`` runs the bot under
+cProfile (its main thread) and writes the profile when it stops; the figures of such a run are
+inflated by the profiler.
 """
 
 from __future__ import annotations
@@ -192,15 +195,18 @@ def percentile(ordered: list[float], share: float) -> float:
 
 
 async def run(tables: int, moves: int, validate: bool = False, profile: str | None = None,
-              ai_delay: float = AI_DELAY) -> int:
+              ai_delay: float = AI_DELAY, ai_level: str = "normal",
+              ai_workers: int | None = None) -> int:
     mix = [*games.ids()] or ["high-card"]
     async with BenchDiscord(interaction_deadline=3.0, validate=validate, quick=True) as sim:
         b = Bench(sim)
         with tempfile.TemporaryDirectory() as tmp:
             places = [b.place(i) for i in range(tables)]
             db = str(Path(tmp) / "bench.sqlite3")
-            bot = (ProfiledBot(sim, db, ai_delay=ai_delay, path=profile) if profile
-                   else BotProcess(sim, db, ai_delay=ai_delay))
+            env = {} if ai_workers is None else {"DECKHAND_AI_WORKERS": str(ai_workers)}
+            bot = (ProfiledBot(sim, db, ai_delay=ai_delay, ai_level=ai_level, env=env,
+                               path=profile) if profile
+                   else BotProcess(sim, db, ai_delay=ai_delay, ai_level=ai_level, env=env))
             await bot.start()
             try:
                 load = os.getloadavg()
@@ -218,7 +224,8 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                 lat = sorted(b.latencies_ms())
                 failed = [r for r in b.results if r.status != "ok"]
                 p50, p95, p99 = (percentile(lat, q) for q in (0.5, 0.95, 0.99))
-                print(f"{tables} tables of {', '.join(mix)}; computers wait {ai_delay} s; "
+                print(f"{tables} tables of {', '.join(mix)}; {ai_level} computers wait "
+                      f"{ai_delay} s (workers {'default' if ai_workers is None else ai_workers}); "
                       f"{len(lat)} interactions in "
                       f"{wall:.1f} s; load average {load[0]:.2f} before, "
                       f"{load_after[0]:.2f} after")
@@ -262,8 +269,13 @@ def main() -> int:
     parser.add_argument("--profile", help="write a cProfile of the bot's process to this file")
     parser.add_argument("--ai-delay", type=float, default=AI_DELAY,
                         help="seconds a computer waits before its move (the bot's default: 1)")
+    parser.add_argument("--ai-level", default="normal",
+                        help="the computers' level (hard: searching, in the worker processes)")
+    parser.add_argument("--ai-workers", type=int,
+                        help="DECKHAND_AI_WORKERS for the bot (0: search in a thread)")
     args = parser.parse_args()
-    return asyncio.run(run(args.tables, args.moves, args.validate, args.profile, args.ai_delay))
+    return asyncio.run(run(args.tables, args.moves, args.validate, args.profile, args.ai_delay,
+                           args.ai_level, args.ai_workers))
 
 
 if __name__ == "__main__":

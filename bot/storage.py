@@ -239,6 +239,18 @@ class Storage:
             table_id, idx, seat, action, user_id, how, time.time(),
         )
 
+    async def add_actions(
+        self, rows: list[tuple[int, int, int, str, int | None, str]],
+    ) -> None:
+        """Store several actions ``(table_id, idx, seat, action, user_id, how)`` in one
+        transaction (committed before returning): all of them, or none."""
+        now = time.time()
+        await self.db.executemany(
+            "INSERT INTO actions (table_id, idx, seat, action, user_id, how, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(*row, now) for row in rows],
+        )
+
     async def actions(self, table_id: int) -> list[ActionRow]:
         """Every action of a table, in order."""
         rows = await self.db.all(

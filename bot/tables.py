@@ -137,6 +137,58 @@ class Update:
     seat: int | None = None
 
 
+ActionRow = tuple[int, int, int, str, int | None, str]
+
+
+class ActionWriter:
+    """Stores actions, committing the ones that arrive together in one transaction.
+
+    A move waits for its own commit, as before; while one commit is under way the next moves
+    gather and go in the next one, so under load a click waits for one transaction instead of a
+    queue of them. A lone action is stored by itself; when a batch cannot be stored, each of
+    its actions is tried alone, so one bad row fails only its own move.
+    """
+
+    def __init__(self, store: Storage) -> None:
+        self.store = store
+        self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def add(self, *row: Any) -> None:
+        """Store one action ``(table_id, idx, seat, action, user_id, how)``; returns once it is
+        committed (raises what storing it raised)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._pending.append((row, done))
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._flush())
+        await done
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            if len(batch) > 1:
+                try:
+                    await self.store.add_actions([row for row, _ in batch])
+                except Exception:
+                    log.warning("%d actions could not be stored together; storing them one by "
+                                "one", len(batch), exc_info=True)
+                else:
+                    for _, done in batch:
+                        if not done.done():
+                            done.set_result(None)
+                    continue
+            for row, done in batch:
+                try:
+                    await self.store.add_action(*row)
+                except Exception as exc:
+                    if not done.done():
+                        done.set_exception(exc)
+                else:
+                    if not done.done():
+                        done.set_result(None)
+
+
 #: called with the table's lock held, in order; it must be quick and must not call back in
 Listener = Callable[[Update], Awaitable[None]]
 RulesLookup = Callable[[str], Rules]
@@ -159,6 +211,7 @@ class TableManager:
         self.ai_level = ai_level
         #: computer players' thinking: search in ``ai_workers`` processes (0: in a thread)
         self.thinker = Thinker(ai_level, ai_workers, ai_budget)
+        self._writer = ActionWriter(store)
         self.rules_for = rules_for
         self.ai_delay = ai_delay
         self.timer_scale = timer_scale
@@ -433,7 +486,7 @@ class TableManager:
         except IllegalAction as exc:
             raise Refusal("illegal", reason=str(exc)) from None
         try:
-            await self.store.add_action(table.id, table.version, seat, str(action), user_id, how)
+            await self._writer.add(table.id, table.version, seat, str(action), user_id, how)
         except Exception:
             # the move is not on disk, so it did not happen: rebuild from what is stored
             await self._rebuild(table)

@@ -404,3 +404,34 @@ async def test_a_click_while_the_computer_thinks_is_not_held_up(store: Storage) 
     await asyncio.sleep(0.4)
     assert table.seats[1].computer
     await m.close()
+
+
+async def test_actions_arriving_together_are_stored_together(store: Storage) -> None:
+    import sqlite3
+
+    from bot.tables import ActionWriter
+
+    first = await store.create_table(100, 1, "high-card", HOST, [], {}, 1, "off")
+    second = await store.create_table(100, 2, "high-card", HOST, [], {}, 2, "off")
+    writer = ActionWriter(store)
+    batches: list[int] = []
+    original = store.add_actions
+
+    async def counted(rows: list[tuple[int, int, int, str, int | None, str]]) -> None:
+        batches.append(len(rows))
+        await original(rows)
+
+    store.add_actions = counted  # type: ignore[method-assign]
+    await asyncio.gather(*(writer.add(table, idx, 0, "knock", HOST, "player")
+                           for idx in range(3) for table in (first, second)))
+    assert [len(await store.actions(t)) for t in (first, second)] == [3, 3]
+    assert sum(batches) >= 5  # at most the first went alone, the rest in batches
+    # a batch holding a row that cannot be stored: only that row's move fails
+    results = await asyncio.gather(
+        writer.add(first, 3, 0, "knock", HOST, "player"),
+        writer.add(second, 1, 0, "knock", HOST, "player"),  # idx 1 is taken
+        writer.add(second, 3, 0, "knock", HOST, "player"),
+        writer.add(first, 4, 0, "knock", HOST, "player"),
+        return_exceptions=True)
+    assert [isinstance(r, sqlite3.IntegrityError) for r in results] == [False, True, False, False]
+    assert [len(await store.actions(t)) for t in (first, second)] == [5, 4]
