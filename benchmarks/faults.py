@@ -392,8 +392,10 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
                     refresh_times.append(time.perf_counter() - started)
                     if waiting:
                         stale_messages += len(waiting)
-                        f.problems.append(f"run {number}: messages of tables {sorted(waiting)} "
-                                          f"not redrawn to their stored version")
+                        seen = {table_of(m): (version_shown(m), m.content[:60] if m else "")
+                                for m in (sim.last_message(p.channel) for p in places)}
+                        f.problems.append(f"run {number}: messages of tables {waiting} (stored "
+                                          f"versions) not redrawn: shown {seen}")
                     f.up.set()
                     for line in f.problems[shown_problems:]:
                         print(f"  run {number}: {line}", flush=True)

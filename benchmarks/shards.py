@@ -9,8 +9,8 @@ database is created in it either way.
 The simulated Discord recommends 2 shards and routes each guild's events and interactions over
 its shard's connection. Process A runs ``DECKHAND_SHARDS=0/2``, process B ``1/2``, both with
 ``DECKHAND_DB`` on the same database. In ``--guilds`` servers (half on each shard), two
-scripted people play ``--games`` games of 1234 against each other (rated: people only), all
-servers at once. Then one
+scripted people play ``--games`` games of 1234 (a series of one game) against each other (rated:
+people only), all servers at once. Then one
 more game is left half-played in every server, both processes are stopped, and one process
 running both shards (``0-1/2``) starts on the same database. Checked:
 
@@ -161,11 +161,31 @@ async def open_table(sim: ProcDiscord, server: Server) -> int:
     shown = sim.last_message(server.channel)
     assert shown is not None
     await sim.click(other, shown, by_verb(shown, "join") or "")
+    await short_series(sim, server)
     current = sim.last_message(server.channel) or shown
     await sim.click(host, current, by_verb(current, "start") or "")
     table = int((by_verb(current, "start") or "dh:x:0:0:").split(":")[2])
     server.tables.append(table)
     return table
+
+
+async def short_series(sim: ProcDiscord, server: Server) -> None:
+    """The host sets 1234's series to one game in the options menu (a short game)."""
+    host = server.people[0]
+    shown = sim.last_message(server.channel)
+    assert shown is not None
+    menu = (await sim.click(host, shown, by_verb(shown, "opts") or "")).message
+    for _ in range(4):
+        if menu is None:
+            return
+        chosen = [x for x in menu.selects() if str(x["custom_id"]).endswith(":games")]
+        if chosen:
+            await sim.select(host, menu, chosen[0]["custom_id"], ["1"])
+            return
+        more = by_verb(menu, "opts")
+        if more is None:
+            return
+        menu = (await sim.click(host, menu, more)).message
 
 
 async def move(sim: ProcDiscord, server: Server, rng: random.Random) -> bool:

@@ -44,3 +44,9 @@ def test_load_figures_are_measured() -> None:
     assert "interactions (steady):" in out
     assert "bot CPU:" in out and "bot memory:" in out
     assert "errors the bot logged: 0" in out
+
+
+def test_two_shard_processes_share_one_postgresql() -> None:
+    out = run("shards.py", "--guilds", "2", "--games", "1", timeout=400.0)
+    assert "problems: 0" in out
+    assert "leaderboards identical across the switch: 2/2" in out
