@@ -564,6 +564,7 @@ class PlayCog(commands.Cog, name=COG):
         if table.lock.locked():
             await interaction.response.defer()
             self._mark(table)
+            await self._adopt(interaction, table)
             return
         payload = self.render(table)  # no await since the lock was seen free: nothing moves
         embed = payload.embed
@@ -580,6 +581,17 @@ class PlayCog(commands.Cog, name=COG):
             board.sent = payload.key()
         else:
             board.sent = None
+            self._mark(table)
+        await self._adopt(interaction, table)
+
+    async def _adopt(self, interaction: Interaction, table: Table) -> None:
+        """A table whose message was never stored (the bot stopped between posting the lobby
+        and storing its id) takes the public message its buttons were clicked on; otherwise
+        its message would never show a move again."""
+        message = interaction.message
+        if (table.message_id is None and message is not None
+                and not self._is_private(interaction) and table.id in self.manager.tables):
+            await self.manager.set_message(table.id, message.id)
             self._mark(table)
 
     async def _hand_component(self, interaction: Interaction, table: Table,
