@@ -142,6 +142,7 @@ class Faults:
     def check(self) -> None:
         tables = self.stored()
         clicks = self.move_clicks()
+        answered = 0  # moves answered as made, all so far (each is checked at every kill)
         for table in tables.values():
             if table.status not in ("playing", "finished"):
                 continue
@@ -179,12 +180,13 @@ class Faults:
             for (version, user), acked in sent.items():
                 if not acked:
                     continue
-                self.acked_checked += 1
+                answered += 1
                 match = [a for a in table.actions if a[0] == version]
                 if not match or match[0][3] != user or match[0][4] != "player":
                     self.lost += 1
                     self.problems.append(f"{where}: the move of {user} at version {version} "
                                          f"was answered as made but is not stored")
+        self.acked_checked = answered
 
     def move_clicks(self) -> dict[int, dict[tuple[int, int], bool]]:
         """Every move click sent: table -> (version, user) -> whether it was answered as made."""
@@ -429,7 +431,8 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
     print(f"{runs} runs (SIGKILL at a random moment, restart on the same database), "
           f"{tables} tables at a time, {wall:.0f} s")
     print(f"tables checked after kills: {f.tables_checked} (games finished during the runs: "
-          f"{finished}); answered moves checked: {f.acked_checked}")
+          f"{finished}); moves answered as made, each checked at every later kill: "
+          f"{f.acked_checked}")
     print(f"lost: {f.lost}; applied twice or made up: {f.doubled}; rewritten: {f.rewritten}; "
           f"messages not redrawn: {stale_messages}; unfinished at the end: {len(left)}")
     print(f"restart to ready (spawn to READY and commands synced): "
