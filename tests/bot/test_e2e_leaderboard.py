@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from bot.render import table_png
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import World, card_forms, world
 from tests.bot.test_e2e_games import PublicWatch, open_table, play_to_the_end
@@ -109,17 +110,23 @@ async def test_replays_step_through_the_game_showing_no_hidden_card(tmp_path: Pa
         rules = lookup("high-card")
         state = rules.new_game(2, seed=record.seed, options=record.options)
         public: set[str] = set(CARD.findall(json.dumps(state.view(None).to_dict())))
+        names = [str(s.get("name", "")) for s in record.seats]
         message = await command(w, alice, "replay", {"id": 1})
         steps = 0
         while True:
             hidden = {c for seat in range(2) for c in state.view(seat)["hand"]} - public
-            shown = text_of(message) + json.dumps(message.attachments)
+            # the words, and what Discord shows of each picture (its name and description)
+            shown = text_of(message) + json.dumps(
+                [{k: v for k, v in a.items() if k != "bytes"} for a in message.attachments])
             assert hidden, "the hands are hidden all through this replay"
             for code in hidden:
                 for form in card_forms(code):
                     assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(form)}(?![0-9A-Za-z])",
                                          shown), (steps, form, shown)
             assert f"Move {steps} of {len(record.actions)}" in shown
+            # the picture is the drawing of the public view at this step, nothing more
+            [picture] = message.attachments
+            assert picture["bytes"] == table_png(state.view(None).to_dict(), names)
             nxt = buttons(message)["Next"]
             if nxt["disabled"]:
                 break
