@@ -409,6 +409,11 @@ class StatsCog(commands.Cog):
             await interaction.edit_original_response(
                 content=t("st-forget-done", lang, count=count), view=None)
             return
+        message = interaction.message
+        if message is None or (interaction.guild_id is not None and not message.flags.ephemeral):
+            # Leaderboards and replays are private messages; the answer edits the clicked
+            # message, so a page button forged onto a public one (a table) would overwrite it.
+            raise Refusal("unknown-component")
         guild_id = self._guild(interaction)
         await interaction.response.defer()
         if verb == "lb":

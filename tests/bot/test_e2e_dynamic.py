@@ -207,3 +207,23 @@ async def test_without_the_cog_no_table_item_is_dispatched(tmp_path: Path) -> No
         assert ids.BUTTON_TEMPLATE in store
         await w.bot.remove_cog("PlayCog")
         assert ids.BUTTON_TEMPLATE not in store and ids.SELECT_TEMPLATE not in store
+
+
+@pytest.mark.parametrize("custom_id", ["dhs:lb:twenty-two:0:a", "dhs:lb:*:1:b",
+                                       "dhs:rp:1:0:a", "dhs:rp:1:3:c"])
+async def test_records_buttons_forged_onto_a_table_message_leave_it_alone(
+        tmp_path: Path, custom_id: str) -> None:
+    """A leaderboard or replay page answers by editing the clicked message; those are private
+    messages, so on a public table message the click is refused and the table stays."""
+    async with world(tmp_path, people=3) as w:
+        await two_player_table(w)
+        table = w.table_message()
+        before = (table.content, [b["custom_id"] for b in table.buttons()])
+        r = await forged(w, w.users[2], table, custom_id, BUTTON, None)
+        await w.sim.settle()
+        refused(r, "doesn't belong")
+        answered_once(w, r)
+        after = w.table_message()
+        assert (after.content, [b["custom_id"] for b in after.buttons()]) == before
+        assert all(str(b["custom_id"]).startswith("dh:") for b in after.buttons())
+        assert w.sim.spec_errors == [] and w.sim.client_errors == []
