@@ -4,8 +4,11 @@ Every line carries ``time level logger event`` and, where known, ``table guild s
 Guild and shard come from the interaction being handled (context variables set when the
 interaction arrives, inherited by every task it starts); the table id from the context too,
 or from the ``"table %s: ..."`` convention of :mod:`bot.tables`. A redacting filter removes
-the token (and any database password) from every line, tracebacks included, as a safety net:
-the code never logs them on purpose.
+the token (and any database password) from every line, tracebacks included, and every card
+named in it (a code like ``KD`` or ``10S``, a rank and suit symbol like ``K♦``), as a safety net:
+the code never logs them on purpose. A line about a failure carries :func:`failure` instead of
+the exception itself: a game's refusal ("You do not hold K♦") or a hand in an error's message
+names a card that is hidden from the other players.
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ import logging
 import re
 import sys
 import time
+import traceback
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
+
+from games.core import IllegalAction
 
 #: ids of what the current task is working for (set per interaction, inherited by its tasks)
 current_guild: contextvars.ContextVar[int | None] = contextvars.ContextVar(
@@ -31,6 +37,15 @@ current_table: contextvars.ContextVar[int | None] = contextvars.ContextVar(
 #: a Discord bot token's shape (three base64url parts), redacted even when not configured
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}")
 HIDDEN = "<redacted>"
+#: a card as the games and the bot write it: a rank and suit symbol (``K♦``, ``10♠``, ``T♠``)
+#: next to anything, a joker (``Joker(R)``), or a code (``KD``, ``TS``, ``10S``, ``RJ``) standing
+#: alone: an ASCII letter or digit beside a code makes it part of a word (``ASK``, ``KDE``), left
+#: as it is; a lone upper-case pair such as ``AS`` or ``3D`` is taken for a card all the same
+CARD_SHAPE = re.compile(
+    r"(?:10|[2-9TJQKA])[\u2660-\u2667]\ufe0f?"
+    r"|Joker\([RB]\)"
+    r"|(?<![0-9A-Za-z])(?:(?:10|[2-9TJQKA])[SHDC]|[RB]J)(?![0-9A-Za-z])")
+CARD_HIDDEN = "<card>"
 FIELDS = ("table", "guild", "shard")
 
 
@@ -45,6 +60,26 @@ def context(*, guild: int | None = None, shard: int | None = None,
         current_table.reset(tokens[2])
         current_shard.reset(tokens[1])
         current_guild.reset(tokens[0])
+
+
+def redact_cards(text: str) -> str:
+    """``text`` with every card named in it replaced by ``<card>``."""
+    return CARD_SHAPE.sub(CARD_HIDDEN, text)
+
+
+def failure(error: BaseException | None = None) -> dict[str, str]:
+    """``extra`` for a line about a failure (``error``, or the one being handled), in place of
+    ``exc_info``: the traceback, cards redacted, as the line's ``error`` field.
+
+    A game's refusal (:class:`games.core.IllegalAction`) gets none: its message is about a
+    hand and its place in the code says nothing; the line names its type.
+    """
+    if error is None:
+        error = sys.exc_info()[1]
+    if error is None or isinstance(error, IllegalAction):
+        return {}
+    text = "".join(traceback.format_exception(error)).rstrip("\n")
+    return {"trace": redact_cards(text)}
 
 
 class ContextFilter(logging.Filter):
@@ -66,17 +101,20 @@ class ContextFilter(logging.Filter):
 
 
 class RedactFilter(logging.Filter):
-    """Replaces secrets in the message and the traceback with ``<redacted>``."""
+    """Replaces secrets in the message and the traceback with ``<redacted>``, and cards (with
+    ``cards``) with ``<card>``."""
 
-    def __init__(self, secrets: Iterable[str] = ()) -> None:
+    def __init__(self, secrets: Iterable[str] = (), cards: bool = True) -> None:
         super().__init__()
         self.secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
+        self.cards = cards
 
     def redact(self, text: str) -> str:
-        """``text`` without any secret or token-shaped string."""
+        """``text`` without any secret, token-shaped string or (with ``cards``) card."""
         for secret in self.secrets:
             text = text.replace(secret, HIDDEN)
-        return TOKEN_SHAPE.sub(HIDDEN, text)
+        text = TOKEN_SHAPE.sub(HIDDEN, text)
+        return redact_cards(text) if self.cards else text
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Freeze the message and traceback as text, redacted."""
@@ -93,6 +131,9 @@ class RedactFilter(logging.Filter):
         record.exc_info = None  # the redacted text stands in for it
         if record.stack_info:
             record.stack_info = self.redact(record.stack_info)
+        trace = getattr(record, "trace", None)
+        if isinstance(trace, str):
+            record.trace = self.redact(trace)
         return True
 
 
@@ -113,10 +154,13 @@ def fields_of(record: logging.LogRecord) -> dict[str, Any]:
         value = getattr(record, name, None)
         if value is not None:
             out[name] = value
+    trace = getattr(record, "trace", None)
     if record.exc_text:
         out["error"] = record.exc_text
     elif record.exc_info:
         out["error"] = logging.Formatter().formatException(record.exc_info)
+    elif isinstance(trace, str):
+        out["error"] = trace
     if record.stack_info:
         out["stack"] = record.stack_info
     return out

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
+from bot import logs
 from bot.config import TIMER_CHOICES, TIMER_SECONDS
 from bot.storage import Storage, TableRow
 from bot.thinking import Thinker
@@ -239,8 +240,9 @@ class TableManager:
         for listener in list(self.listeners):
             try:
                 await listener(update)
-            except Exception:
-                log.exception("table %s: a listener failed on %s", update.table.id, update.kind)
+            except Exception as exc:
+                log.error("table %s: a listener failed on %s (%s)", update.table.id, update.kind,
+                          type(exc).__name__, extra=logs.failure(exc))
 
     async def _save(self, table: Table) -> None:
         await self.store.save_table(table.row())
@@ -507,8 +509,9 @@ class TableManager:
         for hook in list(self.finish_hooks):
             try:
                 await hook(table.id)
-            except Exception:
-                log.exception("table %s: a finish hook failed", table.id)
+            except Exception as exc:
+                log.error("table %s: a finish hook failed (%s)", table.id, type(exc).__name__,
+                          extra=logs.failure(exc))
 
     async def _after(self, table: Table, move: Move) -> None:
         kind = "finish" if table.status == FINISHED else "move"
@@ -625,7 +628,14 @@ class TableManager:
         state = table.rules.new_game(len(table.seats), seed=table.seed, options=table.options)
         rows = await self.store.actions(table.id)
         for row in rows:
-            state.apply(row.seat, row.action)
+            try:
+                state.apply(row.seat, row.action)
+            except (IllegalAction, ValueError) as exc:
+                # the game's message may name a card of the seat's hand: its type only
+                log.error("table %s: %s: stored action %d of %d (seat %d) does not replay (%s)",
+                          table.id, table.rules.id, row.idx, len(rows), row.seat,
+                          type(exc).__name__, extra=logs.failure(exc))
+                raise
         table.state = state
         table.version = len(rows)
 
@@ -649,7 +659,8 @@ class TableManager:
                 try:
                     await self._rebuild(table)
                 except (IllegalAction, ValueError):
-                    log.exception("table %s: its stored actions do not replay", row.id)
+                    log.warning("table %s: %s: left as it is (its stored actions do not replay)",
+                                row.id, row.game)
                     continue
                 state = table.state
                 if state is not None and state.over:  # the bot died between move and result

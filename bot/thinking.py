@@ -25,6 +25,7 @@ import random
 from concurrent.futures.process import BrokenProcessPool
 
 import games
+from bot import logs
 from games import ai
 from games.core import Action, IllegalAction, State
 
@@ -68,8 +69,9 @@ def choose_safely(player: ai.Player, obs: ai.Observation, rng: random.Random) ->
     """The player's choice; a random legal one (logged) if the player fails."""
     try:
         return player.choose(obs, rng)
-    except Exception:
-        log.exception("the %s computer player failed; playing at random", obs.game)
+    except Exception as exc:  # its message may name a card of the hand it was choosing from
+        log.error("the %s computer player failed (%s); playing at random", obs.game,
+                  type(exc).__name__, extra=logs.failure(exc))
         return rng.choice(obs.legal)
 
 
@@ -228,8 +230,8 @@ class Thinker:
             except (BrokenProcessPool, OSError, RuntimeError, IllegalAction) as exc:
                 if isinstance(exc, RuntimeError) and self._closed:
                     raise
-                log.warning("thinking in a worker failed (%r); this move is thought in a "
-                            "thread", exc)
+                log.warning("thinking in a worker failed (%s); this move is thought in a "
+                            "thread", type(exc).__name__, extra=logs.failure(exc))
                 if pool is not None and isinstance(exc, BrokenProcessPool):
                     self._replace(pool)
                 state = pickle.loads(blob)

@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot import logs
 from bot.client import refusal_text, reply
 from bot.i18n import lang_of, t
 from bot.render import table_png_async
@@ -135,8 +136,9 @@ class PlayCog(commands.Cog, name=COG):
             rules = self.bot.rules_for(self.bot.game_ids()[0])
             state = rules.new_game(rules.min_players, seed=0)
             await table_png_async(state.view(None).to_dict(), ["-"] * rules.min_players)
-        except Exception:
-            log.info("no picture drawn at start", exc_info=True)
+        except Exception as exc:
+            log.info("no picture drawn at start (%s)", type(exc).__name__,
+                     extra=logs.failure(exc))
 
     async def cog_unload(self) -> None:
         """Take the commands and the listener away."""
@@ -250,8 +252,9 @@ class PlayCog(commands.Cog, name=COG):
                 try:
                     await self._send_edit(table, payload)
                     board.sent = key
-                except Exception:  # a failed edit must not stop later ones
-                    log.warning("table %s: could not edit its message", table.id, exc_info=True)
+                except Exception as exc:  # a failed edit must not stop later ones
+                    log.warning("table %s: could not edit its message (%s)", table.id,
+                                type(exc).__name__, extra=logs.failure(exc))
         if table.status in (FINISHED, CANCELLED):
             self.boards.pop(table.id, None)
 
@@ -400,8 +403,9 @@ class PlayCog(commands.Cog, name=COG):
             await self._refuse(interaction, error, cid.verb)
 
     async def _refuse(self, interaction: Interaction, error: BaseException, verb: str) -> None:
-        if not isinstance(error, Refusal):
-            log.error("component %s failed", verb, exc_info=error)
+        if not isinstance(error, Refusal):  # its message may name a card of a hand
+            log.error("component %s failed (%s)", verb, type(error).__name__,
+                      extra=logs.failure(error))
         try:
             await reply(interaction, refusal_text(error, interaction.locale))
         except discord.HTTPException:

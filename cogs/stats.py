@@ -22,6 +22,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 from PIL import Image, ImageDraw
 
+from bot import logs
 from bot.client import refusal_text, reply
 from bot.i18n import lang_of, t
 from bot.ratings import ALL_GAMES
@@ -347,8 +348,9 @@ class StatsCog(commands.Cog):
         files = []
         try:
             picture = await asyncio.to_thread(table_png, view.to_dict(), names, lang)
-        except Exception:  # a game the pictures do not know: the text alone
-            log.warning("no picture for a replay of %s", record.game, exc_info=True)
+        except Exception as exc:  # a game the pictures do not know: the text alone
+            log.warning("no picture for a replay of %s (%s)", record.game, type(exc).__name__,
+                        extra=logs.failure(exc))
         else:
             embed.set_image(url="attachment://replay.png")
             files.append(discord.File(io.BytesIO(picture), filename="replay.png"))
