@@ -154,9 +154,35 @@ class PlayCog(commands.Cog, name=COG):
         async def run() -> None:
             await self.bot.wait_until_ready()
             for table in tables:
-                self._mark(table)
+                if table.message_id is None:
+                    await self._repost(table)
+                else:
+                    self._mark(table)
 
         self.bot.loop.create_task(run())
+
+    async def _repost(self, table: Table) -> None:
+        """A resumed table with no message (the bot stopped between storing the table and
+        posting its lobby, or before storing the posted message's id) gets a new public
+        message; without one nobody could join, play or cancel it, and it would hold the
+        channel."""
+        board = self.board(table.id)
+        try:
+            async with board.lock:
+                async with table.lock:
+                    if table.message_id is not None or table.id not in self.manager.tables:
+                        return
+                    payload = self.render(table)
+                channel = self.bot.get_partial_messageable(table.channel_id)
+                message = await channel.send(
+                    **payload.send(), files=await payload.files(),
+                    allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
+                                                             roles=False))
+                await self.manager.set_message(table.id, message.id)
+                board.sent = payload.key()
+        except Exception as exc:  # the table stays; a click on an old message adopts it
+            log.warning("table %s: could not post its message again (%s)", table.id,
+                        type(exc).__name__, extra=logs.failure(exc))
 
     # -- helpers ----------------------------------------------------------------------------
     def public_lang(self, table: Table) -> str:
