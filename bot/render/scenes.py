@@ -68,11 +68,20 @@ def _number(value: Any) -> str:
     return str(value)
 
 
+def _title(view: dict[str, Any], lang: str) -> str:
+    """The game's name in the language; its id for a game the registry does not have (the bot
+    may be given rules of its own: the picture is drawn from the view alone)."""
+    try:
+        rules = games.get(view["game"])
+    except KeyError:
+        return str(view["game"])
+    return rules.name_ja if lang == "ja" else rules.name
+
+
 def base_scene(view: dict[str, Any], names: list[str], lang: str) -> Scene:
     """The parts every game shares: seats, turn, dealer, counts, scores, the trick."""
-    rules = games.get(view["game"])
     players = view["players"]
-    title = rules.name_ja if lang == "ja" else rules.name
+    title = _title(view, lang)
     subtitle = word(lang, "deal", n=view.get("deal", 1))
     if view.get("over"):
         subtitle = word(lang, "over")
