@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import random
 import sqlite3
 import statistics
@@ -65,6 +66,12 @@ def version_shown(message: SimMessage | None) -> int | None:
         if verb_of(custom_id) in ("hand", "act", "pick", "set", "page", "manage"):
             return int(custom_id.split(":")[3])
     return None
+
+
+def over_shown(message: SimMessage | None, table_id: int) -> bool:
+    """Whether a message is the finished table's last picture (no controls left)."""
+    return message is not None and not ids_on(message) \
+        and f"— table {table_id}**" in (message.content or "")
 
 
 def table_of(message: SimMessage | None) -> int | None:
@@ -390,6 +397,13 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
                             if table in waiting and version is not None \
                                     and version >= waiting[table]:
                                 del waiting[table]
+                            elif place.table_id in waiting and over_shown(shown, place.table_id):
+                                # its last stored move ended the game before the kill let the
+                                # bot mark it finished: resumed, it finishes and says so
+                                row = f.stored().get(place.table_id)
+                                if row is not None and row.status == "finished" \
+                                        and len(row.actions) == waiting[place.table_id]:
+                                    del waiting[place.table_id]
                         await asyncio.sleep(0.01)
                     refresh_times.append(time.perf_counter() - started)
                     if waiting:
@@ -463,6 +477,11 @@ def main() -> int:
                         help="seconds of play before each kill: low,high (uniform)")
     args = parser.parse_args()
     low, high = (float(x) for x in args.window.split(","))
+    # A killed bot drops its connections mid-request; the simulated Discord's web server
+    # reports each as an error with a traceback. That is the point of the run, not news.
+    logging.getLogger("aiohttp.server").addFilter(
+        lambda record: not (record.exc_info and isinstance(record.exc_info[1],
+                                                           ConnectionResetError)))
     return asyncio.run(run(args.runs, args.tables, args.seed, args.ai_delay,
                            mix=tuple(args.games.split(",")), window=(low, high)))
 
