@@ -154,38 +154,61 @@ async def make_servers(sim: ProcDiscord, count: int) -> list[Server]:
     return servers
 
 
-async def open_table(sim: ProcDiscord, server: Server) -> int:
+async def open_table(sim: ProcDiscord, server: Server, timeout: float = 120.0) -> int:
+    """Open a table of 1234 in the server's channel, seat both people, set a one-game series
+    and start it; its id. A click the loaded machine answered too late (Discord's 3 s) is
+    simply made again: joining twice or starting a started table is refused, not repeated."""
     host, other = server.people
-    r = await sim.slash(host, server.channel, "play", {"game": GAME})
-    assert r.status == "ok" and not r.ephemeral, r
+    limit = time.monotonic() + timeout
+    series_set = False
+    while time.monotonic() < limit:
+        shown = sim.last_message(server.channel)
+        if shown is not None and by_verb(shown, "hand") is not None:
+            table = int((by_verb(shown, "hand") or "").split(":")[2])
+            if table not in server.tables:
+                server.tables.append(table)
+                return table
+        if shown is None or by_verb(shown, "start") is None:
+            r = await sim.slash(host, server.channel, "play", {"game": GAME})
+            if r.status != "ok" or r.ephemeral:  # late, or refused: look at the channel again
+                await asyncio.sleep(0.5)
+            continue
+        await sim.click(other, shown, by_verb(shown, "join") or "")
+        if not series_set:
+            series_set = await short_series(sim, server)
+            continue
+        current = sim.last_message(server.channel) or shown
+        await sim.click(host, current, by_verb(current, "start") or "")
+        waited = time.monotonic() + 5.0
+        while time.monotonic() < waited:
+            now = sim.last_message(server.channel)
+            if now is not None and by_verb(now, "hand") is not None:
+                break
+            await asyncio.sleep(0.05)
     shown = sim.last_message(server.channel)
-    assert shown is not None
-    await sim.click(other, shown, by_verb(shown, "join") or "")
-    await short_series(sim, server)
-    current = sim.last_message(server.channel) or shown
-    await sim.click(host, current, by_verb(current, "start") or "")
-    table = int((by_verb(current, "start") or "dh:x:0:0:").split(":")[2])
-    server.tables.append(table)
-    return table
+    raise AssertionError(f"{server.guild.name}: the table did not start in {timeout:.0f} s; "
+                         f"the channel shows {shown.content[:300] if shown else None!r}")
 
 
-async def short_series(sim: ProcDiscord, server: Server) -> None:
-    """The host sets 1234's series to one game in the options menu (a short game)."""
+async def short_series(sim: ProcDiscord, server: Server) -> bool:
+    """The host sets 1234's series to one game in the options menu (a short game); whether
+    the menu was found and chosen from."""
     host = server.people[0]
     shown = sim.last_message(server.channel)
     assert shown is not None
     menu = (await sim.click(host, shown, by_verb(shown, "opts") or "")).message
     for _ in range(4):
         if menu is None:
-            return
+            return False
         chosen = [x for x in menu.selects() if str(x["custom_id"]).endswith(":games")]
         if chosen:
-            await sim.select(host, menu, chosen[0]["custom_id"], ["1"])
-            return
+            r = await sim.select(host, menu, chosen[0]["custom_id"], ["1"])
+            return r.status == "ok"
         more = by_verb(menu, "opts")
         if more is None:
-            return
+            return False
         menu = (await sim.click(host, menu, more)).message
+    return False
 
 
 async def move(sim: ProcDiscord, server: Server, rng: random.Random) -> bool:
@@ -279,7 +302,11 @@ async def run(guild_count: int, game_count: int, pg: str | None, seed: int) -> i
                     for _ in range(game_count):
                         await open_table(sim, server)
                         if not await play(sim, server, rng, None):
-                            problems.append(f"{server.guild.name}: a game did not finish")
+                            shown = sim.last_message(server.channel)
+                            text = shown.content[:300] if shown else None
+                            problems.append(f"{server.guild.name}: a game did not finish; "
+                                            f"the channel shows {text!r}")
+                            return
                         await sim.settle(idle=0.05)
 
                 began = time.perf_counter()
