@@ -21,6 +21,8 @@ from bot import logs
 from bot.config import Settings
 from bot.health import HEARTBEAT_SECONDS
 from bot.i18n import Translator, lang_of, t
+from bot.render import painter
+from bot.render.painter import Painter
 from bot.storage import Storage
 from bot.tables import Refusal, RulesLookup, TableManager
 
@@ -133,6 +135,10 @@ class Deckhand(commands.AutoShardedBot):
                                     timer_scale=settings.timer_scale,
                                     ai_level=settings.ai_level,
                                     ai_workers=settings.ai_workers)
+        #: draw the pictures: tables in ``render_workers`` processes, hands in one of their own
+        #: (threads with ``render_workers=0``)
+        self.painters = {"table": Painter(settings.render_workers),
+                         "hand": Painter(min(1, settings.render_workers))}
 
     @classmethod
     async def create(cls, settings: Settings) -> Deckhand:
@@ -141,7 +147,11 @@ class Deckhand(commands.AutoShardedBot):
         return cls(settings, store)
 
     async def setup_hook(self) -> None:
-        """Translations, the table cog, resumed tables, then the command sync."""
+        """Pictures' workers, translations, the table cog, resumed tables, then the command
+        sync."""
+        for kind, chosen in self.painters.items():
+            await chosen.start()
+            painter.use(chosen, kind)
         await self.tree.set_translator(Translator(self.rules_for))
         from cogs.play import PlayCog
 
@@ -222,3 +232,7 @@ class Deckhand(commands.AutoShardedBot):
                     os.remove(self.settings.heartbeat_path)
         await self.manager.close()
         await super().close()
+        for kind, chosen in self.painters.items():
+            if painter.current(kind) is chosen:
+                painter.use(Painter(), kind)
+            await chosen.close()

@@ -23,6 +23,11 @@ def default_ai_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+def default_render_workers() -> int:
+    """Processes that draw pictures: one per core but one, at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
 LOG_FORMATS = ("text", "json")
 
 
@@ -40,6 +45,9 @@ class Settings:
     ai_delay: float = 1.0
     ai_level: str = "best"
     ai_workers: int = field(default_factory=default_ai_workers)
+    #: processes that draw pictures; 0 draws in threads (the default of settings made in code;
+    #: ``load`` gives the environment's, one per core but one)
+    render_workers: int = 0
     log_level: str = "INFO"
     timer_scale: float = 1.0
     #: shard ids this process runs and the bot's total shard count (None: discord.py decides)
@@ -54,7 +62,7 @@ class Settings:
             f"Settings(token=<hidden>, db_path={describe_db(self.db_path)!r}, "
             f"dev_guild={self.dev_guild!r}, "
             f"ai_delay={self.ai_delay!r}, ai_level={self.ai_level!r}, "
-            f"ai_workers={self.ai_workers!r}, "
+            f"ai_workers={self.ai_workers!r}, render_workers={self.render_workers!r}, "
             f"log_level={self.log_level!r}, timer_scale={self.timer_scale!r}, "
             f"shards={shards_text(self.shard_ids, self.shard_count)!r}, "
             f"log_format={self.log_format!r}, heartbeat_path={self.heartbeat_path!r})"
@@ -147,6 +155,15 @@ def _number(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def _processes(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit():
+        raise ConfigError(f"{name} must be a number of processes (0 or more), not {raw!r}.")
+    return int(raw)
+
+
 def load(env: Mapping[str, str] | None = None) -> Settings:
     """The settings from ``env`` (default: the process environment); ConfigError when unusable."""
     source = os.environ if env is None else env
@@ -164,15 +181,8 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
                 f"DECKHAND_DEV_GUILD must be a server id (digits), not {guild_raw!r}."
             )
         dev_guild = int(guild_raw)
-    workers_raw = source.get("DECKHAND_AI_WORKERS", "").strip()
-    ai_workers = default_ai_workers()
-    if workers_raw:
-        if not workers_raw.isdigit():
-            raise ConfigError(
-                f"DECKHAND_AI_WORKERS must be a number of processes (0 or more), not "
-                f"{workers_raw!r}."
-            )
-        ai_workers = int(workers_raw)
+    ai_workers = _processes(source, "DECKHAND_AI_WORKERS", default_ai_workers())
+    render_workers = _processes(source, "DECKHAND_RENDER_WORKERS", default_render_workers())
     shard_ids, shard_count = parse_shards(source.get("DECKHAND_SHARDS", ""))
     log_format = (source.get("DECKHAND_LOG_FORMAT", "").strip() or "text").lower()
     if log_format not in LOG_FORMATS:
@@ -186,6 +196,7 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         ai_delay=_number(source, "DECKHAND_AI_DELAY", 1.0),
         ai_level=source.get("DECKHAND_AI_LEVEL", "").strip() or "best",
         ai_workers=ai_workers,
+        render_workers=render_workers,
         log_level=(source.get("DECKHAND_LOG_LEVEL", "").strip() or "INFO").upper(),
         timer_scale=_number(source, "DECKHAND_TIMER_SCALE", 1.0),
         shard_ids=shard_ids,

@@ -2,13 +2,13 @@
 
 ``table_png(view, names)`` draws the public table from ``state.view(None).to_dict()``;
 ``hand_png(view, playable)`` draws one seat's hand from ``state.view(seat).to_dict()`` with the
-cards it may play now ringed. Both are pure and synchronous; the ``*_async`` forms run them in a
-worker thread so the event loop never waits for a picture.
+cards it may play now ringed. Both are pure and synchronous; the ``*_async`` forms draw them off
+the event loop with the painters in use (:mod:`bot.render.painter`: worker processes in the bot,
+threads otherwise), one for tables and one for hands.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterable
 from typing import Any
 
@@ -41,10 +41,15 @@ def hand_png(view: dict[str, Any], playable: set[str] | None = None, title: str 
 async def table_png_async(view: dict[str, Any], names: list[str], lang: str = "en",
                           four_colour: bool = False) -> bytes:
     """``table_png`` off the event loop."""
-    return await asyncio.to_thread(table_png, view, names, lang, four_colour)
+    from bot.render import painter
+
+    return await painter.current().run(table_png, view, names, lang, four_colour)
 
 
 async def hand_png_async(view: dict[str, Any], playable: set[str] | None = None,
                          title: str = "", four_colour: bool = False) -> bytes:
-    """``hand_png`` off the event loop."""
-    return await asyncio.to_thread(hand_png, view, playable, title, four_colour)
+    """``hand_png`` off the event loop, with the hands' own painter (the answer to a player's
+    move waits for it: it must not queue behind table pictures)."""
+    from bot.render import painter
+
+    return await painter.current("hand").run(hand_png, view, playable, title, four_colour)

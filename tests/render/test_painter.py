@@ -1,0 +1,106 @@
+"""Pictures drawn in worker processes: the same bytes as in the bot's own process, a dead worker
+replaced (its picture drawn in a thread meanwhile), no worker left after closing, and the bot
+drawing with its own painters."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+
+import games
+from bot.config import ConfigError, load
+from bot.render import hand_png, hand_png_async, painter, table_png, table_png_async
+from bot.render.painter import Painter
+from tests.bot.sim_helpers import world
+from tests.bot.test_thinking import alive, gone
+
+
+def spar_views() -> tuple[dict[str, object], dict[str, object]]:
+    state = games.get("spar").new_game(4, seed=5)
+    return state.view(None).to_dict(), state.view(0).to_dict()
+
+
+async def test_a_worker_draws_the_same_pictures_as_the_bot_itself() -> None:
+    public, mine = spar_views()
+    names = ["Aiko", "भारत", "สมชาย", "🦊 Fox"]
+    tables, hands = Painter(1), Painter(1)
+    await tables.start()
+    await hands.start()
+    before = painter.use(tables), painter.use(hands, "hand")
+    try:
+        assert tables.worker_pids() and tables.worker_pids()[0] != os.getpid()
+        drawn = await table_png_async(public, names, "ja")
+        hand = await hand_png_async(mine, {"AS"}, "Spar · 1")
+        assert drawn == table_png(public, names, "ja")
+        assert hand == hand_png(mine, {"AS"}, "Spar · 1")
+        assert tables.pooled == 1 and hands.pooled == 1
+    finally:
+        painter.use(before[0])
+        painter.use(before[1], "hand")
+        await tables.close()
+        await hands.close()
+
+
+async def test_a_killed_worker_is_replaced_and_no_picture_is_lost() -> None:
+    public, _ = spar_views()
+    names = ["a", "b", "c", "d"]
+    chosen = Painter(1)
+    await chosen.start()
+    try:
+        [first] = chosen.worker_pids()
+        os.kill(first, signal.SIGKILL)
+        assert await gone(first)
+        # the pool is found broken: this picture is drawn in a thread, the pool replaced
+        assert await chosen.run(table_png, public, names) == table_png(public, names)
+        assert chosen.restarts == 1
+        for _ in range(500):  # the new pool warms up in the background
+            if chosen.worker_pids():
+                break
+            await asyncio.sleep(0.01)
+        assert await chosen.run(table_png, public, names) == table_png(public, names)
+        second = chosen.worker_pids()
+        assert second and first not in second and chosen.pooled >= 1
+    finally:
+        await chosen.close()
+
+
+async def test_closing_leaves_no_worker_and_draws_no_more_in_one() -> None:
+    chosen = Painter(2)
+    await chosen.start()
+    pids = chosen.worker_pids()
+    assert len(pids) == 2 and all(alive(pid) for pid in pids)
+    await chosen.close()
+    for pid in pids:
+        assert await gone(pid)
+    public, _ = spar_views()
+    assert await chosen.run(table_png, public, ["a"] * 4) == table_png(public, ["a"] * 4)
+    assert chosen.pooled == 0
+
+
+async def test_the_bot_draws_with_its_own_painters_and_puts_them_away(tmp_path: Path) -> None:
+    async with world(tmp_path, people=1) as w:
+        w.bot.painters = {"table": Painter(1), "hand": Painter(1)}
+        await w.bot.painters["table"].start()
+        await w.bot.painters["hand"].start()
+        for kind, chosen in w.bot.painters.items():
+            painter.use(chosen, kind)
+        pids = [p for chosen in w.bot.painters.values() for p in chosen.worker_pids()]
+        assert len(pids) == 2
+        await w.sim.stop_bot(graceful=True)  # Deckhand.close
+    for pid in pids:
+        assert await gone(pid)
+    assert painter.current().workers == 0 and painter.current("hand").workers == 0
+
+
+def test_the_number_of_picture_workers_is_a_setting() -> None:
+    assert load({"DISCORD_TOKEN": "x", "DECKHAND_RENDER_WORKERS": "0"}).render_workers == 0
+    assert load({"DISCORD_TOKEN": "x", "DECKHAND_RENDER_WORKERS": "2"}).render_workers == 2
+    assert load({"DISCORD_TOKEN": "x"}).render_workers >= 1
+    try:
+        load({"DISCORD_TOKEN": "x", "DECKHAND_RENDER_WORKERS": "-1"})
+    except ConfigError as error:
+        assert "DECKHAND_RENDER_WORKERS" in str(error)
+    else:
+        raise AssertionError("a malformed worker count was accepted")
