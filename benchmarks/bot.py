@@ -100,21 +100,26 @@ class Bench:
     def __init__(self, sim: SimulatedDiscord) -> None:
         self.sim = sim
         self.results: list[InteractionResult] = []
+        #: what each interaction was (a command or the verb of the control clicked)
+        self.kinds: dict[str, str] = {}
         self.guild = sim.add_guild("Bench Server", locale="en-US")
 
-    def note(self, r: InteractionResult) -> InteractionResult:
+    def note(self, r: InteractionResult, kind: str) -> InteractionResult:
         self.results.append(r)
+        self.kinds[r.id] = kind
         return r
 
-    def latencies_ms(self) -> list[float]:
-        """Dispatch of each interaction to the arrival of its first callback request."""
+    def latencies_ms(self, kind: str | None = None) -> list[float]:
+        """Dispatch of each interaction (of one kind, or all) to the arrival of its first
+        callback request."""
         first: dict[str, float] = {}
         for request in self.sim.requests:
             if request.interaction_id is not None and "/callback" in request.path:
                 first.setdefault(request.interaction_id, request.time)
         sent = getattr(self.sim, "sent_at", {})
         return [(first[r.id] - sent[r.id]) * 1000 for r in self.results
-                if r.id in first and r.id in sent]
+                if r.id in first and r.id in sent
+                and (kind is None or self.kinds.get(r.id) == kind)]
 
     def place(self, index: int) -> tuple[SimChannel, list[SimUser]]:
         channel = self.sim.add_channel(self.guild, f"table-{index}")
@@ -137,15 +142,15 @@ async def open_table(b: Bench, channel: SimChannel, users: list[SimUser], game_i
     sim = b.sim
     rules = lookup(game_id)
     await asyncio.sleep(delay)
-    b.note(await sim.slash(users[0], channel, "play", {"game": game_id}))
+    b.note(await sim.slash(users[0], channel, "play", {"game": game_id}), "/play")
     await asyncio.sleep(0.05)
     b.note(await sim.click(users[1], last(sim, channel), button(last(sim, channel), "join")
-                           ["custom_id"]))
+                           ["custom_id"]), "join")
     for _ in range(rules.usual_players - 2):
         b.note(await sim.click(users[0], last(sim, channel),
-                               button(last(sim, channel), "addc")["custom_id"]))
+                               button(last(sim, channel), "addc")["custom_id"]), "add computer")
     b.note(await sim.click(users[0], last(sim, channel), button(last(sim, channel), "start")
-                           ["custom_id"]))
+                           ["custom_id"]), "start")
 
 
 async def take_turns(b: Bench, channel: SimChannel, users: list[SimUser], moves: int,
@@ -163,7 +168,7 @@ async def take_turns(b: Bench, channel: SimChannel, users: list[SimUser], moves:
         if not turn:
             continue
         user = turn[0]
-        r = b.note(await sim.click(user, table, button(table, "hand")["custom_id"]))
+        r = b.note(await sim.click(user, table, button(table, "hand")["custom_id"]), "hand")
         hand = r.message
         if hand is None:
             continue
@@ -175,17 +180,17 @@ async def take_turns(b: Bench, channel: SimChannel, users: list[SimUser], moves:
             continue
         kind, control = rng.choice(controls)
         if kind == "b":
-            r = b.note(await sim.click(user, hand, control["custom_id"]))
+            r = b.note(await sim.click(user, hand, control["custom_id"]), "move")
         else:
             values = [o["value"] for o in control["options"]]
             size = rng.randint(control["min_values"], control["max_values"])
             r = b.note(await sim.select(user, hand, control["custom_id"],
-                                        rng.sample(values, size)))
+                                        rng.sample(values, size)), "choose cards")
         answer = r.message
         if answer is not None and answer.id == hand.id:
             confirm = [x for x in answer.buttons() if verb_of(x["custom_id"]) == "act"]
             if confirm and any(verb_of(x["custom_id"]) == "view" for x in answer.buttons()):
-                b.note(await sim.click(user, answer, confirm[0]["custom_id"]))
+                b.note(await sim.click(user, answer, confirm[0]["custom_id"]), "move")
             made += 1
 
 
@@ -211,6 +216,8 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
             try:
                 load = os.getloadavg()
                 cpu_before = bot.cpu_seconds()
+                helpers_before = bot.helpers_cpu_seconds()
+                own_before = time.process_time()
                 started = time.perf_counter()
                 await asyncio.gather(*(open_table(b, ch, us, mix[i % len(mix)],
                                                   OPENING * i / tables)
@@ -220,6 +227,8 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                 await sim.settle(idle=0.1, timeout=60)
                 wall = time.perf_counter() - started
                 cpu = bot.cpu_seconds() - cpu_before
+                helpers = bot.helpers_cpu_seconds() - helpers_before
+                own = time.process_time() - own_before
                 load_after = os.getloadavg()
                 lat = sorted(b.latencies_ms())
                 failed = [r for r in b.results if r.status != "ok"]
@@ -232,13 +241,20 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                 print(f"interaction -> first response: p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
                       f"p99 {p99:.1f} ms, max {lat[-1]:.1f} ms "
                       f"(target p99 <= {TARGET_P99_MS:.0f} ms)")
+                for kind in sorted(set(b.kinds.values())):
+                    some = sorted(b.latencies_ms(kind))
+                    if some:
+                        print(f"  {kind}: {len(some)}, p50 {percentile(some, 0.5):.1f} ms, "
+                              f"p99 {percentile(some, 0.99):.1f} ms, max {some[-1]:.1f} ms")
                 print(f"errors: {len(failed)} interactions not answered in time or refused, "
                       f"{len(bot.errors)} error lines logged by the bot, "
                       f"{len(sim.spec_errors)} spec errors")
                 for line in bot.errors[:5]:
                     print(f"  bot error: {line[:300]}")
                 print(f"bot process CPU: {cpu:.1f} s over {wall:.1f} s "
-                      f"({100 * cpu / wall:.0f}% of one core)")
+                      f"({100 * cpu / wall:.0f}% of one core); its worker processes "
+                      f"(pictures, computer players): {helpers:.1f} s; the simulated Discord "
+                      f"and scripted players (this process): {own:.1f} s")
 
                 # memory of idle tables: a second batch, started and waiting for a human
                 await sim.settle(idle=0.5, timeout=60)

@@ -202,6 +202,31 @@ class BotProcess:
         ticks = os.sysconf("SC_CLK_TCK")
         return (int(fields[11]) + int(fields[12])) / ticks
 
+    def helpers_cpu_seconds(self) -> float:
+        """User + system CPU seconds of the child's own child processes (its picture and
+        computer-player workers, the forkserver) running now."""
+        total = 0.0
+        ticks = os.sysconf("SC_CLK_TCK")
+        todo = [self.pid]
+        seen: set[int] = set()
+        while todo:
+            pid = todo.pop()
+            kids: list[str] = []
+            for task in Path(f"/proc/{pid}/task").glob("*"):  # a thread's own children each
+                with contextlib.suppress(OSError):
+                    kids += (task / "children").read_text().split()
+            for kid in map(int, kids):
+                if kid in seen:
+                    continue
+                seen.add(kid)
+                todo.append(kid)
+                try:
+                    fields = Path(f"/proc/{kid}/stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                total += (int(fields[11]) + int(fields[12])) / ticks
+        return total
+
     def rss_bytes(self) -> int:
         """The child's resident memory now."""
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
