@@ -193,6 +193,7 @@ async def run(tables: int, minutes: float, think: tuple[float, float], ai_delay:
                 full_rss = bot.rss_bytes()
                 steady_from = sim.now()
                 cpu0, own0, wall0 = bot.cpu_seconds(), time.process_time(), time.monotonic()
+                helpers0 = bot.helpers_cpu_seconds()
                 end = time.monotonic() + minutes * 60
                 peak_rss = bot.rss_bytes()
                 while time.monotonic() < end:
@@ -203,6 +204,7 @@ async def run(tables: int, minutes: float, think: tuple[float, float], ai_delay:
                         load.failures.append("the bot process exited")
                         break
                 cpu1, own1, wall1 = bot.cpu_seconds(), time.process_time(), time.monotonic()
+                helpers1 = bot.helpers_cpu_seconds()
                 end_rss = bot.rss_bytes()
                 load_after = os.getloadavg()
                 playing = sum(1 for ch, _, _ in places
@@ -234,7 +236,8 @@ async def run(tables: int, minutes: float, think: tuple[float, float], ai_delay:
           f" ms, max {max(times) if times else 0:.1f} ms; not answered in time: {bad or 0}")
     print(f"bot CPU: {cpu / window * 100:.0f}% of one core in all, "
           f"{cpu / window / tables * 1000:.2f} ms per second per table "
-          f"({cpu / window / tables * 100:.3f}% of a core)")
+          f"({cpu / window / tables * 100:.3f}% of a core); its worker processes (pictures, "
+          f"computer players): {(helpers1 - helpers0) / window * 100:.0f}% of one core")
     print(f"bot memory: idle {idle_rss / 2**20:.0f} MiB, end {end_rss / 2**20:.0f} MiB, peak "
           f"{peak_rss / 2**20:.0f} MiB; per table {(end_rss - idle_rss) / tables / 1024:.0f} KiB"
           f" (end minus idle, with the first game's caches), "
