@@ -25,7 +25,7 @@ import random
 from concurrent.futures.process import BrokenProcessPool
 
 import games
-from bot import logs
+from bot import logs, orphans
 from games import ai
 from games.core import Action, IllegalAction, State
 
@@ -80,9 +80,12 @@ _worker_level = "best"
 _worker_players: dict[str, ai.Player] = {}
 
 
-def _init_worker(level: str, budget: float | None) -> None:
-    """Set a worker up: the level it plays and, when given, the search budget per move."""
+def _init_worker(level: str, budget: float | None, bot_pid: int | None = None) -> None:
+    """Set a worker up: the level it plays and, when given, the search budget per move; it
+    ends when the bot's process ``bot_pid`` is gone."""
     global _worker_level
+    if bot_pid is not None:
+        orphans.watch(bot_pid)
     _worker_level = level
     if budget is not None:
         ai.HARD_BUDGET = budget
@@ -157,7 +160,7 @@ class Thinker:
         context.set_forkserver_preload(PRELOAD)
         pool = concurrent.futures.ProcessPoolExecutor(
             max_workers=self.workers, mp_context=context, initializer=_init_worker,
-            initargs=(self.level, self.budget))
+            initargs=(self.level, self.budget, os.getpid()))
         warming = [pool.submit(_warm) for _ in range(self.workers)]
         for future in warming:
             future.result()

@@ -9,7 +9,8 @@ only waits.
 
 Workers start from a forkserver (never ``fork`` from a running event loop with threads), each
 draws a picture before the pool is used (fonts found and loaded, card faces cached), and a pool
-whose worker died is replaced; that one picture is drawn in a thread meanwhile. A worker draws
+whose worker died is replaced; that one picture is drawn in a thread meanwhile. A worker ends
+when the bot's process is gone (:mod:`bot.orphans`), even if the bot was killed. A worker draws
 exactly what :func:`bot.render.table_png` and :func:`bot.render.hand_png` draw in the bot's own
 process: the same functions run there.
 
@@ -33,11 +34,13 @@ from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from bot import orphans
+
 log = logging.getLogger(__name__)
 
 #: modules the forkserver imports once, so that every worker starts with them loaded
-PRELOAD = ["games", "PIL.Image", "PIL.ImageDraw", "PIL.ImageFont", "bot.render", "bot.render.table",
-           "bot.render.scenes", "bot.render.cards", "bot.render.fonts"]
+PRELOAD = ["bot.orphans", "games", "PIL.Image", "PIL.ImageDraw", "PIL.ImageFont", "bot.render",
+           "bot.render.table", "bot.render.scenes", "bot.render.cards", "bot.render.fonts"]
 
 T = TypeVar("T")
 
@@ -85,8 +88,9 @@ class Painter:
         """A started pool, every worker warmed up (blocking: run it in a thread)."""
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOAD)
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.workers,
-                                                      mp_context=context)
+        pool = concurrent.futures.ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=context, initializer=orphans.watch,
+            initargs=(os.getpid(),))
         for future in [pool.submit(_warm) for _ in range(self.workers)]:
             future.result()
         return pool

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 from pathlib import Path
 
 import games
@@ -104,3 +105,38 @@ def test_the_number_of_picture_workers_is_a_setting() -> None:
         assert "DECKHAND_RENDER_WORKERS" in str(error)
     else:
         raise AssertionError("a malformed worker count was accepted")
+
+
+KILLED_BOT = """
+import asyncio, os, sys, time
+from bot.render.painter import Painter
+from bot.thinking import Thinker
+
+async def main():
+    painter = Painter(1)
+    await painter.start()
+    thinker = Thinker("hard", workers=1, budget=0.01)
+    await thinker.start()
+    print(" ".join(map(str, painter.worker_pids() + thinker.worker_pids())), flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+async def test_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
+    """SIGKILL leaves no worker (nor forkserver) behind holding the bot's output open."""
+    root = Path(__file__).resolve().parents[2]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", KILLED_BOT, cwd=str(root), stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL)
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(proc.stdout.readline(), 60)
+    pids = [int(p) for p in line.split()]
+    assert len(pids) == 2 and all(alive(pid) for pid in pids)
+    proc.kill()
+    await proc.wait()
+    for pid in pids:
+        assert await gone(pid), f"worker {pid} outlived the killed bot"
+    # the forkserver held the bot's standard output: it is closed once every helper has ended
+    assert await asyncio.wait_for(proc.stdout.read(), 10) == b""
