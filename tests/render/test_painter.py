@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import select
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -113,30 +115,41 @@ from bot.render.painter import Painter
 from bot.thinking import Thinker
 
 async def main():
-    painter = Painter(1)
-    await painter.start()
+    tables, hands = Painter(1), Painter(1)  # as the bot has them
+    await tables.start()
+    await hands.start()
     thinker = Thinker("hard", workers=1, budget=0.01)
     await thinker.start()
-    print(" ".join(map(str, painter.worker_pids() + thinker.worker_pids())), flush=True)
+    pids = tables.worker_pids() + hands.worker_pids() + thinker.worker_pids()
+    print(" ".join(map(str, pids)), flush=True)
     await asyncio.sleep(60)
 
 asyncio.run(main())
 """
 
 
-async def test_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
+def test_workers_end_when_the_bot_is_killed() -> None:
     """SIGKILL leaves no worker (nor forkserver) behind holding the bot's output open."""
     root = Path(__file__).resolve().parents[2]
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", KILLED_BOT, cwd=str(root), stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL)
-    assert proc.stdout is not None
-    line = await asyncio.wait_for(proc.stdout.readline(), 60)
-    pids = [int(p) for p in line.split()]
-    assert len(pids) == 2 and all(alive(pid) for pid in pids)
-    proc.kill()
-    await proc.wait()
-    for pid in pids:
-        assert await gone(pid), f"worker {pid} outlived the killed bot"
-    # the forkserver held the bot's standard output: it is closed once every helper has ended
-    assert await asyncio.wait_for(proc.stdout.read(), 10) == b""
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_BOT], cwd=str(root),
+                            stdout=write_end, stderr=subprocess.DEVNULL)
+    os.close(write_end)  # the bot (and whatever inherits its output) holds the only one
+    try:
+        line = b""
+        while not line.endswith(b"\n"):
+            ready, _, _ = select.select([read_end], [], [], 60)
+            assert ready, "the bot did not start its workers"
+            line += os.read(read_end, 4096)
+        pids = [int(p) for p in line.split()]
+        assert len(pids) == 3 and all(alive(pid) for pid in pids)
+        proc.kill()
+        proc.wait(10)
+        # the output is closed (EOF) once every helper process has ended
+        ready, _, _ = select.select([read_end], [], [], 10)
+        assert ready and os.read(read_end, 4096) == b"", "a helper kept the bot's output open"
+        assert not [pid for pid in pids if alive(pid)], "a worker outlived the killed bot"
+    finally:
+        os.close(read_end)
+        if proc.poll() is None:
+            proc.kill()
