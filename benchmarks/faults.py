@@ -398,11 +398,12 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
                                     and version >= waiting[table]:
                                 del waiting[table]
                             elif place.table_id in waiting and over_shown(shown, place.table_id):
-                                # its last stored move ended the game before the kill let the
-                                # bot mark it finished: resumed, it finishes and says so
+                                # it finished: by its last stored move before the kill (the bot
+                                # marks it finished as it resumes), or by a move made since the
+                                # restart (the computers play on while the people wait)
                                 row = f.stored().get(place.table_id)
                                 if row is not None and row.status == "finished" \
-                                        and len(row.actions) == waiting[place.table_id]:
+                                        and len(row.actions) >= waiting[place.table_id]:
                                     del waiting[place.table_id]
                         await asyncio.sleep(0.01)
                     refresh_times.append(time.perf_counter() - started)
@@ -410,6 +411,11 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
                         stale_messages += len(waiting)
                         seen = {table_of(m): (version_shown(m), m.content[:60] if m else "")
                                 for m in (sim.last_message(p.channel) for p in places)}
+                        rows = f.stored()
+                        seen["stored now"] = {  # type: ignore[index]
+                            t: (rows[t].status, len(rows[t].actions)) for t in waiting
+                            if t in rows}
+                        seen["places"] = [p.table_id for p in places]  # type: ignore[index]
                         f.problems.append(f"run {number}: messages of tables {waiting} (stored "
                                           f"versions) not redrawn: shown {seen}")
                     f.up.set()
