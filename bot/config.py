@@ -18,13 +18,9 @@ TIMER_SECONDS: dict[str, float | None] = {
 }
 
 
-def default_ai_workers() -> int:
-    """Processes for searching computer players: one per core but one, at least one."""
-    return max(1, (os.cpu_count() or 2) - 1)
-
-
-def default_render_workers() -> int:
-    """Processes that draw pictures: one per core but one, at least one."""
+def default_workers() -> int:
+    """Worker processes of one kind (searching computer players, pictures): one per core but
+    one (the event loop keeps a core), at least one."""
     return max(1, (os.cpu_count() or 2) - 1)
 
 
@@ -44,7 +40,7 @@ class Settings:
     dev_guild: int | None = None
     ai_delay: float = 1.0
     ai_level: str = "best"
-    ai_workers: int = field(default_factory=default_ai_workers)
+    ai_workers: int = field(default_factory=default_workers)
     #: processes that draw pictures; 0 draws in threads (the default of settings made in code;
     #: ``load`` gives the environment's, one per core but one)
     render_workers: int = 0
@@ -181,8 +177,8 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
                 f"DECKHAND_DEV_GUILD must be a server id (digits), not {guild_raw!r}."
             )
         dev_guild = int(guild_raw)
-    ai_workers = _processes(source, "DECKHAND_AI_WORKERS", default_ai_workers())
-    render_workers = _processes(source, "DECKHAND_RENDER_WORKERS", default_render_workers())
+    ai_workers = _processes(source, "DECKHAND_AI_WORKERS", default_workers())
+    render_workers = _processes(source, "DECKHAND_RENDER_WORKERS", default_workers())
     shard_ids, shard_count = parse_shards(source.get("DECKHAND_SHARDS", ""))
     log_format = (source.get("DECKHAND_LOG_FORMAT", "").strip() or "text").lower()
     if log_format not in LOG_FORMATS:

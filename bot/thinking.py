@@ -7,25 +7,23 @@ answering every other table's clicks meanwhile. A worker receives the pickled st
 seat, makes the seat's :func:`games.ai.observe` itself and hands only that observation to the
 player, so the player never sees more than the seat may know.
 
-Workers start from a forkserver (never ``fork`` from a running event loop with threads), are
-warmed up before the first move, and are replaced when one dies (that one move is then
-thought in a thread). ``workers=0`` thinks in a thread, as tests do.
+The pool is a :class:`bot.workers.WorkerPool`: workers are warmed up before the first move,
+replaced when one dies (that one move is then thought in a thread), and end with the bot's
+process. ``workers=0`` thinks in a thread, as tests do.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import contextlib
 import logging
-import multiprocessing
 import os
 import pickle
 import random
 from concurrent.futures.process import BrokenProcessPool
 
 import games
-from bot import logs, orphans
+from bot import logs
+from bot.workers import Pool, WorkerPool
 from games import ai
 from games.core import Action, IllegalAction, State
 
@@ -33,11 +31,6 @@ log = logging.getLogger(__name__)
 
 #: modules the forkserver imports once, so that every worker starts with them loaded
 PRELOAD = ["games", "games.ai", "games.ai.search", "games.ai.playouts"]
-
-
-def default_workers() -> int:
-    """One worker per core but one (the event loop keeps a core), at least one."""
-    return max(1, (os.cpu_count() or 2) - 1)
 
 
 def best_player(game_id: str, level: str = "best") -> ai.Player:
@@ -80,12 +73,9 @@ _worker_level = "best"
 _worker_players: dict[str, ai.Player] = {}
 
 
-def _init_worker(level: str, budget: float | None, bot_pid: int | None = None) -> None:
-    """Set a worker up: the level it plays and, when given, the search budget per move; it
-    ends when the bot's process ``bot_pid`` is gone."""
+def _init_worker(level: str, budget: float | None) -> None:
+    """Set a worker up: the level it plays and, when given, the search budget per move."""
     global _worker_level
-    if bot_pid is not None:
-        orphans.watch(bot_pid)
     _worker_level = level
     if budget is not None:
         ai.HARD_BUDGET = budget
@@ -126,13 +116,15 @@ class Thinker:
         self.budget = budget
         #: the player each game uses in this process (inline, or in a thread as a fallback)
         self.players: dict[str, ai.Player] = {}
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._starting: asyncio.Task[concurrent.futures.ProcessPoolExecutor] | None = None
-        self._closed = False
-        self._tasks: set[asyncio.Task[None]] = set()
-        #: pools replaced after a worker died; moves thought in a worker
-        self.restarts = 0
+        self.pool = WorkerPool("computer player", self.workers, PRELOAD, _warm,
+                               setup=_init_worker, setup_args=(level, budget))
+        #: moves thought in a worker
         self.pooled_moves = 0
+
+    @property
+    def restarts(self) -> int:
+        """Pools replaced after a worker died."""
+        return self.pool.restarts
 
     def player(self, game_id: str) -> ai.Player:
         """The player of this process for a game."""
@@ -149,60 +141,12 @@ class Thinker:
 
     def worker_pids(self) -> list[int]:
         """The process ids of the running workers."""
-        pool = self._pool
-        processes = getattr(pool, "_processes", None) or {}
-        return [p.pid for p in processes.values() if p.pid is not None]
-
-    # -- the pool -----------------------------------------------------------------------------
-    def _new_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        """A started pool, every worker warmed up (blocking: run it in a thread)."""
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(PRELOAD)
-        pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context, initializer=_init_worker,
-            initargs=(self.level, self.budget, os.getpid()))
-        warming = [pool.submit(_warm) for _ in range(self.workers)]
-        for future in warming:
-            future.result()
-        return pool
+        return self.pool.pids()
 
     async def start(self) -> None:
         """Start and warm the workers if some game's computer player searches."""
         if self.workers and any(self.pooled(game_id) for game_id in games.ids()):
-            await self._ready_pool()
-
-    async def _ready_pool(self) -> concurrent.futures.ProcessPoolExecutor:
-        if self._pool is not None:
-            return self._pool
-        if self._starting is None or self._starting.done():
-            self._starting = asyncio.get_running_loop().create_task(
-                asyncio.to_thread(self._new_pool))
-        pool = await asyncio.shield(self._starting)
-        if self._closed:
-            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
-            raise RuntimeError("the thinker is closed")
-        self._pool = pool
-        return pool
-
-    def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
-        """A worker died: drop the broken pool and start a fresh one in the background."""
-        if self._pool is not broken:
-            return  # another move has replaced it already
-        self._pool = None
-        self._starting = None
-        self.restarts += 1
-        log.warning("a computer player's worker process died; starting a new one")
-
-        async def renew() -> None:
-            with contextlib.suppress(Exception):
-                await asyncio.to_thread(broken.shutdown, True, cancel_futures=True)
-            if not self._closed:
-                with contextlib.suppress(Exception):
-                    await self._ready_pool()
-
-        task = asyncio.get_running_loop().create_task(renew())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+            await self.pool.ready()
 
     # -- choosing -----------------------------------------------------------------------------
     async def choose(self, state: State, seat: int, seed: str) -> Action:
@@ -218,9 +162,9 @@ class Thinker:
         legal = state.legal_actions(seat)
         if self.pooled(game_id):
             blob = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
-            pool: concurrent.futures.ProcessPoolExecutor | None = None
+            pool: Pool | None = None
             try:
-                pool = await self._ready_pool()
+                pool = await self.pool.ready()
                 loop = asyncio.get_running_loop()
                 text = await loop.run_in_executor(pool, _think_in_worker, blob, seat, seed)
                 action = Action.parse(text)
@@ -231,26 +175,16 @@ class Thinker:
                 log.error("a worker chose %s, which is not legal; playing at random", game_id)
                 return rng.choice(legal)
             except (BrokenProcessPool, OSError, RuntimeError, IllegalAction) as exc:
-                if isinstance(exc, RuntimeError) and self._closed:
+                if isinstance(exc, RuntimeError) and self.pool.closed:
                     raise
                 log.warning("thinking in a worker failed (%s); this move is thought in a "
                             "thread", type(exc).__name__, extra=logs.failure(exc))
                 if pool is not None and isinstance(exc, BrokenProcessPool):
-                    self._replace(pool)
+                    self.pool.replace(pool)
                 state = pickle.loads(blob)
         obs = ai.observe(state, seat)
         return await asyncio.to_thread(choose_safely, player, obs, rng)
 
     async def close(self) -> None:
         """Stop the workers (a move being thought is finished first, at most one budget)."""
-        self._closed = True
-        for task in list(self._tasks):
-            with contextlib.suppress(BaseException):
-                await task
-        pool, self._pool = self._pool, None
-        starting, self._starting = self._starting, None
-        if pool is None and starting is not None:
-            with contextlib.suppress(BaseException):
-                pool = await starting
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
+        await self.pool.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from bot.render import painter
 from bot.render.scenes import scene_for
 from bot.render.table import draw_scene, hand_picture, png
 
@@ -41,8 +42,6 @@ def hand_png(view: dict[str, Any], playable: set[str] | None = None, title: str 
 async def table_png_async(view: dict[str, Any], names: list[str], lang: str = "en",
                           four_colour: bool = False) -> bytes:
     """``table_png`` off the event loop."""
-    from bot.render import painter
-
     return await painter.current().run(table_png, view, names, lang, four_colour)
 
 
@@ -50,6 +49,4 @@ async def hand_png_async(view: dict[str, Any], playable: set[str] | None = None,
                          title: str = "", four_colour: bool = False) -> bytes:
     """``hand_png`` off the event loop, with the hands' own painter (the answer to a player's
     move waits for it: it must not queue behind table pictures)."""
-    from bot.render import painter
-
     return await painter.current("hand").run(hand_png, view, playable, title, four_colour)

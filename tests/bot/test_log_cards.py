@@ -246,7 +246,7 @@ async def test_a_worker_error_is_logged_without_the_cards_it_names(
             async def ready(pool: BrokenPool = pool) -> BrokenPool:
                 return pool
 
-            monkeypatch.setattr(thinker, "_ready_pool", ready)
+            monkeypatch.setattr(thinker.pool, "ready", ready)
             action = await thinker.choose(state, seat, "9:0:0")  # thought in a thread instead
             assert any(action.same_as(a) for a in state.legal_actions(seat))
     finally:

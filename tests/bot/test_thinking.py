@@ -7,8 +7,11 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
+
 import games
 from bot.config import ConfigError, load
+from bot.orphans import alive
 from bot.storage import Storage
 from bot.tables import FINISHED, PLAYING, Refusal, Table, TableManager
 from bot.thinking import Thinker
@@ -16,15 +19,6 @@ from tests.bot.fakegame import lookup
 
 HOST = 1
 BUDGET = 0.02  # seconds a search move takes here (1 s in the bot)
-
-
-def alive(pid: int) -> bool:
-    """Whether a process exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 async def gone(pid: int) -> bool:
@@ -132,13 +126,16 @@ async def test_close_leaves_no_worker_process() -> None:
         assert await gone(pid)
 
 
-def test_the_number_of_workers_is_a_setting() -> None:
-    assert load({"DISCORD_TOKEN": "x", "DECKHAND_AI_WORKERS": "0"}).ai_workers == 0
-    assert load({"DISCORD_TOKEN": "x", "DECKHAND_AI_WORKERS": "3"}).ai_workers == 3
-    assert load({"DISCORD_TOKEN": "x"}).ai_workers >= 1
-    try:
-        load({"DISCORD_TOKEN": "x", "DECKHAND_AI_WORKERS": "many"})
-    except ConfigError as error:
-        assert "DECKHAND_AI_WORKERS" in str(error)
-    else:
-        raise AssertionError("a malformed worker count was accepted")
+@pytest.mark.parametrize(("name", "field"), [("DECKHAND_AI_WORKERS", "ai_workers"),
+                                            ("DECKHAND_RENDER_WORKERS", "render_workers")])
+def test_the_number_of_workers_is_a_setting(name: str, field: str) -> None:
+    assert getattr(load({"DISCORD_TOKEN": "x", name: "0"}), field) == 0
+    assert getattr(load({"DISCORD_TOKEN": "x", name: "3"}), field) == 3
+    assert getattr(load({"DISCORD_TOKEN": "x"}), field) >= 1
+    for malformed in ("many", "-1"):
+        try:
+            load({"DISCORD_TOKEN": "x", name: malformed})
+        except ConfigError as error:
+            assert name in str(error)
+        else:
+            raise AssertionError("a malformed worker count was accepted")

@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 
 import games
-from bot.config import ConfigError, load
+from bot.orphans import alive
 from bot.render import hand_png, hand_png_async, painter, table_png, table_png_async
 from bot.render.painter import Painter
 from tests.bot.sim_helpers import world
-from tests.bot.test_thinking import alive, gone
+from tests.bot.test_thinking import gone
 
 
 def spar_views() -> tuple[dict[str, object], dict[str, object]]:
@@ -95,18 +95,6 @@ async def test_the_bot_draws_with_its_own_painters_and_puts_them_away(tmp_path: 
     for pid in pids:
         assert await gone(pid)
     assert painter.current().workers == 0 and painter.current("hand").workers == 0
-
-
-def test_the_number_of_picture_workers_is_a_setting() -> None:
-    assert load({"DISCORD_TOKEN": "x", "DECKHAND_RENDER_WORKERS": "0"}).render_workers == 0
-    assert load({"DISCORD_TOKEN": "x", "DECKHAND_RENDER_WORKERS": "2"}).render_workers == 2
-    assert load({"DISCORD_TOKEN": "x"}).render_workers >= 1
-    try:
-        load({"DISCORD_TOKEN": "x", "DECKHAND_RENDER_WORKERS": "-1"})
-    except ConfigError as error:
-        assert "DECKHAND_RENDER_WORKERS" in str(error)
-    else:
-        raise AssertionError("a malformed worker count was accepted")
 
 
 KILLED_BOT = """

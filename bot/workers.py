@@ -1,0 +1,115 @@
+"""A pool of worker processes for work that holds the GIL (searching computers, pictures).
+
+Workers start from a forkserver (never ``fork`` from a running event loop with threads), are
+warmed up before the pool is used, and a pool whose worker died is replaced in the background.
+Every worker ends when the bot's process is gone (:mod:`bot.orphans`), even if the bot was
+killed. :class:`bot.thinking.Thinker` and :class:`bot.render.painter.Painter` each keep one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot import orphans
+
+log = logging.getLogger(__name__)
+
+Pool = concurrent.futures.ProcessPoolExecutor
+
+
+def _start_worker(bot_pid: int, setup: Callable[..., None] | None,
+                  args: tuple[Any, ...]) -> None:
+    """In a new worker: end with the bot's process, then the pool's own set-up."""
+    orphans.watch(bot_pid)
+    if setup is not None:
+        setup(*args)
+
+
+class WorkerPool:
+    """``workers`` processes, started on first need; ``what`` names them in the logs."""
+
+    def __init__(self, what: str, workers: int, preload: Sequence[str],
+                 warm: Callable[[], object], setup: Callable[..., None] | None = None,
+                 setup_args: tuple[Any, ...] = ()) -> None:
+        self.what = what
+        self.workers = max(0, workers)
+        self.preload = list(preload)
+        self.warm = warm
+        self.setup = setup
+        self.setup_args = setup_args
+        self._pool: Pool | None = None
+        self._starting: asyncio.Task[Pool] | None = None
+        self.closed = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        #: pools replaced after a worker died
+        self.restarts = 0
+
+    def pids(self) -> list[int]:
+        """The process ids of the running workers."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return [p.pid for p in processes.values() if p.pid is not None]
+
+    def _new(self) -> Pool:
+        """A started pool, every worker warmed up (blocking: run it in a thread)."""
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(self.preload)
+        pool = Pool(max_workers=self.workers, mp_context=context, initializer=_start_worker,
+                    initargs=(os.getpid(), self.setup, self.setup_args))
+        for future in [pool.submit(self.warm) for _ in range(self.workers)]:
+            future.result()
+        return pool
+
+    async def ready(self) -> Pool:
+        """The running pool, started (and warmed) first if need be; RuntimeError once closed."""
+        if self._pool is not None:
+            return self._pool
+        if self._starting is None or self._starting.done():
+            self._starting = asyncio.get_running_loop().create_task(
+                asyncio.to_thread(self._new))
+        pool = await asyncio.shield(self._starting)
+        if self.closed:
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
+            raise RuntimeError(f"the {self.what} pool is closed")
+        self._pool = pool
+        return pool
+
+    def replace(self, broken: Pool) -> None:
+        """A worker died: drop the broken pool and start a fresh one in the background."""
+        if self._pool is not broken:
+            return  # another call has replaced it already
+        self._pool = None
+        self._starting = None
+        self.restarts += 1
+        log.warning("a %s worker process died; starting a new one", self.what)
+
+        async def renew() -> None:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(broken.shutdown, True, cancel_futures=True)
+            if not self.closed:
+                with contextlib.suppress(Exception):
+                    await self.ready()
+
+        task = asyncio.get_running_loop().create_task(renew())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        """Stop the workers (work under way is finished first)."""
+        self.closed = True
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        pool, self._pool = self._pool, None
+        starting, self._starting = self._starting, None
+        if pool is None and starting is not None:
+            with contextlib.suppress(BaseException):
+                pool = await starting
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
