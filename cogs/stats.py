@@ -27,7 +27,7 @@ from bot.client import refusal_text, reply
 from bot.i18n import lang_of, t
 from bot.ratings import ALL_GAMES
 from bot.records import Board, Record, Records
-from bot.render import table_png
+from bot.render import table_png_async
 from bot.render.fonts import draw_text, fit, text_tile, text_width
 from bot.render.table import png
 from bot.tables import Refusal
@@ -347,7 +347,7 @@ class StatsCog(commands.Cog):
         embed.set_footer(text=t("st-replay-step", lang, step=at.step, total=at.total))
         files = []
         try:
-            picture = await asyncio.to_thread(table_png, view.to_dict(), names, lang)
+            picture = await table_png_async(view.to_dict(), names, lang)
         except Exception as exc:  # a game the pictures do not know: the text alone
             log.warning("no picture for a replay of %s (%s)", record.game, type(exc).__name__,
                         extra=logs.failure(exc))
