@@ -198,15 +198,12 @@ class BotProcess:
 
     def cpu_seconds(self) -> float:
         """User + system CPU seconds the child has used so far (from /proc)."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks = os.sysconf("SC_CLK_TCK")
-        return (int(fields[11]) + int(fields[12])) / ticks
+        return _cpu_of(self.pid)
 
     def helpers_cpu_seconds(self) -> float:
         """User + system CPU seconds of the child's own child processes (its picture and
         computer-player workers, the forkserver) running now."""
         total = 0.0
-        ticks = os.sysconf("SC_CLK_TCK")
         todo = [self.pid]
         seen: set[int] = set()
         while todo:
@@ -220,11 +217,8 @@ class BotProcess:
                     continue
                 seen.add(kid)
                 todo.append(kid)
-                try:
-                    fields = Path(f"/proc/{kid}/stat").read_text().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                total += (int(fields[11]) + int(fields[12])) / ticks
+                with contextlib.suppress(OSError):
+                    total += _cpu_of(kid)
         return total
 
     def rss_bytes(self) -> int:
@@ -233,6 +227,12 @@ class BotProcess:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) * 1024
         return 0
+
+
+def _cpu_of(pid: int) -> float:
+    """User + system CPU seconds a process has used so far (from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _die_with_parent() -> None:
