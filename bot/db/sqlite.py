@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -20,8 +21,11 @@ from bot.db.plan import ALL, MANY, ONE, RUN, Plan, Step, drive, drive_sync
 
 T = TypeVar("T")
 
-PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
-           "PRAGMA busy_timeout=10000")
+#: run in this order: the busy timeout first, so that the others wait for a lock
+PRAGMAS = ("PRAGMA busy_timeout=10000", "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
+           "PRAGMA foreign_keys=ON")
+#: seconds to keep retrying a pragma that found the database locked (see ``open``)
+LOCKED_RETRY = 10.0
 
 
 def statements(script: str) -> list[str]:
@@ -64,7 +68,18 @@ class AsyncSqlite(Database):
         """Open (creating as needed) the database file at ``path``."""
         conn = await aiosqlite.connect(path, isolation_level=None)
         for pragma in PRAGMAS:
-            await conn.execute(pragma)
+            # Switching a new file to WAL can find it locked by another process doing the same
+            # (SQLite answers at once there instead of calling the busy handler): try again.
+            deadline = time.monotonic() + LOCKED_RETRY
+            while True:
+                try:
+                    await conn.execute(pragma)
+                    break
+                except sqlite3.OperationalError as error:
+                    if "locked" not in str(error) or time.monotonic() > deadline:
+                        await conn.close()
+                        raise
+                    await asyncio.sleep(0.05)
         return cls(conn, path)
 
     async def _do(self, step: Step) -> Any:
