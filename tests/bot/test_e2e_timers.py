@@ -45,7 +45,9 @@ def public_text(w: World) -> str:
 
 async def test_a_timeout_lets_the_computer_move_and_twice_keeps_the_seat_until_im_back(
         tmp_path: Path) -> None:
-    async with world(tmp_path, people=2, timer_scale=SCALE) as w:
+    # Bob times out twice too, and then the computer plays both seats: a pause between its
+    # moves keeps the game going until Alice is back, however slow the machine
+    async with world(tmp_path, people=2, timer_scale=SCALE, ai_delay=0.5) as w:
         alice = w.users[0]
         await with_fast_timer(w)
         table = next(iter(w.bot.manager.tables.values()))
