@@ -93,10 +93,11 @@ class Deckhand(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings, store: Storage, rules_for: RulesLookup = games.get,
                  game_ids: Callable[[], list[str]] = games.ids) -> None:
-        intents = discord.Intents.default()
-        intents.message_content = False
-        intents.members = False
-        intents.presences = False
+        # Only guilds (the names a DM gives, the channels tables sit in): interactions come
+        # without any intent, and the messages, reactions and typing of the default intents
+        # would be events the bot throws away, one for every message in every channel.
+        intents = discord.Intents.none()
+        intents.guilds = True
         sharding: dict[str, Any] = {"shard_count": settings.shard_count}
         if settings.shard_ids is not None:  # a slice; otherwise every shard of the count
             sharding["shard_ids"] = list(settings.shard_ids)

@@ -60,6 +60,7 @@ class Board:
     task: asyncio.Task[None] | None = None
     dm_turns: dict[int, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one writer of the message
+    hidden: tuple[int, set[str], list[str]] | None = None  # (version, cards, their words)
 
 
 class PlayCog(commands.Cog, name=COG):
@@ -223,8 +224,10 @@ class PlayCog(commands.Cog, name=COG):
         hidden: set[str] = set()
         words: list[str] = []
         if table.state is not None and any(kind == "event" for kind, _ in board.log):
-            hidden = hidden_cards(table.state)
-            words = card_words(hidden)
+            if board.hidden is None or board.hidden[0] != table.version:
+                found = hidden_cards(table.state)
+                board.hidden = (table.version, found, card_words(found))
+            _, hidden, words = board.hidden
         for kind, params in board.log:
             if kind == "event":
                 event = params["event"]

@@ -20,3 +20,16 @@ async def test_play_opens_a_lobby_and_join_seats_a_player(tmp_path: Path) -> Non
         lobby = w.table_message()
         assert "Bob" in str(lobby.embeds)
         assert w.sim.spec_errors == []
+
+
+async def test_the_bot_asks_only_for_the_guilds_intent(tmp_path: Path) -> None:
+    # Interactions need no intent; messages, reactions and typing would be events thrown
+    # away, one for every message in every channel the bot can see.
+    async with world(tmp_path) as w:
+        identified = [s for s in w.sim._gateways if s.identified]
+        assert identified
+        assert {s.intents for s in identified} == {1}  # GUILDS only
+        r = await w.sim.slash(w.users[0], w.channel, "play", {"game": "high-card"})
+        assert r.status == "ok", r
+        await w.sim.settle()
+        assert not any(s.wants_message(True) or s.wants_message(False) for s in identified)

@@ -153,3 +153,41 @@ def test_random_player_only_picks_legal_actions() -> None:
     obs = Observation("x", 0, games.View({}), legal, lambda rng: None)  # type: ignore[arg-type,return-value]
     rng = random.Random(1)
     assert {RandomPlayer().choose(obs, rng) for _ in range(50)} == set(legal)
+
+
+def test_view_to_dict_is_an_independent_deep_copy() -> None:
+    from games.core import View
+
+    class Odd:  # not plain data: copied the general way
+        def __init__(self) -> None:
+            self.items = [1]
+
+    data = {"hand": ["AS", "KD"], "trick": [(0, ["5C"])], "nested": {"a": [1, {"b": 2}]},
+            "odd": Odd(), "none": None, "flag": True, "x": 1.5}
+    view = View(data)
+    copied = view.to_dict()
+    assert copied["hand"] == ["AS", "KD"] and copied["trick"] == [(0, ["5C"])]
+    copied["hand"].append("2H")
+    copied["trick"][0][1].append("6C")
+    copied["nested"]["a"][1]["b"] = 3
+    copied["odd"].items.append(2)
+    assert data["hand"] == ["AS", "KD"]
+    assert data["trick"] == [(0, ["5C"])]
+    assert data["nested"] == {"a": [1, {"b": 2}]}
+    assert data["odd"].items == [1]
+    assert type(copied["trick"][0]) is tuple
+
+
+def test_view_to_dict_equals_a_deep_copy_for_every_game() -> None:
+    for gid in games.ids():
+        rules = games.get(gid)
+        state = rules.new_game(rules.usual_players, seed=5)
+        rng = random.Random(5)
+        for _ in range(20):
+            if state.over:
+                break
+            for seat in (None, *range(state.players)):
+                view = state.view(seat)
+                assert view.to_dict() == copy.deepcopy(view._data)
+            seat = rng.choice(state.to_act)
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
