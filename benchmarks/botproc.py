@@ -243,6 +243,37 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
+def stamp_responses(path: str) -> None:
+    """Append ``<interaction id> <time.monotonic()>`` to ``path`` as the bot issues the first
+    callback request of each interaction (the measuring point of the bot's latency: the
+    simulator's dispatch stamp uses the same clock, so the two give arrival → response without
+    the simulator's own delay in reading the request)."""
+    from discord.webhook import async_ as webhook
+
+    out = open(path, "a", buffering=1)  # noqa: SIM115 - open as long as the process
+    seen: set[int] = set()
+    original = webhook.AsyncWebhookAdapter.create_interaction_response
+
+    def stamped(self: Any, interaction_id: int, token: str, **kwargs: Any) -> Any:
+        if interaction_id not in seen:
+            seen.add(interaction_id)
+            out.write(f"{interaction_id} {time.monotonic()}\n")
+        return original(self, interaction_id, token, **kwargs)
+
+    webhook.AsyncWebhookAdapter.create_interaction_response = stamped  # type: ignore[method-assign]
+
+
+def read_stamps(path: str) -> dict[str, float]:
+    """What :func:`stamp_responses` wrote: interaction id → monotonic seconds."""
+    found: dict[str, float] = {}
+    with contextlib.suppress(FileNotFoundError), open(path) as lines:
+        for line in lines:
+            parts = line.split()
+            if len(parts) == 2:
+                found.setdefault(parts[0], float(parts[1]))
+    return found
+
+
 def child() -> int:
     """The child: the production bot with discord.py pointed at the simulator."""
     import logging
@@ -253,6 +284,9 @@ def child() -> int:
 
     discord.http.Route.BASE = os.environ["DECKHAND_SIM_BASE"]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["DECKHAND_SIM_GATEWAY"])
+
+    if os.environ.get("DECKHAND_BENCH_STAMPS"):
+        stamp_responses(os.environ["DECKHAND_BENCH_STAMPS"])
 
     from bot.client import Deckhand
     from bot.config import load

@@ -44,6 +44,11 @@ class Settings:
     #: processes that draw pictures; 0 draws in threads (the default of settings made in code;
     #: ``load`` gives the environment's, one per core but one)
     render_workers: int = 0
+    #: least seconds between two edits of a table's public message (later news waits and is
+    #: shown together): Discord allows about one edit a second per channel, and each edit
+    #: draws the table. 0 (the default of settings made in code, and of tests) edits at once;
+    #: ``load`` gives the environment's, 1 s by default
+    edit_gap: float = 0.0
     log_level: str = "INFO"
     timer_scale: float = 1.0
     #: shard ids this process runs and the bot's total shard count (None: discord.py decides)
@@ -59,6 +64,7 @@ class Settings:
             f"dev_guild={self.dev_guild!r}, "
             f"ai_delay={self.ai_delay!r}, ai_level={self.ai_level!r}, "
             f"ai_workers={self.ai_workers!r}, render_workers={self.render_workers!r}, "
+            f"edit_gap={self.edit_gap!r}, "
             f"log_level={self.log_level!r}, timer_scale={self.timer_scale!r}, "
             f"shards={shards_text(self.shard_ids, self.shard_count)!r}, "
             f"log_format={self.log_format!r}, heartbeat_path={self.heartbeat_path!r})"
@@ -193,6 +199,7 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         ai_level=source.get("DECKHAND_AI_LEVEL", "").strip() or "best",
         ai_workers=ai_workers,
         render_workers=render_workers,
+        edit_gap=_number(source, "DECKHAND_EDIT_GAP", 1.0),
         log_level=(source.get("DECKHAND_LOG_LEVEL", "").strip() or "INFO").upper(),
         timer_scale=_number(source, "DECKHAND_TIMER_SCALE", 1.0),
         shard_ids=shard_ids,

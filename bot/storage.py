@@ -233,10 +233,10 @@ class Storage:
         self, table_id: int, idx: int, seat: int, action: str, user_id: int | None, how: str,
     ) -> None:
         """Store one action (committed before returning)."""
-        await self.db.execute(
+        await self.db.append(
             "INSERT INTO actions (table_id, idx, seat, action, user_id, how, at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            table_id, idx, seat, action, user_id, how, time.time(),
+            [(table_id, idx, seat, action, user_id, how, time.time())],
         )
 
     async def add_actions(
@@ -245,7 +245,7 @@ class Storage:
         """Store several actions ``(table_id, idx, seat, action, user_id, how)`` in one
         transaction (committed before returning): all of them, or none."""
         now = time.time()
-        await self.db.executemany(
+        await self.db.append(
             "INSERT INTO actions (table_id, idx, seat, action, user_id, how, at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(*row, now) for row in rows],

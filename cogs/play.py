@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import math
 from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -61,6 +62,7 @@ class Board:
     dm_turns: dict[int, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one writer of the message
     hidden: tuple[int, set[str], list[str]] | None = None  # (version, cards, their words)
+    edited: float = -math.inf  # when the message was last edited (the event loop's clock)
 
 
 class PlayCog(commands.Cog, name=COG):
@@ -270,7 +272,11 @@ class PlayCog(commands.Cog, name=COG):
     async def _flush(self, table: Table) -> None:
         """Edit the public message until it shows the latest position (edits coalesce)."""
         board = self.board(table.id)
+        gap = self.bot.settings.edit_gap
         while board.dirty:
+            wait = board.edited + gap - asyncio.get_running_loop().time()
+            if wait > 0 and table.status not in (FINISHED, CANCELLED):
+                await asyncio.sleep(wait)  # what happens meanwhile is shown in the same edit
             async with board.lock:
                 async with table.lock:
                     board.dirty = False
@@ -279,6 +285,7 @@ class PlayCog(commands.Cog, name=COG):
                 if key == board.sent:
                     continue
                 try:
+                    board.edited = asyncio.get_running_loop().time()
                     await self._send_edit(table, payload)
                     board.sent = key
                 except Exception as exc:  # a failed edit must not stop later ones

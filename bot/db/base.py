@@ -69,3 +69,11 @@ class Database(ABC):
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run one statement per argument tuple, in one transaction."""
         await self.run(single(Step.many(sql, rows)), write=True)
+
+    async def append(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Insert a few small rows in one transaction, as quickly as the back end can (the
+        hot path: a move is stored before it is shown)."""
+        if len(rows) == 1:
+            await self.execute(sql, *rows[0])
+        else:
+            await self.executemany(sql, rows)

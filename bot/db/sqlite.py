@@ -62,6 +62,10 @@ class AsyncSqlite(Database):
         super().__init__()
         self.conn = conn
         self.path = path
+        #: a second connection for :meth:`append`, used on the event loop's thread
+        self._quick: sqlite3.Connection | None = None
+        #: appends that found the file locked by another process and went through aiosqlite
+        self.slow_appends = 0
 
     @classmethod
     async def open(cls, path: str) -> AsyncSqlite:
@@ -116,6 +120,42 @@ class AsyncSqlite(Database):
             await self.conn.execute("COMMIT")
             return result
 
+    async def append(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Insert rows in one transaction on the event loop's own thread.
+
+        A small insert into a WAL file takes tens of microseconds, less than one hop to
+        aiosqlite's thread and back: under load each hop waits for the busy event loop and
+        for the GIL, and a move's store took 36 ms at the 90th percentile (150 ms at the
+        99th). Taken under the connection's lock, so it never meets a transaction of this
+        process; it never waits for another process's lock either (no busy timeout here):
+        then it goes through aiosqlite, which waits.
+        """
+        async with self.lock:
+            quick = self._quick
+            if quick is None:
+                quick = self._quick = sqlite3.connect(
+                    self.path, timeout=0, isolation_level=None, check_same_thread=False)
+                quick.execute("PRAGMA synchronous=NORMAL")
+                quick.execute("PRAGMA foreign_keys=ON")
+            try:
+                quick.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) and "busy" not in str(error):
+                    raise
+            else:
+                try:
+                    quick.executemany(sql, rows)
+                except BaseException as error:
+                    quick.execute("ROLLBACK")
+                    if isinstance(error, sqlite3.IntegrityError) and not isinstance(
+                            error, IntegrityError):
+                        raise IntegrityError(*error.args) from error
+                    raise
+                quick.execute("COMMIT")
+                return
+        self.slow_appends += 1
+        await self.executemany(sql, rows)
+
     async def version(self) -> int:
         """The database's ``user_version``: how many migrations have run."""
         row = await self.one("PRAGMA user_version")
@@ -128,7 +168,11 @@ class AsyncSqlite(Database):
             await self.run(migration(number, script), write=True)
 
     async def close(self) -> None:
-        """Close the connection."""
+        """Close the connections."""
+        async with self.lock:
+            if self._quick is not None:
+                self._quick.close()
+                self._quick = None
         await self.conn.close()
 
 

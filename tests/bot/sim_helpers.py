@@ -27,11 +27,11 @@ def game_ids() -> list[str]:
     return [*games.ids(), HIGH_CARD.id]
 
 
-async def make_bot(db: Path | str, ai_delay: float = 0.0, timer_scale: float = 1.0
-                   ) -> Deckhand:
+async def make_bot(db: Path | str, ai_delay: float = 0.0, timer_scale: float = 1.0,
+                   edit_gap: float = 0.0) -> Deckhand:
     """A bot on a database (a file or a PostgreSQL address), with no computer pause."""
     settings = Settings(token="sim-token", db_path=str(db), ai_delay=ai_delay,
-                        timer_scale=timer_scale, ai_level="normal")
+                        timer_scale=timer_scale, ai_level="normal", edit_gap=edit_gap)
     store = await Storage.open(settings.db_path)
     return Deckhand(settings, store, rules_for=lookup, game_ids=game_ids)
 
@@ -67,7 +67,8 @@ class World:
 
 @asynccontextmanager
 async def world(tmp_path: Path, people: int = 4, locale: str = "en-US",
-                ai_delay: float = 0.0, timer_scale: float = 1.0) -> AsyncIterator[World]:
+                ai_delay: float = 0.0, timer_scale: float = 1.0, edit_gap: float = 0.0
+                ) -> AsyncIterator[World]:
     """A running bot in a simulated server."""
     async with SimulatedDiscord(interaction_deadline=3.0) as sim:
         guild = sim.add_guild("Test Server", locale=locale)
@@ -78,7 +79,7 @@ async def world(tmp_path: Path, people: int = 4, locale: str = "en-US",
             sim.add_member(guild, user, manage_guild=(i == people - 1))
             users.append(user)
         db = DATABASE or str(tmp_path / "deckhand.sqlite3")
-        bot = await make_bot(db, ai_delay=ai_delay, timer_scale=timer_scale)
+        bot = await make_bot(db, ai_delay=ai_delay, timer_scale=timer_scale, edit_gap=edit_gap)
         await sim.start(bot)
         here = World(sim, guild, channel, users, bot, db, [bot])
         try:

@@ -22,6 +22,8 @@ def test_defaults_and_values_are_read_once() -> None:
     assert settings.db_path == "./deckhand.sqlite3"
     assert settings.dev_guild == 123
     assert settings.ai_delay == 0.0
+    assert settings.edit_gap == 1.0  # Discord's pace for edits of one channel's messages
+    assert load({"DISCORD_TOKEN": "t", "DECKHAND_EDIT_GAP": "0.25"}).edit_gap == 0.25
 
 
 def test_the_token_never_appears_in_the_settings_text() -> None:
@@ -31,7 +33,8 @@ def test_the_token_never_appears_in_the_settings_text() -> None:
 
 
 @pytest.mark.parametrize("env", [{"DECKHAND_DEV_GUILD": "abc"}, {"DECKHAND_AI_DELAY": "-1"},
-                                 {"DECKHAND_AI_DELAY": "soon"}])
+                                 {"DECKHAND_AI_DELAY": "soon"}, {"DECKHAND_EDIT_GAP": "-0.5"},
+                                 {"DECKHAND_EDIT_GAP": "often"}])
 def test_malformed_settings_are_refused_by_name(env: dict[str, str]) -> None:
     with pytest.raises(ConfigError, match=next(iter(env))):
         load({"DISCORD_TOKEN": "t", **env})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -175,3 +176,50 @@ def test_migrations_split_into_statements() -> None:
     assert found == ["CREATE TABLE a (x TEXT DEFAULT ';');",
                      "-- a note; still a note\nCREATE INDEX b ON a(x);"]
     assert len(statements(MIGRATIONS[0])) == 5  # four tables, one index
+
+
+async def test_actions_appended_together_are_all_stored_or_none(store: Storage) -> None:
+    table_id = await store.create_table(1, 60, "high-card", 5, [], {}, 1, "off")
+    await store.add_action(table_id, 0, 0, "play AS", 7, "player")
+    await store.add_actions([(table_id, 1, 1, "play KD", None, "computer"),
+                             (table_id, 2, 0, "play 2C", 7, "player")])
+    assert [(a.idx, a.action) for a in await store.actions(table_id)] == [
+        (0, "play AS"), (1, "play KD"), (2, "play 2C")]
+    with pytest.raises(IntegrityError):  # idx 2 again: the whole batch is refused
+        await store.add_actions([(table_id, 3, 1, "play 3C", None, "computer"),
+                                 (table_id, 2, 1, "play 4C", None, "computer")])
+    with pytest.raises(IntegrityError):
+        await store.add_action(table_id, 1, 1, "play 5C", None, "computer")
+    assert [a.idx for a in await store.actions(table_id)] == [0, 1, 2]
+    await store.add_action(table_id, 3, 1, "play 3C", None, "computer")  # still usable
+    assert [a.idx for a in await store.actions(table_id)] == [0, 1, 2, 3]
+
+
+async def test_an_append_never_blocks_the_event_loop_on_another_process_lock(
+        tmp_path: Path) -> None:
+    path = str(tmp_path / "locked.sqlite3")
+    store = await Storage.open(path)
+    table_id = await store.create_table(1, 61, "high-card", 5, [], {}, 1, "off")
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # another process writing
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.get_running_loop().create_task(tick())
+    append = asyncio.get_running_loop().create_task(
+        store.add_action(table_id, 0, 0, "play AS", 7, "player"))
+    await asyncio.sleep(0.3)
+    assert not append.done()  # it waits for the lock...
+    assert ticks >= 10  # ...without stopping the event loop
+    other.execute("COMMIT")
+    await asyncio.wait_for(append, 5)
+    ticker.cancel()
+    assert [a.action for a in await store.actions(table_id)] == ["play AS"]
+    assert store.db.slow_appends == 1  # type: ignore[attr-defined]
+    other.close()
+    await store.close()
