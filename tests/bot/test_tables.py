@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -422,6 +423,13 @@ async def test_actions_arriving_together_are_stored_together(store: Storage) -> 
         await original(rows)
 
     store.add_actions = counted  # type: ignore[method-assign]
+    alone = store.add_action
+
+    async def slow(*row: Any) -> None:  # a store that takes a while: the others gather
+        await asyncio.sleep(0.02)
+        await alone(*row)
+
+    store.add_action = slow  # type: ignore[method-assign]
     await asyncio.gather(*(writer.add(table, idx, 0, "knock", HOST, "player")
                            for idx in range(3) for table in (first, second)))
     assert [len(await store.actions(t)) for t in (first, second)] == [3, 3]
@@ -435,3 +443,14 @@ async def test_actions_arriving_together_are_stored_together(store: Storage) -> 
         return_exceptions=True)
     assert [isinstance(r, sqlite3.IntegrityError) for r in results] == [False, True, False, False]
     assert [len(await store.actions(t)) for t in (first, second)] == [5, 4]
+
+
+async def test_a_lone_action_is_stored_by_its_caller_at_once(store: Storage) -> None:
+    from bot.tables import ActionWriter
+
+    table = await store.create_table(100, 3, "high-card", HOST, [], {}, 1, "off")
+    writer = ActionWriter(store)
+    for idx in range(3):
+        await writer.add(table, idx, 0, "knock", HOST, "player")
+        assert writer._task is None  # no task of its own: stored by the caller
+    assert len(await store.actions(table)) == 3
