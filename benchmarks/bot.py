@@ -1,7 +1,7 @@
 """Bot speed on the simulated Discord: 100 concurrent tables of mixed games, scripted players.
 
     .venv/bin/python benchmarks/bot.py [--tables 100] [--moves 12] [--ai-delay 0.1]
-        [--ai-level normal] [--ai-workers N] [--validate] [--profile FILE]
+        [--ai-level normal] [--ai-workers N] [--edit-gap 1.0] [--validate] [--profile FILE]
 
 The bot runs unmodified in a child process of its own (``benchmarks/botproc.py``: the
 production start-up, discord.py's ``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``
@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
+import re
 import sys
 import tempfile
 import time
@@ -47,6 +49,9 @@ from tests.bot.sim_helpers import button, verb_of
 from tests.discord_sim import InteractionResult, SimChannel, SimMessage, SimulatedDiscord, SimUser
 
 TARGET_P99_MS = 150.0
+#: the table and position a table message shows (its Hand button), and any control's
+TABLE_VERSION = re.compile(r"dh:hand:(\d+):(\d+):")
+ANY_VERSION = re.compile(r"dh:[a-z]+:(\d+):(\d+):")
 THINK = 1.0  # seconds a scripted player takes before each click, at most
 OPENING = 5.0  # seconds over which the tables are opened
 AI_DELAY = 0.1  # seconds a computer waits before its move
@@ -145,6 +150,29 @@ class Bench:
                 found.setdefault(slot, []).append((first[r.id] - sent[r.id]) * 1000)
         return [found[k] for k in sorted(found)]
 
+    def table_lag_ms(self) -> list[float]:
+        """For each person's move: from its answer (the callback request carrying the new
+        hand) to the first edit of the table message showing that position or a later one."""
+        shown: dict[str, list[tuple[float, int]]] = {}
+        answered: list[tuple[str, int, float]] = []
+        moves = {r.id for r in self.results if self.kinds.get(r.id) in ("move", "choose cards")}
+        for q in self.sim.requests:
+            text = json.dumps(q.json) if q.json is not None else ""
+            if q.method == "PATCH" and "/messages/" in q.path and "/webhooks/" not in q.path:
+                found = TABLE_VERSION.search(text)
+                if found:
+                    shown.setdefault(found.group(1), []).append((q.time, int(found.group(2))))
+            elif q.interaction_id in moves and "/callback" in q.path:
+                found = ANY_VERSION.search(text)
+                if found:
+                    answered.append((found.group(1), int(found.group(2)), q.time))
+        lags = []
+        for table, version, at in answered:
+            later = [t for t, v in shown.get(table, []) if v >= version and t >= at]
+            if later:
+                lags.append((min(later) - at) * 1000)
+        return lags
+
     def place(self, index: int) -> tuple[SimChannel, list[SimUser]]:
         channel = self.sim.add_channel(self.guild, f"table-{index}")
         users = []
@@ -225,7 +253,7 @@ def percentile(ordered: list[float], share: float) -> float:
 
 async def run(tables: int, moves: int, validate: bool = False, profile: str | None = None,
               ai_delay: float = AI_DELAY, ai_level: str = "normal",
-              ai_workers: int | None = None) -> int:
+              ai_workers: int | None = None, edit_gap: float = 1.0) -> int:
     mix = [*games.ids()] or ["high-card"]
     async with BenchDiscord(interaction_deadline=3.0, validate=validate, quick=True) as sim:
         b = Bench(sim)
@@ -233,7 +261,7 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
             places = [b.place(i) for i in range(tables)]
             db = str(Path(tmp) / "bench.sqlite3")
             stamps = str(Path(tmp) / "stamps.txt")
-            env = {"DECKHAND_BENCH_STAMPS": stamps}
+            env = {"DECKHAND_BENCH_STAMPS": stamps, "DECKHAND_EDIT_GAP": str(edit_gap)}
             if ai_workers is not None:
                 env["DECKHAND_AI_WORKERS"] = str(ai_workers)
             bot = (ProfiledBot(sim, db, ai_delay=ai_delay, ai_level=ai_level, env=env,
@@ -283,6 +311,12 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                 windows = b.by_window(started_at=sim.now() - wall, width=5.0)
                 print("p99 per 5 s of the run: " + ", ".join(
                     f"{percentile(sorted(v), 0.99):.0f} ms ({len(v)})" for v in windows))
+                lags = sorted(b.table_lag_ms())
+                if lags:
+                    print(f"a person's move on the table message, after its answer: {len(lags)} "
+                          f"moves, p50 {percentile(lags, 0.5):.0f} ms, p99 "
+                          f"{percentile(lags, 0.99):.0f} ms, max {lags[-1]:.0f} ms (edits of a "
+                          f"table message are at least {edit_gap} s apart)")
                 print(f"errors: {len(failed)} interactions not answered in time or refused, "
                       f"{len(bot.errors)} error lines logged by the bot, "
                       f"{len(sim.spec_errors)} spec errors")
@@ -326,9 +360,11 @@ def main() -> int:
                         help="the computers' level (hard: searching, in the worker processes)")
     parser.add_argument("--ai-workers", type=int,
                         help="DECKHAND_AI_WORKERS for the bot (0: search in a thread)")
+    parser.add_argument("--edit-gap", type=float, default=1.0,
+                        help="DECKHAND_EDIT_GAP: least seconds between edits of a table message")
     args = parser.parse_args()
     return asyncio.run(run(args.tables, args.moves, args.validate, args.profile, args.ai_delay,
-                           args.ai_level, args.ai_workers))
+                           args.ai_level, args.ai_workers, args.edit_gap))
 
 
 if __name__ == "__main__":

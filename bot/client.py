@@ -28,6 +28,10 @@ from bot.tables import Refusal, RulesLookup, TableManager
 
 log = logging.getLogger(__name__)
 
+#: how much lower the table pictures' workers run than the bot: nobody waits on a redraw of
+#: the public table the way a click waits for its answer, so a busy core goes to the bot first
+TABLE_PICTURE_NICE = 10
+
 _TABLE_IN_ID = re.compile(r"^dh:[a-z]{1,8}:(\d{1,18}):")
 
 
@@ -138,7 +142,7 @@ class Deckhand(commands.AutoShardedBot):
                                     ai_workers=settings.ai_workers)
         #: draw the pictures: tables in ``render_workers`` processes, hands in one of their own
         #: (threads with ``render_workers=0``)
-        self.painters = {"table": Painter(settings.render_workers),
+        self.painters = {"table": Painter(settings.render_workers, nice=TABLE_PICTURE_NICE),
                          "hand": Painter(min(1, settings.render_workers))}
 
     @classmethod

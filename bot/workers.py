@@ -25,20 +25,28 @@ Pool = concurrent.futures.ProcessPoolExecutor
 
 
 def _start_worker(bot_pid: int, setup: Callable[..., None] | None,
-                  args: tuple[Any, ...]) -> None:
-    """In a new worker: end with the bot's process, then the pool's own set-up."""
+                  args: tuple[Any, ...], nice: int = 0) -> None:
+    """In a new worker: end with the bot's process, lower its priority by ``nice``, then the
+    pool's own set-up."""
     orphans.watch(bot_pid)
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     if setup is not None:
         setup(*args)
 
 
 class WorkerPool:
-    """``workers`` processes, started on first need; ``what`` names them in the logs."""
+    """``workers`` processes, started on first need; ``what`` names them in the logs.
+
+    ``nice`` lowers the workers' scheduling priority (work nobody waits on, like the table
+    pictures, yields a busy core to the bot's event loop first)."""
 
     def __init__(self, what: str, workers: int, preload: Sequence[str],
                  warm: Callable[[], object], setup: Callable[..., None] | None = None,
-                 setup_args: tuple[Any, ...] = ()) -> None:
+                 setup_args: tuple[Any, ...] = (), nice: int = 0) -> None:
         self.what = what
+        self.nice = nice
         self.workers = max(0, workers)
         self.preload = list(preload)
         self.warm = warm
@@ -61,7 +69,7 @@ class WorkerPool:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(self.preload)
         pool = Pool(max_workers=self.workers, mp_context=context, initializer=_start_worker,
-                    initargs=(os.getpid(), self.setup, self.setup_args))
+                    initargs=(os.getpid(), self.setup, self.setup_args, self.nice))
         for future in [pool.submit(self.warm) for _ in range(self.workers)]:
             future.result()
         return pool

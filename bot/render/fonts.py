@@ -141,8 +141,9 @@ def runs(text: str) -> Iterator[tuple[Face | None, str]]:
         yield current, buf
 
 
+@functools.lru_cache(maxsize=8192)
 def text_width(text: str, size: int, bold: bool = False) -> int:
-    """How wide ``text`` draws at ``size``."""
+    """How wide ``text`` draws at ``size`` (kept: a table's lines mostly repeat)."""
     total = 0
     for face, part in runs(text):
         f = font(face, size, bold)
@@ -153,8 +154,9 @@ def text_width(text: str, size: int, bold: bool = False) -> int:
     return total
 
 
+@functools.lru_cache(maxsize=8192)
 def fit(text: str, size: int, width: int, bold: bool = False) -> str:
-    """``text`` shortened with an ellipsis so that it fits ``width``."""
+    """``text`` shortened with an ellipsis so that it fits ``width`` (kept, as its width)."""
     if text_width(text, size, bold) <= width:
         return text
     while text and text_width(text + "…", size, bold) > width:

@@ -59,8 +59,8 @@ def _warm() -> int:
 class Painter:
     """Draws pictures off the event loop: in worker processes (``workers`` > 0) or threads."""
 
-    def __init__(self, workers: int = 0) -> None:
-        self.pool = WorkerPool("picture", workers, PRELOAD, _warm)
+    def __init__(self, workers: int = 0, nice: int = 0) -> None:
+        self.pool = WorkerPool("picture", workers, PRELOAD, _warm, nice=nice)
         #: pictures drawn in a worker
         self.pooled = 0
 

@@ -97,6 +97,31 @@ async def test_the_bot_draws_with_its_own_painters_and_puts_them_away(tmp_path: 
     assert painter.current().workers == 0 and painter.current("hand").workers == 0
 
 
+async def test_table_pictures_are_drawn_at_a_lower_priority_than_hands(tmp_path: Path) -> None:
+    from bot.client import TABLE_PICTURE_NICE, Deckhand
+    from bot.config import Settings
+    from bot.storage import Storage
+
+    settings = Settings(token="t", db_path=str(tmp_path / "d.sqlite3"), render_workers=1)
+    store = await Storage.open(settings.db_path)
+    bot = Deckhand(settings, store)
+    assert bot.painters["table"].pool.nice == TABLE_PICTURE_NICE > 0
+    assert bot.painters["hand"].pool.nice == 0  # a click waits for its hand
+    await store.close()
+    tables, hands = Painter(1, nice=TABLE_PICTURE_NICE), Painter(1)
+    await tables.start()
+    await hands.start()
+    try:
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        table_worker, hand_worker = tables.worker_pids()[0], hands.worker_pids()[0]
+        expected = min(19, mine + TABLE_PICTURE_NICE)
+        assert os.getpriority(os.PRIO_PROCESS, table_worker) == expected
+        assert os.getpriority(os.PRIO_PROCESS, hand_worker) == mine
+    finally:
+        await tables.close()
+        await hands.close()
+
+
 KILLED_BOT = """
 import asyncio, os, sys, time
 from bot.render.painter import Painter
