@@ -1,7 +1,7 @@
 """Faults: kill the bot process (SIGKILL) at random moments of games and restart it.
 
     .venv/bin/python benchmarks/faults.py [--runs 100] [--tables 6] [--seed 1]
-                                          [--ai-delay 0.02]
+                                          [--ai-delay 0.02] [--edit-gap 0]
 
 The simulated Discord runs here; the bot runs in a child process (``benchmarks/botproc.py``)
 on one SQLite database. ``--tables`` tables of different games are played at once by scripted
@@ -348,8 +348,10 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = False,
-              mix: tuple[str, ...] = MIX, window: tuple[float, float] = (0.3, 3.0)) -> int:
+              mix: tuple[str, ...] = MIX, window: tuple[float, float] = (0.3, 3.0),
+              edit_gap: float = 0.0) -> int:
     rng = random.Random(seed)
+    env = {"DECKHAND_EDIT_GAP": str(edit_gap)}
     async with ProcDiscord(interaction_deadline=3.0, quick=True) as sim:
         guild = sim.add_guild("Faults Server", locale="en-US")
         places = []
@@ -363,7 +365,7 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
         with tempfile.TemporaryDirectory() as tmp:
             db = str(Path(tmp) / "faults.sqlite3")
             f = Faults(sim, db, places, rng)
-            bot = BotProcess(sim, db, ai_delay=ai_delay)
+            bot = BotProcess(sim, db, ai_delay=ai_delay, env=env)
             ready_times: list[float] = []
             refresh_times: list[float] = []
             errors: list[str] = []
@@ -383,7 +385,7 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
                     f.check()
                     expected = {t.id: len(t.actions) for t in f.stored().values()
                                 if t.status == "playing"}
-                    bot = BotProcess(sim, db, ai_delay=ai_delay)
+                    bot = BotProcess(sim, db, ai_delay=ai_delay, env=env)
                     started = time.perf_counter()
                     ready_times.append(await bot.start())
                     # the resumed tables redraw their messages: at least the stored version
@@ -481,6 +483,9 @@ def main() -> int:
     parser.add_argument("--games", default=",".join(MIX), help="games of the tables, in turn")
     parser.add_argument("--window", default="0.3,3",
                         help="seconds of play before each kill: low,high (uniform)")
+    parser.add_argument("--edit-gap", type=float, default=0.0,
+                        help="DECKHAND_EDIT_GAP (the bot's default is 1 s; 0 shows each turn at "
+                             "once, so more moves are made between kills)")
     args = parser.parse_args()
     low, high = (float(x) for x in args.window.split(","))
     # A killed bot drops its connections mid-request; the simulated Discord's web server
@@ -489,7 +494,8 @@ def main() -> int:
         lambda record: not (record.exc_info and isinstance(record.exc_info[1],
                                                            ConnectionResetError)))
     return asyncio.run(run(args.runs, args.tables, args.seed, args.ai_delay,
-                           mix=tuple(args.games.split(",")), window=(low, high)))
+                           mix=tuple(args.games.split(",")), window=(low, high),
+                           edit_gap=args.edit_gap))
 
 
 if __name__ == "__main__":
