@@ -432,7 +432,8 @@ class PlayCog(commands.Cog, name=COG):
         Called by :class:`cogs.views.TableButton` / :class:`cogs.views.TableSelect` (the
         registered dynamic items) and by the fallback listener, never both for one interaction.
         """
-        values = [str(v) for v in dict(interaction.data or {}).get("values") or []]
+        raw = dict(interaction.data or {}).get("values")
+        values = [str(v) for v in raw] if isinstance(raw, list) else []
         try:
             await self.route(interaction, cid, values)
         except Exception as error:

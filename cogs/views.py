@@ -54,7 +54,7 @@ COG = "PlayCog"  # the cog whose ``component`` method routes every table compone
 
 
 async def _route(interaction: discord.Interaction[Any], cid: ids.ComponentId) -> None:
-    cog = interaction.client.get_cog(COG)  # type: ignore[attr-defined]
+    cog = interaction.client.get_cog(COG)
     if cog is None:  # pragma: no cover - the items are removed with the cog
         return
     await cog.component(interaction, cid)

@@ -267,7 +267,8 @@ class View:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable copy."""
-        return _copied(self._data)
+        copied: dict[str, Any] = _copied(self._data)
+        return copied
 
     def __getitem__(self, key: str) -> Any:
         return self._data[key]
