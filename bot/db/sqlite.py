@@ -17,13 +17,15 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.db.base import SQLITE, Database, IntegrityError
-from bot.db.plan import ALL, MANY, ONE, RUN, Plan, Step, drive, drive_sync
+from bot.db.plan import ALL, MANY, ONE, RUN, Plan, Step, drive, drive_sync, single
 
 T = TypeVar("T")
 
+#: milliseconds a connection waits for another's lock before it gives up
+BUSY_TIMEOUT_MS = 10000
 #: run in this order: the busy timeout first, so that the others wait for a lock
-PRAGMAS = ("PRAGMA busy_timeout=10000", "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
-           "PRAGMA foreign_keys=ON")
+PRAGMAS = (f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}", "PRAGMA journal_mode=WAL",
+           "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON")
 #: seconds to keep retrying a pragma that found the database locked (see ``open``)
 LOCKED_RETRY = 10.0
 
@@ -63,7 +65,7 @@ class AsyncSqlite(Database):
         self.conn = conn
         self.path = path
         #: a second connection for :meth:`append`, used on the event loop's thread
-        self._quick: sqlite3.Connection | None = None
+        self._quick: ThreadSqlite | None = None
         #: appends that found the file locked by another process and went through aiosqlite
         self.slow_appends = 0
 
@@ -131,28 +133,14 @@ class AsyncSqlite(Database):
         then it goes through aiosqlite, which waits.
         """
         async with self.lock:
-            quick = self._quick
-            if quick is None:
-                quick = self._quick = sqlite3.connect(
-                    self.path, timeout=0, isolation_level=None, check_same_thread=False)
-                quick.execute("PRAGMA synchronous=NORMAL")
-                quick.execute("PRAGMA foreign_keys=ON")
             try:
-                quick.execute("BEGIN IMMEDIATE")
+                if self._quick is None:
+                    self._quick = ThreadSqlite.open(self.path, busy_timeout_ms=0)
+                self._quick.run_now(single(Step.many(sql, rows)), write=True)
+                return
             except sqlite3.OperationalError as error:
                 if "locked" not in str(error) and "busy" not in str(error):
                     raise
-            else:
-                try:
-                    quick.executemany(sql, rows)
-                except BaseException as error:
-                    quick.execute("ROLLBACK")
-                    if isinstance(error, sqlite3.IntegrityError) and not isinstance(
-                            error, IntegrityError):
-                        raise IntegrityError(*error.args) from error
-                    raise
-                quick.execute("COMMIT")
-                return
         self.slow_appends += 1
         await self.executemany(sql, rows)
 
@@ -171,7 +159,7 @@ class AsyncSqlite(Database):
         """Close the connections."""
         async with self.lock:
             if self._quick is not None:
-                self._quick.close()
+                self._quick.close_now()
                 self._quick = None
         await self.conn.close()
 
@@ -187,11 +175,17 @@ class ThreadSqlite(Database):
         self.path = path
 
     @classmethod
-    def open(cls, path: str) -> ThreadSqlite:
-        """Open (creating as needed) the database file at ``path``."""
-        conn = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
-        for pragma in PRAGMAS:
-            conn.execute(pragma)
+    def open(cls, path: str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> ThreadSqlite:
+        """Open (creating as needed) the database file at ``path``; ``busy_timeout_ms``: how
+        long a statement waits for another connection's lock (0: it fails at once)."""
+        conn = sqlite3.connect(path, timeout=busy_timeout_ms / 1000, isolation_level=None,
+                               check_same_thread=False)
+        try:
+            for pragma in (f"PRAGMA busy_timeout={busy_timeout_ms}", *PRAGMAS[1:]):
+                conn.execute(pragma)
+        except BaseException:
+            conn.close()
+            raise
         return cls(conn, path)
 
     def _do(self, step: Step) -> Any:
