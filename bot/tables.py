@@ -161,7 +161,7 @@ class ActionWriter:
     async def add(self, *row: Any) -> None:
         """Store one action ``(table_id, idx, seat, action, user_id, how)``; returns once it is
         committed (raises what storing it raised)."""
-        if not self._pending and not self._direct and (self._task is None or self._task.done()):
+        if not self._pending and not self._busy():
             # nothing under way: store it now, with no hop through another task (a store on
             # the event loop's thread then never waits for a turn of the loop)
             self._direct = True
@@ -176,9 +176,13 @@ class ActionWriter:
         self._kick()
         await done
 
+    def _busy(self) -> bool:
+        """Whether an action is being stored (by its caller, or by the batch task)."""
+        return self._direct or (self._task is not None and not self._task.done())
+
     def _kick(self) -> None:
         """Start storing the waiting actions, unless a store is under way (it will)."""
-        if self._pending and not self._direct and (self._task is None or self._task.done()):
+        if self._pending and not self._busy():
             self._task = asyncio.get_running_loop().create_task(self._flush())
 
     async def _flush(self) -> None:
