@@ -129,25 +129,26 @@ class Bench:
                 first.setdefault(request.interaction_id, request.time)
         return first
 
-    def latencies_ms(self, kind: str | None = None, end_to_end: bool = False) -> list[float]:
-        """Dispatch of each interaction (of one kind, or all) to the bot issuing its first
-        callback request (``end_to_end``: to that request's arrival here)."""
+    def timed(self, kind: str | None = None, end_to_end: bool = False
+              ) -> list[tuple[float, float]]:
+        """(dispatch time, ms to the bot issuing its first callback request) of each
+        interaction of one kind, or all (``end_to_end``: to that request's arrival here)."""
         first = self.arrivals() if end_to_end else self.issued
         sent = getattr(self.sim, "sent_at", {})
-        return [(first[r.id] - sent[r.id]) * 1000 for r in self.results
+        return [(sent[r.id], (first[r.id] - sent[r.id]) * 1000) for r in self.results
                 if r.id in first and r.id in sent
                 and (kind is None or self.kinds.get(r.id) == kind)]
+
+    def latencies_ms(self, kind: str | None = None, end_to_end: bool = False) -> list[float]:
+        """The latencies of :meth:`timed`, in ms."""
+        return [ms for _, ms in self.timed(kind, end_to_end)]
 
     def by_window(self, started_at: float, width: float) -> list[list[float]]:
         """The end-to-end latencies (ms) of the interactions dispatched in each ``width``
         seconds of the run, in order."""
-        first = self.arrivals()
-        sent = getattr(self.sim, "sent_at", {})
         found: dict[int, list[float]] = {}
-        for r in self.results:
-            if r.id in first and r.id in sent:
-                slot = int((sent[r.id] - started_at) // width)
-                found.setdefault(slot, []).append((first[r.id] - sent[r.id]) * 1000)
+        for at, ms in self.timed(end_to_end=True):
+            found.setdefault(int((at - started_at) // width), []).append(ms)
         return [found[k] for k in sorted(found)]
 
     def table_lag_ms(self) -> list[float]:
