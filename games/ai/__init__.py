@@ -109,5 +109,6 @@ def get_player(level: str, game_id: str) -> Player:
         return SearchPlayer(budget=HARD_BUDGET, rollout=hooks.rollout, wide=hooks.wide,
                             prior=hooks.prior, prior_decides=hooks.prior_decides,
                             judge=hooks.judge, exploration=hooks.exploration,
-                            confidence=hooks.confidence, open_loop=hooks.open_loop)
+                            confidence=hooks.confidence, open_loop=hooks.open_loop,
+                            belief=hooks.belief)
     raise ValueError(f"unknown computer level '{level}' (levels: {', '.join(LEVELS)})")

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.ai import Observation, Policy, basic_policy
+from games.ai.beliefs import spar_belief
 from games.ai.search import (
+    Belief,
     Judge,
     Rollout,
     Wide,
@@ -42,6 +44,7 @@ class Hooks:
     exploration: float = 0.7
     confidence: float = 0.0
     open_loop: bool = False
+    belief: Belief | None = None
 
 
 def exchange_is_wide(state: State, seat: int) -> bool:
@@ -69,7 +72,8 @@ def hooks_for(game_id: str) -> Hooks:
                  judge=_JUDGES.get(game_id, deal_rewards),
                  exploration=_EXPLORATION.get(game_id, 0.7),
                  confidence=_CONFIDENCE.get(game_id, CONFIDENCE),
-                 open_loop=_OPEN_LOOP.get(game_id, False))
+                 open_loop=_OPEN_LOOP.get(game_id, False),
+                 belief=_BELIEFS.get(game_id))
 
 
 def mixed_rollout(policy: Policy, game_id: str, share: float) -> Rollout:
@@ -511,3 +515,6 @@ _CONFIDENCE: dict[str, float] = {}
 
 # Games whose tree holds only the searching seat's choices (the others play the rollout policy).
 _OPEN_LOOP: dict[str, bool] = {}
+
+# Games whose samples follow what the others' plays suggest about their hands (beliefs.py).
+_BELIEFS: dict[str, Belief] = {"spar": spar_belief}

@@ -31,11 +31,22 @@ Rollout = Callable[[State, int, random.Random], Action]
 Wide = Callable[[State, int], bool]
 # Each seat's reward in [0, 1] for a sampled future, given the scores at the deal's start.
 Judge = Callable[[State, list[float]], list[float]]
+# Re-deals a sample's hidden cards to agree with what the others' plays suggest (beliefs.py).
+Refiner = Callable[[State, random.Random], State]
+Belief = Callable[[Observation], Refiner | None]
 
 # Root widening: the number of open candidates is WIDEN_BASE + WIDEN_SLOPE * sqrt(visits).
 WIDEN_AT = 24
 WIDEN_BASE = 8
 WIDEN_SLOPE = 1.5
+# How often (in iterations) a timed search checks whether the rest of its time could still
+# change its choice.
+SETTLE_EVERY = 32
+
+
+def now() -> float:
+    """The clock of time budgets (monotonic seconds)."""
+    return time.perf_counter()
 
 
 def random_rollout(state: State, seat: int, rng: random.Random) -> Action:
@@ -115,7 +126,7 @@ class SearchPlayer:
                  wide: Wide = never_wide, prior: Policy | None = None,
                  prior_decides: Callable[[Observation], bool] | None = None,
                  judge: Judge | None = None, confidence: float = 0.0,
-                 open_loop: bool = False) -> None:
+                 open_loop: bool = False, belief: Belief | None = None) -> None:
         self.budget = budget
         self.iterations = iterations
         self.exploration = exploration
@@ -130,6 +141,9 @@ class SearchPlayer:
         # Open loop: only the searching seat's moves make the tree; the other seats play the
         # rollout policy (a model of how they play) at every iteration.
         self.open_loop = open_loop
+        # Inferences from the others' plays, applied to every sample (None: plain samples).
+        self.belief = belief
+        self._refine: Refiner | None = None
         self.last_iterations = 0
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
@@ -140,7 +154,8 @@ class SearchPlayer:
         if self.prior is not None and self.prior_decides is not None and self.prior_decides(obs):
             # a decision the rule of thumb handles better than a shallow search
             return self.prior(obs, rng)
-        deadline = time.perf_counter() + self.budget
+        clock = now
+        deadline = clock() + self.budget
         candidates = list(obs.legal)
         rng.shuffle(candidates)
         favourite: Action | None = None
@@ -149,9 +164,11 @@ class SearchPlayer:
             if favourite in candidates:
                 candidates.remove(favourite)
                 candidates.insert(0, favourite)
+        self._refine = self.belief(obs) if self.belief else None
         root = _Node(obs.seat)
         done = 0
-        clock = time.perf_counter
+        started = clock()
+        check_at = SETTLE_EVERY
         while True:
             if self.iterations is not None:
                 if done >= self.iterations:
@@ -164,6 +181,12 @@ class SearchPlayer:
             else:
                 self._iterate(root, obs, candidates, rng)
             done += 1
+            if self.iterations is None and done >= check_at:
+                check_at = done + SETTLE_EVERY
+                at = clock()
+                if self._settled(root, favourite, len(candidates),
+                                 done / max(at - started, 1e-9) * (deadline - at)):
+                    break
         self.last_iterations = done
         best: Action | None = None
         best_key = (-1, -1.0)
@@ -182,9 +205,24 @@ class SearchPlayer:
                 return favourite
         return best
 
+    def _settled(self, root: _Node, favourite: Action | None, open_count: int,
+                 remaining: float) -> bool:
+        """True when the rest of the time budget cannot change the choice: the most visited
+        move leads the next by more than the iterations left (at the rate so far), and the
+        confidence rule cannot turn the choice back to the basic move."""
+        if open_count > WIDEN_AT or len(root.children) < open_count:
+            return False
+        ranked_children = sorted(root.children.items(), key=lambda item: -item[1].visits)
+        (leader, first), (_runner, second) = ranked_children[0], ranked_children[1]
+        if favourite is not None and self.confidence > 0 and leader != favourite:
+            return False
+        return first.visits - second.visits - 1 > remaining
+
     def _iterate(self, root: _Node, obs: Observation, root_legal: list[Action],
                  rng: random.Random) -> None:
         state = obs.sample(rng)
+        if self._refine is not None:
+            state = self._refine(state, rng)
         deal = state.deal_number
         start_scores = state.scores()
         node = root

@@ -303,3 +303,58 @@ def test_open_loop_search_is_legal_and_deterministic(gid: str) -> None:
         assert player.last_iterations == 60
     assert picks[0] == picks[1]
     assert picks[0] in obs.legal
+
+
+def settled_root(visits: dict[str, int]) -> Any:
+    from games.ai.search import _Node
+
+    root = _Node(0)
+    for name, count in visits.items():
+        child = _Node(0)
+        child.visits = count
+        child.reward = count * 0.5
+        root.children[Action.parse(name)] = child
+    return root
+
+
+def test_a_timed_search_stops_only_when_the_rest_cannot_change_its_choice() -> None:
+    player = searcher("spar", 1)
+    basic_move = Action.parse("play:6H")
+    root = settled_root({"play:6H": 900, "play:KH": 100})
+    assert player._settled(root, basic_move, 2, remaining=700)
+    assert not player._settled(root, basic_move, 2, remaining=800)  # the runner-up could catch up
+    assert not player._settled(root, basic_move, 3, remaining=10)  # a move not tried yet
+    # a favourite of the search over the basic move may still fall back to the basic move
+    root = settled_root({"play:6H": 100, "play:KH": 900})
+    assert not player._settled(root, basic_move, 2, remaining=10)
+    player.confidence = 0
+    assert player._settled(root, basic_move, 2, remaining=10)
+
+
+def test_a_clear_choice_takes_less_than_the_whole_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the obvious lead of 22 (above), on a clock that advances 1 ms each time it is read
+    import games.ai.search as search
+
+    mine = ["AS", "2S", "KS", "KH", "KD", "KC", "QS"]
+    theirs = ["3H", "4H", "5H", "6H", "7H", "8H", "3C"]
+    dealt = [card for pair in zip(mine, theirs, strict=True) for card in pair]
+    rest = [c for c in (r + s for s in "SHDC" for r in "23456789TJQKA") if c not in dealt]
+    state = games.get("twenty-two").new_game(2, seed=1, options={"dealer": 1},
+                                             deck=dealt + rest)
+    state.apply(0, "exchange")
+    state.apply(1, "exchange")
+    for lead in ("KS", "KH", "KD", "KC", "QS"):
+        state.apply(0, "play:" + lead)
+        state.apply(1, state.legal_actions(1)[0])
+    ticks = [0.0]
+
+    def clock() -> float:
+        ticks[0] += 0.001
+        return ticks[0]
+
+    monkeypatch.setattr(search, "now", clock)
+    player = get_player("hard", "twenty-two")
+    assert isinstance(player, SearchPlayer)
+    assert str(player.choose(observe(state, 0), random.Random(3))) == "play:AS"
+    # a whole second would be about 1,000 iterations at one per tick
+    assert 32 <= player.last_iterations < 700

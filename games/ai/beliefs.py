@@ -1,0 +1,153 @@
+"""What a seat can infer from how the others played, for the search player's samples.
+
+``determinize`` keeps what a seat *knows* (its hand, the cards shown, the voids). A player who
+plays by a rule of thumb also tells more: a Spar player who throws a queen on a trick they
+cannot win holds no lower card they would rather have thrown. A belief reads the public history
+once per move, asks of each of the others' plays "which cards could this seat not have held if
+it played by the basic player's rules", and then re-deals each sample's hidden cards so that no
+seat holds a card it could not have held.
+
+A seat whose own later plays contradict such an inference does not play by those rules (a
+person, another search player): nothing is inferred about it. When a sample cannot satisfy the
+inferences (rare, and only for such players) it is used as ``determinize`` made it.
+
+Beliefs read only public fields of a sampled state (the played cards and who played them, the
+trick, the voids shown) and re-deal only cards the seat cannot see: they never use a hidden card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from games.ai import Observation
+from games.ai.search import Refiner
+from games.cards import Card
+from games.core import State
+
+# A card a seat could not have held at the moment of one of its plays.
+Forbids = Callable[[Card], bool]
+
+TRIES = 12
+
+
+def spar_belief(obs: Observation) -> Refiner | None:
+    """Spar (the Ghanaian member, every card face up): the basic player's plays bound its hand.
+
+    The basic player throws its weakest card that is not a 6 or 7 (those score more when they
+    win the last trick), leads high on the second-to-last trick and wins it with its highest
+    card when it can. Each play thus rules cards out: the ones it would have played instead.
+    """
+    base: Any = obs.sample(random.Random(0))  # public fields only
+    if base.variant_name != "spar" or base.phase != "play" or any(base.thrown):
+        return None
+    forbidden = spar_forbidden(base, obs.seat)
+    if not any(forbidden.values()):
+        return None
+    return redeal_with(obs.seat, forbidden)
+
+
+def spar_forbidden(state: Any, me: int) -> dict[int, frozenset[Card]]:
+    """For each other seat playing by the basic rules, the cards it cannot hold now."""
+    n = state.players
+    strength: list[int] = state.strength
+    keepers = (6, 7)
+    size = state.hand_size
+    # every play of the deal so far: (trick number, seat, card, the cards before it)
+    plays: list[tuple[int, int, Card, list[Card]]] = []
+    for t in range(len(state.pile) // n):
+        chunk = list(zip(state.pile_seats[t * n:(t + 1) * n], state.pile[t * n:(t + 1) * n],
+                         strict=True))
+        for i, (s, c) in enumerate(chunk):
+            plays.append((t + 1, s, c, [x for _s, x in chunk[:i]]))
+    for i, (s, c, _up) in enumerate(state.trick):
+        plays.append((state.trick_number, s, c, [x for _s, x, _u in state.trick[:i]]))
+
+    def cheapest(p: Card, suit: str | None) -> Forbids:
+        # p was the weakest card (of the suit, if given) that is not a keeper, or all were
+        ps = strength[p]
+        if p.rank in keepers:
+            return lambda c: ((suit is None or c.suit == suit)
+                              and (c.rank not in keepers or strength[c] < ps))
+        return lambda c: ((suit is None or c.suit == suit) and c.rank not in keepers
+                          and strength[c] < ps)
+
+    def above(limit: int, suit: str | None) -> Forbids:
+        # a card (of the suit, if given) stronger than the limit
+        return lambda c: (suit is None or c.suit == suit) and strength[c] > limit
+
+    rules: dict[int, list[Forbids]] = {s: [] for s in range(n) if s != me}
+    broken: set[int] = set()
+    for k, (number, s, p, before) in enumerate(plays):
+        if s == me or s in broken:
+            continue
+        left = size - number
+        if left == 0:
+            continue  # one card left: no choice
+        forbids: list[Forbids] = []
+        ps = strength[p]
+        if not before:
+            # early leads are the cheapest card, the second-to-last lead the highest
+            forbids.append(cheapest(p, None) if left >= 2 else above(ps, None))
+        else:
+            led = before[0].suit
+            top = max(strength[x] for x in before if x.suit == led)
+            if p.suit != led:
+                forbids.append(cheapest(p, None))
+            elif left == 1 and ps > top:
+                # won the second-to-last trick with its highest card of the suit
+                forbids.append(above(ps, led))
+            else:
+                if left == 1:
+                    forbids.append(above(top, led))  # could not win the second-to-last trick
+                forbids.append(cheapest(p, led))
+        later = [c for _n, x, c, _b in plays[k + 1:] if x == s]
+        if any(f(c) for f in forbids for c in later):
+            broken.add(s)  # its own later cards say it does not play by these rules
+            continue
+        rules[s].extend(forbids)
+    pack: list[Card] = state.pack()
+    return {s: (frozenset() if s in broken
+                else frozenset(c for c in pack if any(f(c) for f in fs)))
+            for s, fs in rules.items()}
+
+
+def redeal_with(me: int, forbidden: dict[int, frozenset[Card]]) -> Refiner:
+    """Re-deal the others' hands and the undealt cards of a Spar sample so that no seat holds
+    a card forbidden to it (nor a card of a suit it showed it lacks)."""
+
+    def refine(state: State, rng: random.Random) -> State:
+        s: Any = state
+        keep_bottom = s.peeked is not None
+        stock_cards = s.stock[:-1] if keep_bottom else list(s.stock)
+        others = [x for x in range(s.players) if x != me]
+        pool: list[Card] = [c for x in others for c in s.hands[x]] + stock_cards
+        banned = {x: frozenset(c for c in pool if c.suit in s.voids[x]) | forbidden.get(
+            x, frozenset()) for x in others}
+        order = sorted(others, key=lambda x: sum(1 for c in pool if c not in banned[x]))
+        for _ in range(TRIES):
+            rest = list(pool)
+            rng.shuffle(rest)
+            dealt: dict[int, list[Card]] = {}
+            for x in order:
+                want = len(s.hands[x])
+                mine: list[Card] = []
+                kept: list[Card] = []
+                for c in rest:
+                    if len(mine) < want and c not in banned[x]:
+                        mine.append(c)
+                    else:
+                        kept.append(c)
+                if len(mine) < want:
+                    break
+                dealt[x] = mine
+                rest = kept
+            else:
+                for x, cards in dealt.items():
+                    s.hands[x] = cards
+                s.stock = rest + ([s.stock[-1]] if keep_bottom else [])
+                return state
+        return state
+
+    return refine
