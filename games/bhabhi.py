@@ -39,6 +39,9 @@ PHASE_PLAY = "play"
 PHASE_INTERJECT = "interject"
 PHASE_SHOOTOUT = "shootout"
 PHASE_OVER = "over"
+# Round ends in BhabhiState.record.
+PICKED_UP = -1
+DISCARDED = -2
 
 
 class BhabhiRules(Rules):
@@ -289,6 +292,10 @@ class BhabhiState(State):
         self.discards: list[Card] = []
         self.out: list[Card] = []
         self.known: list[list[Card]] = [[] for _ in range(players)]
+        # Every card played face up in the main phase, in order, and how each round ended:
+        # (seat, card) for a play, (taker, -1) for a pick-up, (taker, -2) for a discard.
+        # All of it happened in front of everyone.
+        self.record: list[tuple[int, int]] = []
         self.secret: dict[tuple[int, int], list[Card]] = {}
         self.voids = [0] * players
         self.last_trick: list[tuple[int, Card]] | None = None
@@ -459,6 +466,7 @@ class BhabhiState(State):
             return events
         self.table_seats.append(seat)
         table.append(card)
+        self.record.append((seat, card))
         if len(table) == 1:
             self.led = suit
             nxt = self._next_player(seat)
@@ -514,9 +522,11 @@ class BhabhiState(State):
             hands[taker].extend(cards)
             hands[taker].sort()
             self.known[taker].extend(cards)
+            self.record.append((taker, PICKED_UP))
             events.append(Event("pick_up", taker, played))
         else:
             # Everyone followed (or first_round_full's first round): out of play, face down.
+            self.record.append((taker, DISCARDED))
             events.append(Event("discard", taker, played))
             if (self.shootout and len(seats) == 2 and not failed and sum(self.live) == 2
                     and not hands[taker] and hands[seats[0] + seats[1] - taker]):
@@ -790,6 +800,7 @@ class BhabhiState(State):
         d["discards"] = self.discards[:]
         d["out"] = self.out[:]
         d["known"] = [k[:] for k in self.known]
+        d["record"] = self.record[:]
         d["secret"] = {k: v[:] for k, v in self.secret.items()}
         d["voids"] = self.voids[:]
         if self.last_trick is not None:

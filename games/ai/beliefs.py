@@ -151,3 +151,131 @@ def redeal_with(me: int, forbidden: dict[int, frozenset[Card]]) -> Refiner:
         return state
 
     return refine
+
+
+def bhabhi_belief(obs: Observation) -> Refiner | None:
+    """Getaway: the basic player follows under the highest card on the table, sheds its
+    highest card when it cannot follow and leads the lowest card of a suit.
+
+    Without the options that move whole hands or draw cards, the cards of a hand that nobody
+    has seen are all from the deal, so what a play says of the hand then still holds for them.
+    """
+    base: Any = obs.sample(random.Random(0))  # public fields only
+    if base.take_mode or base.taker_stays or base.full_first or base.secret:
+        return None
+    forbidden = bhabhi_forbidden(base, obs.seat)
+    if not any(forbidden.values()):
+        return None
+    return redeal_unknown(obs.seat, forbidden)
+
+
+def bhabhi_forbidden(state: Any, me: int) -> dict[int, frozenset[Card]]:
+    """For each other seat playing by the basic rules, the unseen cards it cannot hold."""
+    from games.bhabhi import DISCARDED, PICKED_UP
+
+    n = state.players
+    picked: dict[int, set[int]] = {s: set() for s in range(n)}
+    # every play in a round's main part: (index in record, seat, card, table before it)
+    plays: list[tuple[int, int, int, list[int]]] = []
+    broken: set[int] = set()
+    table: list[int] = []
+    ended = False  # somebody failed to follow: a further play is an interjection
+    for i, (seat, card) in enumerate(state.record):
+        if card == PICKED_UP:
+            picked[seat].update(table)
+            table, ended = [], False
+        elif card == DISCARDED:
+            table, ended = [], False
+        else:
+            if ended:
+                broken.add(seat)  # the basic player never interjects
+            elif table and card >> 4 != table[0] >> 4:
+                ended = True
+            plays.append((i, seat, card, list(table)))
+            table.append(card)
+    rules: dict[int, list[Forbids]] = {s: [] for s in range(n) if s != me}
+    for k, (_i, s, p, before) in enumerate(plays):
+        if s == me or s in broken:
+            continue
+        forbids: list[Forbids] = []
+        suit = p >> 4
+        if not before:
+            if k > 0:  # (the first lead is the ace of spades, whoever holds it)
+                forbids.append(_lower_of_suit(p))  # the lowest card of the suit it led
+        else:
+            led = before[0] >> 4
+            best = max(c for c in before if c >> 4 == led)
+            if suit != led:
+                forbids.append(_shed_above(p))  # its highest card went
+            elif p < best:
+                forbids.append(_between(p, best))  # the highest card under the table's
+            else:
+                forbids.append(_between(led << 4, best))  # nothing under the table's
+        later = [c for _j, x, c, _b in plays[k + 1:] if x == s and c not in picked[s]]
+        if any(f(Card(c)) for f in forbids for c in later):
+            broken.add(s)
+            continue
+        rules[s].extend(forbids)
+    pack: list[Card] = state.pack()
+    return {s: (frozenset() if s in broken
+                else frozenset(c for c in pack if any(f(c) for f in fs)))
+            for s, fs in rules.items()}
+
+
+def _lower_of_suit(p: int) -> Forbids:
+    return lambda c: c >> 4 == p >> 4 and c < p
+
+
+def _between(low: int, high: int) -> Forbids:
+    # a card of the same suit strictly between the two (low may be the suit's base)
+    return lambda c: c >> 4 == high >> 4 and low < c < high
+
+
+def _shed_above(p: int) -> Forbids:
+    # the basic player sheds the highest rank, the lower suit first among equal ranks
+    key = (p & 15, -(p >> 4))
+    return lambda c: (c & 15, -(c >> 4)) > key
+
+
+def redeal_unknown(me: int, forbidden: dict[int, frozenset[Card]]) -> Refiner:
+    """Re-deal the cards of the others' hands that nobody has seen (Getaway: every card not
+    picked up from the table) so that no seat gets a card forbidden to it or of a suit it
+    showed it lacks."""
+
+    def refine(state: State, rng: random.Random) -> State:
+        s: Any = state
+        holders = [x for x in range(s.players) if x != me and s.hands[x]]
+        free: dict[int, list[Card]] = {}
+        fixed: dict[int, list[Card]] = {}
+        for x in holders:
+            seen = set(s.known[x])
+            fixed[x] = [c for c in s.hands[x] if c in seen]
+            free[x] = [c for c in s.hands[x] if c not in seen]
+        pool = [c for x in holders for c in free[x]]
+        banned = {x: frozenset(c for c in pool if (s.voids[x] >> (c >> 4)) & 1)
+                  | forbidden.get(x, frozenset()) for x in holders}
+        order = sorted(holders, key=lambda x: sum(1 for c in pool if c not in banned[x]))
+        for _ in range(TRIES):
+            rest = list(pool)
+            rng.shuffle(rest)
+            dealt: dict[int, list[Card]] = {}
+            for x in order:
+                want = len(free[x])
+                mine: list[Card] = []
+                kept: list[Card] = []
+                for c in rest:
+                    if len(mine) < want and c not in banned[x]:
+                        mine.append(c)
+                    else:
+                        kept.append(c)
+                if len(mine) < want:
+                    break
+                dealt[x] = mine
+                rest = kept
+            else:
+                for x, cards in dealt.items():
+                    s.hands[x] = sorted(fixed[x] + cards)
+                return state
+        return state
+
+    return refine

@@ -7,8 +7,9 @@ from typing import Any
 
 import games
 from games.ai import get_player, observe
-from games.ai.beliefs import spar_belief, spar_forbidden
+from games.ai.beliefs import bhabhi_belief, bhabhi_forbidden, spar_belief, spar_forbidden
 from games.core import State
+from tests.games.test_bhabhi import game as getaway
 from tests.games.test_spar import new
 
 
@@ -109,3 +110,83 @@ def test_refined_samples_keep_the_hidden_cards_and_obey_the_inferences() -> None
                     refined += 1
             state.apply(seat, basic.choose(obs, rng))
     assert refined > 50
+
+
+# -- Getaway ---------------------------------------------------------------------------------
+
+def unseen(state: Any, seat: int) -> set[Any]:
+    """The cards of a hand that were never shown (not picked up from the table)."""
+    return set(state.hands[seat]) - set(state.known[seat])
+
+
+def test_getaway_inferences_never_rule_out_a_basic_players_unseen_cards() -> None:
+    rules = games.get("bhabhi")
+    basic = get_player("normal", "bhabhi")
+    checked = ruled_out = 0
+    for seed in range(12):
+        state: Any = rules.new_game(4, seed=seed)
+        rng = random.Random(seed)
+        while not state.over:
+            seat = state.to_act[0]
+            obs = observe(state, seat)
+            forbidden = bhabhi_forbidden(obs.sample(random.Random(0)), seat)
+            for other, cards in forbidden.items():
+                assert not unseen(state, other) & cards
+                checked += 1
+                ruled_out += len(cards)
+            state.apply(seat, basic.choose(obs, rng))
+    assert checked > 1000 and ruled_out / checked > 10
+
+
+GETAWAY_HANDS = {0: "AS 3S", 1: "9S 2S QS",
+                 2: "KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D QH JH TH 9H 8H"}
+
+
+def test_getaway_follows_and_sheds_rule_out_what_the_basic_player_would_have_played() -> None:
+    state = getaway(3, 0, GETAWAY_HANDS)
+    state.apply(0, "play:AS")
+    state.apply(1, "play:9S")  # under the ace: no spade between the 9 and the ace
+    state.apply(2, "play:KD")  # no spade: it sheds its highest card
+    assert state.hands[0] and "AS" in names(state.known[0])  # seat 0 picked up the round
+    forbidden = bhabhi_forbidden(state.determinize(0, random.Random(1)), 0)
+    assert names(forbidden[1]) == {"TS", "JS", "QS", "KS"}
+    assert names(forbidden[2]) == {"AS", "AH", "AD", "AC", "KS", "KH"}
+
+
+def test_a_getaway_seat_that_breaks_the_rules_gets_no_inference() -> None:
+    state = getaway(3, 0, GETAWAY_HANDS)
+    for seat, code in ((0, "AS"), (1, "9S"), (2, "KD"), (0, "3S")):
+        state.apply(seat, f"play:{code}")
+    state.apply(1, "play:QS")  # a queen it could have played under the ace
+    forbidden = bhabhi_forbidden(state.determinize(0, random.Random(1)), 0)
+    assert forbidden[1] == frozenset()
+    assert names(forbidden[2]) == {"AS", "AH", "AD", "AC", "KS", "KH"}
+
+
+def test_refined_getaway_samples_keep_the_seen_cards_and_obey_the_inferences() -> None:
+    rules = games.get("bhabhi")
+    basic = get_player("normal", "bhabhi")
+    rng = random.Random(5)
+    refined = obeyed = 0
+    for seed in range(6):
+        state: Any = rules.new_game(4, seed=seed)
+        while not state.over:
+            seat = state.to_act[0]
+            obs = observe(state, seat)
+            refine = bhabhi_belief(obs)
+            if refine is not None:
+                forbidden = bhabhi_forbidden(obs.sample(random.Random(0)), seat)
+                plain: Any = obs.sample(rng)
+                hidden = sorted(c for x in range(4) if x != seat for c in unseen(plain, x))
+                sample: Any = refine(plain, rng)
+                assert sorted(c for x in range(4) if x != seat
+                              for c in unseen(sample, x)) == hidden
+                for x in range(4):
+                    assert len(sample.hands[x]) == len(state.hands[x])
+                    assert set(state.known[x]) <= set(sample.hands[x])
+                assert sample.hands[seat] == state.hands[seat]
+                refined += 1
+                obeyed += all(not unseen(sample, x) & forbidden[x] for x in forbidden)
+            state.apply(seat, basic.choose(obs, rng))
+    # a few samples cannot be re-dealt within the tries and stay as determinize made them
+    assert refined > 100 and obeyed / refined > 0.9
