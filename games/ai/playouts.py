@@ -21,14 +21,12 @@ from games.ai.beliefs import bhabhi_belief, spar_belief
 from games.ai.search import (
     Belief,
     Judge,
-    Narrow,
     Rollout,
     Wide,
     deal_rewards,
     never_wide,
     random_rollout,
 )
-from games.cards import parse
 from games.core import Action, State
 
 Decides = Callable[[Observation], bool]
@@ -47,12 +45,14 @@ class Hooks:
     confidence: float = 0.0
     open_loop: bool = False
     belief: Belief | None = None
-    narrow: Narrow | None = None
 
 
 def exchange_is_wide(state: State, seat: int) -> bool:
     """22's exchange: any subset of the hand may go, too many moves to list at every node."""
     return getattr(state, "phase", None) == "exchange"
+
+
+_WIDE: dict[str, Wide] = {"twenty-two": exchange_is_wide}
 
 
 def hooks_for(game_id: str) -> Hooks:
@@ -73,7 +73,7 @@ def hooks_for(game_id: str) -> Hooks:
                  exploration=_EXPLORATION.get(game_id, 0.7),
                  confidence=_CONFIDENCE.get(game_id, CONFIDENCE),
                  open_loop=_OPEN_LOOP.get(game_id, False),
-                 belief=_BELIEFS.get(game_id), narrow=_NARROW.get(game_id))
+                 belief=_BELIEFS.get(game_id))
 
 
 def mixed_rollout(policy: Policy, game_id: str, share: float) -> Rollout:
@@ -157,48 +157,9 @@ def bear_rollout(state: State, seat: int, rng: random.Random) -> Action:
 
 
 def bear_prior_decides(obs: Observation) -> bool:
-    """Bear's discard: the basic player's estimate beats a shallow search over 66 discards
-    (the reward only comes after ten tricks)."""
-    return bool(obs.view["phase"] == "discard")
-
-
-def bear_is_wide(state: State, seat: int) -> bool:
-    """Bear's bids (up to 80 of them) and discards (66) below the root: chosen like chance, by
-    the rollout policy (the basic player's estimate)."""
-    return getattr(state, "phase", None) in ("bid", "discard")
-
-
-def bear_bids(obs: Observation) -> list[Action] | None:
-    """The bids worth searching: a pass, the basic player's bid, the lowest legal bid in each
-    of the two games the hand suits best, five and ten more in the best one, and Null.
-
-    The search plays each contract out against the others' likely bids, discard and play, so
-    a hand the basic player would not dare (or would overbid) is judged by how it plays.
-    """
-    from games.ai import bear as basic_bear
-    from games.bear import BID_GAMES, NULL, parse_bid
-
-    if obs.view["phase"] != "bid":
-        return None
-    hand = [parse(c) for c in obs.view["hand"]]
-    games_by_worth = sorted(BID_GAMES, key=lambda g: -basic_bear.estimate(hand, g))[:2]
-    shortlist: list[Action] = [Action("pass")]
-    lowest: dict[str, int] = {}
-    for action in obs.legal:
-        if action.kind != "bid":
-            continue
-        number, game = parse_bid(action.arg)
-        if game == NULL:
-            shortlist.append(action)
-        elif game in games_by_worth and number is not None:
-            lowest[game] = min(lowest.get(game, number), number)
-    for game, number in lowest.items():
-        steps = (0, 5, 10) if game == games_by_worth[0] else (0,)
-        for step in steps:
-            bid = Action("bid", f"{number + step}-{game}")
-            if bid in obs.legal:
-                shortlist.append(bid)
-    return shortlist
+    """Bear's auction and discard: the basic player's estimate beats a shallow search there
+    (66 discards, long auctions, and the reward only comes after ten tricks)."""
+    return bool(obs.view["phase"] in ("bid", "discard"))
 
 
 # -- Spar ------------------------------------------------------------------------------------
@@ -557,9 +518,3 @@ _OPEN_LOOP: dict[str, bool] = {}
 
 # Games whose samples follow what the others' plays suggest about their hands (beliefs.py).
 _BELIEFS: dict[str, Belief] = {"spar": spar_belief, "bhabhi": bhabhi_belief}
-
-# Games whose root decision is searched over a shortlist (the prior's move is always on it).
-_NARROW: dict[str, Narrow] = {"bear": bear_bids}
-
-# Decisions too large to list at every node (chosen by the rollout policy below the root).
-_WIDE: dict[str, Wide] = {"twenty-two": exchange_is_wide, "bear": bear_is_wide}

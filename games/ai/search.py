@@ -34,9 +34,6 @@ Judge = Callable[[State, list[float]], list[float]]
 # Re-deals a sample's hidden cards to agree with what the others' plays suggest (beliefs.py).
 Refiner = Callable[[State, random.Random], State]
 Belief = Callable[[Observation], Refiner | None]
-# The few actions worth searching at the root of a decision too large to search whole (None:
-# all of the legal ones).
-Narrow = Callable[[Observation], list[Action] | None]
 
 # Root widening: the number of open candidates is WIDEN_BASE + WIDEN_SLOPE * sqrt(visits).
 WIDEN_AT = 24
@@ -129,8 +126,7 @@ class SearchPlayer:
                  wide: Wide = never_wide, prior: Policy | None = None,
                  prior_decides: Callable[[Observation], bool] | None = None,
                  judge: Judge | None = None, confidence: float = 0.0,
-                 open_loop: bool = False, belief: Belief | None = None,
-                 narrow: Narrow | None = None) -> None:
+                 open_loop: bool = False, belief: Belief | None = None) -> None:
         self.budget = budget
         self.iterations = iterations
         self.exploration = exploration
@@ -148,7 +144,6 @@ class SearchPlayer:
         # Inferences from the others' plays, applied to every sample (None: plain samples).
         self.belief = belief
         self._refine: Refiner | None = None
-        self.narrow = narrow
         self.last_iterations = 0
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
@@ -161,15 +156,13 @@ class SearchPlayer:
             return self.prior(obs, rng)
         clock = now
         deadline = clock() + self.budget
-        shortlist = self.narrow(obs) if self.narrow is not None else None
-        candidates = [a for a in obs.legal if a in shortlist] if shortlist else list(obs.legal)
+        candidates = list(obs.legal)
         rng.shuffle(candidates)
         favourite: Action | None = None
         if self.prior is not None:
             favourite = self.prior(obs, rng)
             if favourite in candidates:
                 candidates.remove(favourite)
-            if favourite in obs.legal:
                 candidates.insert(0, favourite)
         self._refine = self.belief(obs) if self.belief else None
         root = _Node(obs.seat)
