@@ -39,6 +39,9 @@ Belief = Callable[[Observation], Refiner | None]
 WIDEN_AT = 24
 WIDEN_BASE = 8
 WIDEN_SLOPE = 1.5
+# The longest playout: a deal whose cards can go round forever (Getaway's pick-ups, played by
+# fixed rules of thumb) is judged where it stands after this many moves.
+PLAYOUT_MOVES = 2000
 # How often (in iterations) a timed search checks whether the rest of its time could still
 # change its choice.
 SETTLE_EVERY = 32
@@ -307,10 +310,12 @@ class SearchPlayer:
             if len(legal) > 1:
                 rng.shuffle(legal)
         rollout = self.rollout
-        while not state.over and state.deal_number == deal:
+        moves = 0
+        while not state.over and state.deal_number == deal and moves < PLAYOUT_MOVES:
             to_act = state.to_act
             seat = to_act[0] if len(to_act) == 1 else to_act[rng.randrange(len(to_act))]
             state.apply(seat, rollout(state, seat, rng))
+            moves += 1
         rewards = self.judge(state, start_scores)
         for visited in path:
             visited.visits += 1

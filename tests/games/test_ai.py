@@ -358,3 +358,22 @@ def test_a_clear_choice_takes_less_than_the_whole_budget(monkeypatch: pytest.Mon
     assert str(player.choose(observe(state, 0), random.Random(3))) == "play:AS"
     # a whole second would be about 1,000 iterations at one per tick
     assert 32 <= player.last_iterations < 700
+
+
+def test_a_playout_that_never_ends_is_cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Getaway's pick-ups can send the same cards round and round; a playout stops at the cap
+    import games.ai.search as search
+
+    monkeypatch.setattr(search, "PLAYOUT_MOVES", 5)
+    state = positions("bhabhi", count=1)[0]
+    moves = [0]
+
+    def counting(state: State, seat: int, rng: random.Random) -> Action:
+        moves[0] += 1
+        return state.random_action(seat, rng)
+
+    player = searcher("bhabhi", 20)
+    player.rollout = counting
+    choice = player.choose(observe(state, mover(state)), random.Random(0))
+    assert choice in state.legal_actions(mover(state))
+    assert player.last_iterations == 20 and 0 < moves[0] <= 20 * 5
