@@ -833,10 +833,11 @@ class BhabhiState(State):
         if not holders:
             return new
         dealt = _deal_constrained(pool, holders, need, [self.voids[h] for h in holders], rng)
-        if dealt is None:  # no consistent re-deal found quickly: keep the true hands
-            for h in holders:
-                new.hands[h] = self.hands[h][:]
-            return new
+        if dealt is None:
+            # No consistent re-deal found quickly: deal without the voids rather than keep
+            # the real hands (the seat must never see them).
+            dealt = _deal_constrained(pool, holders, need, [0] * len(holders), rng)
+            assert dealt is not None
         for h, cards in zip(holders, dealt, strict=True):
             new.hands[h].extend(cards)
             new.hands[h].sort()

@@ -450,10 +450,18 @@ class FinesseState(State):
         for _ in range(50):
             dealt = _deal_respecting_voids(pool, sizes, self.voids, rng)
             if dealt is not None:
-                for s in others:
-                    dealt[s].sort()
-                    new.hands[s] = dealt[s]
                 break
+        else:
+            # No consistent re-deal found quickly: deal without the voids rather than keep
+            # the real hands (the seat must never see them).
+            shuffled = pool[:]
+            rng.shuffle(shuffled)
+            dealt = {}
+            for s in others:
+                dealt[s], shuffled = shuffled[:sizes[s]], shuffled[sizes[s]:]
+        for s in others:
+            dealt[s].sort()
+            new.hands[s] = dealt[s]
         return new
 
     # -- bookkeeping ------------------------------------------------------------------------

@@ -557,8 +557,10 @@ class SparState(State):
                 continue
             slots.append(("stock", -1, i, frozenset(), None, 0))
             unknown.append(c)
-        # Most constrained slots first; a few random greedy tries, else keep the real deal.
+        # Most constrained slots first; a few random greedy tries, else a deal without the
+        # constraints rather than the real one (the seat must never see the unseen cards).
         slots.sort(key=lambda sl: -(len(sl[3]) * 10 + (sl[4] is not None)))
+        placed: list[Card] | None = None
         for _ in range(20):
             pool = list(unknown)
             rng.shuffle(pool)
@@ -574,19 +576,23 @@ class SparState(State):
                 else:
                     break
             if len(chosen) == len(slots):
-                for (zone, s, i, *_rest), c in zip(slots, chosen, strict=True):
-                    if zone == "hand":
-                        new.hands[s][i] = c
-                    elif zone == "thrown":
-                        new.thrown[s][i] = c
-                    elif zone == "pile":
-                        new.pile[i] = c
-                    elif zone == "trick":
-                        ts, _old, up = new.trick[i]
-                        new.trick[i] = (ts, c, up)
-                    else:
-                        new.stock[i] = c
+                placed = chosen
                 break
+        if placed is None:
+            placed = list(unknown)
+            rng.shuffle(placed)
+        for (zone, s, i, *_rest), c in zip(slots, placed, strict=True):
+            if zone == "hand":
+                new.hands[s][i] = c
+            elif zone == "thrown":
+                new.thrown[s][i] = c
+            elif zone == "pile":
+                new.pile[i] = c
+            elif zone == "trick":
+                ts, _old, up = new.trick[i]
+                new.trick[i] = (ts, c, up)
+            else:
+                new.stock[i] = c
         if self.last_trick is not None:
             k = len(new.pile) - self.players
             new.last_trick = [

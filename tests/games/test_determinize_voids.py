@@ -73,3 +73,22 @@ def test_a_seat_that_showed_a_void_is_never_dealt_that_suit(
                         f"seat {void_seat} showed no {suit} but was dealt {hand}")
                     checked += 1
     assert checked > 0, "the games played showed no void to check"
+
+
+@pytest.mark.parametrize("gid", ["spar", "bhabhi", "finesse"])
+def test_when_no_deal_fits_the_voids_the_real_hands_are_still_never_kept(gid: str) -> None:
+    # a seat marked void in every suit cannot be dealt anything: the re-deal gives up on the
+    # voids rather than hand the searching seat the real cards
+    state: Any = games.get(gid).new_game(4, seed=3)
+    state.voids[1] = {"S", "H", "D", "C"} if gid == "spar" else 0b1111
+    real = [sorted(h) for h in state.hands]
+    differs = 0
+    for seed in range(10):
+        sample: Any = state.determinize(0, random.Random(seed))
+        assert sample.hands[0] == state.hands[0]
+        assert [len(h) for h in sample.hands] == [len(h) for h in real]
+        hidden = sorted(c for s in (1, 2, 3) for c in sample.hands[s])
+        if gid != "spar":  # Spar also re-deals the undealt stock
+            assert hidden == sorted(c for s in (1, 2, 3) for c in real[s])
+        differs += sorted(sample.hands[1]) != real[1]
+    assert differs >= 8
