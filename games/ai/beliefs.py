@@ -125,29 +125,12 @@ def redeal_with(me: int, forbidden: dict[int, frozenset[Card]]) -> Refiner:
         pool: list[Card] = [c for x in others for c in s.hands[x]] + stock_cards
         banned = {x: frozenset(c for c in pool if c.suit in s.voids[x]) | forbidden.get(
             x, frozenset()) for x in others}
-        order = sorted(others, key=lambda x: sum(1 for c in pool if c not in banned[x]))
-        for _ in range(TRIES):
-            rest = list(pool)
-            rng.shuffle(rest)
-            dealt: dict[int, list[Card]] = {}
-            for x in order:
-                want = len(s.hands[x])
-                mine: list[Card] = []
-                kept: list[Card] = []
-                for c in rest:
-                    if len(mine) < want and c not in banned[x]:
-                        mine.append(c)
-                    else:
-                        kept.append(c)
-                if len(mine) < want:
-                    break
-                dealt[x] = mine
-                rest = kept
-            else:
-                for x, cards in dealt.items():
-                    s.hands[x] = cards
-                s.stock = rest + ([s.stock[-1]] if keep_bottom else [])
-                return state
+        dealt = deal_avoiding(pool, {x: len(s.hands[x]) for x in others}, banned, rng)
+        if dealt is not None:
+            rest, hands = dealt
+            for x, cards in hands.items():
+                s.hands[x] = cards
+            s.stock = rest + ([s.stock[-1]] if keep_bottom else [])
         return state
 
     return refine
@@ -254,28 +237,40 @@ def redeal_unknown(me: int, forbidden: dict[int, frozenset[Card]]) -> Refiner:
         pool = [c for x in holders for c in free[x]]
         banned = {x: frozenset(c for c in pool if (s.voids[x] >> (c >> 4)) & 1)
                   | forbidden.get(x, frozenset()) for x in holders}
-        order = sorted(holders, key=lambda x: sum(1 for c in pool if c not in banned[x]))
-        for _ in range(TRIES):
-            rest = list(pool)
-            rng.shuffle(rest)
-            dealt: dict[int, list[Card]] = {}
-            for x in order:
-                want = len(free[x])
-                mine: list[Card] = []
-                kept: list[Card] = []
-                for c in rest:
-                    if len(mine) < want and c not in banned[x]:
-                        mine.append(c)
-                    else:
-                        kept.append(c)
-                if len(mine) < want:
-                    break
-                dealt[x] = mine
-                rest = kept
-            else:
-                for x, cards in dealt.items():
-                    s.hands[x] = sorted(fixed[x] + cards)
-                return state
+        dealt = deal_avoiding(pool, {x: len(free[x]) for x in holders}, banned, rng)
+        if dealt is not None:
+            for x, cards in dealt[1].items():
+                s.hands[x] = sorted(fixed[x] + cards)
         return state
 
     return refine
+
+
+def deal_avoiding(pool: list[Card], wants: dict[int, int], banned: dict[int, frozenset[Card]],
+                  rng: random.Random) -> tuple[list[Card], dict[int, list[Card]]] | None:
+    """Deal ``wants[seat]`` cards of ``pool`` to each seat, none of its banned cards: the
+    cards left over and each seat's cards, or None when a few random tries all fail.
+
+    The seats with the fewest cards allowed are served first.
+    """
+    order = sorted(wants, key=lambda x: sum(1 for c in pool if c not in banned[x]))
+    for _ in range(TRIES):
+        rest = list(pool)
+        rng.shuffle(rest)
+        dealt: dict[int, list[Card]] = {}
+        for x in order:
+            want = wants[x]
+            mine: list[Card] = []
+            kept: list[Card] = []
+            for c in rest:
+                if len(mine) < want and c not in banned[x]:
+                    mine.append(c)
+                else:
+                    kept.append(c)
+            if len(mine) < want:
+                break
+            dealt[x] = mine
+            rest = kept
+        else:
+            return rest, dealt
+    return None

@@ -100,10 +100,10 @@ def test_search_only_plays_in_sampled_states(gid: str, monkeypatch: pytest.Monke
     assert state.view(None) == before
 
 
-def test_search_finds_the_obvious_lead_in_twenty_two() -> None:
-    # Two players, dealer seat 1: seat 0 is dealt A♠ 2♠ K♠ K♥ K♦ K♣ Q♠, seat 1 low cards.
-    # After five tricks seat 0 leads with A♠ and 2♠ left: leading the ace keeps the 2 for the
-    # last trick (the highest card there takes the penalty), leading the 2 keeps the ace.
+def obvious_twenty_two_lead() -> State:
+    """Two players, dealer seat 1: seat 0 is dealt A♠ 2♠ K♠ K♥ K♦ K♣ Q♠, seat 1 low cards.
+    After five tricks seat 0 leads with A♠ and 2♠ left: leading the ace keeps the 2 for the
+    last trick (the highest card there takes the penalty), leading the 2 keeps the ace."""
     mine = ["AS", "2S", "KS", "KH", "KD", "KC", "QS"]
     theirs = ["3H", "4H", "5H", "6H", "7H", "8H", "3C"]
     dealt = [card for pair in zip(mine, theirs, strict=True) for card in pair]
@@ -118,7 +118,11 @@ def test_search_finds_the_obvious_lead_in_twenty_two() -> None:
         state.apply(1, state.legal_actions(1)[0])
     assert sorted(state.view(0)["hand"]) == ["2S", "AS"]
     assert state.to_act == (0,)
-    obs = observe(state, 0)
+    return state
+
+
+def test_search_finds_the_obvious_lead_in_twenty_two() -> None:
+    obs = observe(obvious_twenty_two_lead(), 0)
     assert str(searcher("twenty-two", 150).choose(obs, random.Random(3))) == "play:AS"
 
 
@@ -335,17 +339,7 @@ def test_a_clear_choice_takes_less_than_the_whole_budget(monkeypatch: pytest.Mon
     # the obvious lead of 22 (above), on a clock that advances 1 ms each time it is read
     import games.ai.search as search
 
-    mine = ["AS", "2S", "KS", "KH", "KD", "KC", "QS"]
-    theirs = ["3H", "4H", "5H", "6H", "7H", "8H", "3C"]
-    dealt = [card for pair in zip(mine, theirs, strict=True) for card in pair]
-    rest = [c for c in (r + s for s in "SHDC" for r in "23456789TJQKA") if c not in dealt]
-    state = games.get("twenty-two").new_game(2, seed=1, options={"dealer": 1},
-                                             deck=dealt + rest)
-    state.apply(0, "exchange")
-    state.apply(1, "exchange")
-    for lead in ("KS", "KH", "KD", "KC", "QS"):
-        state.apply(0, "play:" + lead)
-        state.apply(1, state.legal_actions(1)[0])
+    state = obvious_twenty_two_lead()
     ticks = [0.0]
 
     def clock() -> float:
