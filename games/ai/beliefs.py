@@ -107,7 +107,13 @@ def spar_forbidden(state: Any, me: int) -> dict[int, frozenset[Card]]:
             broken.add(s)  # its own later cards say it does not play by these rules
             continue
         rules[s].extend(forbids)
-    pack: list[Card] = state.pack()
+    return ruled_out(state.pack(), rules, broken)
+
+
+def ruled_out(pack: list[Card], rules: dict[int, list[Forbids]],
+              broken: set[int]) -> dict[int, frozenset[Card]]:
+    """Each seat's cards of the pack that one of its rules forbids (none for a seat that
+    broke the rules)."""
     return {s: (frozenset() if s in broken
                 else frozenset(c for c in pack if any(f(c) for f in fs)))
             for s, fs in rules.items()}
@@ -199,10 +205,7 @@ def bhabhi_forbidden(state: Any, me: int) -> dict[int, frozenset[Card]]:
             broken.add(s)
             continue
         rules[s].extend(forbids)
-    pack: list[Card] = state.pack()
-    return {s: (frozenset() if s in broken
-                else frozenset(c for c in pack if any(f(c) for f in fs)))
-            for s, fs in rules.items()}
+    return ruled_out(state.pack(), rules, broken)
 
 
 def _lower_of_suit(p: int) -> Forbids:
