@@ -454,11 +454,8 @@ class FinesseState(State):
         else:
             # No consistent re-deal found quickly: deal without the voids rather than keep
             # the real hands (the seat must never see them).
-            shuffled = pool[:]
-            rng.shuffle(shuffled)
-            dealt = {}
-            for s in others:
-                dealt[s], shuffled = shuffled[:sizes[s]], shuffled[sizes[s]:]
+            dealt = _deal_respecting_voids(pool, sizes, [0] * PLAYERS, rng)
+            assert dealt is not None
         for s in others:
             dealt[s].sort()
             new.hands[s] = dealt[s]
