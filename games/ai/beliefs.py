@@ -45,7 +45,7 @@ def spar_belief(obs: Observation) -> Refiner | None:
     forbidden = spar_forbidden(base, obs.seat)
     if not any(forbidden.values()):
         return None
-    return redeal_with(obs.seat, forbidden)
+    return redeal_with(obs.seat, forbidden, base)
 
 
 def spar_forbidden(state: Any, me: int) -> dict[int, frozenset[Card]]:
@@ -119,19 +119,28 @@ def ruled_out(pack: list[Card], rules: dict[int, list[Forbids]],
             for s, fs in rules.items()}
 
 
-def redeal_with(me: int, forbidden: dict[int, frozenset[Card]]) -> Refiner:
+def redeal_with(me: int, forbidden: dict[int, frozenset[Card]], base: Any) -> Refiner:
     """Re-deal the others' hands and the undealt cards of a Spar sample so that no seat holds
-    a card forbidden to it (nor a card of a suit it showed it lacks)."""
+    a card forbidden to it (nor a card of a suit it showed it lacks).
+
+    The unseen cards, the voids and the hand sizes are the same in every sample of a move, so
+    each seat's banned cards and the order the seats are served in are worked out once, from
+    ``base``.
+    """
+    others = [x for x in range(base.players) if x != me]
+    wants = {x: len(base.hands[x]) for x in others}
+    stock = base.stock[:-1] if base.peeked is not None else base.stock
+    unseen = [c for x in others for c in base.hands[x]] + list(stock)
+    banned = {x: frozenset(c for c in unseen if c.suit in base.voids[x])
+              | forbidden.get(x, frozenset()) for x in others}
+    order = serving_order(unseen, wants, banned)
 
     def refine(state: State, rng: random.Random) -> State:
         s: Any = state
         keep_bottom = s.peeked is not None
         stock_cards = s.stock[:-1] if keep_bottom else list(s.stock)
-        others = [x for x in range(s.players) if x != me]
         pool: list[Card] = [c for x in others for c in s.hands[x]] + stock_cards
-        banned = {x: frozenset(c for c in pool if c.suit in s.voids[x]) | forbidden.get(
-            x, frozenset()) for x in others}
-        dealt = deal_avoiding(pool, {x: len(s.hands[x]) for x in others}, banned, rng)
+        dealt = deal_avoiding(pool, wants, banned, order, rng)
         if dealt is not None:
             rest, hands = dealt
             for x, cards in hands.items():
@@ -155,7 +164,7 @@ def bhabhi_belief(obs: Observation) -> Refiner | None:
     forbidden = bhabhi_forbidden(base, obs.seat)
     if not any(forbidden.values()):
         return None
-    return redeal_unknown(obs.seat, forbidden)
+    return redeal_unknown(obs.seat, forbidden, base)
 
 
 def bhabhi_forbidden(state: Any, me: int) -> dict[int, frozenset[Card]]:
@@ -223,24 +232,27 @@ def _shed_above(p: int) -> Forbids:
     return lambda c: (c & 15, -(c >> 4)) > key
 
 
-def redeal_unknown(me: int, forbidden: dict[int, frozenset[Card]]) -> Refiner:
+def redeal_unknown(me: int, forbidden: dict[int, frozenset[Card]], base: Any) -> Refiner:
     """Re-deal the cards of the others' hands that nobody has seen (Getaway: every card not
     picked up from the table) so that no seat gets a card forbidden to it or of a suit it
-    showed it lacks."""
+    showed it lacks.
+
+    Which cards are unseen, the voids and the hand sizes are the same in every sample of a
+    move: each seat's banned cards and the serving order are worked out once, from ``base``.
+    """
+    holders = [x for x in range(base.players) if x != me and base.hands[x]]
+    seen = {x: frozenset(base.known[x]) for x in holders}
+    wants = {x: sum(1 for c in base.hands[x] if c not in seen[x]) for x in holders}
+    unseen = [c for x in holders for c in base.hands[x] if c not in seen[x]]
+    banned = {x: frozenset(c for c in unseen if (base.voids[x] >> (c >> 4)) & 1)
+              | forbidden.get(x, frozenset()) for x in holders}
+    order = serving_order(unseen, wants, banned)
 
     def refine(state: State, rng: random.Random) -> State:
         s: Any = state
-        holders = [x for x in range(s.players) if x != me and s.hands[x]]
-        free: dict[int, list[Card]] = {}
-        fixed: dict[int, list[Card]] = {}
-        for x in holders:
-            seen = set(s.known[x])
-            fixed[x] = [c for c in s.hands[x] if c in seen]
-            free[x] = [c for c in s.hands[x] if c not in seen]
-        pool = [c for x in holders for c in free[x]]
-        banned = {x: frozenset(c for c in pool if (s.voids[x] >> (c >> 4)) & 1)
-                  | forbidden.get(x, frozenset()) for x in holders}
-        dealt = deal_avoiding(pool, {x: len(free[x]) for x in holders}, banned, rng)
+        fixed = {x: [c for c in s.hands[x] if c in seen[x]] for x in holders}
+        pool = [c for x in holders for c in s.hands[x] if c not in seen[x]]
+        dealt = deal_avoiding(pool, wants, banned, order, rng)
         if dealt is not None:
             for x, cards in dealt[1].items():
                 s.hands[x] = sorted(fixed[x] + cards)
@@ -249,14 +261,18 @@ def redeal_unknown(me: int, forbidden: dict[int, frozenset[Card]]) -> Refiner:
     return refine
 
 
-def deal_avoiding(pool: list[Card], wants: dict[int, int], banned: dict[int, frozenset[Card]],
-                  rng: random.Random) -> tuple[list[Card], dict[int, list[Card]]] | None:
-    """Deal ``wants[seat]`` cards of ``pool`` to each seat, none of its banned cards: the
-    cards left over and each seat's cards, or None when a few random tries all fail.
+def serving_order(pool: list[Card], wants: dict[int, int],
+                  banned: dict[int, frozenset[Card]]) -> list[int]:
+    """The seats of ``wants``, those with the fewest cards of ``pool`` allowed first."""
+    return sorted(wants, key=lambda x: sum(1 for c in pool if c not in banned[x]))
 
-    The seats with the fewest cards allowed are served first.
-    """
-    order = sorted(wants, key=lambda x: sum(1 for c in pool if c not in banned[x]))
+
+def deal_avoiding(pool: list[Card], wants: dict[int, int], banned: dict[int, frozenset[Card]],
+                  order: list[int], rng: random.Random
+                  ) -> tuple[list[Card], dict[int, list[Card]]] | None:
+    """Deal ``wants[seat]`` cards of ``pool`` to each seat, none of its banned cards, serving
+    the seats in ``order``: the cards left over and each seat's cards, or None when a few
+    random tries all fail."""
     for _ in range(TRIES):
         rest = list(pool)
         rng.shuffle(rest)
