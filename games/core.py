@@ -433,6 +433,9 @@ class State(ABC):
     options: dict[str, OptionValue]
     rng: random.Random
     deal_number: int
+    # Set on a search's sampled copy: when a deal ends, a game that honours it only counts the
+    # deal (``deal_number`` moves on) instead of dealing the next one nobody will look at.
+    stop_at_deal_end: bool = False
 
     def __init__(self, rules: Rules, players: int, seed: int, options: dict[str, OptionValue]):
         self.rules = rules

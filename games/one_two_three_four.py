@@ -100,8 +100,8 @@ def hand_key(hand: list[Card]) -> list[int]:
 Choices = tuple[list[tuple[int, ...]], list[tuple[int, ...]]]
 
 
-def choices_for(hand: list[Card], to_beat: int) -> Choices:
-    """The plays and the passes of ``hand`` against ``to_beat``, as positions in the hand."""
+def plays_for(hand: list[Card], to_beat: int) -> list[tuple[int, ...]]:
+    """The plays of ``hand`` against ``to_beat``, as positions in the hand."""
     low, high = to_beat + 1, to_beat + 4
     n = len(hand)
     sums = [0]
@@ -110,7 +110,12 @@ def choices_for(hand: list[Card], to_beat: int) -> Choices:
     for prev, lowest in _STEPS[n]:
         add(sums[prev] + val[lowest])
     members = _MEMBERS[n]
-    plays = [members[m] for m in range(1, len(sums)) if low <= sums[m] <= high]
+    return [members[m] for m in range(1, len(sums)) if low <= sums[m] <= high]
+
+
+def choices_for(hand: list[Card], to_beat: int) -> Choices:
+    """The plays and the passes of ``hand`` against ``to_beat``, as positions in the hand."""
+    plays = plays_for(hand, to_beat)
     passes: list[tuple[int, ...]] = []
     by_suit: dict[int, list[int]] = {}
     by_rank: dict[int, list[int]] = {}
@@ -272,6 +277,9 @@ class OneTwoThreeFourState(State):
         if self._series_over():
             self.finished = True
             events.append(Event("match-end", None))
+            return events
+        if self.stop_at_deal_end:
+            self.deal_number += 1
             return events
         # The winner deals the next game; shared winners: the first of them in turn order.
         nxt = winners[0]

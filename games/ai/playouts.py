@@ -473,18 +473,17 @@ def finesse_rollout_with(first_lead: Rollout) -> Rollout:
 # -- 1234 ------------------------------------------------------------------------------------
 
 def one_two_three_four_rollout(state: State, seat: int, rng: random.Random) -> Action:
-    """1234: the basic player's score of each move, read from the sampled state's hand, stock
-    and live players instead of a view."""
-    from games.ai.one_two_three_four import _score
+    """1234: the basic player's choice, read from the sampled state's hand, stock, live
+    players and the plays and passes it has already listed."""
+    from games.ai.one_two_three_four import pick
 
     s: Any = state
-    legal: list[Action] = s.legal_actions(seat)
-    if len(legal) == 1:
-        return legal[0]
+    plays, passes = s._choices
     hand = s.hands[seat]
-    stock = len(s.stock)
-    live = sum(1 for x in s.live if x)
-    return max(legal, key=lambda a: (_score(a, hand, stock, live), rng.random()))
+    if len(plays) + len(passes) == 1:
+        idx = plays[0] if plays else passes[0]
+        return Action("play" if plays else "pass", None, tuple([hand[i] for i in idx]))
+    return pick(hand, s._choices, len(s.stock), sum(1 for x in s.live if x), rng)
 
 
 _ROLLOUTS: dict[str, Rollout] = {

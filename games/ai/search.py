@@ -226,6 +226,7 @@ class SearchPlayer:
         state = obs.sample(rng)
         if self._refine is not None:
             state = self._refine(state, rng)
+        state.stop_at_deal_end = True
         deal = state.deal_number
         start_scores = state.scores()
         node = root

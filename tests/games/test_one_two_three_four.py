@@ -9,7 +9,7 @@ import pytest
 import games
 from games import IllegalAction, seats
 from games.ai import get_player, observe
-from games.cards import standard_deck
+from games.cards import parse_many, standard_deck
 from games.one_two_three_four import OneTwoThreeFourState, card_value, is_pass
 
 RULES = games.get("1234")
@@ -329,3 +329,32 @@ def test_listed_moves_are_exactly_every_play_and_pass() -> None:
         listed = [(a.kind, frozenset(a.cards)) for a in moves_for(hand, to_beat)]
         assert len(listed) == len(set(listed))
         assert set(listed) == expected
+
+
+def test_a_search_sample_counts_the_game_without_dealing_the_next() -> None:
+    # to beat 14 after seat 1's play: seat 0's K K Q Q J make 11-13 or 23 and more, no pass
+    hands = {0: "KC KD QH QS JC", 1: "9C 5D 2H 3S 4C"}
+    for stop in (False, True):
+        state = new(2, 0, hands, "KS")
+        state.stop_at_deal_end = stop
+        state.apply(1, "play:9C,5D")
+        assert state.deal_number == 2 and state.game_winners == [1] and not state.over
+        if stop:
+            # no new deal: seat 1 holds its three cards and the two it drew
+            assert state.to_act == () and state.hands[1][:3] == parse_many("2H 3S 4C")
+        else:
+            assert len(state.to_act) == 1 and [len(h) for h in state.hands] == [5, 5]
+
+
+def test_has_pass_agrees_with_the_listed_passes() -> None:
+    from games.ai.one_two_three_four import has_pass
+    from games.one_two_three_four import choices_for
+
+    rng = random.Random(4)
+    deck = standard_deck()
+    found = 0
+    for _ in range(3000):
+        hand = rng.sample(deck, rng.randint(0, 8))
+        assert has_pass(hand) == bool(choices_for(hand, 1000)[1])
+        found += has_pass(hand)
+    assert 500 < found < 2500
