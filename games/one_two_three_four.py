@@ -98,9 +98,6 @@ def hand_key(hand: list[Card]) -> list[int]:
 
 
 Choices = tuple[list[tuple[int, ...]], list[tuple[int, ...]]]
-# A seat's last turn: kind ("play" or "pass"), the cards, and just before it the number to beat,
-# the stock's size and the players still in; then the number of cards drawn after it.
-LastTurn = tuple[str, tuple[Card, ...], int, int, int, int]
 
 
 def plays_for(hand: list[Card], to_beat: int) -> list[tuple[int, ...]]:
@@ -190,9 +187,6 @@ class OneTwoThreeFourState(State):
         self.game_winners: list[int] = []
         self._choices: Choices = ([], [])
         self.deal_seed = 0
-        # Each seat's last turn of this game, all public: what it put down, and the number to
-        # beat, the stock's size and the players in just before, and how many cards it drew.
-        self.last_turns: list[LastTurn | None] = [None] * players
 
     # -- dealing ----------------------------------------------------------------------------
     def start_game(self, dealer: int, deck: list[Card] | None) -> list[Event]:
@@ -208,7 +202,6 @@ class OneTwoThreeFourState(State):
         self.dealer = dealer
         self.hands = [[] for _ in range(n)]
         self.live = [True] * n
-        self.last_turns = [None] * n
         pos = 0
         for _ in range(HAND_SIZE):
             for s in seats.iter_from(seats.left(dealer, n), n):
@@ -365,7 +358,6 @@ class OneTwoThreeFourState(State):
 
     def _put_down(self, seat: int, kind: str, cards: tuple[Card, ...]) -> list[Event]:
         hand = self.hands[seat]
-        before = (kind, cards, self.to_beat, len(self.stock), sum(self.live))
         for c in cards:
             hand.remove(c)
         self.table.extend(cards)
@@ -381,7 +373,6 @@ class OneTwoThreeFourState(State):
             del self.stock[len(self.stock) - want:]
             hand.extend(drawn)
             events.append(Event("draw", seat, drawn, None, True))
-        self.last_turns[seat] = (*before, max(want, 0))
         if not self.stock:
             # The stock ran out: the game ends after this draw; best hand among those in wins.
             ins = [s for s in range(self.players) if self.live[s]]
@@ -455,7 +446,6 @@ class OneTwoThreeFourState(State):
         d["live"] = list(self.live)
         d["stock"] = list(self.stock)
         d["table"] = list(self.table)
-        d["last_turns"] = list(self.last_turns)
         new.__dict__ = d
         return new
 

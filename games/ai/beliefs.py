@@ -22,11 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 from games.ai import Observation
-from games.ai.one_two_three_four import PASS_MOST, move_key
 from games.ai.search import Refiner
 from games.cards import Card
 from games.core import State
-from games.one_two_three_four import choices_for, plays_for
 
 # A card a seat could not have held at the moment of one of its plays.
 Forbids = Callable[[Card], bool]
@@ -295,56 +293,3 @@ def deal_avoiding(pool: list[Card], wants: dict[int, int], banned: dict[int, fro
         else:
             return rest, dealt
     return None
-
-
-def one_two_three_four_belief(obs: Observation) -> Refiner | None:
-    """1234: each other player's last turn was the basic player's choice from the hand it held
-    then, which is what it holds now less the cards it drew after that turn.
-
-    A pass (early on) says the hand had no play; a play of one card says no play of more cards
-    fitted, and so on. Each sample re-deals such a seat's hand from its cards and the stock
-    until the cards it kept through that turn would have made the basic player do what it did.
-    """
-    base: Any = obs.sample(random.Random(0))  # public fields only
-    turns = {s: t for s, t in enumerate(base.last_turns)
-             if s != obs.seat and t is not None and base.live[s]}
-    if not turns:
-        return None
-
-    def refine(state: State, rng: random.Random) -> State:
-        s: Any = state
-        for seat, turn in turns.items():
-            pool = s.hands[seat] + s.stock
-            size = len(s.hands[seat])
-            kept = size - turn[5]
-            for _ in range(TRIES):
-                if _basic_would(turn, pool[:kept]):
-                    s.hands[seat] = pool[:size]
-                    s.stock = pool[size:]
-                    break
-                rng.shuffle(pool)
-        if s.turn is not None:
-            s._choices = choices_for(s.hands[s.turn], s.to_beat)
-        return state
-
-    return refine
-
-
-def _basic_would(turn: Any, kept: list[Card]) -> bool:
-    """True when the basic 1234 player holding ``kept`` plus the cards it put down would have
-    put them down (or something it likes exactly as well)."""
-    kind, cards, to_beat, stock, live, _drawn = turn
-    hand = [*cards, *kept]
-    late = stock <= 3 * max(live, 1)
-    mine = move_key(kind, tuple(range(len(cards))), hand, late)
-    if not late:
-        if any(move_key("play", idx, hand, late) > mine for idx in plays_for(hand, to_beat)):
-            return False
-        if kind == "play" and mine[1] > PASS_MOST:
-            return True  # no pass scores that much
-        plays: list[tuple[int, ...]] = []
-        passes = choices_for(hand, to_beat)[1]
-    else:
-        plays, passes = choices_for(hand, to_beat)
-    return all(move_key(k, idx, hand, late) <= mine
-               for k, options in (("play", plays), ("pass", passes)) for idx in options)

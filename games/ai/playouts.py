@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.ai import Observation, Policy, basic_policy
-from games.ai.beliefs import bhabhi_belief, one_two_three_four_belief, spar_belief
+from games.ai.beliefs import bhabhi_belief, spar_belief
 from games.ai.search import (
     Belief,
     Judge,
@@ -516,5 +516,4 @@ _CONFIDENCE: dict[str, float] = {}
 _OPEN_LOOP: dict[str, bool] = {}
 
 # Games whose samples follow what the others' plays suggest about their hands (beliefs.py).
-_BELIEFS: dict[str, Belief] = {"spar": spar_belief, "bhabhi": bhabhi_belief,
-                                "1234": one_two_three_four_belief}
+_BELIEFS: dict[str, Belief] = {"spar": spar_belief, "bhabhi": bhabhi_belief}

@@ -7,15 +7,7 @@ from typing import Any
 
 import games
 from games.ai import get_player, observe
-from games.ai.beliefs import (
-    _basic_would,
-    bhabhi_belief,
-    bhabhi_forbidden,
-    one_two_three_four_belief,
-    spar_belief,
-    spar_forbidden,
-)
-from games.cards import parse_many
+from games.ai.beliefs import bhabhi_belief, bhabhi_forbidden, spar_belief, spar_forbidden
 from games.core import State
 from tests.games.test_bhabhi import game as getaway
 from tests.games.test_spar import new
@@ -198,89 +190,3 @@ def test_refined_getaway_samples_keep_the_seen_cards_and_obey_the_inferences() -
             state.apply(seat, basic.choose(obs, rng))
     # a few samples cannot be re-dealt within the tries and stay as determinize made them
     assert refined > 100 and obeyed / refined > 0.9
-
-
-# -- 1234 ------------------------------------------------------------------------------------
-
-def kept(state: Any, seat: int) -> list[Any]:
-    """The cards ``seat`` held through its last turn: its hand less what it drew after it."""
-    turn = state.last_turns[seat]
-    return list(state.hands[seat][:len(state.hands[seat]) - turn[5]])
-
-
-def test_1234_inferences_hold_for_a_basic_players_real_hand() -> None:
-    rules = games.get("1234")
-    basic = get_player("normal", "1234")
-    checked = plain_broken = 0
-    rng = random.Random(3)
-    for seed in range(40):
-        state: Any = rules.new_game(4, seed=seed)
-        while not state.over and state.deal_number == 1:
-            seat = state.to_act[0]
-            obs = observe(state, seat)
-            for other, turn in enumerate(state.last_turns):
-                if turn is not None and state.live[other]:
-                    assert _basic_would(turn, kept(state, other))
-                    checked += 1
-                    # a plain sample's hand often could not have made that turn
-                    sample: Any = obs.sample(rng)
-                    if other != seat:
-                        plain_broken += not _basic_would(turn, kept(sample, other))
-            state.apply(seat, basic.choose(obs, rng))
-    assert checked > 1000 and plain_broken > checked / 5
-
-
-def test_a_1234_single_card_play_rules_out_a_hand_that_could_have_played_more() -> None:
-    # to beat 5 (6 to 9): the basic player puts down as many cards as fit
-    turn = ("play", tuple(parse_many("7C")), 5, 30, 4, 1)
-    assert _basic_would(turn, parse_many("KS KH QS JD"))
-    assert not _basic_would(turn, parse_many("3C 4D KS KH"))  # 3 + 4 = 7 fitted
-    two = ("play", tuple(parse_many("3C 4D")), 5, 30, 4, 2)
-    assert _basic_would(two, parse_many("KS KH QS"))
-
-
-def test_an_early_1234_pass_says_the_hand_had_no_play() -> None:
-    turn = ("pass", tuple(parse_many("AS")), 40, 30, 4, 1)
-    assert _basic_would(turn, parse_many("KS KH QS QD"))  # 41 to 44: nothing fits (A = 1)
-    assert not _basic_would(turn, parse_many("KS KH QS 4D"))  # K + K + Q + 4 = 42 fitted
-
-
-def test_a_late_1234_turn_keeps_the_highest_cards() -> None:
-    # three cards left in the stock, four players in: the best hand will soon win
-    turn = ("play", tuple(parse_many("9C")), 5, 3, 4, 1)
-    assert _basic_would(turn, parse_many("KS KH 2D 3C"))
-    # the 6 alone (6 to 9 wanted) would have kept the 9 in hand
-    assert not _basic_would(turn, parse_many("KS KH 6D 2C"))
-
-
-def test_refined_1234_samples_keep_the_unseen_cards_and_the_hand_sizes() -> None:
-    rules = games.get("1234")
-    basic = get_player("normal", "1234")
-    rng = random.Random(5)
-    refined = consistent = total = 0
-    for seed in range(20):
-        state: Any = rules.new_game(4, seed=seed)
-        while not state.over and state.deal_number == 1:
-            seat = state.to_act[0]
-            obs = observe(state, seat)
-            refine = one_two_three_four_belief(obs)
-            if refine is not None:
-                for _ in range(5):
-                    plain: Any = obs.sample(rng)
-                    hidden = sorted(c for x in range(4) if x != seat for c in plain.hands[x])
-                    hidden = sorted(hidden + list(plain.stock))
-                    sample: Any = refine(plain, rng)
-                    now = [c for x in range(4) if x != seat for c in sample.hands[x]]
-                    assert sorted(now + list(sample.stock)) == hidden
-                    assert [len(h) for h in sample.hands] == [len(h) for h in state.hands]
-                    assert sample.hands[seat] == state.hands[seat]
-                    assert {a for a in sample.legal_actions(seat)} == set(obs.legal)
-                    for x, turn in enumerate(sample.last_turns):
-                        if x != seat and turn is not None and sample.live[x]:
-                            total += 1
-                            consistent += _basic_would(turn, kept(sample, x))
-                    refined += 1
-            state.apply(seat, basic.choose(obs, rng))
-    assert refined > 50
-    # a few random re-deals nearly always find a hand that fits (and keep the sample if not)
-    assert consistent > 0.9 * total

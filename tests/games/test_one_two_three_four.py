@@ -344,7 +344,6 @@ def test_a_search_sample_counts_the_game_without_dealing_the_next() -> None:
             assert state.to_act == () and state.hands[1][:3] == parse_many("2H 3S 4C")
         else:
             assert len(state.to_act) == 1 and [len(h) for h in state.hands] == [5, 5]
-    assert state.last_turns[1] == ("play", tuple(parse_many("9C 5D")), 13, 41, 2, 2)
 
 
 def test_has_pass_agrees_with_the_listed_passes() -> None:
