@@ -47,10 +47,18 @@ def null_hand(hand: list[Card]) -> bool:
     return sum(max(0, c.rank - 7) for c in kept) <= 1
 
 
-def choose_bid(hand: list[Card], legal: tuple[Action, ...]) -> Action:
-    """The highest bid this hand is worth that is still legal, or a pass."""
+# The basic player bids up to its estimate less this many points.
+MARGIN = 15
+# The search player bids closer to its estimate: it makes more contracts than the basic player
+# from the same hand (docs/ai.md, Bear's auction).
+BOLD_MARGIN = 10
+
+
+def choose_bid(hand: list[Card], legal: tuple[Action, ...], margin: int = MARGIN) -> Action:
+    """The highest bid this hand is worth (its estimate less ``margin``) that is still legal,
+    or a pass."""
     best_game = max(BID_GAMES, key=lambda g: estimate(hand, g))
-    worth = (estimate(hand, best_game) // 5) * 5 - 15
+    worth = (estimate(hand, best_game) // 5) * 5 - margin
     wanted: list[tuple[int, Action]] = []
     for action in legal:
         if action.kind != "bid":
@@ -174,3 +182,11 @@ def basic(obs: Observation, rng: random.Random) -> Action:
         wanted = choose_discard(hand, obs.view["contract"]["game"])
         return next(a for a in obs.legal if a.same_as(wanted))
     return choose_play(obs)
+
+
+def bold(obs: Observation, rng: random.Random) -> Action:
+    """The search player's rule of thumb: the basic player's, bidding closer to its estimate."""
+    if obs.view["phase"] == "bid" and len(obs.legal) > 1:
+        hand = [_cards.parse(c) for c in obs.view["hand"]]
+        return choose_bid(hand, obs.legal, BOLD_MARGIN)
+    return basic(obs, rng)

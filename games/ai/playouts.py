@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.ai import Observation, Policy, basic_policy
+from games.ai.bear import bold as bear_bold
 from games.ai.beliefs import bhabhi_belief, spar_belief
 from games.ai.search import (
     Belief,
@@ -58,7 +59,7 @@ _WIDE: dict[str, Wide] = {"twenty-two": exchange_is_wide}
 def hooks_for(game_id: str) -> Hooks:
     """The search settings of a game (random rollouts unless the game has better ones)."""
     try:
-        prior: Policy | None = basic_policy(game_id)
+        prior: Policy | None = _PRIORS.get(game_id) or basic_policy(game_id)
     except (ImportError, AttributeError):
         prior = None
     share = _BASIC_SHARE.get(game_id, 0.0)
@@ -498,6 +499,9 @@ _ROLLOUTS: dict[str, Rollout] = {
 # Games whose playouts ask the basic player itself (through a view) a share of the time; the
 # game-aware rollouts above are as sensible and several times faster, so none does now.
 _BASIC_SHARE: dict[str, float] = {}
+
+# Games whose search player asks its own rule of thumb instead of the basic player's.
+_PRIORS: dict[str, Policy] = {"bear": bear_bold}
 
 _PRIOR_DECIDES: dict[str, Decides] = {
     "bear": bear_prior_decides,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -632,6 +633,24 @@ def test_basic_bids_a_strong_hand_and_passes_a_weak_one() -> None:
     assert weak.kind == "pass" or weak.arg == "null"
     assert null_hand(cards("5S 6S 5H 6H 7H 5C 6C 5D 6D 7D"))
     assert not null_hand(cards(STRONG_HANDS[1]))
+
+
+def test_the_hard_level_bids_five_points_closer_to_its_estimate() -> None:
+    from games.ai import get_player
+    from games.ai.bear import BOLD_MARGIN, MARGIN, bold
+
+    state = RULES.new_game(3, seed=1)
+    legal = tuple(state.legal_actions(state.to_act[0]))
+    hand = cards(STRONG_HANDS[1])
+    assert MARGIN - BOLD_MARGIN == 5
+    assert choose_bid(hand, legal).arg == "75-S"
+    assert choose_bid(hand, legal, BOLD_MARGIN).arg == "80-S"
+    # the search player's auction follows the bolder rule; elsewhere it is the basic one's
+    hard: Any = get_player("hard", "bear")
+    assert hard.prior is bold and hard.prior_decides is not None
+    seat = state.to_act[0]
+    obs = observe(state, seat)
+    assert hard.choose(obs, random.Random(1)) == bold(obs, random.Random(1))
 
 
 def test_basic_discards_side_points_in_a_trump_game() -> None:
