@@ -84,7 +84,12 @@ async def test_a_move_in_time_resets_the_count_of_timeouts(tmp_path: Path) -> No
                 break
         late = next(i for i, s in enumerate(table.seats) if s.timeouts)
         assert not table.seats[late].away
-        stored = await w.bot.store.actions(table.id)
+        # the count goes up as the timeout fires; the computer's move is stored just after
+        for _ in range(100):
+            stored = await w.bot.store.actions(table.id)
+            if any(a.how == "timeout" and a.seat == late for a in stored):
+                break
+            await asyncio.sleep(0.02)
         assert any(a.how == "timeout" and a.seat == late for a in stored)
 
 
