@@ -100,8 +100,8 @@ def hand_key(hand: list[Card]) -> list[int]:
 Choices = tuple[list[tuple[int, ...]], list[tuple[int, ...]]]
 
 
-def plays_for(hand: list[Card], to_beat: int) -> list[tuple[int, ...]]:
-    """The plays of ``hand`` against ``to_beat``, as positions in the hand."""
+def choices_for(hand: list[Card], to_beat: int) -> Choices:
+    """The plays and the passes of ``hand`` against ``to_beat``, as positions in the hand."""
     low, high = to_beat + 1, to_beat + 4
     n = len(hand)
     sums = [0]
@@ -110,12 +110,7 @@ def plays_for(hand: list[Card], to_beat: int) -> list[tuple[int, ...]]:
     for prev, lowest in _STEPS[n]:
         add(sums[prev] + val[lowest])
     members = _MEMBERS[n]
-    return [members[m] for m in range(1, len(sums)) if low <= sums[m] <= high]
-
-
-def choices_for(hand: list[Card], to_beat: int) -> Choices:
-    """The plays and the passes of ``hand`` against ``to_beat``, as positions in the hand."""
-    plays = plays_for(hand, to_beat)
+    plays = [members[m] for m in range(1, len(sums)) if low <= sums[m] <= high]
     passes: list[tuple[int, ...]] = []
     by_suit: dict[int, list[int]] = {}
     by_rank: dict[int, list[int]] = {}

@@ -49,8 +49,8 @@ def null_hand(hand: list[Card]) -> bool:
 
 # The basic player bids up to its estimate less this many points.
 MARGIN = 15
-# The search player bids closer to its estimate: it makes more contracts than the basic player
-# from the same hand (docs/ai.md, Bear's auction).
+# The search player bids closer to its estimate: it plays the cards better than the players
+# the estimate was tuned on (measured in docs/ai.md, fourth round).
 BOLD_MARGIN = 10
 
 

@@ -14,10 +14,6 @@ from games.cards import Card, parse
 from games.core import Action
 from games.one_two_three_four import IS_NUMBER, RANK, SUIT, VALUE, Choices, choices_for
 
-# The most a pass can score early on (keeping a pass, spending nothing); a play scores more
-# unless it spends aces and many points.
-PASS_MOST = 2.0
-
 
 def has_pass(cards: list[Card]) -> bool:
     """True when ``cards`` hold at least one pass combination (the same test as a non-empty
@@ -41,8 +37,8 @@ def has_pass(cards: list[Card]) -> bool:
     return pairs >= 2 or (pairs >= 1 and court)
 
 
-def move_key(kind: str, spent_idx: tuple[int, ...], hand: list[Card], late: bool,
-         ) -> tuple[float, ...]:
+def move_key(kind: str, spent_idx: tuple[int, ...], hand: list[Card],
+             late: bool) -> tuple[float, ...]:
     """A sort key for putting down the cards at ``spent_idx``: bigger is better."""
     rest = [c for i, c in enumerate(hand) if i not in spent_idx]
     # Near the stock's end the best hand wins: keep the highest cards in hand.
@@ -58,7 +54,7 @@ def move_key(kind: str, spent_idx: tuple[int, ...], hand: list[Card], late: bool
         # Unloading many low cards refreshes the hand; aces are passes, keep them.
         return (0.0, 10.0 + 2.0 * len(spent_idx) - 0.15 * spent - 6.0 * aces + 3.0 * keeps_pass)
     # A pass is the fallback when no play fits; spend the cheapest one.
-    return (0.0, -0.1 * spent + PASS_MOST * keeps_pass)
+    return (0.0, -0.1 * spent + 2.0 * keeps_pass)
 
 
 def pick(hand: list[Card], choices: Choices, stock: int, live: int,
@@ -86,4 +82,4 @@ def basic(obs: Observation, rng: random.Random) -> Action:
     stock = int(view["stock"])
     action = pick(hand, choices_for(hand, int(view["number_to_beat"])), stock, live, rng)
     # the view's legal list and the hand's choices are the same set
-    return next(a for a in obs.legal if a.kind == action.kind and a.same_as(action))
+    return next(a for a in obs.legal if a.same_as(action))
