@@ -8,11 +8,26 @@ state): :func:`pick` works on positions in the hand, so a playout builds only th
 from __future__ import annotations
 
 import random
+from itertools import combinations, permutations
 
+from games import seats
 from games.ai import Observation
-from games.cards import Card, parse
+from games.cards import Card, parse, standard_deck
 from games.core import Action
-from games.one_two_three_four import IS_NUMBER, RANK, SUIT, VALUE, Choices, choices_for
+from games.one_two_three_four import (
+    _SUBSETS,
+    HAND_SIZE,
+    IS_NUMBER,
+    MAX_DRAW,
+    RANK,
+    SUIT,
+    VALUE,
+    Choices,
+    OneTwoThreeFourState,
+    choices_for,
+    hand_key,
+    is_pass,
+)
 
 
 def has_pass(cards: list[Card]) -> bool:
@@ -83,3 +98,166 @@ def basic(obs: Observation, rng: random.Random) -> Action:
     action = pick(hand, choices_for(hand, int(view["number_to_beat"])), stock, live, rng)
     # the view's legal list and the hand's choices are the same set
     return next(a for a in obs.legal if a.same_as(action))
+
+
+# -- the search's playouts ------------------------------------------------------------------
+# A playout asks the same rule of thumb at every turn of the rest of the game. Listing every
+# play and pass as positions, then each choice's rest of the hand, was two thirds of a playout;
+# here one pass over the hand's subsets (as bit masks) finds the plays, the passes and, for each
+# choice, whether the rest still holds a pass. The choices come in the order ``choices_for``
+# lists them and ties draw from the rng in that order, so a playout is the same game as
+# applying ``pick``'s moves one by one (tested).
+
+
+def _three_passes() -> bytearray:
+    """Per three cards ``a<<12 | b<<6 | c`` (any order): 1 when they are a pass."""
+    table = bytearray(1 << 18)
+    deck = standard_deck()
+    for trio in combinations(deck, 3):
+        if is_pass(trio):
+            for a, b, c in permutations(trio):
+                table[a << 12 | b << 6 | c] = 1
+    return table
+
+
+_THREE_PASSES = _three_passes()
+# Per hand size: the positions of every three cards and every four cards, with their masks.
+_TRIOS: list[list[tuple[int, tuple[int, ...]]]] = [
+    [(sum(1 << i for i in idx), idx) for idx in combinations(range(n), 3)] for n in range(9)]
+_QUADS: list[list[tuple[int, tuple[int, ...]]]] = [
+    [(sum(1 << i for i in idx), idx) for idx in combinations(range(n), 4)] for n in range(9)]
+# Per hand size: (mask, positions) of every non-empty subset, in ``choices_for``'s play order.
+_PLAY_MASKS = [[(m, idx) for m, idx, _p, _l in rows] for rows in _SUBSETS]
+
+
+def _passes(hand: list[Card]) -> list[tuple[int, tuple[int, ...]]]:
+    """The hand's pass combinations, as (mask, positions) in ``choices_for``'s order (sorted
+    positions)."""
+    n = len(hand)
+    found: list[tuple[int, tuple[int, ...]]] = [
+        (1 << i, (i,)) for i in range(n) if RANK[hand[i]] == 14]  # a single ace
+    three = _THREE_PASSES
+    found += [(m, idx) for m, idx in _TRIOS[n]
+              if three[hand[idx[0]] << 12 | hand[idx[1]] << 6 | hand[idx[2]]]]
+    if n >= 4:
+        numbers = sorted(RANK[c] for c in hand if IS_NUMBER[c])
+        if sum(1 for i in range(1, len(numbers)) if numbers[i] == numbers[i - 1]) >= 2:
+            # two pairs of number cards (Decision: the pairs may share a rank)
+            found += [(m, idx) for m, idx in _QUADS[n] if is_pass([hand[i] for i in idx])]
+    if len(found) > 1:
+        found.sort(key=lambda row: row[1])
+    return found
+
+
+def playout_choice(hand: list[Card], to_beat: int, late: bool,
+                   rng: random.Random) -> tuple[str, tuple[int, ...]] | None:
+    """``pick``'s choice (kind and positions in ``hand``) among the hand's plays and passes
+    against ``to_beat``, drawing from ``rng`` as ``pick`` does; None when there is neither."""
+    n = len(hand)
+    low, high = to_beat + 1, to_beat + 4
+    val = [VALUE[c] for c in hand]
+    # the total of every subset, by mask: doubling the list once per card
+    sums = [0]
+    for v in val:
+        sums += [t + v for t in sums]
+    masks = _PLAY_MASKS[n]
+    plays = [masks[m - 1] for m in range(1, len(sums)) if low <= sums[m] <= high]
+    passes = _passes(hand)
+    count = len(plays) + len(passes)
+    if count == 0:
+        return None
+    if count == 1:
+        return ("play", plays[0][1]) if plays else ("pass", passes[0][1])
+    random_ = rng.random
+    best: tuple[float, float] = (-1e9, 0.0)
+    chosen: tuple[str, tuple[int, ...]] = ("play", ())
+    if late:
+        # Keep the highest cards: the rest of the hand, high to low, compared. Counting each
+        # value in its own three bits (a hand holds at most four of a value) makes that
+        # comparison one of integers: the first value from the top held more often wins.
+        whole = 0
+        for v in val:
+            whole += 1 << 3 * v
+        for kind, options in (("play", plays), ("pass", passes)):
+            for _mask, idx in options:
+                code = whole
+                for i in idx:
+                    code -= 1 << 3 * val[i]
+                key = (float(code), random_())
+                if key > best:
+                    best, chosen = key, (kind, idx)
+        return chosen
+    pass_masks = [m for m, _idx in passes]
+    aces = 0
+    for i, c in enumerate(hand):
+        if RANK[c] == 14:
+            aces |= 1 << i
+    for mask, idx in plays:
+        score = 10.0 + 2.0 * len(idx) - 0.15 * sums[mask] - 6.0 * (mask & aces).bit_count()
+        for p in pass_masks:
+            if not p & mask:
+                score += 3.0  # the rest still holds a pass
+                break
+        key = (score, random_())
+        if key > best:
+            best, chosen = key, ("play", idx)
+    for mask, idx in passes:
+        score = -0.1 * sums[mask]
+        for p in pass_masks:
+            if not p & mask:
+                score += 2.0
+                break
+        key = (score, random_())
+        if key > best:
+            best, chosen = key, ("pass", idx)
+    return chosen
+
+
+def play_out(state: OneTwoThreeFourState, rng: random.Random) -> None:
+    """Play the game on to its end with :func:`pick`'s moves for every seat, as applying them
+    one by one would (the same draws from ``rng``, the same end), without building actions or
+    events. The game's end is scored by the state itself (``_end_game``)."""
+    if state.turn is None:
+        return
+    n = state.players
+    hands = state.hands
+    live = state.live
+    stock = state.stock
+    table = state.table
+    turn = state.turn
+    to_beat = state.to_beat
+    while True:
+        hand = hands[turn]
+        choice = playout_choice(hand, to_beat, len(stock) <= 3 * max(sum(live), 1), rng)
+        if choice is None:
+            # neither a play nor a pass: the player drops out
+            live[turn] = False
+            turn = seats.next_in(turn, n, live, seats.COUNTER_CLOCKWISE)
+            if sum(live) == 1:
+                state.turn = turn
+                state._end_game([live.index(True)], "last")
+                return
+            continue
+        kind, idx = choice
+        cards = tuple([hand[i] for i in idx])
+        for i in reversed(idx):
+            del hand[i]
+        table.extend(cards)
+        if kind == "play":
+            to_beat = sum(VALUE[c] for c in cards)
+            state.to_beat = to_beat
+        state.last_play = (turn, kind, cards)
+        want = min(MAX_DRAW, HAND_SIZE - len(hand), len(stock))
+        if want > 0:
+            hand.extend(stock[-1 - i] for i in range(want))
+            del stock[len(stock) - want:]
+        if not stock:
+            ins = [s for s in range(n) if live[s]]
+            best = max(hand_key(hands[s]) for s in ins)
+            state._end_game([s for s in ins if hand_key(hands[s]) == best], "stock")
+            return
+        turn = seats.next_in(turn, n, live, seats.COUNTER_CLOCKWISE)
+        state.turn = turn
+        if sum(live) == 1:
+            state._end_game([live.index(True)], "last")
+            return

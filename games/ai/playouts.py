@@ -21,6 +21,7 @@ from games.ai.bear import bold as bear_bold
 from games.ai.beliefs import bhabhi_belief, spar_belief
 from games.ai.search import (
     Belief,
+    Finish,
     Judge,
     Rollout,
     Wide,
@@ -46,6 +47,7 @@ class Hooks:
     confidence: float = 0.0
     open_loop: bool = False
     belief: Belief | None = None
+    finish: Finish | None = None
 
 
 def exchange_is_wide(state: State, seat: int) -> bool:
@@ -74,7 +76,7 @@ def hooks_for(game_id: str) -> Hooks:
                  exploration=_EXPLORATION.get(game_id, 0.7),
                  confidence=_CONFIDENCE.get(game_id, CONFIDENCE),
                  open_loop=_OPEN_LOOP.get(game_id, False),
-                 belief=_BELIEFS.get(game_id))
+                 belief=_BELIEFS.get(game_id), finish=_FINISHES.get(game_id))
 
 
 def mixed_rollout(policy: Policy, game_id: str, share: float) -> Rollout:
@@ -486,6 +488,18 @@ def one_two_three_four_rollout(state: State, seat: int, rng: random.Random) -> A
         return Action("play" if plays else "pass", None, tuple([hand[i] for i in idx]))
     return pick(hand, s._choices, len(s.stock), sum(1 for x in s.live if x), rng)
 
+
+def one_two_three_four_finish(state: State, rng: random.Random) -> None:
+    """1234: the rest of the game played by the rollout's rules without building moves (the
+    same game as applying the rollout's moves one by one, about 1.4 times as fast)."""
+    from games.ai.one_two_three_four import play_out
+    from games.one_two_three_four import OneTwoThreeFourState
+
+    assert isinstance(state, OneTwoThreeFourState)
+    play_out(state, rng)
+
+
+_FINISHES: dict[str, Finish] = {"1234": one_two_three_four_finish}
 
 _ROLLOUTS: dict[str, Rollout] = {
     "bear": bear_rollout,

@@ -34,6 +34,8 @@ Judge = Callable[[State, list[float]], list[float]]
 # Re-deals a sample's hidden cards to agree with what the others' plays suggest (beliefs.py).
 Refiner = Callable[[State, random.Random], State]
 Belief = Callable[[Observation], Refiner | None]
+# Plays a sampled deal on to its end by the rollout policy's rules, in place.
+Finish = Callable[[State, random.Random], None]
 
 # Root widening: the number of open candidates is WIDEN_BASE + WIDEN_SLOPE * sqrt(visits).
 WIDEN_AT = 24
@@ -129,7 +131,8 @@ class SearchPlayer:
                  wide: Wide = never_wide, prior: Policy | None = None,
                  prior_decides: Callable[[Observation], bool] | None = None,
                  judge: Judge | None = None, confidence: float = 0.0,
-                 open_loop: bool = False, belief: Belief | None = None) -> None:
+                 open_loop: bool = False, belief: Belief | None = None,
+                 finish: Finish | None = None) -> None:
         self.budget = budget
         self.iterations = iterations
         self.exploration = exploration
@@ -146,6 +149,9 @@ class SearchPlayer:
         self.open_loop = open_loop
         # Inferences from the others' plays, applied to every sample (None: plain samples).
         self.belief = belief
+        # A game's own playout of the rest of the deal by the rollout policy's rules (faster
+        # than applying its moves one by one); None: the rollout loop.
+        self.finish = finish
         self._refine: Refiner | None = None
         self.last_iterations = 0
 
@@ -312,6 +318,10 @@ class SearchPlayer:
                 rng.shuffle(legal)
         rollout = self.rollout
         moves = 0
+        if self.finish is not None:
+            if not state.over and state.deal_number == deal:
+                self.finish(state, rng)
+            moves = PLAYOUT_MOVES
         while not state.over and state.deal_number == deal and moves < PLAYOUT_MOVES:
             to_act = state.to_act
             seat = to_act[0] if len(to_act) == 1 else to_act[rng.randrange(len(to_act))]

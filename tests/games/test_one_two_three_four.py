@@ -358,3 +358,108 @@ def test_has_pass_agrees_with_the_listed_passes() -> None:
         assert has_pass(hand) == bool(choices_for(hand, 1000)[1])
         found += has_pass(hand)
     assert 500 < found < 2500
+
+
+def test_playout_passes_are_the_listed_passes_in_their_order() -> None:
+    from games.ai.one_two_three_four import _passes
+    from games.one_two_three_four import choices_for
+
+    rng = random.Random(5)
+    deck = standard_deck()
+    found = 0
+    for _ in range(3000):
+        hand = rng.sample(deck, rng.randint(0, 5))
+        passes = _passes(hand)
+        assert [idx for _mask, idx in passes] == choices_for(hand, 1000)[1]
+        assert all(mask == sum(1 << i for i in idx) for mask, idx in passes)
+        found += len(passes) > 1
+    assert found > 100  # hands with several passes, whose order matters
+
+
+def test_playout_choice_is_the_basic_players_choice_with_the_same_draws() -> None:
+    from games.ai.one_two_three_four import pick, playout_choice
+    from games.one_two_three_four import choices_for
+
+    rng = random.Random(6)
+    deck = standard_deck()
+    kinds = {"play": 0, "pass": 0, "none": 0, "late": 0}
+    for k in range(4000):
+        hand = rng.sample(deck, rng.randint(1, 5))
+        to_beat = rng.randint(1, 30)
+        stock, live = rng.randint(1, 30), rng.randint(2, 4)
+        late = stock <= 3 * live
+        choices = choices_for(hand, to_beat)
+        mine, theirs = random.Random(k), random.Random(k)
+        got = playout_choice(hand, to_beat, late, mine)
+        if not choices[0] and not choices[1]:
+            assert got is None
+            kinds["none"] += 1
+            continue
+        assert got is not None
+        kind, idx = got
+        if len(choices[0]) + len(choices[1]) == 1:
+            # a single move is played without a draw (as the rollout does)
+            only = choices[0] or choices[1]
+            assert (kind, idx) == ("play" if choices[0] else "pass", only[0])
+        else:
+            expected = pick(hand, choices, stock, live, theirs)
+            assert (kind, tuple(hand[i] for i in idx)) == (expected.kind, expected.cards)
+        assert mine.random() == theirs.random()  # the same number of draws
+        kinds[kind] += 1
+        kinds["late"] += late
+    assert min(kinds.values()) > 200
+
+
+def test_a_playout_is_the_game_the_basic_moves_make_one_by_one() -> None:
+    from games.ai.one_two_three_four import play_out
+    from games.ai.playouts import one_two_three_four_rollout
+
+    rules = games.get("1234")
+    ends = {"last": 0, "stock": 0}
+    for g in range(60):
+        state = rules.new_game(4, seed=g)
+        rng = random.Random(g)
+        while state.deal_number == 1:
+            one, other = state.clone(), state.clone()
+            for copy in (one, other):
+                copy.stop_at_deal_end = True
+            moves, fast = random.Random(g), random.Random(g)
+            while one.deal_number == 1:
+                seat = one.to_act[0]
+                one.apply(seat, one_two_three_four_rollout(one, seat, moves))
+            play_out(other, fast)
+            assert other.deal_number == 2 and other.turn is None
+            for field in ("points", "hands", "live", "stock", "table", "to_beat", "last_play",
+                          "last_game", "game_winners"):
+                assert getattr(one, field) == getattr(other, field), field
+            assert moves.random() == fast.random()
+            assert one.last_game is not None
+            ends[one.last_game["why"]] += 1
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert min(ends.values()) > 20
+
+
+def test_the_search_plays_out_1234_in_one_call_and_chooses_as_before() -> None:
+    from games.ai.playouts import hooks_for
+    from games.ai.search import SearchPlayer
+
+    assert hooks_for("1234").finish is not None
+    rules = games.get("1234")
+    basic = get_player("normal", "1234")
+    compared = 0
+    for g in range(4):
+        state = rules.new_game(4, seed=g)
+        rng = random.Random(g)
+        while state.deal_number == 1:
+            seat = state.to_act[0]
+            obs = observe(state, seat)
+            if len(obs.legal) > 1:
+                fast, slow = get_player("hard", "1234"), get_player("hard", "1234")
+                assert isinstance(fast, SearchPlayer) and isinstance(slow, SearchPlayer)
+                slow.finish = None
+                fast.iterations = slow.iterations = 60
+                assert fast.choose(obs, random.Random(g)) == slow.choose(obs, random.Random(g))
+                compared += 1
+            state.apply(seat, basic.choose(obs, rng))
+    assert compared > 10
