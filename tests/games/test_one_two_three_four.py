@@ -9,7 +9,7 @@ import pytest
 import games
 from games import IllegalAction, seats
 from games.ai import get_player, observe
-from games.cards import parse_many, standard_deck
+from games.cards import Card, parse_many, standard_deck
 from games.one_two_three_four import OneTwoThreeFourState, card_value, is_pass
 
 RULES = games.get("1234")
@@ -346,15 +346,19 @@ def test_a_search_sample_counts_the_game_without_dealing_the_next() -> None:
             assert len(state.to_act) == 1 and [len(h) for h in state.hands] == [5, 5]
 
 
+def random_hands(seed: int, most: int, count: int = 3000) -> list[list[Card]]:
+    """``count`` random hands of 0 to ``most`` cards."""
+    rng = random.Random(seed)
+    deck = standard_deck()
+    return [rng.sample(deck, rng.randint(0, most)) for _ in range(count)]
+
+
 def test_has_pass_agrees_with_the_listed_passes() -> None:
     from games.ai.one_two_three_four import has_pass
     from games.one_two_three_four import choices_for
 
-    rng = random.Random(4)
-    deck = standard_deck()
     found = 0
-    for _ in range(3000):
-        hand = rng.sample(deck, rng.randint(0, 8))
+    for hand in random_hands(4, 8):
         assert has_pass(hand) == bool(choices_for(hand, 1000)[1])
         found += has_pass(hand)
     assert 500 < found < 2500
@@ -364,11 +368,8 @@ def test_playout_passes_are_the_listed_passes_in_their_order() -> None:
     from games.ai.one_two_three_four import _passes
     from games.one_two_three_four import choices_for
 
-    rng = random.Random(5)
-    deck = standard_deck()
     found = 0
-    for _ in range(3000):
-        hand = rng.sample(deck, rng.randint(0, 5))
+    for hand in random_hands(5, 5):
         passes = _passes(hand)
         assert [idx for _mask, idx in passes] == choices_for(hand, 1000)[1]
         assert all(mask == sum(1 << i for i in idx) for mask, idx in passes)
