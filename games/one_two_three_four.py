@@ -55,8 +55,6 @@ def _subset_table(n: int) -> list[tuple[int, tuple[int, ...], int, int]]:
 
 
 _SUBSETS = [_subset_table(n) for n in range(9)]
-# Per mask (in order from 1): the mask without its lowest card, and that card's index.
-_STEPS = [[(prev, low) for _m, _i, prev, low in rows] for rows in _SUBSETS]
 # Per mask: the indices of its cards (index 0 unused).
 _MEMBERS = [[(), *(idx for _m, idx, _p, _l in rows)] for rows in _SUBSETS]
 _DECK = standard_deck()
@@ -100,16 +98,20 @@ def hand_key(hand: list[Card]) -> list[int]:
 Choices = tuple[list[tuple[int, ...]], list[tuple[int, ...]]]
 
 
+def subset_totals(values: list[int]) -> list[int]:
+    """The total of every subset of ``values``, by mask (bit i: value i): the list doubles once
+    per value."""
+    sums = [0]
+    for v in values:
+        sums += [t + v for t in sums]
+    return sums
+
+
 def choices_for(hand: list[Card], to_beat: int) -> Choices:
     """The plays and the passes of ``hand`` against ``to_beat``, as positions in the hand."""
     low, high = to_beat + 1, to_beat + 4
-    n = len(hand)
-    sums = [0]
-    add = sums.append
-    val = [VALUE[c] for c in hand]
-    for prev, lowest in _STEPS[n]:
-        add(sums[prev] + val[lowest])
-    members = _MEMBERS[n]
+    sums = subset_totals([VALUE[c] for c in hand])
+    members = _MEMBERS[len(hand)]
     plays = [members[m] for m in range(1, len(sums)) if low <= sums[m] <= high]
     passes: list[tuple[int, ...]] = []
     by_suit: dict[int, list[int]] = {}
@@ -361,22 +363,31 @@ class OneTwoThreeFourState(State):
             self.to_beat = sum(VALUE[c] for c in cards)
             events[0] = Event(kind, seat, cards, str(self.to_beat))
         self.last_play = (seat, kind, cards)
-        # Draw back to 5, never more than 3 in one turn.
-        want = min(MAX_DRAW, HAND_SIZE - len(hand), len(self.stock))
-        if want > 0:
-            drawn = tuple(self.stock[-1 - i] for i in range(want))
-            del self.stock[len(self.stock) - want:]
-            hand.extend(drawn)
+        drawn = self.draw_up(hand)
+        if drawn:
             events.append(Event("draw", seat, drawn, None, True))
         if not self.stock:
-            # The stock ran out: the game ends after this draw; best hand among those in wins.
-            ins = [s for s in range(self.players) if self.live[s]]
-            best = max(hand_key(self.hands[s]) for s in ins)
-            winners = [s for s in ins if hand_key(self.hands[s]) == best]
-            return events + self._end_game(winners, "stock")
+            return events + self._end_game(self.best_hands(), "stock")
         self.turn = seats.next_in(seat, self.players, self.live, seats.COUNTER_CLOCKWISE)
         events.extend(self._settle_turn())
         return events
+
+    def draw_up(self, hand: list[Card]) -> tuple[Card, ...]:
+        """Draw back to 5 from the stock, never more than 3 in one turn; the cards drawn."""
+        stock = self.stock
+        want = min(MAX_DRAW, HAND_SIZE - len(hand), len(stock))
+        if want <= 0:
+            return ()
+        drawn = tuple(stock[-1 - i] for i in range(want))
+        del stock[len(stock) - want:]
+        hand.extend(drawn)
+        return drawn
+
+    def best_hands(self) -> list[int]:
+        """The stock ran out: the players still in holding the best hand (End of the game)."""
+        ins = [s for s in range(self.players) if self.live[s]]
+        best = max(hand_key(self.hands[s]) for s in ins)
+        return [s for s in ins if hand_key(self.hands[s]) == best]
 
     def view(self, seat: int | None) -> View:
         """Own hand, hand counts, the number to beat, the table and the series so far."""

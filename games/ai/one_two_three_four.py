@@ -8,6 +8,7 @@ state): :func:`pick` works on positions in the hand, so a playout builds only th
 from __future__ import annotations
 
 import random
+from functools import cache
 from itertools import combinations, permutations
 
 from games import seats
@@ -15,18 +16,16 @@ from games.ai import Observation
 from games.cards import Card, parse, standard_deck
 from games.core import Action
 from games.one_two_three_four import (
-    _SUBSETS,
-    HAND_SIZE,
+    _MEMBERS,
     IS_NUMBER,
-    MAX_DRAW,
     RANK,
     SUIT,
     VALUE,
     Choices,
     OneTwoThreeFourState,
     choices_for,
-    hand_key,
     is_pass,
+    subset_totals,
 )
 
 
@@ -52,6 +51,18 @@ def has_pass(cards: list[Card]) -> bool:
     return pairs >= 2 or (pairs >= 1 and court)
 
 
+# The rule of thumb's weights, shared by move_key and the playouts' playout_choice.
+# A play: unloading many low cards refreshes the hand; aces are passes, keep them.
+PLAY_BASE = 10.0
+PLAY_PER_CARD = 2.0
+PLAY_PER_POINT = 0.15
+PLAY_PER_ACE = 6.0
+PLAY_KEEPS_PASS = 3.0
+# A pass is the fallback when no play fits: spend the cheapest one.
+PASS_PER_POINT = 0.1
+PASS_KEEPS_PASS = 2.0
+
+
 def move_key(kind: str, spent_idx: tuple[int, ...], hand: list[Card],
              late: bool) -> tuple[float, ...]:
     """A sort key for putting down the cards at ``spent_idx``: bigger is better."""
@@ -66,10 +77,9 @@ def move_key(kind: str, spent_idx: tuple[int, ...], hand: list[Card],
         spent += VALUE[hand[i]]
         aces += RANK[hand[i]] == 14
     if kind == "play":
-        # Unloading many low cards refreshes the hand; aces are passes, keep them.
-        return (0.0, 10.0 + 2.0 * len(spent_idx) - 0.15 * spent - 6.0 * aces + 3.0 * keeps_pass)
-    # A pass is the fallback when no play fits; spend the cheapest one.
-    return (0.0, -0.1 * spent + 2.0 * keeps_pass)
+        return (0.0, PLAY_BASE + PLAY_PER_CARD * len(spent_idx) - PLAY_PER_POINT * spent
+                - PLAY_PER_ACE * aces + PLAY_KEEPS_PASS * keeps_pass)
+    return (0.0, -PASS_PER_POINT * spent + PASS_KEEPS_PASS * keeps_pass)
 
 
 def pick(hand: list[Card], choices: Choices, stock: int, live: int,
@@ -109,8 +119,10 @@ def basic(obs: Observation, rng: random.Random) -> Action:
 # applying ``pick``'s moves one by one (tested).
 
 
+@cache
 def _three_passes() -> bytearray:
-    """Per three cards ``a<<12 | b<<6 | c`` (any order): 1 when they are a pass."""
+    """Per three cards ``a<<12 | b<<6 | c`` (any order): 1 when they are a pass. Built on a
+    search's first playout, not when the basic player is imported (about 50 ms)."""
     table = bytearray(1 << 18)
     deck = standard_deck()
     for trio in combinations(deck, 3):
@@ -120,14 +132,11 @@ def _three_passes() -> bytearray:
     return table
 
 
-_THREE_PASSES = _three_passes()
 # Per hand size: the positions of every three cards and every four cards, with their masks.
 _TRIOS: list[list[tuple[int, tuple[int, ...]]]] = [
     [(sum(1 << i for i in idx), idx) for idx in combinations(range(n), 3)] for n in range(9)]
 _QUADS: list[list[tuple[int, tuple[int, ...]]]] = [
     [(sum(1 << i for i in idx), idx) for idx in combinations(range(n), 4)] for n in range(9)]
-# Per hand size: (mask, positions) of every non-empty subset, in ``choices_for``'s play order.
-_PLAY_MASKS = [[(m, idx) for m, idx, _p, _l in rows] for rows in _SUBSETS]
 
 
 def _passes(hand: list[Card]) -> list[tuple[int, tuple[int, ...]]]:
@@ -136,7 +145,7 @@ def _passes(hand: list[Card]) -> list[tuple[int, tuple[int, ...]]]:
     n = len(hand)
     found: list[tuple[int, tuple[int, ...]]] = [
         (1 << i, (i,)) for i in range(n) if RANK[hand[i]] == 14]  # a single ace
-    three = _THREE_PASSES
+    three = _three_passes()
     found += [(m, idx) for m, idx in _TRIOS[n]
               if three[hand[idx[0]] << 12 | hand[idx[1]] << 6 | hand[idx[2]]]]
     if n >= 4:
@@ -153,15 +162,11 @@ def playout_choice(hand: list[Card], to_beat: int, late: bool,
                    rng: random.Random) -> tuple[str, tuple[int, ...]] | None:
     """``pick``'s choice (kind and positions in ``hand``) among the hand's plays and passes
     against ``to_beat``, drawing from ``rng`` as ``pick`` does; None when there is neither."""
-    n = len(hand)
     low, high = to_beat + 1, to_beat + 4
     val = [VALUE[c] for c in hand]
-    # the total of every subset, by mask: doubling the list once per card
-    sums = [0]
-    for v in val:
-        sums += [t + v for t in sums]
-    masks = _PLAY_MASKS[n]
-    plays = [masks[m - 1] for m in range(1, len(sums)) if low <= sums[m] <= high]
+    sums = subset_totals(val)
+    members = _MEMBERS[len(hand)]
+    plays = [(m, members[m]) for m in range(1, len(sums)) if low <= sums[m] <= high]
     passes = _passes(hand)
     count = len(plays) + len(passes)
     if count == 0:
@@ -193,19 +198,20 @@ def playout_choice(hand: list[Card], to_beat: int, late: bool,
         if RANK[c] == 14:
             aces |= 1 << i
     for mask, idx in plays:
-        score = 10.0 + 2.0 * len(idx) - 0.15 * sums[mask] - 6.0 * (mask & aces).bit_count()
+        score = (PLAY_BASE + PLAY_PER_CARD * len(idx) - PLAY_PER_POINT * sums[mask]
+                 - PLAY_PER_ACE * (mask & aces).bit_count())
         for p in pass_masks:
             if not p & mask:
-                score += 3.0  # the rest still holds a pass
+                score += PLAY_KEEPS_PASS  # the rest still holds a pass
                 break
         key = (score, random_())
         if key > best:
             best, chosen = key, ("play", idx)
     for mask, idx in passes:
-        score = -0.1 * sums[mask]
+        score = -PASS_PER_POINT * sums[mask]
         for p in pass_masks:
             if not p & mask:
-                score += 2.0
+                score += PASS_KEEPS_PASS
                 break
         key = (score, random_())
         if key > best:
@@ -247,14 +253,9 @@ def play_out(state: OneTwoThreeFourState, rng: random.Random) -> None:
             to_beat = sum(VALUE[c] for c in cards)
             state.to_beat = to_beat
         state.last_play = (turn, kind, cards)
-        want = min(MAX_DRAW, HAND_SIZE - len(hand), len(stock))
-        if want > 0:
-            hand.extend(stock[-1 - i] for i in range(want))
-            del stock[len(stock) - want:]
+        state.draw_up(hand)
         if not stock:
-            ins = [s for s in range(n) if live[s]]
-            best = max(hand_key(hands[s]) for s in ins)
-            state._end_game([s for s in ins if hand_key(hands[s]) == best], "stock")
+            state._end_game(state.best_hands(), "stock")
             return
         turn = seats.next_in(turn, n, live, seats.COUNTER_CLOCKWISE)
         state.turn = turn

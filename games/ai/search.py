@@ -316,17 +316,17 @@ class SearchPlayer:
             legal = list(state.legal_actions(seat))
             if len(legal) > 1:
                 rng.shuffle(legal)
-        rollout = self.rollout
-        moves = 0
         if self.finish is not None:
             if not state.over and state.deal_number == deal:
                 self.finish(state, rng)
-            moves = PLAYOUT_MOVES
-        while not state.over and state.deal_number == deal and moves < PLAYOUT_MOVES:
-            to_act = state.to_act
-            seat = to_act[0] if len(to_act) == 1 else to_act[rng.randrange(len(to_act))]
-            state.apply(seat, rollout(state, seat, rng))
-            moves += 1
+        else:
+            rollout = self.rollout
+            moves = 0
+            while not state.over and state.deal_number == deal and moves < PLAYOUT_MOVES:
+                to_act = state.to_act
+                seat = to_act[0] if len(to_act) == 1 else to_act[rng.randrange(len(to_act))]
+                state.apply(seat, rollout(state, seat, rng))
+                moves += 1
         rewards = self.judge(state, start_scores)
         for visited in path:
             visited.visits += 1
