@@ -110,5 +110,6 @@ def get_player(level: str, game_id: str) -> Player:
                             prior=hooks.prior, prior_decides=hooks.prior_decides,
                             judge=hooks.judge, exploration=hooks.exploration,
                             confidence=hooks.confidence, open_loop=hooks.open_loop,
-                            belief=hooks.belief, finish=hooks.finish)
+                            belief=hooks.belief, finish=hooks.finish,
+                            shortlist=hooks.shortlist)
     raise ValueError(f"unknown computer level '{level}' (levels: {', '.join(LEVELS)})")

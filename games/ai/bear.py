@@ -6,6 +6,7 @@ It sees only its :class:`Observation`: its hand, the trick on the table and the 
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 from games import cards as _cards
 from games import tricks
@@ -86,6 +87,20 @@ def choose_discard(hand: list[Card], game: str) -> Action:
         order = sorted(hand, key=lambda c: (table.suit[c] == TRUMP, -POINTS[c],
                                             table.strength[c], c))
     return Action("discard", None, tuple(order[:2]))
+
+
+def discard_shortlist(hand: list[Card], game: str) -> list[Action]:
+    """The discards worth comparing, the basic one first: in Null two of the six highest
+    cards; else two side cards (trumps too when fewer than two side cards are left)."""
+    table = TABLES[game]
+    first = choose_discard(hand, game)
+    if game == NULL:
+        pool = sorted(hand, key=lambda c: (-c.rank, c))[:6]
+    else:
+        side = [c for c in hand if table.suit[c] != TRUMP]
+        pool = side if len(side) >= 2 else sorted(hand, key=lambda c: table.strength[c])[:4]
+    pairs = [Action("discard", None, (a, b)) for a, b in combinations(sorted(pool), 2)]
+    return [first] + [p for p in pairs if not p.same_as(first)]
 
 
 def _trick(obs: Observation) -> list[tuple[int, Card]]:

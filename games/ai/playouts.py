@@ -24,6 +24,7 @@ from games.ai.search import (
     Finish,
     Judge,
     Rollout,
+    Shortlist,
     Wide,
     deal_rewards,
     never_wide,
@@ -48,6 +49,7 @@ class Hooks:
     open_loop: bool = False
     belief: Belief | None = None
     finish: Finish | None = None
+    shortlist: Shortlist | None = None
 
 
 def exchange_is_wide(state: State, seat: int) -> bool:
@@ -76,7 +78,8 @@ def hooks_for(game_id: str) -> Hooks:
                  exploration=_EXPLORATION.get(game_id, 0.7),
                  confidence=_CONFIDENCE.get(game_id, CONFIDENCE),
                  open_loop=_OPEN_LOOP.get(game_id, False),
-                 belief=_BELIEFS.get(game_id), finish=_FINISHES.get(game_id))
+                 belief=_BELIEFS.get(game_id), finish=_FINISHES.get(game_id),
+                 shortlist=_SHORTLISTS.get(game_id))
 
 
 def mixed_rollout(policy: Policy, game_id: str, share: float) -> Rollout:
@@ -160,9 +163,22 @@ def bear_rollout(state: State, seat: int, rng: random.Random) -> Action:
 
 
 def bear_prior_decides(obs: Observation) -> bool:
-    """Bear's auction and discard: the basic player's estimate beats a shallow search there
-    (66 discards, long auctions, and the reward only comes after ten tricks)."""
-    return bool(obs.view["phase"] in ("bid", "discard"))
+    """Bear's auction: the basic player's estimate beats a shallow search there (long
+    auctions, and the reward only comes after ten tricks)."""
+    return bool(obs.view["phase"] == "bid")
+
+
+def bear_shortlist(obs: Observation) -> list[Action] | None:
+    """Bear's discard: the side cards' pairs compared by paired playouts, the basic discard
+    first (66 discards are too many for the tree)."""
+    from games import cards as _cards
+    from games.ai.bear import discard_shortlist
+
+    if obs.view["phase"] != "discard" or obs.seat != obs.view["declarer"]:
+        return None
+    hand = [_cards.parse(c) for c in obs.view["hand"]]
+    listed = discard_shortlist(hand, obs.view["contract"]["game"])
+    return [next(a for a in obs.legal if a.same_as(x)) for x in listed]
 
 
 # -- Spar ------------------------------------------------------------------------------------
@@ -500,6 +516,8 @@ def one_two_three_four_finish(state: State, rng: random.Random) -> None:
 
 
 _FINISHES: dict[str, Finish] = {"1234": one_two_three_four_finish}
+
+_SHORTLISTS: dict[str, Shortlist] = {"bear": bear_shortlist}
 
 _ROLLOUTS: dict[str, Rollout] = {
     "bear": bear_rollout,

@@ -36,6 +36,9 @@ Refiner = Callable[[State, random.Random], State]
 Belief = Callable[[Observation], Refiner | None]
 # Plays a sampled deal on to its end by the rollout policy's rules, in place.
 Finish = Callable[[State, random.Random], None]
+# The moves of a decision to compare side by side (the rule of thumb's first), or None to
+# search it with the tree.
+Shortlist = Callable[[Observation], list[Action] | None]
 
 # Root widening: the number of open candidates is WIDEN_BASE + WIDEN_SLOPE * sqrt(visits).
 WIDEN_AT = 24
@@ -132,7 +135,7 @@ class SearchPlayer:
                  prior_decides: Callable[[Observation], bool] | None = None,
                  judge: Judge | None = None, confidence: float = 0.0,
                  open_loop: bool = False, belief: Belief | None = None,
-                 finish: Finish | None = None) -> None:
+                 finish: Finish | None = None, shortlist: Shortlist | None = None) -> None:
         self.budget = budget
         self.iterations = iterations
         self.exploration = exploration
@@ -152,6 +155,8 @@ class SearchPlayer:
         # A game's own playout of the rest of the deal by the rollout policy's rules (faster
         # than applying its moves one by one); None: the rollout loop.
         self.finish = finish
+        # Decisions judged by paired playouts of a short list of moves instead of the tree.
+        self.shortlist = shortlist
         self._refine: Refiner | None = None
         self.last_iterations = 0
 
@@ -165,6 +170,9 @@ class SearchPlayer:
             return self.prior(obs, rng)
         clock = now
         deadline = clock() + self.budget
+        listed = self.shortlist(obs) if self.shortlist is not None else None
+        if listed:
+            return self._compare(obs, listed, rng, deadline)
         candidates = list(obs.legal)
         rng.shuffle(candidates)
         favourite: Action | None = None
@@ -316,20 +324,71 @@ class SearchPlayer:
             legal = list(state.legal_actions(seat))
             if len(legal) > 1:
                 rng.shuffle(legal)
-        if self.finish is not None:
-            if not state.over and state.deal_number == deal:
-                self.finish(state, rng)
-        else:
-            rollout = self.rollout
-            moves = 0
-            while not state.over and state.deal_number == deal and moves < PLAYOUT_MOVES:
-                to_act = state.to_act
-                seat = to_act[0] if len(to_act) == 1 else to_act[rng.randrange(len(to_act))]
-                state.apply(seat, rollout(state, seat, rng))
-                moves += 1
+        self._play_out(state, deal, rng)
         rewards = self.judge(state, start_scores)
         for visited in path:
             visited.visits += 1
             gained = rewards[visited.mover]
             visited.reward += gained
             visited.square += gained * gained
+
+    def _play_out(self, state: State, deal: int, rng: random.Random) -> None:
+        """Play the sampled deal on to its end by the rollout policy's rules, in place."""
+        if self.finish is not None:
+            if not state.over and state.deal_number == deal:
+                self.finish(state, rng)
+            return
+        rollout = self.rollout
+        moves = 0
+        while not state.over and state.deal_number == deal and moves < PLAYOUT_MOVES:
+            to_act = state.to_act
+            seat = to_act[0] if len(to_act) == 1 else to_act[rng.randrange(len(to_act))]
+            state.apply(seat, rollout(state, seat, rng))
+            moves += 1
+
+    def _compare(self, obs: Observation, listed: list[Action], rng: random.Random,
+                 deadline: float) -> Action:
+        """Flat Monte Carlo with common random numbers: every move of ``listed`` is played
+        from the same samples with the same playout dice, so that the differences between
+        moves are measured far more sharply than their values. The first move (the rule of
+        thumb's) stands unless another beats it by ``confidence`` standard errors of the
+        paired differences."""
+        refine = self.belief(obs) if self.belief else None
+        count = len(listed)
+        gains = [0.0] * count  # summed differences from the first move
+        squares = [0.0] * count
+        rounds = 0
+        while True:
+            if self.iterations is not None:
+                if rounds * count >= self.iterations:
+                    break
+            elif rounds and now() >= deadline:
+                break
+            sample = obs.sample(rng)
+            if refine is not None:
+                sample = refine(sample, rng)
+            sample.stop_at_deal_end = True
+            deal = sample.deal_number
+            start_scores = sample.scores()
+            dice = rng.getrandbits(64)
+            first = 0.0
+            for i, action in enumerate(listed):
+                trial = sample.clone()
+                trial.apply(obs.seat, action)
+                self._play_out(trial, deal, random.Random(dice))
+                reward = self.judge(trial, start_scores)[obs.seat]
+                if i == 0:
+                    first = reward
+                gained = reward - first
+                gains[i] += gained
+                squares[i] += gained * gained
+            rounds += 1
+        self.last_iterations = rounds * count
+        best = max(range(count), key=lambda i: (gains[i], -i))
+        if best == 0 or rounds < 2:
+            return listed[0]
+        mean = gains[best] / rounds
+        variance = max(squares[best] / rounds - mean * mean, 1e-4)
+        if mean <= self.confidence * math.sqrt(variance / rounds):
+            return listed[0]
+        return listed[best]

@@ -219,7 +219,7 @@ def test_rollouts_play_whole_deals_with_legal_moves(gid: str) -> None:
         assert moves > 0
 
 
-def test_bear_auction_and_discard_are_the_basic_players() -> None:
+def test_bear_auction_is_the_basic_players() -> None:
     state = games.get("bear").new_game(3, seed=5)
     assert state.view(None)["phase"] == "bid"
     obs = observe(state, mover(state))
@@ -227,6 +227,98 @@ def test_bear_auction_and_discard_are_the_basic_players() -> None:
     assert player.choose(obs, random.Random(0)) == get_player("normal", "bear").choose(
         obs, random.Random(0))
     assert player.last_iterations == 0
+
+
+def bear_discards(count: int) -> list[State]:
+    """Bear positions where a declarer of a trump game (or Null) is to discard, after a basic
+    auction."""
+    basic = get_player("normal", "bear")
+    found: list[State] = []
+    seed = 0
+    while len(found) < count:
+        state = games.get("bear").new_game(3, seed=seed)
+        rng = random.Random(seed)
+        while state.view(None)["phase"] == "bid":
+            seat = mover(state)
+            state.apply(seat, basic.choose(observe(state, seat), rng))
+        if state.view(None)["phase"] == "discard":
+            found.append(state)
+        seed += 1
+    return found
+
+
+def test_bear_discard_shortlist_starts_with_the_basic_discard() -> None:
+    from games.ai.bear import discard_shortlist
+    from games.bear import NULL, TABLES, TRUMP
+    from games.cards import parse
+
+    for state in bear_discards(12):
+        obs = observe(state, mover(state))
+        game = obs.view["contract"]["game"]
+        hand = [parse(c) for c in obs.view["hand"]]
+        listed = hooks_for("bear").shortlist(obs)  # type: ignore[misc]
+        assert listed is not None and len(listed) > 1
+        assert all(a in obs.legal for a in listed)
+        assert len({tuple(sorted(a.cards)) for a in listed}) == len(listed)
+        assert listed[0] == get_player("normal", "bear").choose(obs, random.Random(0))
+        assert [a.cards for a in listed] == [
+            tuple(next(a for a in obs.legal if a.same_as(x)).cards)
+            for x in discard_shortlist(hand, game)]
+        table = TABLES[game]
+        if game == NULL:
+            high = sorted(hand, key=lambda c: -c.rank)[5].rank
+            assert all(c.rank >= high for a in listed for c in a.cards)
+        elif sum(1 for c in hand if table.suit[c] != TRUMP) >= 2:
+            assert all(table.suit[c] != TRUMP for a in listed for c in a.cards)
+
+
+def test_bear_discard_is_chosen_by_paired_playouts() -> None:
+    player = searcher("bear", 6 * 40)
+    state = bear_discards(1)[0]
+    obs = observe(state, mover(state))
+    listed = hooks_for("bear").shortlist(obs)
+    assert listed is not None
+    choice = player.choose(obs, random.Random(3))
+    assert choice in listed
+    # whole rounds: every listed move played from each sample
+    assert player.last_iterations % len(listed) == 0
+    assert 6 * 40 <= player.last_iterations < 6 * 40 + len(listed)
+
+
+def test_paired_playouts_keep_the_first_move_unless_another_is_surely_better() -> None:
+    state = bear_discards(1)[0]
+    obs = observe(state, mover(state))
+    listed = hooks_for("bear").shortlist(obs)
+    assert listed is not None
+    player = searcher("bear", 200)
+    # the same move again: every paired difference is exactly zero
+    player.shortlist = lambda _obs: [listed[1], listed[1]]
+    assert player.choose(obs, random.Random(0)) == listed[1]
+    # a better move that must beat the first by more standard errors than it can
+    player.shortlist = lambda _obs: [listed[-1], listed[0]]
+    player.confidence = 1e6
+    assert player.choose(obs, random.Random(0)) == listed[-1]
+
+
+def test_paired_playouts_overrule_a_first_move_that_throws_the_top_trumps() -> None:
+    from games.bear import TABLES, TRUMP
+
+    for state in bear_discards(6):
+        obs = observe(state, mover(state))
+        table = TABLES[obs.view["contract"]["game"]]
+        if obs.view["contract"]["game"] not in ("S", "H", "C", "D"):
+            continue
+        trumps = sorted((a for a in obs.legal
+                         if all(table.suit[c] == TRUMP for c in a.cards)),
+                        key=lambda a: -sum(table.strength[c] for c in a.cards))
+        listed = hooks_for("bear").shortlist(obs)
+        assert listed is not None and trumps
+        bad, good = trumps[0], listed[0]
+        player = searcher("bear", 400)
+        player.shortlist = lambda _obs, b=bad, g=good: [b, g]
+        assert player.choose(obs, random.Random(1)) == good
+        return
+    raise AssertionError("no suit contract among the positions")
 
 
 def test_twenty_two_judges_a_lost_deal_by_the_penalty_size() -> None:
