@@ -517,7 +517,15 @@ def one_two_three_four_finish(state: State, rng: random.Random) -> None:
 
 _FINISHES: dict[str, Finish] = {"1234": one_two_three_four_finish}
 
-_SHORTLISTS: dict[str, Shortlist] = {"bear": bear_shortlist}
+def every_move(obs: Observation) -> list[Action] | None:
+    """Every legal move, compared by paired playouts instead of the tree."""
+    return list(obs.legal)
+
+
+# Decisions compared side by side by paired playouts (common random numbers) instead of the
+# tree: Bear's discard, and every move of Getaway and 1234 (docs/ai.md, sixth round).
+_SHORTLISTS: dict[str, Shortlist] = {"bear": bear_shortlist, "bhabhi": every_move,
+                                     "1234": every_move}
 
 _ROLLOUTS: dict[str, Rollout] = {
     "bear": bear_rollout,

@@ -36,8 +36,8 @@ Refiner = Callable[[State, random.Random], State]
 Belief = Callable[[Observation], Refiner | None]
 # Plays a sampled deal on to its end by the rollout policy's rules, in place.
 Finish = Callable[[State, random.Random], None]
-# The moves of a decision to compare side by side (the rule of thumb's first), or None to
-# search it with the tree.
+# The moves of a decision to compare side by side by paired playouts, or None to search it
+# with the tree.
 Shortlist = Callable[[Observation], list[Action] | None]
 
 # Root widening: the number of open candidates is WIDEN_BASE + WIDEN_SLOPE * sqrt(visits).
@@ -350,9 +350,13 @@ class SearchPlayer:
                  deadline: float) -> Action:
         """Flat Monte Carlo with common random numbers: every move of ``listed`` is played
         from the same samples with the same playout dice, so that the differences between
-        moves are measured far more sharply than their values. The first move (the rule of
-        thumb's) stands unless another beats it by ``confidence`` standard errors of the
-        paired differences."""
+        moves are measured far more sharply than their values. The rule of thumb's move (the
+        prior's, else the first listed) is played first and stands unless another beats it by
+        ``confidence`` standard errors of the paired differences."""
+        if self.prior is not None:
+            favourite = self.prior(obs, rng)
+            if favourite in listed:
+                listed = [favourite] + [a for a in listed if a != favourite]
         refine = self.belief(obs) if self.belief else None
         count = len(listed)
         gains = [0.0] * count  # summed differences from the first move

@@ -285,6 +285,31 @@ def test_bear_discard_is_chosen_by_paired_playouts() -> None:
     assert 6 * 40 <= player.last_iterations < 6 * 40 + len(listed)
 
 
+def test_getaway_compares_every_legal_move_by_paired_playouts() -> None:
+    for state in positions("bhabhi", count=3, seed=6):
+        obs = observe(state, mover(state))
+        assert hooks_for("bhabhi").shortlist(obs) == list(obs.legal)  # type: ignore[misc]
+        player = searcher("bhabhi", 60)
+        choice = player.choose(obs, random.Random(2))
+        assert choice in obs.legal
+        count = len(obs.legal)
+        assert player.last_iterations % count == 0
+        assert 60 <= player.last_iterations < 60 + count
+
+
+def test_paired_playouts_try_the_rule_of_thumb_first() -> None:
+    state = bear_discards(1)[0]
+    obs = observe(state, mover(state))
+    listed = hooks_for("bear").shortlist(obs)
+    assert listed is not None
+    basic_move = listed[0]
+    player = searcher("bear", 100)
+    # listed last, the basic discard is still the one every other must beat
+    player.shortlist = lambda _obs: [*listed[1:], basic_move]
+    player.confidence = 1e6
+    assert player.choose(obs, random.Random(0)) == basic_move
+
+
 def test_paired_playouts_keep_the_first_move_unless_another_is_surely_better() -> None:
     state = bear_discards(1)[0]
     obs = observe(state, mover(state))
@@ -294,7 +319,9 @@ def test_paired_playouts_keep_the_first_move_unless_another_is_surely_better() -
     # the same move again: every paired difference is exactly zero
     player.shortlist = lambda _obs: [listed[1], listed[1]]
     assert player.choose(obs, random.Random(0)) == listed[1]
-    # a better move that must beat the first by more standard errors than it can
+    # without a prior the first listed move is the one to beat, here by more standard errors
+    # than any move can
+    player.prior = None
     player.shortlist = lambda _obs: [listed[-1], listed[0]]
     player.confidence = 1e6
     assert player.choose(obs, random.Random(0)) == listed[-1]

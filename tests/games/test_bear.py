@@ -645,7 +645,7 @@ def test_the_hard_level_bids_five_points_closer_to_its_estimate() -> None:
     assert MARGIN - BOLD_MARGIN == 5
     assert choose_bid(hand, legal).arg == "75-S"
     assert choose_bid(hand, legal, BOLD_MARGIN).arg == "80-S"
-    # the search player's auction follows the bolder rule; elsewhere it is the basic one's
+    # the search player's auction follows the bolder rule, without a search
     hard: Any = get_player("hard", "bear")
     assert hard.prior is bold and hard.prior_decides is not None
     seat = state.to_act[0]
