@@ -15,6 +15,10 @@ reward and the tree plays for the side.
 Large action sets (22's exchange: any subset of the hand) are widened progressively: at the
 root only the first few candidates (the rule-of-thumb move first) are open, more as visits grow;
 deeper down, a seat facing a large set picks by the rollout policy, as at a chance node.
+
+A game may instead list the moves of a decision (``shortlist``) to compare side by side: flat
+Monte Carlo, every listed move played from the same samples with the same playout dice, so that
+the moves' differences are measured sharply (``SearchPlayer._compare``).
 """
 
 from __future__ import annotations
