@@ -67,7 +67,13 @@ def test_search_returns_a_legal_action(gid: str) -> None:
         obs = observe(state, mover(state))
         action = player.choose(obs, random.Random(1))
         assert action in obs.legal
-        assert player.last_iterations == 50
+        listed = player.shortlist(obs) if player.shortlist else None
+        if listed:
+            # paired playouts: whole rounds, every listed move played from each sample
+            assert player.last_iterations % len(listed) == 0
+            assert 50 <= player.last_iterations < 50 + len(listed)
+        else:
+            assert player.last_iterations == 50
         state.apply(obs.seat, action)
 
 
@@ -85,12 +91,20 @@ def test_search_only_plays_in_sampled_states(gid: str, monkeypatch: pytest.Monke
     touched: set[int] = set()
     cls = type(state)
     real_apply = cls.apply
+    real_clone = cls.clone
+
+    def clone(self: State) -> State:
+        made = real_clone(self)
+        if id(self) in sampled:  # a copy of a sample is a sample too
+            sampled.add(id(made))
+        return made
 
     def apply(self: State, seat: int, action: Action | str) -> Any:
         touched.add(id(self))
         return real_apply(self, seat, action)
 
     monkeypatch.setattr(cls, "apply", apply)
+    monkeypatch.setattr(cls, "clone", clone)
     before = state.view(None)
     spied = dataclasses.replace(obs, sampler=spy)
     searcher(gid, 50).choose(spied, random.Random(2))
