@@ -365,12 +365,10 @@ class SearchPlayer:
         count = len(listed)
         gains = [0.0] * count  # summed differences from the first move
         squares = [0.0] * count
+        timed = self.iterations is None
         rounds = 0
-        while True:
-            if self.iterations is not None:
-                if rounds * count >= self.iterations:
-                    break
-            elif rounds and now() >= deadline:
+        while timed or rounds * count < (self.iterations or 0):
+            if timed and rounds and now() >= deadline:
                 break
             sample = obs.sample(rng)
             if refine is not None:
@@ -379,15 +377,18 @@ class SearchPlayer:
             deal = sample.deal_number
             start_scores = sample.scores()
             dice = rng.getrandbits(64)
-            first = 0.0
-            for i, action in enumerate(listed):
+            rewards: list[float] = []
+            for action in listed:
+                if timed and rounds and now() >= deadline:
+                    break  # a round cut short is not counted: its moves would not be paired
                 trial = sample.clone()
                 trial.apply(obs.seat, action)
                 self._play_out(trial, deal, random.Random(dice))
-                reward = self.judge(trial, start_scores)[obs.seat]
-                if i == 0:
-                    first = reward
-                gained = reward - first
+                rewards.append(self.judge(trial, start_scores)[obs.seat])
+            if len(rewards) < count:
+                break
+            for i, reward in enumerate(rewards):
+                gained = reward - rewards[0]
                 gains[i] += gained
                 squares[i] += gained * gained
             rounds += 1

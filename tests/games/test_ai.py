@@ -311,6 +311,21 @@ def test_getaway_compares_every_legal_move_by_paired_playouts() -> None:
         assert 60 <= player.last_iterations < 60 + count
 
 
+@pytest.mark.parametrize("gid", ["bhabhi", "1234"])
+def test_paired_playouts_stop_at_the_time_budget(gid: str) -> None:
+    state = positions(gid, count=1, seed=6)[0]
+    obs = observe(state, mover(state))
+    player = get_player("hard", gid)
+    assert isinstance(player, SearchPlayer)
+    player.budget = 0.05
+    start = time.perf_counter()
+    assert player.choose(obs, random.Random(0)) in obs.legal
+    assert time.perf_counter() - start < 0.15 + 0.5  # loose: the machine may be busy
+    # at least one whole round, and only whole rounds
+    assert player.last_iterations >= len(obs.legal)
+    assert player.last_iterations % len(obs.legal) == 0
+
+
 def test_paired_playouts_try_the_rule_of_thumb_first() -> None:
     state = bear_discards(1)[0]
     obs = observe(state, mover(state))
