@@ -110,6 +110,7 @@ def get_player(level: str, game_id: str) -> Player:
                             prior=hooks.prior, prior_decides=hooks.prior_decides,
                             judge=hooks.judge, exploration=hooks.exploration,
                             confidence=hooks.confidence, open_loop=hooks.open_loop,
+                            model_others=hooks.model_others, race=hooks.race,
                             belief=hooks.belief, finish=hooks.finish,
                             shortlist=hooks.shortlist)
     raise ValueError(f"unknown computer level '{level}' (levels: {', '.join(LEVELS)})")

@@ -47,9 +47,11 @@ class Hooks:
     exploration: float = 0.7
     confidence: float = 0.0
     open_loop: bool = False
+    model_others: bool = False
     belief: Belief | None = None
     finish: Finish | None = None
     shortlist: Shortlist | None = None
+    race: float = 0.0
 
 
 def exchange_is_wide(state: State, seat: int) -> bool:
@@ -78,8 +80,9 @@ def hooks_for(game_id: str) -> Hooks:
                  exploration=_EXPLORATION.get(game_id, 0.7),
                  confidence=_CONFIDENCE.get(game_id, CONFIDENCE),
                  open_loop=_OPEN_LOOP.get(game_id, False),
+                 model_others=_MODEL_OTHERS.get(game_id, False),
                  belief=_BELIEFS.get(game_id), finish=_FINISHES.get(game_id),
-                 shortlist=_SHORTLISTS.get(game_id))
+                 shortlist=_SHORTLISTS.get(game_id), race=_RACE.get(game_id, 0.0))
 
 
 def mixed_rollout(policy: Policy, game_id: str, share: float) -> Rollout:
@@ -517,6 +520,7 @@ def one_two_three_four_finish(state: State, rng: random.Random) -> None:
 
 _FINISHES: dict[str, Finish] = {"1234": one_two_three_four_finish}
 
+
 def every_move(obs: Observation) -> list[Action] | None:
     """Every legal move, compared by paired playouts instead of the tree."""
     return list(obs.legal)
@@ -526,6 +530,10 @@ def every_move(obs: Observation) -> list[Action] | None:
 # tree: Bear's discard, and every move of Getaway and 1234 (docs/ai.md, sixth round).
 _SHORTLISTS: dict[str, Shortlist] = {"bear": bear_shortlist, "bhabhi": every_move,
                                      "1234": every_move}
+
+# Paired playouts that race their moves (SearchPlayer.race): a move trailing the leader by more
+# than this many standard errors stops being played.
+_RACE: dict[str, float] = {}
 
 _ROLLOUTS: dict[str, Rollout] = {
     "bear": bear_rollout,
@@ -558,6 +566,10 @@ _CONFIDENCE: dict[str, float] = {}
 
 # Games whose tree holds only the searching seat's choices (the others play the rollout policy).
 _OPEN_LOOP: dict[str, bool] = {}
+
+# Games whose tree moves the other seats by the rollout policy (a model of how they play) while
+# still telling their moves apart, so the searching seat's later choices follow what it saw.
+_MODEL_OTHERS: dict[str, bool] = {}
 
 # Games whose samples follow what the others' plays suggest about their hands (beliefs.py).
 _BELIEFS: dict[str, Belief] = {"spar": spar_belief, "bhabhi": bhabhi_belief}

@@ -139,7 +139,8 @@ class SearchPlayer:
                  prior_decides: Callable[[Observation], bool] | None = None,
                  judge: Judge | None = None, confidence: float = 0.0,
                  open_loop: bool = False, belief: Belief | None = None,
-                 finish: Finish | None = None, shortlist: Shortlist | None = None) -> None:
+                 finish: Finish | None = None, shortlist: Shortlist | None = None,
+                 model_others: bool = False, race: float = 0.0) -> None:
         self.budget = budget
         self.iterations = iterations
         self.exploration = exploration
@@ -154,6 +155,10 @@ class SearchPlayer:
         # Open loop: only the searching seat's moves make the tree; the other seats play the
         # rollout policy (a model of how they play) at every iteration.
         self.open_loop = open_loop
+        # Modelled others: the other seats move by the rollout policy (a model of how they
+        # play), as at chance nodes, but the tree still tells their moves apart, so the
+        # searching seat's later choices can depend on what it saw them play.
+        self.model_others = model_others
         # Inferences from the others' plays, applied to every sample (None: plain samples).
         self.belief = belief
         # A game's own playout of the rest of the deal by the rollout policy's rules (faster
@@ -161,12 +166,17 @@ class SearchPlayer:
         self.finish = finish
         # Decisions judged by paired playouts of a short list of moves instead of the tree.
         self.shortlist = shortlist
+        # Paired playouts race their moves: a move trailing the leader by more than this many
+        # standard errors stops being played (0: every move plays every round).
+        self.race = race
         self._refine: Refiner | None = None
+        # Playouts of the last choice (iterations of the tree), and rounds of paired playouts.
         self.last_iterations = 0
+        self.last_rounds = 0
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
         """The action the search likes best (most visited at the root)."""
-        self.last_iterations = 0
+        self.last_iterations = self.last_rounds = 0
         if len(obs.legal) == 1:
             return obs.legal[0]
         if self.prior is not None and self.prior_decides is not None and self.prior_decides(obs):
@@ -304,8 +314,9 @@ class SearchPlayer:
                     rng.shuffle(legal)
                 continue
             stop = False
-            while self.wide(state, seat):
-                # too many moves to list: treat this seat's choice like chance
+            me = obs.seat
+            while self.wide(state, seat) or (self.model_others and seat != me):
+                # too many moves to list, or a modelled other: this choice is like chance
                 action = self.rollout(state, seat, rng)
                 child = node.children.get(action)
                 state.apply(seat, action)
@@ -356,7 +367,12 @@ class SearchPlayer:
         from the same samples with the same playout dice, so that the differences between
         moves are measured far more sharply than their values. The rule of thumb's move (the
         prior's, else the first listed) is played first and stands unless another beats it by
-        ``confidence`` standard errors of the paired differences."""
+        ``confidence`` standard errors of the paired differences.
+
+        With ``race`` set, the moves race: from ``RACE_FROM`` rounds on, a move whose mean
+        difference trails the leader's by more than ``race`` standard errors (of the two,
+        added) is dropped, so the rest of the playouts go to the moves still in contention.
+        The first move is never dropped: the others' differences are measured from it."""
         if self.prior is not None:
             favourite = self.prior(obs, rng)
             if favourite in listed:
@@ -365,9 +381,12 @@ class SearchPlayer:
         count = len(listed)
         gains = [0.0] * count  # summed differences from the first move
         squares = [0.0] * count
+        counts = [0] * count  # rounds each move was played in
+        alive = list(range(count))
         timed = self.iterations is None
-        rounds = 0
-        while timed or rounds * count < (self.iterations or 0):
+        budget = self.iterations or 0
+        rounds = played = 0
+        while timed or played < budget:
             if timed and rounds and now() >= deadline:
                 break
             sample = obs.sample(rng)
@@ -378,26 +397,57 @@ class SearchPlayer:
             start_scores = sample.scores()
             dice = rng.getrandbits(64)
             rewards: list[float] = []
-            for action in listed:
+            for i in alive:
                 if timed and rounds and now() >= deadline:
                     break  # a round cut short is not counted: its moves would not be paired
                 trial = sample.clone()
-                trial.apply(obs.seat, action)
+                trial.apply(obs.seat, listed[i])
                 self._play_out(trial, deal, random.Random(dice))
                 rewards.append(self.judge(trial, start_scores)[obs.seat])
-            if len(rewards) < count:
+            if len(rewards) < len(alive):
                 break
-            for i, reward in enumerate(rewards):
+            for i, reward in zip(alive, rewards, strict=True):
                 gained = reward - rewards[0]
                 gains[i] += gained
                 squares[i] += gained * gained
+                counts[i] += 1
             rounds += 1
-        self.last_iterations = rounds * count
-        best = max(range(count), key=lambda i: (gains[i], -i))
-        if best == 0 or rounds < 2:
+            played += len(alive)
+            if (self.race > 0 and rounds >= RACE_FROM and rounds % RACE_EVERY == 0
+                    and len(alive) > 2):
+                alive = _still_racing(alive, gains, squares, counts, self.race)
+        self.last_iterations = played
+        self.last_rounds = rounds
+        best = max(alive, key=lambda i: (gains[i] / max(counts[i], 1), -i))
+        if best == 0 or counts[best] < 2:
             return listed[0]
-        mean = gains[best] / rounds
-        variance = max(squares[best] / rounds - mean * mean, 1e-4)
-        if mean <= self.confidence * math.sqrt(variance / rounds):
+        mean, spread = _mean_and_error(gains[best], squares[best], counts[best])
+        if mean <= self.confidence * spread:
             return listed[0]
         return listed[best]
+
+
+# Racing paired playouts drop the moves out of contention from this many rounds on, every
+# RACE_EVERY rounds.
+RACE_FROM = 32
+RACE_EVERY = 16
+
+
+def _mean_and_error(total: float, square: float, n: int) -> tuple[float, float]:
+    """The mean of ``n`` paired differences and its standard error."""
+    mean = total / n
+    variance = max(square / n - mean * mean, 1e-4)
+    return mean, math.sqrt(variance / n)
+
+
+def _still_racing(alive: list[int], gains: list[float], squares: list[float],
+                  counts: list[int], margin: float) -> list[int]:
+    """The moves of ``alive`` still in contention: the first, the leader, and every move whose
+    mean difference from the first is within ``margin`` standard errors of the leader's
+    (the two errors added, which is never less than the error of their difference)."""
+    stats = {i: (0.0, 0.0) if i == 0 else _mean_and_error(gains[i], squares[i], counts[i])
+             for i in alive}
+    leader = max(alive, key=lambda i: (stats[i][0], -i))
+    top, top_error = stats[leader]
+    return [i for i in alive
+            if i in (0, leader) or top - stats[i][0] <= margin * (top_error + stats[i][1])]

@@ -321,9 +321,10 @@ def test_paired_playouts_stop_at_the_time_budget(gid: str) -> None:
     start = time.perf_counter()
     assert player.choose(obs, random.Random(0)) in obs.legal
     assert time.perf_counter() - start < 0.15 + 0.5  # loose: the machine may be busy
-    # at least one whole round, and only whole rounds
-    assert player.last_iterations >= len(obs.legal)
-    assert player.last_iterations % len(obs.legal) == 0
+    # at least one whole round (the first has every move), and only whole rounds
+    assert player.last_rounds >= 1
+    assert player.last_iterations >= len(obs.legal) + player.last_rounds - 1
+    assert player.last_iterations <= len(obs.legal) * player.last_rounds
 
 
 def test_paired_playouts_try_the_rule_of_thumb_first() -> None:
@@ -375,6 +376,52 @@ def test_paired_playouts_overrule_a_first_move_that_throws_the_top_trumps() -> N
         assert player.choose(obs, random.Random(1)) == good
         return
     raise AssertionError("no suit contract among the positions")
+
+
+def test_paired_playouts_stop_playing_a_move_that_is_surely_worse() -> None:
+    from games.bear import TABLES, TRUMP
+
+    state = next(s for s in bear_discards(6)
+                 if observe(s, mover(s)).view["contract"]["game"] in ("S", "H", "C", "D"))
+    obs = observe(state, mover(state))
+    table = TABLES[obs.view["contract"]["game"]]
+    trumps = sorted((a for a in obs.legal if all(table.suit[c] == TRUMP for c in a.cards)),
+                    key=lambda a: -sum(table.strength[c] for c in a.cards))
+    listed = hooks_for("bear").shortlist(obs)
+    assert listed is not None and trumps
+    good, bad = listed[0], trumps[0]
+    player = searcher("bear", 600)
+    player.race = 3.0
+    # the basic discard twice (every difference between them zero) and the top trumps; with
+    # no prior the list is played as it stands
+    player.prior = None
+    player.shortlist = lambda _obs: [good, bad, good]
+    assert player.choose(obs, random.Random(1)) == good
+    rounds = player.last_rounds
+    assert rounds > 600 // 3  # the bad move dropped out, so more rounds fit in the budget
+    assert player.last_iterations == 600 or 600 < player.last_iterations < 600 + 3
+    assert player.last_iterations < 3 * rounds
+    # without racing every move is played in every round
+    player.race = 0.0
+    assert player.choose(obs, random.Random(1)) == good
+    assert player.last_iterations == 3 * player.last_rounds == 600
+
+
+def test_a_move_in_contention_keeps_racing() -> None:
+    from games.ai.search import _still_racing
+
+    margin = 3.0
+
+    # move 0 is the yardstick (differences are measured from it); move 1 leads by 0.10 with
+    # an error of 0.01, move 2 trails it by less than the margin, move 3 by far more
+    counts = [100] * 4
+    means = [0.0, 0.10, 0.10 - margin * 0.02 * 0.9, -0.2]
+    gains = [m * 100 for m in means]
+    squares = [100 * (m * m + 0.01) for m in means]  # variance 0.01: an error of 0.01
+    assert _still_racing([0, 1, 2, 3], gains, squares, counts, margin) == [0, 1, 2]
+    # with a wider margin move 3 races on; the first move stays even when it is far behind
+    assert _still_racing([0, 1, 2, 3], gains, squares, counts, 40.0) == [0, 1, 2, 3]
+    assert _still_racing([0, 1], [0.0, 50.0], [0.0, 26.0], [100, 100], margin) == [0, 1]
 
 
 def test_twenty_two_judges_a_lost_deal_by_the_penalty_size() -> None:
@@ -455,6 +502,38 @@ def test_open_loop_search_is_legal_and_deterministic(gid: str) -> None:
         assert player.last_iterations == 60
     assert picks[0] == picks[1]
     assert picks[0] in obs.legal
+
+
+@pytest.mark.parametrize("modelled", [True, False])
+def test_modelled_others_move_only_by_the_rollout_policy(modelled: bool,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    state = positions("spar", count=1, seed=9)[0]
+    obs = observe(state, mover(state))
+
+    def lowest(sample: State, seat: int, rng: random.Random) -> Action:
+        return min(sample.legal_actions(seat), key=str)
+
+    moves: list[bool] = []  # for each move of another seat: was it the model's?
+    cls = type(state)
+    real_apply = cls.apply
+
+    def apply(self: State, seat: int, action: Action | str) -> Any:
+        if seat != obs.seat:
+            moves.append(action == lowest(self, seat, random.Random(0)))
+        return real_apply(self, seat, action)
+
+    monkeypatch.setattr(cls, "apply", apply)
+    player = searcher("spar", 200)
+    player.shortlist = None
+    player.rollout = lowest
+    player.model_others = modelled
+    picks = {str(player.choose(obs, random.Random(seed))) for seed in (5, 5)}
+    assert len(picks) == 1 and Action.parse(picks.pop()) in obs.legal
+    assert moves
+    if modelled:
+        assert all(moves)  # the tree follows the model, as the playouts do
+    else:
+        assert not all(moves)  # the tree tries the others' alternatives too
 
 
 def settled_root(visits: dict[str, int]) -> Any:
