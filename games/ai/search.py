@@ -117,12 +117,16 @@ def _clearly_better(best: _Node, other: _Node, z: float) -> bool:
     """True when ``best``'s mean reward beats ``other``'s by ``z`` standard errors."""
     if other.visits < 2 or best.visits < 2:
         return best.visits > other.visits
-    spread = 0.0
-    for node in (best, other):
-        mean = node.reward / node.visits
-        variance = max(node.square / node.visits - mean * mean, 1e-4)
-        spread += variance / node.visits
-    return best.reward / best.visits - other.reward / other.visits > z * math.sqrt(spread)
+    mine, mine_var = _mean_and_variance(best.reward, best.square, best.visits)
+    theirs, their_var = _mean_and_variance(other.reward, other.square, other.visits)
+    return mine - theirs > z * math.sqrt(mine_var + their_var)
+
+
+def _mean_and_variance(total: float, square: float, n: int) -> tuple[float, float]:
+    """The mean of ``n`` values (given their sum and sum of squares) and the variance of that
+    mean (the values' variance, at least 1e-4, over ``n``)."""
+    mean = total / n
+    return mean, max(square / n - mean * mean, 1e-4) / n
 
 
 class SearchPlayer:
@@ -260,7 +264,7 @@ class SearchPlayer:
         node = root
         path: list[_Node] = []
         legal: list[Action] = root_legal
-        seat = obs.seat
+        seat = me = obs.seat
         exploration = self.exploration
         log = math.log
         sqrt = math.sqrt
@@ -298,7 +302,6 @@ class SearchPlayer:
             if self.open_loop:
                 # the others (and our own too-large decisions) move by the rollout policy;
                 # the tree holds only the searching seat's own choices
-                me = obs.seat
                 rollout = self.rollout
                 while seat != me or self.wide(state, seat):
                     state.apply(seat, rollout(state, seat, rng))
@@ -314,7 +317,6 @@ class SearchPlayer:
                     rng.shuffle(legal)
                 continue
             stop = False
-            me = obs.seat
             while self.wide(state, seat) or (self.model_others and seat != me):
                 # too many moves to list, or a modelled other: this choice is like chance
                 action = self.rollout(state, seat, rng)
@@ -435,9 +437,8 @@ RACE_EVERY = 16
 
 def _mean_and_error(total: float, square: float, n: int) -> tuple[float, float]:
     """The mean of ``n`` paired differences and its standard error."""
-    mean = total / n
-    variance = max(square / n - mean * mean, 1e-4)
-    return mean, math.sqrt(variance / n)
+    mean, variance = _mean_and_variance(total, square, n)
+    return mean, math.sqrt(variance)
 
 
 def _still_racing(alive: list[int], gains: list[float], squares: list[float],

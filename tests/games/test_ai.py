@@ -399,7 +399,7 @@ def test_paired_playouts_stop_playing_a_move_that_is_surely_worse() -> None:
     assert player.choose(obs, random.Random(1)) == good
     rounds = player.last_rounds
     assert rounds > 600 // 3  # the bad move dropped out, so more rounds fit in the budget
-    assert player.last_iterations == 600 or 600 < player.last_iterations < 600 + 3
+    assert 600 <= player.last_iterations < 600 + 3
     assert player.last_iterations < 3 * rounds
     # without racing every move is played in every round
     player.race = 0.0
@@ -411,7 +411,6 @@ def test_a_move_in_contention_keeps_racing() -> None:
     from games.ai.search import _still_racing
 
     margin = 3.0
-
     # move 0 is the yardstick (differences are measured from it); move 1 leads by 0.10 with
     # an error of 0.01, move 2 trails it by less than the margin, move 3 by far more
     counts = [100] * 4
