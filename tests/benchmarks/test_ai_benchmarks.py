@@ -1,0 +1,45 @@
+"""The computer-player benchmarks run end to end at a tiny size and print sound figures.
+
+Each script runs as its own process, as it is run by hand; the figures are checked for shape
+and range, not for strength (a few games or positions say nothing about strength).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(script: str, *args: str) -> str:
+    """Run a benchmark script; its output, after checking it succeeded."""
+    done = subprocess.run([sys.executable, f"benchmarks/{script}", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=240.0)
+    assert done.returncode == 0, f"{script} failed:\n{done.stdout}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+def test_ai_benchmark_prints_a_share_line() -> None:
+    out = run("ai.py", "--game", "1234", "-n", "4", "--iterations", "20", "--jobs", "1",
+              "--solo-only")
+    line = next(x for x in out.splitlines() if x.startswith("1234 "))
+    fields = line.split()
+    assert fields[1:3] == ["one", "hard"] and fields[3] == "4p" and fields[4] == "4"
+    share = float(fields[5])
+    assert 0.0 <= share <= 1.0 and fields[6].startswith("±")
+
+
+def test_regret_benchmark_prints_each_level() -> None:
+    out = run("regret.py", "--game", "1234", "-n", "5", "--rounds", "30", "--iterations", "30",
+              "--jobs", "1")
+    found = re.search(r"positions=(\d+)", out)
+    assert found is not None and 1 <= int(found.group(1)) <= 5
+    rows = {x.split()[0] + (" " + x.split()[1] if x.startswith("hard") else ""): x.split()[-2:]
+            for x in out.splitlines()[2:]}
+    assert set(rows) == {"basic", "hard 30"}
+    for judge, win in rows.values():
+        # a loss against the reference's best move: never negative, never more than all
+        assert 0.0 <= float(judge) <= 1.0 and 0.0 <= float(win) <= 1.0
