@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import games
 from games.ai import Player, get_player, observe
 from games.ai.search import SearchPlayer, deal_rewards
+from games.core import State
 
 
 def hard_seats(gid: str, players: int, index: int, pair: bool) -> list[int]:
@@ -75,9 +76,7 @@ def play_one(job: Job) -> dict[str, Any]:
     if unit == "match" and state.outcome is not None:
         winners = set(state.outcome.winners)
     else:
-        rewards = deal_rewards(state, start)
-        top = max(rewards)
-        winners = {s for s in range(players) if rewards[s] == top}
+        winners = deal_winners(state, start)
     # the hard side's share of the win: a partnership counts once, ties share
     teams = rules.teams(players, rules.validate_options(players))
     sides = [frozenset(t) for t in teams] if teams else [frozenset([s]) for s in range(players)]
@@ -85,6 +84,14 @@ def play_one(job: Job) -> dict[str, Any]:
     mine = next(side for side in sides if side & hard)
     credit = (1.0 / len(winning)) if mine in winning else 0.0
     return {"credit": credit, "times": times, "playouts": playouts}
+
+
+def deal_winners(state: State, start: list[float]) -> set[int]:
+    """The seats with the deal's best result (ties all win): the places if the match ended,
+    else the best score change since ``start``."""
+    rewards = deal_rewards(state, start)
+    top = max(rewards)
+    return {s for s in range(state.players) if rewards[s] == top}
 
 
 def hard_player(gid: str, budget: float, iterations: int | None,

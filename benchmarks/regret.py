@@ -34,9 +34,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ai import deal_winners, hard_player  # benchmarks/ai.py: the same hard level and winners
+
 import games
 from games.ai import Observation, get_player, observe
-from games.ai.search import SearchPlayer, deal_rewards
+from games.ai.search import SearchPlayer
 from games.core import State
 
 Job = tuple[str, int, int, tuple[float, ...], int | None]
@@ -61,15 +63,6 @@ def position(gid: str, index: int) -> tuple[State, int] | None:
     return None
 
 
-def hard(gid: str, budget: float, iterations: int | None) -> SearchPlayer:
-    """The hard level at this budget."""
-    player = get_player("hard", gid)
-    assert isinstance(player, SearchPlayer)
-    player.budget = budget
-    player.iterations = iterations
-    return player
-
-
 def reference(obs: Observation, player: SearchPlayer, rounds: int,
               rng: random.Random) -> tuple[list[float], list[float]]:
     """Each legal move's mean judge reward and win credit over ``rounds`` paired samples."""
@@ -87,9 +80,7 @@ def reference(obs: Observation, player: SearchPlayer, rounds: int,
             trial.apply(obs.seat, action)
             player._play_out(trial, deal, random.Random(dice))  # the search's own playout
             judged[j] += player.judge(trial, start)[obs.seat]
-            rewards = deal_rewards(trial, start)
-            top = max(rewards)
-            winners = [s for s in range(trial.players) if rewards[s] == top]
+            winners = deal_winners(trial, start)
             if obs.seat in winners:
                 won[j] += 1.0 / len(winners)
     return [x / rounds for x in judged], [x / rounds for x in won]
@@ -104,12 +95,14 @@ def measure(job: Job) -> dict[str, tuple[float, float]] | None:
     state, seat = found
     obs = observe(state, seat)
     legal = list(obs.legal)
-    judged, won = reference(obs, hard(gid, 1.0, iterations), rounds, random.Random(7 + index))
+    player = hard_player(gid, 1.0, iterations)
+    assert isinstance(player, SearchPlayer)
+    judged, won = reference(obs, player, rounds, random.Random(7 + index))
     picks = {"basic": [get_player("normal", gid).choose(obs, random.Random(s))
                        for s in range(3)]}
     for budget in budgets:
         label = f"hard {budget:g} s" if iterations is None else f"hard {iterations} it"
-        picks[label] = [hard(gid, budget, iterations).choose(
+        picks[label] = [hard_player(gid, budget, iterations).choose(
             obs, random.Random(100 + s)) for s in range(3)]
     best_judged, best_won = max(judged), max(won)
     return {level: (statistics.fmean(best_judged - judged[legal.index(a)] for a in chosen),

@@ -7,19 +7,8 @@ and range, not for strength (a few games or positions say nothing about strength
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(script: str, *args: str) -> str:
-    """Run a benchmark script; its output, after checking it succeeded."""
-    done = subprocess.run([sys.executable, f"benchmarks/{script}", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=240.0)
-    assert done.returncode == 0, f"{script} failed:\n{done.stdout}\n{done.stderr[-3000:]}"
-    return done.stdout
+from tests.benchmarks import run
 
 
 def test_ai_benchmark_prints_a_share_line() -> None:

@@ -8,19 +8,8 @@ error) and print its figures.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(script: str, *args: str, timeout: float = 240.0) -> str:
-    """Run a benchmark script; its output, after checking it succeeded."""
-    done = subprocess.run([sys.executable, f"benchmarks/{script}", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
-    assert done.returncode == 0, f"{script} failed:\n{done.stdout}\n{done.stderr[-3000:]}"
-    return done.stdout
+from tests.benchmarks import run
 
 
 def test_bad_input_is_refused_without_harm() -> None:
