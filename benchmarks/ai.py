@@ -3,7 +3,8 @@ partnership games, a ``hard`` pair against a ``basic`` pair), per game at its us
 
     .venv/bin/python benchmarks/ai.py [--game ID] [-n GAMES] [--budget S] [--iterations K]
                                      [--unit deal|match] [--jobs J] [--first I]
-                                     [--set NAME=VALUE] [--solo-only | --pair-only]
+                                     [--set NAME=VALUE] [--option NAME=VALUE]
+                                     [--solo-only | --pair-only]
 
 For each game it prints the hard side's win share with a 95% interval (normal approximation),
 its fair share, the hard moves' time p50/p99 (moves with one legal action are not searched and
@@ -12,7 +13,8 @@ not counted) and the search's playouts per second.
 ``--unit deal`` (the default) scores single deals from a new game: the deal is won by the seats
 with the best result of that deal (the places if the match ended, else the best score change),
 ties sharing the win. ``--unit match`` plays whole matches (places 1 win). The hard seat (or
-pair) rotates over the seats so no seat's advantage counts.
+pair) rotates over the seats so no seat's advantage counts. ``--option`` sets a game option for
+every game played (``--option games=1``: 1234 as a single game), the rest keep their defaults.
 """
 
 from __future__ import annotations
@@ -44,14 +46,15 @@ def hard_seats(gid: str, players: int, index: int, pair: bool) -> list[int]:
     return [index % players]
 
 
-Job = tuple[str, int, int, bool, float, int | None, str, tuple[tuple[str, float], ...]]
+Job = tuple[str, int, int, bool, float, int | None, str, tuple[tuple[str, float], ...],
+            tuple[tuple[str, str], ...]]
 
 
 def play_one(job: Job) -> dict[str, Any]:
     """Play one deal or match; the hard side's win credit, move times and iterations."""
-    gid, players, index, pair, budget, iterations, unit, settings = job
+    gid, players, index, pair, budget, iterations, unit, settings, options = job
     rules = games.get(gid)
-    state = rules.new_game(players, seed=10_000 + index)
+    state = rules.new_game(players, seed=10_000 + index, options=dict(options))
     hard = set(hard_seats(gid, players, index, pair))
     basic = get_player("normal", gid)
     seats: dict[int, Player] = {}
@@ -150,10 +153,13 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=0, help="index of the first game played")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="change a search setting, e.g. exploration=0.5 or confidence=0")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="set a game option for every game played, e.g. games=1")
     args = parser.parse_args()
     settings = tuple((k, float(v)) for k, v in (item.split("=", 1) for item in args.set))
+    options = tuple((k, v) for k, v in (item.split("=", 1) for item in args.option))
     print(f"unit={args.unit} budget={args.budget}s iterations={args.iterations} n={args.n} "
-          f"first={args.first} settings={dict(settings)}")
+          f"first={args.first} settings={dict(settings)} options={dict(options)}")
     print(f"{'game':12} {'side':9} {'pl':>3} {'games':>5} {'share':>6} {'95%':>6} "
           f"{'fair':>5} {'target':>5} {'verdict':7} {'p50 ms':>7} {'p99 ms':>7} "
           f"{'play/s':>8}")
@@ -161,12 +167,16 @@ def main() -> int:
         for gid in args.game or games.ids():
             rules = games.get(gid)
             players = rules.usual_players
+            try:
+                rules.validate_options(players, dict(options))
+            except ValueError as error:
+                raise SystemExit(f"{gid}: {error}") from None
             modes = [] if args.pair_only else [False]
             if rules.teams(players, rules.validate_options(players)) and not args.solo_only:
                 modes.append(True)
             for pair in modes:
                 jobs: list[Job] = [(gid, players, i, pair, args.budget, args.iterations,
-                                    args.unit, settings)
+                                    args.unit, settings, options)
                                    for i in range(args.first, args.first + args.n)]
                 results = list(pool.map(play_one, jobs))
                 print(report(gid, players, pair, results), flush=True)

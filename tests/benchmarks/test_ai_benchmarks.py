@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tests.benchmarks import run
+from tests.benchmarks import launch, run
 
 
 def test_ai_benchmark_prints_a_share_line() -> None:
@@ -19,6 +19,22 @@ def test_ai_benchmark_prints_a_share_line() -> None:
     assert fields[1:3] == ["one", "hard"] and fields[3] == "4p" and fields[4] == "4"
     share = float(fields[5])
     assert 0.0 <= share <= 1.0 and fields[6].startswith("±")
+
+
+def test_ai_benchmark_plays_with_a_game_option() -> None:
+    # 1234 as a single game: each game played is a whole match of one deal
+    out = run("ai.py", "--game", "1234", "-n", "2", "--iterations", "20", "--jobs", "1",
+              "--option", "games=1")
+    assert "options={'games': '1'}" in out
+    line = next(x for x in out.splitlines() if x.startswith("1234 "))
+    assert line.split()[4] == "2" and 0.0 <= float(line.split()[5]) <= 1.0
+
+
+def test_ai_benchmark_refuses_an_unknown_option_by_name() -> None:
+    done = launch("ai.py", "--game", "1234", "-n", "2", "--iterations", "20", "--jobs", "1",
+                  "--option", "gamez=1")
+    assert done.returncode != 0
+    assert "unknown option 'gamez'" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_regret_benchmark_prints_each_level() -> None:
