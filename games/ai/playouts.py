@@ -335,8 +335,13 @@ def twenty_two_judge(state: State, start_scores: list[float]) -> list[float]:
 
 def linear_judge(state: State, start_scores: list[float]) -> list[float]:
     """The score change scaled between the deal's worst (0) and best (1) seat, not ranked: in
-    1234 the winner takes everyone's hand total, so winning outweighs paying a little less."""
-    if state.outcome is not None:
+    1234 the winner takes everyone's hand total, so winning outweighs paying a little less.
+
+    A series that ended is judged by its places. A single game (``games = 1``) is judged like
+    any deal: its places rank the losers by what they paid, and judged by places a second place
+    would be worth two thirds of a win, so the search played to lose cheaply rather than to win.
+    """
+    if state.outcome is not None and getattr(state, "games", 0) != 1:
         return deal_rewards(state, start_scores)
     direction = state.score_direction()
     scores = state.scores()

@@ -489,6 +489,30 @@ def test_linear_judge_keeps_the_size_of_the_score_change() -> None:
                                                                        strict=True))
 
 
+@pytest.mark.parametrize("scoring", ["chips", "winner", "penalty"])
+def test_linear_judge_scores_a_single_game_by_what_was_paid_not_by_places(scoring: str) -> None:
+    from games.ai.playouts import linear_judge
+    from games.ai.search import deal_rewards
+
+    state = games.get("1234").new_game(4, seed=5, options={"games": 1, "scoring": scoring})
+    start = state.scores()
+    rng = random.Random(5)
+    while not state.over:
+        seat = state.to_act[0]
+        state.apply(seat, state.random_action(seat, rng))
+    direction = state.score_direction()
+    gains = [direction * (state.scores()[s] - start[s]) for s in range(4)]
+    rewards = linear_judge(state, start)
+    low, span = min(gains), max(gains) - min(gains)
+    assert span > 0
+    assert all(abs(r - (g - low) / span) < 1e-9 for r, g in zip(rewards, gains, strict=True))
+    winners = set(state.game_winners)
+    assert all(rewards[s] == 1.0 for s in winners)
+    # by places a loser would have had a share of a win for paying less than the others
+    losers = [s for s in range(4) if s not in winners]
+    assert any(deal_rewards(state, start)[s] > rewards[s] for s in losers) or scoring == "winner"
+
+
 @pytest.mark.parametrize("gid", ["spar", "finesse"])
 def test_open_loop_search_is_legal_and_deterministic(gid: str) -> None:
     state = positions(gid, count=1, seed=9)[0]
