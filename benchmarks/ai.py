@@ -138,6 +138,17 @@ def report(gid: str, players: int, pair: bool, results: list[dict[str, Any]]) ->
             f"{rate:8.0f}")
 
 
+def named(items: list[str], flag: str) -> tuple[tuple[str, str], ...]:
+    """``NAME=VALUE`` items as pairs; a clear exit for one without a name or an ``=``."""
+    pairs = []
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise SystemExit(f"{flag} takes NAME=VALUE, not '{item}'")
+        pairs.append((name, value))
+    return tuple(pairs)
+
+
 def main() -> int:
     """Print the table of figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -156,8 +167,11 @@ def main() -> int:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="set a game option for every game played, e.g. games=1")
     args = parser.parse_args()
-    settings = tuple((k, float(v)) for k, v in (item.split("=", 1) for item in args.set))
-    options = tuple((k, v) for k, v in (item.split("=", 1) for item in args.option))
+    try:
+        settings = tuple((k, float(v)) for k, v in named(args.set, "--set"))
+    except ValueError:
+        raise SystemExit("--set takes a number: NAME=VALUE, e.g. --set confidence=0") from None
+    options = named(args.option, "--option")
     print(f"unit={args.unit} budget={args.budget}s iterations={args.iterations} n={args.n} "
           f"first={args.first} settings={dict(settings)} options={dict(options)}")
     print(f"{'game':12} {'side':9} {'pl':>3} {'games':>5} {'share':>6} {'95%':>6} "

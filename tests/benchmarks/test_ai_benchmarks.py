@@ -35,6 +35,10 @@ def test_ai_benchmark_refuses_an_unknown_option_by_name() -> None:
                   "--option", "gamez=1")
     assert done.returncode != 0
     assert "unknown option 'gamez'" in done.stderr and "Traceback" not in done.stderr
+    done = launch("ai.py", "--game", "1234", "-n", "2", "--option", "games")
+    assert done.returncode != 0
+    assert "--option takes NAME=VALUE, not 'games'" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_regret_benchmark_prints_each_level() -> None:
