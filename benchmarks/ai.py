@@ -8,7 +8,9 @@ partnership games, a ``hard`` pair against a ``basic`` pair), per game at its us
 
 For each game it prints the hard side's win share with a 95% interval (normal approximation),
 its fair share, the hard moves' time p50/p99 (moves with one legal action are not searched and
-not counted) and the search's playouts per second.
+not counted), the search's playouts per second and, when every game played ended its match
+(``--unit match``, or ``--option games=1`` in 1234), the hard side's mean place (1 is first; a
+side's place is its best seat's).
 
 ``--unit deal`` (the default) scores single deals from a new game: the deal is won by the seats
 with the best result of that deal (the places if the match ended, else the best score change),
@@ -86,7 +88,9 @@ def play_one(job: Job) -> dict[str, Any]:
     winning = [side for side in sides if side & winners]
     mine = next(side for side in sides if side & hard)
     credit = (1.0 / len(winning)) if mine in winning else 0.0
-    return {"credit": credit, "times": times, "playouts": playouts}
+    # the hard side's place, when the game played ended the match (a side's best seat's place)
+    place = None if state.outcome is None else min(state.outcome.places[s] for s in hard)
+    return {"credit": credit, "times": times, "playouts": playouts, "place": place}
 
 
 def deal_winners(state: State, start: list[float]) -> set[int]:
@@ -133,9 +137,11 @@ def report(gid: str, players: int, pair: bool, results: list[dict[str, Any]]) ->
         target = 0.65 if players == 2 else 1.5 * fair
     verdict = "met" if share >= target else "not met"
     side = "hard pair" if pair else "one hard"
+    places = [r["place"] for r in results if r["place"] is not None]
+    place = f"{statistics.fmean(places):5.3f}" if len(places) == n else "    -"
     return (f"{gid:12} {side:9} {players:2d}p {n:5d} {share:6.3f} ±{spread:5.3f} "
             f"{fair:5.3f} {target:5.3f} {verdict:7} {p50 * 1000:7.0f} {p99 * 1000:7.0f} "
-            f"{rate:8.0f}")
+            f"{rate:8.0f} {place}")
 
 
 def named(items: list[str], flag: str) -> tuple[tuple[str, str], ...]:
@@ -176,7 +182,7 @@ def main() -> int:
           f"first={args.first} settings={dict(settings)} options={dict(options)}")
     print(f"{'game':12} {'side':9} {'pl':>3} {'games':>5} {'share':>6} {'95%':>6} "
           f"{'fair':>5} {'target':>5} {'verdict':7} {'p50 ms':>7} {'p99 ms':>7} "
-          f"{'play/s':>8}")
+          f"{'play/s':>8} {'place':>5}")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for gid in args.game or games.ids():
             rules = games.get(gid)

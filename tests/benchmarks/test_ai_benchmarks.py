@@ -19,6 +19,8 @@ def test_ai_benchmark_prints_a_share_line() -> None:
     assert fields[1:3] == ["one", "hard"] and fields[3] == "4p" and fields[4] == "4"
     share = float(fields[5])
     assert 0.0 <= share <= 1.0 and fields[6].startswith("±")
+    # single deals of a series do not end the match: no place
+    assert fields[-1] == "-"
 
 
 def test_ai_benchmark_plays_with_a_game_option() -> None:
@@ -28,6 +30,8 @@ def test_ai_benchmark_plays_with_a_game_option() -> None:
     assert "options={'games': '1'}" in out
     line = next(x for x in out.splitlines() if x.startswith("1234 "))
     assert line.split()[4] == "2" and 0.0 <= float(line.split()[5]) <= 1.0
+    # every game ended its match, so the hard seat's mean place is printed: 1 to 4
+    assert 1.0 <= float(line.split()[-1]) <= 4.0
 
 
 def test_ai_benchmark_refuses_an_unknown_option_by_name() -> None:
