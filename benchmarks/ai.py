@@ -38,18 +38,24 @@ from games.ai import Player, get_player, observe
 from games.ai.search import SearchPlayer, deal_rewards
 from games.core import State
 
+Options = tuple[tuple[str, str], ...]
 
-def hard_seats(gid: str, players: int, index: int, pair: bool) -> list[int]:
-    """The seats the hard side holds in game ``index``."""
+
+def teams_of(gid: str, players: int, options: Options) -> list[list[int]] | None:
+    """The game's partnerships under the options played (Sugekari's depend on its mode)."""
     rules = games.get(gid)
+    return rules.teams(players, rules.validate_options(players, dict(options)))
+
+
+def hard_seats(gid: str, players: int, index: int, pair: bool, options: Options) -> list[int]:
+    """The seats the hard side holds in game ``index``."""
     if pair:
-        teams = rules.teams(players, rules.validate_options(players)) or [[0]]
+        teams = teams_of(gid, players, options) or [[0]]
         return list(teams[index % len(teams)])
     return [index % players]
 
 
-Job = tuple[str, int, int, bool, float, int | None, str, tuple[tuple[str, float], ...],
-            tuple[tuple[str, str], ...]]
+Job = tuple[str, int, int, bool, float, int | None, str, tuple[tuple[str, float], ...], Options]
 
 
 def play_one(job: Job) -> dict[str, Any]:
@@ -57,7 +63,7 @@ def play_one(job: Job) -> dict[str, Any]:
     gid, players, index, pair, budget, iterations, unit, settings, options = job
     rules = games.get(gid)
     state = rules.new_game(players, seed=10_000 + index, options=dict(options))
-    hard = set(hard_seats(gid, players, index, pair))
+    hard = set(hard_seats(gid, players, index, pair, options))
     basic = get_player("normal", gid)
     seats: dict[int, Player] = {}
     for s in range(players):
@@ -83,7 +89,7 @@ def play_one(job: Job) -> dict[str, Any]:
     else:
         winners = deal_winners(state, start)
     # the hard side's share of the win: a partnership counts once, ties share
-    teams = rules.teams(players, rules.validate_options(players))
+    teams = teams_of(gid, players, options)
     sides = [frozenset(t) for t in teams] if teams else [frozenset([s]) for s in range(players)]
     winning = [side for side in sides if side & winners]
     mine = next(side for side in sides if side & hard)
@@ -115,7 +121,8 @@ def hard_player(gid: str, budget: float, iterations: int | None,
     return player
 
 
-def report(gid: str, players: int, pair: bool, results: list[dict[str, Any]]) -> str:
+def report(gid: str, players: int, pair: bool, options: Options,
+           results: list[dict[str, Any]]) -> str:
     """One line of figures."""
     credits = [r["credit"] for r in results]
     n = len(credits)
@@ -125,7 +132,7 @@ def report(gid: str, players: int, pair: bool, results: list[dict[str, Any]]) ->
     p50 = statistics.median(times) if times else 0.0
     p99 = times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
     rate = sum(r["playouts"] for r in results) / max(sum(times), 1e-9)
-    teams = games.get(gid).teams(players, games.get(gid).validate_options(players))
+    teams = teams_of(gid, players, options)
     if pair:
         fair = 0.5
         target = 0.60
@@ -144,7 +151,7 @@ def report(gid: str, players: int, pair: bool, results: list[dict[str, Any]]) ->
             f"{rate:8.0f} {place}")
 
 
-def named(items: list[str], flag: str) -> tuple[tuple[str, str], ...]:
+def named(items: list[str], flag: str) -> Options:
     """``NAME=VALUE`` items as pairs; a clear exit for one without a name or an ``=``."""
     pairs = []
     for item in items:
@@ -188,18 +195,18 @@ def main() -> int:
             rules = games.get(gid)
             players = rules.usual_players
             try:
-                rules.validate_options(players, dict(options))
+                teams = teams_of(gid, players, options)
             except ValueError as error:
                 raise SystemExit(f"{gid}: {error}") from None
             modes = [] if args.pair_only else [False]
-            if rules.teams(players, rules.validate_options(players)) and not args.solo_only:
+            if teams and not args.solo_only:
                 modes.append(True)
             for pair in modes:
                 jobs: list[Job] = [(gid, players, i, pair, args.budget, args.iterations,
                                     args.unit, settings, options)
                                    for i in range(args.first, args.first + args.n)]
                 results = list(pool.map(play_one, jobs))
-                print(report(gid, players, pair, results), flush=True)
+                print(report(gid, players, pair, options, results), flush=True)
     return 0
 
 
