@@ -162,6 +162,17 @@ def named(items: list[str], flag: str) -> Options:
     return tuple(pairs)
 
 
+def known(ids: list[str]) -> list[str]:
+    """The game ids asked for, each checked: a clear exit naming one the registry lacks."""
+    for gid in ids:
+        try:
+            games.get(gid)
+        except KeyError:
+            raise SystemExit(f"unknown game '{gid}'; the games are: "
+                             + ", ".join(games.ids())) from None
+    return ids
+
+
 def main() -> int:
     """Print the table of figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -185,13 +196,14 @@ def main() -> int:
     except ValueError:
         raise SystemExit("--set takes a number: NAME=VALUE, e.g. --set confidence=0") from None
     options = named(args.option, "--option")
+    chosen = known(args.game or games.ids())
     print(f"unit={args.unit} budget={args.budget}s iterations={args.iterations} n={args.n} "
           f"first={args.first} settings={dict(settings)} options={dict(options)}")
     print(f"{'game':12} {'side':9} {'pl':>3} {'games':>5} {'share':>6} {'95%':>6} "
           f"{'fair':>5} {'target':>5} {'verdict':7} {'p50 ms':>7} {'p99 ms':>7} "
           f"{'play/s':>8} {'place':>5}")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for gid in args.game or games.ids():
+        for gid in chosen:
             rules = games.get(gid)
             players = rules.usual_players
             try:

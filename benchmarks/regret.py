@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ai import deal_winners, hard_player  # benchmarks/ai.py: the same hard level and winners
+from ai import deal_winners, hard_player, known  # benchmarks/ai.py: the same hard level
 
 import games
 from games.ai import Observation, get_player, observe
@@ -122,6 +122,7 @@ def main() -> int:
                         help="fixed iterations per hard move instead of the time budget")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     args = parser.parse_args()
+    known([args.game])
     budgets = tuple(args.budget or (0.25, 1.0))
     if args.iterations is not None:
         budgets = budgets[:1]  # the budget does not matter then

@@ -45,6 +45,14 @@ def test_ai_benchmark_refuses_an_unknown_option_by_name() -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_benchmarks_refuse_an_unknown_game_by_name() -> None:
+    for script in ("ai.py", "regret.py"):
+        done = launch(script, "--game", "12345", "-n", "2", "--iterations", "20")
+        assert done.returncode != 0
+        assert "unknown game '12345'; the games are: twenty-two, 1234," in done.stderr
+        assert "Traceback" not in done.stderr and "positions=" not in done.stdout
+
+
 def test_regret_benchmark_prints_each_level() -> None:
     out = run("regret.py", "--game", "1234", "-n", "5", "--rounds", "30", "--iterations", "30",
               "--jobs", "1")
