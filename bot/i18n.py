@@ -47,6 +47,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "lobby-body": "Host: {host}\nPlayers ({count}, {least}–{most}):\n{seats}",
         "lobby-options": "Options: {options}",
         "lobby-timer": "Turn timer: {timer}",
+        "lobby-level": "Computer players: {level}",
         "computer": "computer",
         "away-mark": "(computer keeps the seat)",
         "join": "Join",
@@ -91,6 +92,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "timer-relaxed": "relaxed (5 min)",
         "timer-normal": "normal (90 s)",
         "timer-fast": "fast (30 s)",
+        "level": "Computer players' level",
+        "level-easy": "easy",
+        "level-normal": "normal",
+        "level-hard": "hard",
+        "level-random": "random moves",
+        "level-easy-about": "Plays by rules of thumb, with some careless moves",
+        "level-normal-about": "Plays by rules of thumb",
+        "level-hard-about": "Reads ahead for up to a second a move",
         "random-seat": "random",
         "swap": "Swap seats",
         "swap-pair": "Seat {a} ↔ seat {b}",
@@ -136,6 +145,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "lobby-body": "ホスト：{host}\nプレイヤー（{count} 人、{least}〜{most} 人）：\n{seats}",
         "lobby-options": "設定：{options}",
         "lobby-timer": "持ち時間：{timer}",
+        "lobby-level": "コンピューター：{level}",
         "computer": "コンピューター",
         "away-mark": "（コンピューターが代理）",
         "join": "参加",
@@ -182,6 +192,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "timer-relaxed": "ゆっくり（5分）",
         "timer-normal": "ふつう（90秒）",
         "timer-fast": "はやい（30秒）",
+        "level": "コンピューターの強さ",
+        "level-easy": "やさしい",
+        "level-normal": "ふつう",
+        "level-hard": "つよい",
+        "level-random": "でたらめ",
+        "level-easy-about": "経験則で打ち、ときどき不注意な手を打ちます",
+        "level-normal-about": "経験則で打ちます",
+        "level-hard-about": "一手に最大1秒かけて先を読みます",
         "random-seat": "ランダム",
         "swap": "席を入れ替える",
         "swap-pair": "{a} 番席 ↔ {b} 番席",
@@ -231,7 +249,8 @@ MESSAGES["en"].update({
         "**Start** — `/play game:` opens a table in this channel; `/games` lists the games and "
         "`/rules game:` shows a game's rules.\n"
         "**Join** — press **Join** on the table message. The host may **Add computer** players, "
-        "set **Options** (timer, seats, the game's own rules) and press **Start**.\n"
+        "set **Options** (timer, how strong the computers play, seats, the game's own rules) "
+        "and press **Start**.\n"
         "**Play** — the table message names whoever may act now. Press **Hand** to see your "
         "cards privately and choose a move; costly moves ask you to confirm. If the computer "
         "keeps your seat after timeouts, press **I'm back**.\n"
@@ -255,7 +274,8 @@ MESSAGES["ja"].update({
         "**始める** — `/play game:` でこのチャンネルに卓を開きます。`/games` でゲームの一覧、"
         "`/rules game:` でルールを表示します。\n"
         "**参加する** — 卓のメッセージの **参加** を押します。ホストは **コンピューターを追加**、"
-        "**設定**（タイマー・席・ゲームのルール）を選んで **開始** を押します。\n"
+        "**設定**（タイマー・コンピューターの強さ・席・ゲームのルール）を選んで **開始** を"
+        "押します。\n"
         "**遊ぶ** — 卓のメッセージに今行動できる人が表示されます。**手札** を押すと自分の"
         "カードが自分にだけ表示され、手を選べます。大事な手は確認があります。時間切れで"
         "コンピューターが席を預かっているときは **戻りました** を押します。\n"

@@ -28,6 +28,8 @@ from games.core import Action, Event, IllegalAction, Rules, State
 log = logging.getLogger(__name__)
 
 LOBBY, PLAYING, FINISHED, CANCELLED = "lobby", "playing", "finished", "cancelled"
+#: the levels a host may choose for a table's computer players (see ``games.ai.LEVELS``)
+COMPUTER_LEVELS = ("easy", "normal", "hard")
 #: timeouts in a row after which the computer keeps the seat until "I'm back"
 AWAY_AFTER = 2
 
@@ -88,6 +90,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     timer_task: asyncio.Task[None] | None = field(default=None, repr=False)
     drive_task: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: the level the computer players here play at (one of ``COMPUTER_LEVELS``, or the bot's
+    #: ``random``); the computer keeping an away person's seat plays at it too
+    level: str = "hard"
 
     @property
     def game_id(self) -> str:
@@ -109,7 +114,7 @@ class Table:
         """The table as stored."""
         return TableRow(self.id, self.guild_id, self.channel_id, self.rules.id, self.host_id,
                         self.status, [s.to_dict() for s in self.seats], dict(self.options),
-                        self.seed, self.timer, self.message_id)
+                        self.seed, self.timer, self.message_id, self.level)
 
     def waiting_for(self) -> list[int]:
         """Seats the game waits for (empty outside play)."""
@@ -243,6 +248,12 @@ class TableManager:
         self.finish_hooks: list[Callable[[int], Awaitable[None]]] = []
         self._closed = False
 
+    @property
+    def default_level(self) -> str:
+        """The level a new table's computer players start at: the bot's (``best`` is the
+        strongest level, ``hard``)."""
+        return "hard" if self.ai_level == "best" else self.ai_level
+
     # -- lookup -----------------------------------------------------------------------------
     def get(self, table_id: int) -> Table:
         """The table of that id; Refusal 'no-table' when there is none (or it is over)."""
@@ -288,7 +299,8 @@ class TableManager:
                 "off")
         except sqlite3.IntegrityError:
             raise Refusal("channel-busy", game=rules.name) from None
-        table = Table(table_id, guild_id, channel_id, rules, host_id, LOBBY, seats, {}, seed, "off")
+        table = Table(table_id, guild_id, channel_id, rules, host_id, LOBBY, seats, {}, seed, "off",
+                      level=self.default_level)
         self.tables[table_id] = table
         self.by_channel[channel_id] = table_id
         return table
@@ -387,6 +399,20 @@ class TableManager:
                 table.options.pop(name, None)
             else:
                 table.options[name] = coerced
+            await self._save(table)
+            await self._notify(Update(table, "lobby"))
+        return table
+
+    async def set_level(self, table_id: int, user_id: int, level: str) -> Table:
+        """The host chooses how strong the table's computer players are."""
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            self._host(table, user_id)
+            if level not in COMPUTER_LEVELS:
+                raise Refusal("bad-option",
+                              reason=f"the level must be one of {', '.join(COMPUTER_LEVELS)}")
+            table.level = level
             await self._save(table)
             await self._notify(Update(table, "lobby"))
         return table
@@ -580,7 +606,8 @@ class TableManager:
         if state is None or table.status != PLAYING:
             return None
         version = table.version
-        action = await self.thinker.choose(state, seat, f"{table.seed}:{version}:{seat}")
+        action = await self.thinker.choose(state, seat, f"{table.seed}:{version}:{seat}",
+                                           table.level)
         async with table.lock:
             if table.version != version or table.status != PLAYING:
                 return None
@@ -674,7 +701,7 @@ class TableManager:
                 continue
             table = Table(row.id, row.guild_id, row.channel_id, rules, row.host_id, row.status,
                           [Seat.from_dict(s) for s in row.seats], dict(row.options), row.seed,
-                          row.timer, row.message_id)
+                          row.timer, row.message_id, level=row.level or self.default_level)
             if table.status == PLAYING:
                 try:
                     await self._rebuild(table)

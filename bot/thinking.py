@@ -70,7 +70,7 @@ def choose_safely(player: ai.Player, obs: ai.Observation, rng: random.Random) ->
 
 # -- inside a worker process ----------------------------------------------------------------
 _worker_level = "best"
-_worker_players: dict[str, ai.Player] = {}
+_worker_players: dict[tuple[str, str], ai.Player] = {}
 
 
 def _init_worker(level: str, budget: float | None) -> None:
@@ -83,26 +83,27 @@ def _init_worker(level: str, budget: float | None) -> None:
 
 
 def _warm() -> int:
-    """Build every game's player once (imports, search hooks); the worker's pid."""
+    """Build every game's player of the bot's level once (imports, search hooks); the
+    worker's pid."""
     for game_id in games.ids():
-        _worker_player(game_id)
+        _worker_player(game_id, _worker_level)
     return os.getpid()
 
 
-def _worker_player(game_id: str) -> ai.Player:
-    player = _worker_players.get(game_id)
+def _worker_player(game_id: str, level: str) -> ai.Player:
+    player = _worker_players.get((game_id, level))
     if player is None:
-        player = _worker_players[game_id] = best_player(game_id, _worker_level)
+        player = _worker_players[game_id, level] = best_player(game_id, level)
     return player
 
 
-def _think_in_worker(blob: bytes, seat: int, seed: str) -> str:
-    """The action (as text) a seat's computer player chooses; only its observation reaches
-    the player, never the state."""
+def _think_in_worker(blob: bytes, seat: int, seed: str, level: str) -> str:
+    """The action (as text) a seat's computer player of ``level`` chooses; only its
+    observation reaches the player, never the state."""
     state: State = pickle.loads(blob)
     obs = ai.observe(state, seat)
     del state
-    return str(choose_safely(_worker_player(obs.game), obs, random.Random(seed)))
+    return str(choose_safely(_worker_player(obs.game, level), obs, random.Random(seed)))
 
 
 # -- in the bot -------------------------------------------------------------------------------
@@ -111,11 +112,13 @@ class Thinker:
 
     def __init__(self, level: str = "best", workers: int = 0,
                  budget: float | None = None) -> None:
+        #: the level of a move that names none (a table chooses its own, see ``choose``)
         self.level = level
         self.workers = max(0, workers)
         self.budget = budget
-        #: the player each game uses in this process (inline, or in a thread as a fallback)
-        self.players: dict[str, ai.Player] = {}
+        #: the player of each game and level in this process (inline, or in a thread as a
+        #: fallback)
+        self.players: dict[tuple[str, str], ai.Player] = {}
         self.pool = WorkerPool("computer player", self.workers, PRELOAD, _warm,
                                setup=_init_worker, setup_args=(level, budget))
         #: moves thought in a worker
@@ -126,18 +129,19 @@ class Thinker:
         """Pools replaced after a worker died."""
         return self.pool.restarts
 
-    def player(self, game_id: str) -> ai.Player:
-        """The player of this process for a game."""
-        found = self.players.get(game_id)
+    def player(self, game_id: str, level: str | None = None) -> ai.Player:
+        """The player of this process for a game at ``level`` (None: the bot's level)."""
+        level = level or self.level
+        found = self.players.get((game_id, level))
         if found is None:
-            found = self.players[game_id] = best_player(game_id, self.level)
+            found = self.players[game_id, level] = best_player(game_id, level)
         if self.budget is not None and searches(found):
             found.budget = self.budget  # type: ignore[attr-defined]
         return found
 
-    def pooled(self, game_id: str) -> bool:
-        """Whether a game's computer moves go to the worker processes."""
-        return self.workers > 0 and searches(self.player(game_id))
+    def pooled(self, game_id: str, level: str | None = None) -> bool:
+        """Whether a game's computer moves at ``level`` go to the worker processes."""
+        return self.workers > 0 and searches(self.player(game_id, level))
 
     def worker_pids(self) -> list[int]:
         """The process ids of the running workers."""
@@ -149,24 +153,28 @@ class Thinker:
             await self.pool.ready()
 
     # -- choosing -----------------------------------------------------------------------------
-    async def choose(self, state: State, seat: int, seed: str) -> Action:
-        """The computer's move for ``seat`` (one of its legal actions).
+    async def choose(self, state: State, seat: int, seed: str,
+                     level: str | None = None) -> Action:
+        """The move of a computer player of ``level`` (None: the bot's level) for ``seat``
+        (one of its legal actions).
 
         ``state`` may change as soon as this awaits: everything needed is taken from it first.
         """
         game_id = state.rules.id
-        player = self.player(game_id)
+        level = level or self.level
+        player = self.player(game_id, level)
         rng = random.Random(seed)
         if is_cheap(player):
             return choose_safely(player, ai.observe(state, seat), rng)
         legal = state.legal_actions(seat)
-        if self.pooled(game_id):
+        if self.pooled(game_id, level):
             blob = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
             pool: Pool | None = None
             try:
                 pool = await self.pool.ready()
                 loop = asyncio.get_running_loop()
-                text = await loop.run_in_executor(pool, _think_in_worker, blob, seat, seed)
+                text = await loop.run_in_executor(pool, _think_in_worker, blob, seat, seed,
+                                                  level)
                 action = Action.parse(text)
                 self.pooled_moves += 1
                 for candidate in legal:

@@ -17,7 +17,7 @@ BUTTON_VERBS = (
     "act", "page", "view",  # a player's hand
 )
 SELECT_VERBS = (
-    "opt", "timer", "swap",  # option menus
+    "opt", "timer", "swap", "level",  # option menus
     "over",  # the host's manage menu
     "pick", "set",  # a player's hand
 )

@@ -516,7 +516,7 @@ class PlayCog(commands.Cog, name=COG):
                 await interaction.response.edit_message(content=payload.content, view=payload.view)
             else:
                 await interaction.response.send_message(**payload.send(), ephemeral=True)
-        elif verb in ("opt", "timer", "swap"):
+        elif verb in ("opt", "timer", "swap", "level"):
             self._private_only(interaction, table)
             if not values:
                 raise Refusal("no-such-choice")
@@ -525,6 +525,8 @@ class PlayCog(commands.Cog, name=COG):
                 await m.set_option(table.id, user.id, cid.arg, value)
             elif verb == "timer":
                 await m.set_timer(table.id, user.id, values[0])
+            elif verb == "level":
+                await m.set_level(table.id, user.id, values[0])
             else:
                 first, _, second = values[0].partition("-")
                 if not (first.isdigit() and second.isdigit()):

@@ -19,7 +19,7 @@ from PIL import Image
 from bot.config import TIMER_CHOICES
 from bot.i18n import t
 from bot.render import hand_png_async, playable_cards, table_png_async
-from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Table
+from bot.tables import CANCELLED, COMPUTER_LEVELS, FINISHED, LOBBY, PLAYING, Table
 from cogs import ids
 from games.cards import parse as parse_card
 from games.cards import pretty
@@ -244,6 +244,7 @@ def lobby_payload(table: Table, lang: str) -> Payload:
     if chosen:
         body += "\n" + t("lobby-options", lang, options=chosen)
     body += "\n" + t("lobby-timer", lang, timer=t("timer-" + table.timer, lang))
+    body += "\n" + t("lobby-level", lang, level=t("level-" + table.level, lang))
     embed = discord.Embed(title=t("lobby-title", lang, game=game_name(table, lang)),
                           description=body)
     view = StaticView()
@@ -273,7 +274,8 @@ def _int_values(option: Any, current: object) -> list[int]:
 
 
 def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
-    """The host's option menus: timer, seat swaps and one select per game option."""
+    """The host's option menus: timer, computer level, seat swaps and one select per game
+    option."""
     rules = table.rules
     players = max(len(table.seats), rules.min_players)
     menus: list[TableSelect] = []
@@ -282,6 +284,11 @@ def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
         options=[discord.SelectOption(label=t("timer-" + c, lang), value=c,
                                       default=c == table.timer) for c in TIMER_CHOICES])
     menus.append(timer)
+    menus.append(_select(
+        custom_id=ids.make("level", table.id), placeholder=t("level", lang),
+        options=[discord.SelectOption(label=t("level-" + c, lang)[:100], value=c,
+                                      description=t("level-" + c + "-about", lang)[:100],
+                                      default=c == table.level) for c in COMPUTER_LEVELS]))
     count = len(table.seats)
     if count >= 2:
         pairs = [(a, b) for a in range(count) for b in range(a + 1, count)][:PAGE]

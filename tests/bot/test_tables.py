@@ -68,7 +68,8 @@ async def test_only_the_host_manages_the_lobby(manager: Manager) -> None:
     table = await lobby(m)
     await m.join(table.id, BOB, "Bob")
     for call in (m.add_computer(table.id, BOB), m.start(table.id, BOB),
-                 m.set_option(table.id, BOB, "hand", 2), m.set_timer(table.id, BOB, "fast")):
+                 m.set_option(table.id, BOB, "hand", 2), m.set_timer(table.id, BOB, "fast"),
+                 m.set_level(table.id, BOB, "easy")):
         with pytest.raises(Refusal) as refused:
             await call
         assert refused.value.key == "host-only"
@@ -318,13 +319,64 @@ async def test_a_lobby_survives_a_restart(tmp_path: Path) -> None:
     table = await first.open(100, 10, "high-card", HOST, "Host", seed=1)
     await first.add_computer(table.id, HOST)
     await first.set_timer(table.id, HOST, "relaxed")
+    await first.set_level(table.id, HOST, "easy")
     await store.close()
     store = await Storage.open(path)
     second = TableManager(store, rules_for=lookup, ai_delay=0.0)
     (again,) = await second.resume()
-    assert again.status == "lobby" and again.timer == "relaxed"
+    assert again.status == "lobby" and again.timer == "relaxed" and again.level == "easy"
     assert [s.computer for s in again.seats] == [False, True]
     await store.close()
+
+
+async def test_the_host_chooses_how_strong_the_computers_play(manager: Manager) -> None:
+    m, rec = manager
+    table = await lobby(m)
+    assert table.level == "hard"  # the bot's level, best, is the strongest: hard
+    await m.set_level(table.id, HOST, "easy")
+    assert table.level == "easy" and rec.kinds() == ["lobby"]
+    for wrong in ("expert", "best", "random", "", "EASY"):
+        with pytest.raises(Refusal) as refused:
+            await m.set_level(table.id, HOST, wrong)
+        assert refused.value.key == "bad-option" and "easy, normal, hard" in str(
+            refused.value.params["reason"])
+    assert table.level == "easy" and rec.kinds() == ["lobby"]
+    await m.join(table.id, BOB, "Bob")
+    await m.start(table.id, HOST)
+    with pytest.raises(Refusal) as late:
+        await m.set_level(table.id, HOST, "hard")
+    assert late.value.key == "already-started" and table.level == "easy"
+
+
+async def test_a_table_starts_at_the_bots_level(store: Storage) -> None:
+    m = TableManager(store, rules_for=lookup, ai_delay=0.0, ai_level="normal")
+    table = await m.open(100, 10, "high-card", HOST, "Host", seed=1)
+    assert table.level == "normal"
+
+
+async def test_the_computers_move_at_the_tables_level(store: Storage) -> None:
+    from games import ai
+
+    m = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    asked: list[str] = []
+
+    class Named:
+        def __init__(self, level: str) -> None:
+            self.level = level
+
+        def choose(self, obs: ai.Observation, rng: object) -> object:
+            asked.append(self.level)
+            return obs.legal[0]
+
+    for level in ("easy", "normal", "hard"):
+        m.thinker.players["high-card", level] = Named(level)  # type: ignore[assignment]
+    table = await m.open(100, 10, "high-card", HOST, "Host", seed=2)
+    await m.add_computer(table.id, HOST)
+    await m.set_level(table.id, HOST, "normal")
+    await m.start(table.id, HOST)
+    await play_all(m, table)
+    assert table.status == FINISHED
+    assert asked and set(asked) == {"normal"}
 
 
 async def test_an_action_that_cannot_be_stored_does_not_happen(manager: Manager) -> None:
@@ -391,8 +443,8 @@ async def test_a_click_while_the_computer_thinks_is_not_held_up(store: Storage) 
             time.sleep(0.3)
             return obs.legal[0]
 
-    m.thinker.players["high-card"] = Slow()  # type: ignore[assignment]
     table = await m.open(1, 1, "high-card", HOST, "Host", seed=3)
+    m.thinker.players["high-card", table.level] = Slow()  # type: ignore[assignment]
     await m.add_computer(table.id, HOST)
     await m.start(table.id, HOST)
     assert table.state is not None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import signal
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from bot.orphans import alive
 from bot.storage import Storage
 from bot.tables import FINISHED, PLAYING, Refusal, Table, TableManager
 from bot.thinking import Thinker
+from games import ai
 from tests.bot.fakegame import lookup
 
 HOST = 1
@@ -84,6 +86,29 @@ async def test_cheap_levels_choose_inline_without_workers() -> None:
     assert any(action.same_as(a) for a in state.legal_actions(seat))
     assert thinker.pooled_moves == 0 and thinker.worker_pids() == []
     await thinker.close()
+
+
+async def test_a_move_names_its_level_and_a_table_of_the_bot_plays_at_it() -> None:
+    # the bot's level is normal; a table that chose hard thinks in a worker, easy inline
+    thinker = Thinker("normal", workers=1, budget=BUDGET)
+    try:
+        rules = games.get("spar")
+        state = rules.new_game(4, seed=11)
+        seat = state.to_act[0]
+        action = await thinker.choose(state, seat, "11:0:0", "hard")
+        assert any(action.same_as(a) for a in state.legal_actions(seat))
+        assert thinker.pooled_moves == 1 and thinker.worker_pids()
+        assert thinker.pooled("spar", "hard") and not thinker.pooled("spar")
+        # the normal level is the game's rule of thumb, the same move for the same dice
+        expected = ai.get_player("normal", "spar").choose(ai.observe(state, seat),
+                                                         random.Random("11:0:1"))
+        assert (await thinker.choose(state, seat, "11:0:1")).same_as(expected)
+        assert (await thinker.choose(state, seat, "11:0:1", "normal")).same_as(expected)
+        await thinker.choose(state, seat, "11:0:2", "easy")
+        assert thinker.pooled_moves == 1  # the cheap levels never reach the workers
+        assert {level for (_game, level) in thinker.players} == {"hard", "normal", "easy"}
+    finally:
+        await thinker.close()
 
 
 async def test_a_killed_worker_is_replaced_and_the_game_goes_on(tmp_path: Path) -> None:

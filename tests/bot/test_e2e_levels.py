@@ -1,0 +1,56 @@
+"""The host chooses how strong a table's computer players are, on the simulated Discord."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.bot.sim_helpers import button, verb_of, world
+from tests.bot.test_e2e_safety import refused
+
+
+async def test_the_host_picks_the_computers_level_in_the_options(tmp_path: Path) -> None:
+    async with world(tmp_path, people=2) as w:
+        alice, bob = w.users
+        await w.sim.slash(alice, w.channel, "play", {"game": "high-card"})
+        await w.sim.settle()
+        lobby = w.table_message()
+        start = w.bot.manager.default_level  # the bot's own level (these tests: normal)
+        assert start == "normal"
+        assert f"Computer players: {start}" in json.dumps(lobby.embeds)
+        r = await w.sim.click(alice, lobby, button(lobby, "addc")["custom_id"])
+        lobby = w.table_message()
+        r = await w.sim.click(alice, lobby, button(lobby, "opts")["custom_id"])
+        menu = r.message
+        assert menu is not None
+        [level] = [s for s in menu.selects() if verb_of(s["custom_id"]) == "level"]
+        offered = [(o["value"], o.get("default", False)) for o in level["options"]]
+        assert offered == [("easy", False), ("normal", True), ("hard", False)]
+        assert all(o.get("description") for o in level["options"])  # what each level does
+        r = await w.sim.select(alice, menu, level["custom_id"], ["easy"])
+        assert r.status == "ok" and r.message is not None
+        [again] = [s for s in r.message.selects() if verb_of(s["custom_id"]) == "level"]
+        assert [o["value"] for o in again["options"] if o.get("default")] == ["easy"]
+        await w.sim.settle()
+        assert w.bot.manager.tables[1].level == "easy"
+        assert "Computer players: easy" in json.dumps(w.table_message().embeds)
+        # the menu is the host's alone; the public lobby shows Bob the level, nothing to set
+        r = await w.sim.click(bob, w.table_message(), button(w.table_message(), "opts")[
+            "custom_id"])
+        refused(r, "Only the host")
+        assert w.sim.spec_errors == [] and w.sim.client_errors == []
+
+
+async def test_the_level_reads_in_japanese(tmp_path: Path) -> None:
+    async with world(tmp_path, people=1) as w:
+        [alice] = w.users
+        await w.sim.slash(alice, w.channel, "play", {"game": "high-card"}, locale="ja")
+        await w.sim.settle()
+        lobby = w.table_message()
+        r = await w.sim.click(alice, lobby, button(lobby, "opts")["custom_id"], locale="ja")
+        assert r.message is not None
+        [level] = [s for s in r.message.selects() if verb_of(s["custom_id"]) == "level"]
+        assert [o["label"] for o in level["options"]] == ["やさしい", "ふつう", "つよい"]
+        await w.sim.select(alice, r.message, level["custom_id"], ["hard"], locale="ja")
+        await w.sim.settle()
+        assert w.bot.manager.tables[1].level == "hard"
