@@ -25,6 +25,8 @@ def default_workers() -> int:
 
 
 LOG_FORMATS = ("text", "json")
+#: computer levels an operator may name (``games.ai.LEVELS`` and ``best``, the strongest)
+AI_LEVELS = ("random", "easy", "normal", "hard", "best")
 
 
 class ConfigError(Exception):
@@ -191,12 +193,17 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         raise ConfigError(
             f"DECKHAND_LOG_FORMAT must be {' or '.join(LOG_FORMATS)}, not {log_format!r}."
         )
+    ai_level = (source.get("DECKHAND_AI_LEVEL", "").strip() or "best").lower()
+    if ai_level not in AI_LEVELS:
+        raise ConfigError(
+            f"DECKHAND_AI_LEVEL must be one of {', '.join(AI_LEVELS)}, not {ai_level!r}."
+        )
     return Settings(
         token=token,
         db_path=source.get("DECKHAND_DB", "").strip() or "./deckhand.sqlite3",
         dev_guild=dev_guild,
         ai_delay=_number(source, "DECKHAND_AI_DELAY", 1.0),
-        ai_level=source.get("DECKHAND_AI_LEVEL", "").strip() or "best",
+        ai_level=ai_level,
         ai_workers=ai_workers,
         render_workers=render_workers,
         edit_gap=_number(source, "DECKHAND_EDIT_GAP", 1.0),

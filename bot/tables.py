@@ -254,6 +254,11 @@ class TableManager:
         strongest level, ``hard``)."""
         return "hard" if self.ai_level == "best" else self.ai_level
 
+    def _stored_level(self, level: str) -> str:
+        """A stored table's level; the bot's for one stored before tables had levels (or
+        one this bot does not know)."""
+        return level if level in (*COMPUTER_LEVELS, "random") else self.default_level
+
     # -- lookup -----------------------------------------------------------------------------
     def get(self, table_id: int) -> Table:
         """The table of that id; Refusal 'no-table' when there is none (or it is over)."""
@@ -701,7 +706,7 @@ class TableManager:
                 continue
             table = Table(row.id, row.guild_id, row.channel_id, rules, row.host_id, row.status,
                           [Seat.from_dict(s) for s in row.seats], dict(row.options), row.seed,
-                          row.timer, row.message_id, level=row.level or self.default_level)
+                          row.timer, row.message_id, level=self._stored_level(row.level))
             if table.status == PLAYING:
                 try:
                     await self._rebuild(table)

@@ -34,7 +34,7 @@ def test_the_token_never_appears_in_the_settings_text() -> None:
 
 @pytest.mark.parametrize("env", [{"DECKHAND_DEV_GUILD": "abc"}, {"DECKHAND_AI_DELAY": "-1"},
                                  {"DECKHAND_AI_DELAY": "soon"}, {"DECKHAND_EDIT_GAP": "-0.5"},
-                                 {"DECKHAND_EDIT_GAP": "often"}])
+                                 {"DECKHAND_EDIT_GAP": "often"}, {"DECKHAND_AI_LEVEL": "expert"}])
 def test_malformed_settings_are_refused_by_name(env: dict[str, str]) -> None:
     with pytest.raises(ConfigError, match=next(iter(env))):
         load({"DISCORD_TOKEN": "t", **env})
@@ -95,3 +95,12 @@ def test_a_postgresql_address_is_accepted_and_printed_without_its_password() -> 
     assert db_backend("./deckhand.sqlite3") == "sqlite"
     assert "hunter2-secret" not in repr(settings)
     assert describe_db(dsn) == "postgresql://deckhand@db.example:5432/deckhand"
+
+
+def test_the_computer_levels_an_operator_names_are_the_games_and_best() -> None:
+    from bot.config import AI_LEVELS
+    from games.ai import LEVELS
+
+    assert (*LEVELS, "best") == AI_LEVELS
+    assert load({"DISCORD_TOKEN": "t", "DECKHAND_AI_LEVEL": " Normal "}).ai_level == "normal"
+    assert load({"DISCORD_TOKEN": "t"}).ai_level == "best"

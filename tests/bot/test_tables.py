@@ -354,6 +354,25 @@ async def test_a_table_starts_at_the_bots_level(store: Storage) -> None:
     assert table.level == "normal"
 
 
+@pytest.mark.parametrize("stored", ["", "expert"])
+async def test_a_stored_level_the_bot_does_not_know_resumes_at_the_bots(
+        tmp_path: Path, stored: str) -> None:
+    # '': a table stored before tables had levels; anything else unknown is not trusted
+    path = str(tmp_path / "db.sqlite3")
+    store = await Storage.open(path)
+    first = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    table = await first.open(100, 10, "high-card", HOST, "Host", seed=1)
+    row = table.row()
+    row.level = stored
+    await store.save_table(row)
+    await store.close()
+    store = await Storage.open(path)
+    second = TableManager(store, rules_for=lookup, ai_delay=0.0, ai_level="easy")
+    (again,) = await second.resume()
+    assert again.level == "easy"
+    await store.close()
+
+
 async def test_the_computers_move_at_the_tables_level(store: Storage) -> None:
     from games import ai
 
