@@ -4,7 +4,7 @@ partnership games, a ``hard`` pair against a ``basic`` pair), per game at its us
     .venv/bin/python benchmarks/ai.py [--game ID] [-n GAMES] [--budget S] [--iterations K]
                                      [--unit deal|match] [--jobs J] [--first I]
                                      [--set NAME=VALUE] [--option NAME=VALUE]
-                                     [--solo-only | --pair-only]
+                                     [--solo-only | --pair-only] [--level LEVEL]
 
 For each game it prints the hard side's win share with a 95% interval (normal approximation),
 its fair share, the hard moves' time p50/p99 (moves with one legal action are not searched and
@@ -17,6 +17,9 @@ with the best result of that deal (the places if the match ended, else the best 
 ties sharing the win. ``--unit match`` plays whole matches (places 1 win). The hard seat (or
 pair) rotates over the seats so no seat's advantage counts. ``--option`` sets a game option for
 every game played (``--option games=1``: 1234 as a single game), the rest keep their defaults.
+``--level easy`` (or ``normal``) seats that level where the hard player (or pair) would sit, to
+check that the levels players choose between are ordered; such a line has no verdict (the
+targets are the hard level's).
 """
 
 from __future__ import annotations
@@ -55,19 +58,25 @@ def hard_seats(gid: str, players: int, index: int, pair: bool, options: Options)
     return [index % players]
 
 
-Job = tuple[str, int, int, bool, float, int | None, str, tuple[tuple[str, float], ...], Options]
+Job = tuple[str, int, int, bool, float, int | None, str, tuple[tuple[str, float], ...], Options,
+            str]
 
 
 def play_one(job: Job) -> dict[str, Any]:
     """Play one deal or match; the hard side's win credit, move times and iterations."""
-    gid, players, index, pair, budget, iterations, unit, settings, options = job
+    gid, players, index, pair, budget, iterations, unit, settings, options, level = job
     rules = games.get(gid)
     state = rules.new_game(players, seed=10_000 + index, options=dict(options))
     hard = set(hard_seats(gid, players, index, pair, options))
     basic = get_player("normal", gid)
     seats: dict[int, Player] = {}
     for s in range(players):
-        seats[s] = hard_player(gid, budget, iterations, settings) if s in hard else basic
+        if s not in hard:
+            seats[s] = basic
+        elif level == "hard":
+            seats[s] = hard_player(gid, budget, iterations, settings)
+        else:  # another level in the measured seat, e.g. to see that easy is weaker
+            seats[s] = get_player(level, gid)
     rng = random.Random(index)
     start = state.scores()
     times: list[float] = []
@@ -122,7 +131,7 @@ def hard_player(gid: str, budget: float, iterations: int | None,
 
 
 def report(gid: str, players: int, pair: bool, options: Options,
-           results: list[dict[str, Any]]) -> str:
+           results: list[dict[str, Any]], level: str = "hard") -> str:
     """One line of figures."""
     credits = [r["credit"] for r in results]
     n = len(credits)
@@ -142,11 +151,12 @@ def report(gid: str, players: int, pair: bool, options: Options,
     else:
         fair = 1.0 / players
         target = 0.65 if players == 2 else 1.5 * fair
-    verdict = "met" if share >= target else "not met"
-    side = "hard pair" if pair else "one hard"
+    # the targets are the hard level's; another level's line has no verdict
+    verdict = ("met" if share >= target else "not met") if level == "hard" else "-"
+    side = f"{level} pair" if pair else f"one {level}"
     places = [r["place"] for r in results if r["place"] is not None]
     place = f"{statistics.fmean(places):5.3f}" if len(places) == n else "    -"
-    return (f"{gid:12} {side:9} {players:2d}p {n:5d} {share:6.3f} ±{spread:5.3f} "
+    return (f"{gid:12} {side:11} {players:2d}p {n:5d} {share:6.3f} ±{spread:5.3f} "
             f"{fair:5.3f} {target:5.3f} {verdict:7} {p50 * 1000:7.0f} {p99 * 1000:7.0f} "
             f"{rate:8.0f} {place}")
 
@@ -190,7 +200,11 @@ def main() -> int:
                         help="change a search setting, e.g. exploration=0.5 or confidence=0")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="set a game option for every game played, e.g. games=1")
+    parser.add_argument("--level", choices=("easy", "normal", "hard"), default="hard",
+                        help="the level of the measured seat (or pair) against basic ones")
     args = parser.parse_args()
+    if args.set and args.level != "hard":
+        raise SystemExit("--set changes the search, which only the hard level uses")
     try:
         settings = tuple((k, float(v)) for k, v in named(args.set, "--set"))
     except ValueError:
@@ -198,8 +212,9 @@ def main() -> int:
     options = named(args.option, "--option")
     chosen = known(args.game or games.ids())
     print(f"unit={args.unit} budget={args.budget}s iterations={args.iterations} n={args.n} "
-          f"first={args.first} settings={dict(settings)} options={dict(options)}")
-    print(f"{'game':12} {'side':9} {'pl':>3} {'games':>5} {'share':>6} {'95%':>6} "
+          f"first={args.first} settings={dict(settings)} options={dict(options)} "
+          f"level={args.level}")
+    print(f"{'game':12} {'side':11} {'pl':>3} {'games':>5} {'share':>6} {'95%':>6} "
           f"{'fair':>5} {'target':>5} {'verdict':7} {'p50 ms':>7} {'p99 ms':>7} "
           f"{'play/s':>8} {'place':>5}")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -215,10 +230,10 @@ def main() -> int:
                 modes.append(True)
             for pair in modes:
                 jobs: list[Job] = [(gid, players, i, pair, args.budget, args.iterations,
-                                    args.unit, settings, options)
+                                    args.unit, settings, options, args.level)
                                    for i in range(args.first, args.first + args.n)]
                 results = list(pool.map(play_one, jobs))
-                print(report(gid, players, pair, options, results), flush=True)
+                print(report(gid, players, pair, options, results, args.level), flush=True)
     return 0
 
 

@@ -45,6 +45,18 @@ def test_ai_benchmark_refuses_an_unknown_option_by_name() -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_ai_benchmark_measures_another_level_without_a_verdict() -> None:
+    out = run("ai.py", "--game", "bear", "-n", "3", "--jobs", "1", "--level", "easy")
+    assert "level=easy" in out
+    line = next(x for x in out.splitlines() if x.startswith("bear "))
+    fields = line.split()
+    assert fields[1:3] == ["one", "easy"] and 0.0 <= float(fields[5]) <= 1.0
+    assert fields[9] == "-"  # the targets are the hard level's: no verdict
+    done = launch("ai.py", "--game", "bear", "-n", "1", "--level", "easy", "--set",
+                  "confidence=0")
+    assert done.returncode != 0 and "only the hard level" in done.stderr
+
+
 def test_benchmarks_refuse_an_unknown_game_by_name() -> None:
     for script in ("ai.py", "regret.py"):
         done = launch(script, "--game", "12345", "-n", "2", "--iterations", "20")
