@@ -397,6 +397,8 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
                       alt=table.rules.view_text(public, lang))
     embed = discord.Embed(title=title, description="\n".join(log_lines[-6:])[:4000] or None)
     embed.add_field(name="—", value=players[:1024], inline=False)
+    if any(seat.auto for seat in table.seats):  # how strong the computers here play
+        embed.set_footer(text=t("lobby-level", lang, level=t("level-" + table.level, lang)))
     embed.set_image(url=f"attachment://{TABLE_FILE}")
     view = StaticView()
     mentions: tuple[int, ...] = ()

@@ -38,6 +38,12 @@ async def test_the_host_picks_the_computers_level_in_the_options(tmp_path: Path)
         r = await w.sim.click(bob, w.table_message(), button(w.table_message(), "opts")[
             "custom_id"])
         refused(r, "Only the host")
+        # in play the table's footer keeps saying it, since a computer sits here
+        lobby = w.table_message()
+        await w.sim.click(alice, lobby, button(lobby, "start")["custom_id"])
+        await w.sim.settle()
+        [embed] = w.table_message().embeds
+        assert embed["footer"]["text"] == "Computer players: easy"
         assert w.sim.spec_errors == [] and w.sim.client_errors == []
 
 
