@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
+from games.ai import LEVELS
+
 TIMER_CHOICES = ("off", "relaxed", "normal", "fast")
 #: seconds a player has for a move under each timer setting
 TIMER_SECONDS: dict[str, float | None] = {
@@ -25,8 +27,8 @@ def default_workers() -> int:
 
 
 LOG_FORMATS = ("text", "json")
-#: computer levels an operator may name (``games.ai.LEVELS`` and ``best``, the strongest)
-AI_LEVELS = ("random", "easy", "normal", "hard", "best")
+#: computer levels an operator may name: the games' own and ``best``, the strongest
+AI_LEVELS = (*LEVELS, "best")
 
 
 class ConfigError(Exception):

@@ -23,12 +23,14 @@ from bot.config import TIMER_CHOICES, TIMER_SECONDS
 from bot.storage import Storage, TableRow
 from bot.thinking import Thinker
 from bot.thinking import best_player as best_player  # re-exported
+from games.ai import LEVELS
 from games.core import Action, Event, IllegalAction, Rules, State
 
 log = logging.getLogger(__name__)
 
 LOBBY, PLAYING, FINISHED, CANCELLED = "lobby", "playing", "finished", "cancelled"
-#: the levels a host may choose for a table's computer players (see ``games.ai.LEVELS``)
+#: the levels a host may choose for a table's computer players (of ``games.ai.LEVELS``; a
+#: table may also hold the bot's own level, ``random`` included)
 COMPUTER_LEVELS = ("easy", "normal", "hard")
 #: timeouts in a row after which the computer keeps the seat until "I'm back"
 AWAY_AFTER = 2
@@ -257,7 +259,7 @@ class TableManager:
     def _stored_level(self, level: str) -> str:
         """A stored table's level; the bot's for one stored before tables had levels (or
         one this bot does not know)."""
-        return level if level in (*COMPUTER_LEVELS, "random") else self.default_level
+        return level if level in LEVELS else self.default_level
 
     # -- lookup -----------------------------------------------------------------------------
     def get(self, table_id: int) -> Table:
@@ -326,71 +328,64 @@ class TableManager:
         table.message_id = message_id
         await self._save(table)
 
-    async def join(self, table_id: int, user_id: int, name: str) -> Table:
-        """Seat a person in the lobby."""
+    async def _change_lobby(self, table_id: int, user_id: int,
+                            change: Callable[[Table], None], host_only: bool = True) -> Table:
+        """Make one change to a lobby under its lock (by its host only, unless ``host_only``
+        is off), then store and show it; ``change`` raises Refusal to refuse, changing
+        nothing."""
         table = self._lobby(table_id)
         async with table.lock:
             self._lobby(table_id)
+            if host_only:
+                self._host(table, user_id)
+            change(table)
+            await self._save(table)
+            await self._notify(Update(table, "lobby"))
+        return table
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Table:
+        """Seat a person in the lobby."""
+        def seat(table: Table) -> None:
             if table.seat_of(user_id) is not None:
                 raise Refusal("already-seated")
             if len(table.seats) >= table.rules.max_players:
                 raise Refusal("table-full", most=table.rules.max_players)
             table.seats.append(Seat(user_id, name))
-            await self._save(table)
-            await self._notify(Update(table, "lobby"))
-        return table
+        return await self._change_lobby(table_id, user_id, seat, host_only=False)
 
     async def leave(self, table_id: int, user_id: int) -> Table:
         """Take a person's seat away in the lobby (the host cancels instead)."""
-        table = self._lobby(table_id)
-        async with table.lock:
-            self._lobby(table_id)
+        def unseat(table: Table) -> None:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise Refusal("not-seated")
             if user_id == table.host_id:
                 raise Refusal("host-cannot-leave")
             del table.seats[seat]
-            await self._save(table)
-            await self._notify(Update(table, "lobby"))
-        return table
+        return await self._change_lobby(table_id, user_id, unseat, host_only=False)
 
     async def add_computer(self, table_id: int, user_id: int) -> Table:
         """The host adds a computer player."""
-        table = self._lobby(table_id)
-        async with table.lock:
-            self._lobby(table_id)
-            self._host(table, user_id)
+        def add(table: Table) -> None:
             if len(table.seats) >= table.rules.max_players:
                 raise Refusal("table-full", most=table.rules.max_players)
             number = sum(1 for s in table.seats if s.computer) + 1
             table.seats.append(Seat(None, f"CPU {number}", computer=True))
-            await self._save(table)
-            await self._notify(Update(table, "lobby"))
-        return table
+        return await self._change_lobby(table_id, user_id, add)
 
     async def remove_computer(self, table_id: int, user_id: int) -> Table:
         """The host removes the last computer player."""
-        table = self._lobby(table_id)
-        async with table.lock:
-            self._lobby(table_id)
-            self._host(table, user_id)
+        def remove(table: Table) -> None:
             for index in range(len(table.seats) - 1, -1, -1):
                 if table.seats[index].computer:
                     del table.seats[index]
-                    break
-            else:
-                raise Refusal("no-computer")
-            await self._save(table)
-            await self._notify(Update(table, "lobby"))
-        return table
+                    return
+            raise Refusal("no-computer")
+        return await self._change_lobby(table_id, user_id, remove)
 
     async def set_option(self, table_id: int, user_id: int, name: str, value: object) -> Table:
         """The host sets one of the game's options (checked against its description)."""
-        table = self._lobby(table_id)
-        async with table.lock:
-            self._lobby(table_id)
-            self._host(table, user_id)
+        def set_it(table: Table) -> None:
             try:
                 option = table.rules.option(name)
             except KeyError:
@@ -404,50 +399,33 @@ class TableManager:
                 table.options.pop(name, None)
             else:
                 table.options[name] = coerced
-            await self._save(table)
-            await self._notify(Update(table, "lobby"))
-        return table
+        return await self._change_lobby(table_id, user_id, set_it)
 
     async def set_level(self, table_id: int, user_id: int, level: str) -> Table:
         """The host chooses how strong the table's computer players are."""
-        table = self._lobby(table_id)
-        async with table.lock:
-            self._lobby(table_id)
-            self._host(table, user_id)
+        def set_it(table: Table) -> None:
             if level not in COMPUTER_LEVELS:
                 raise Refusal("bad-option",
                               reason=f"the level must be one of {', '.join(COMPUTER_LEVELS)}")
             table.level = level
-            await self._save(table)
-            await self._notify(Update(table, "lobby"))
-        return table
+        return await self._change_lobby(table_id, user_id, set_it)
 
     async def set_timer(self, table_id: int, user_id: int, timer: str) -> Table:
         """The host chooses the turn timer: off, relaxed, normal or fast."""
-        table = self._lobby(table_id)
-        async with table.lock:
-            self._lobby(table_id)
-            self._host(table, user_id)
+        def set_it(table: Table) -> None:
             if timer not in TIMER_CHOICES:
                 raise Refusal("bad-option", reason=f"timer must be one of {TIMER_CHOICES}")
             table.timer = timer
-            await self._save(table)
-            await self._notify(Update(table, "lobby"))
-        return table
+        return await self._change_lobby(table_id, user_id, set_it)
 
     async def swap_seats(self, table_id: int, user_id: int, first: int, second: int) -> Table:
         """The host swaps two seats (choosing partners in team games)."""
-        table = self._lobby(table_id)
-        async with table.lock:
-            self._lobby(table_id)
-            self._host(table, user_id)
+        def swap(table: Table) -> None:
             count = len(table.seats)
             if not (0 <= first < count and 0 <= second < count) or first == second:
                 raise Refusal("bad-seat")
             table.seats[first], table.seats[second] = table.seats[second], table.seats[first]
-            await self._save(table)
-            await self._notify(Update(table, "lobby"))
-        return table
+        return await self._change_lobby(table_id, user_id, swap)
 
     async def start(self, table_id: int, user_id: int) -> Table:
         """The host starts the game when the player count and options are allowed."""

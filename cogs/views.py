@@ -225,6 +225,11 @@ def option_value_text(value: object, lang: str) -> str:
     return str(value)
 
 
+def computers_line(table: Table, lang: str) -> str:
+    """'Computer players: hard': the level a table's computers play at."""
+    return t("lobby-level", lang, level=t("level-" + table.level, lang))
+
+
 def lobby_payload(table: Table, lang: str) -> Payload:
     """The lobby message: seats, options, timer and the lobby buttons."""
     rules = table.rules
@@ -244,7 +249,7 @@ def lobby_payload(table: Table, lang: str) -> Payload:
     if chosen:
         body += "\n" + t("lobby-options", lang, options=chosen)
     body += "\n" + t("lobby-timer", lang, timer=t("timer-" + table.timer, lang))
-    body += "\n" + t("lobby-level", lang, level=t("level-" + table.level, lang))
+    body += "\n" + computers_line(table, lang)
     embed = discord.Embed(title=t("lobby-title", lang, game=game_name(table, lang)),
                           description=body)
     view = StaticView()
@@ -398,7 +403,7 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
     embed = discord.Embed(title=title, description="\n".join(log_lines[-6:])[:4000] or None)
     embed.add_field(name="—", value=players[:1024], inline=False)
     if any(seat.auto for seat in table.seats):  # how strong the computers here play
-        embed.set_footer(text=t("lobby-level", lang, level=t("level-" + table.level, lang)))
+        embed.set_footer(text=computers_line(table, lang))
     embed.set_image(url=f"attachment://{TABLE_FILE}")
     view = StaticView()
     mentions: tuple[int, ...] = ()
