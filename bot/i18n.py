@@ -72,6 +72,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "timed-out": "{name} ran out of time; the computer moved for them.",
         "now-away": "{name} timed out twice: the computer keeps the seat until \"I'm back\".",
         "handed-over": "The computer now plays for {name}.",
+        "level-changed": "The computer players now play at the {level} level.",
         "returned": "{name} is back.",
         "your-hand": "Your hand ({game}, seat {seat}): {cards}",
         "your-hand-empty": "Your hand ({game}, seat {seat}) is empty.",
@@ -172,6 +173,7 @@ MESSAGES: dict[str, dict[str, str]] = {
             "{name} さんが2回続けて時間切れ：「戻りました」まではコンピューターが代理します。"
         ),
         "handed-over": "{name} さんの席はコンピューターが打ちます。",
+        "level-changed": "コンピューターの強さを「{level}」に変えました。",
         "returned": "{name} さんが戻りました。",
         "your-hand": "あなたの手札（{game}、{seat} 番席）：{cards}",
         "your-hand-empty": "あなたの手札（{game}、{seat} 番席）は空です。",
@@ -253,7 +255,8 @@ MESSAGES["en"].update({
         "and press **Start**.\n"
         "**Play** — the table message names whoever may act now. Press **Hand** to see your "
         "cards privately and choose a move; costly moves ask you to confirm. If the computer "
-        "keeps your seat after timeouts, press **I'm back**.\n"
+        "keeps your seat after timeouts, press **I'm back**. The host's **Manage** button lets "
+        "the computer keep a seat, changes how strong the computers play, or cancels.\n"
         "**Settings** — `/settings dm` sends your hands by direct message; "
         "`/settings four-colour` draws your hand with four suit colours.\n"
         "**Records** — `/leaderboard`, `/stats`, `/history`, `/replay`; "
@@ -278,7 +281,8 @@ MESSAGES["ja"].update({
         "押します。\n"
         "**遊ぶ** — 卓のメッセージに今行動できる人が表示されます。**手札** を押すと自分の"
         "カードが自分にだけ表示され、手を選べます。大事な手は確認があります。時間切れで"
-        "コンピューターが席を預かっているときは **戻りました** を押します。\n"
+        "コンピューターが席を預かっているときは **戻りました** を押します。ホストの **管理** "
+        "では、席をコンピューターに任せる・コンピューターの強さを変える・中止ができます。\n"
         "**個人設定** — `/settings dm` で手札を DM で受け取ります。`/settings four-colour` で"
         "手札の絵をスート4色にします。\n"
         "**記録** — `/leaderboard`、`/stats`、`/history`、`/replay`。"

@@ -140,7 +140,7 @@ class Update:
     """What changed at a table, for the cogs to show: ``kind`` and the moves applied."""
 
     table: Table
-    kind: str  # lobby, start, move, finish, cancel, away, back
+    kind: str  # lobby, start, move, finish, cancel, away, back, level
     moves: tuple[Move, ...] = ()
     seat: int | None = None
 
@@ -401,14 +401,27 @@ class TableManager:
                 table.options[name] = coerced
         return await self._change_lobby(table_id, user_id, set_it)
 
-    async def set_level(self, table_id: int, user_id: int, level: str) -> Table:
-        """The host chooses how strong the table's computer players are."""
+    async def set_level(self, table_id: int, user_id: int, level: str,
+                        can_manage: bool = False) -> Table:
+        """The host chooses how strong the table's computer players are: in the lobby, or in
+        play (the host or a manager) from the next computer move on."""
         def set_it(table: Table) -> None:
             if level not in COMPUTER_LEVELS:
                 raise Refusal("bad-option",
                               reason=f"the level must be one of {', '.join(COMPUTER_LEVELS)}")
             table.level = level
-        return await self._change_lobby(table_id, user_id, set_it)
+        if self.get(table_id).status == LOBBY:
+            return await self._change_lobby(table_id, user_id, set_it)
+        table = self._playing(table_id, None)
+        async with table.lock:
+            self._playing(table_id, None)
+            if user_id != table.host_id and not can_manage:
+                raise Refusal("host-or-manager")
+            if table.level != level:  # an unknown level is never the table's: refused here
+                set_it(table)
+                await self._save(table)
+                await self._notify(Update(table, "level"))
+        return table
 
     async def set_timer(self, table_id: int, user_id: int, timer: str) -> Table:
         """The host chooses the turn timer: off, relaxed, normal or fast."""

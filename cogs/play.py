@@ -243,6 +243,8 @@ class PlayCog(commands.Cog, name=COG):
                     who = table.seats[seat].name if seat is not None and seat < len(
                         table.seats) else ""
                     lines.append(f"{who}: {text}" if who and who not in text else text)
+            elif kind == "level-changed":  # the level's name in the message's language
+                lines.append(t(kind, lang, level=t("level-" + params["level"], lang)))
             else:
                 lines.append(t(kind, lang, **params))
         return lines
@@ -309,6 +311,8 @@ class PlayCog(commands.Cog, name=COG):
             board.log.append(("handed-over", {"name": table.seats[update.seat].name}))
         if update.kind == "back" and update.seat is not None:
             board.log.append(("returned", {"name": table.seats[update.seat].name}))
+        if update.kind == "level":
+            board.log.append(("level-changed", {"level": table.level}))
         self._mark(table)
         if table.status == PLAYING and table.state is not None:
             due = [(seat, False) for seat in table.state.to_act]
@@ -516,6 +520,15 @@ class PlayCog(commands.Cog, name=COG):
                 await interaction.response.edit_message(content=payload.content, view=payload.view)
             else:
                 await interaction.response.send_message(**payload.send(), ephemeral=True)
+        elif verb == "level" and table.status != LOBBY:
+            # the host's menu in play: the computers' level from their next move on
+            self._private_only(interaction, table)
+            if not values:
+                raise Refusal("no-such-choice")
+            can_manage = bool(interaction.permissions.manage_guild) if interaction.guild else False
+            await m.set_level(table.id, user.id, values[0], can_manage)
+            payload = manage_payload(table, lang)
+            await interaction.response.edit_message(content=payload.content, view=payload.view)
         elif verb in ("opt", "timer", "swap", "level"):
             self._private_only(interaction, table)
             if not values:

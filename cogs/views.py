@@ -289,11 +289,7 @@ def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
         options=[discord.SelectOption(label=t("timer-" + c, lang), value=c,
                                       default=c == table.timer) for c in TIMER_CHOICES])
     menus.append(timer)
-    menus.append(_select(
-        custom_id=ids.make("level", table.id), placeholder=t("level", lang),
-        options=[discord.SelectOption(label=t("level-" + c, lang)[:100], value=c,
-                                      description=t("level-" + c + "-about", lang)[:100],
-                                      default=c == table.level) for c in COMPUTER_LEVELS]))
+    menus.append(level_select(table, lang))
     count = len(table.seats)
     if count >= 2:
         pairs = [(a, b) for a in range(count) for b in range(a + 1, count)][:PAGE]
@@ -440,8 +436,20 @@ def _score(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
+def level_select(table: Table, lang: str, row: int | None = None) -> TableSelect:
+    """The computer players' level, the table's marked (the lobby's options and the host's
+    menu in play)."""
+    return _select(
+        custom_id=ids.make("level", table.id), placeholder=t("level", lang),
+        options=[discord.SelectOption(label=t("level-" + c, lang)[:100], value=c,
+                                      description=t("level-" + c + "-about", lang)[:100],
+                                      default=c == table.level) for c in COMPUTER_LEVELS],
+        row=row)
+
+
 def manage_payload(table: Table, lang: str) -> Payload:
-    """The host's menu during play: hand a seat to the computer, or cancel."""
+    """The host's menu during play: hand a seat to the computer, the computers' level, or
+    cancel."""
     view = StaticView()
     people = [i for i, s in enumerate(table.seats) if not s.auto]
     if people:
@@ -449,8 +457,9 @@ def manage_payload(table: Table, lang: str) -> Payload:
             custom_id=ids.make("over", table.id, table.version), placeholder=t("hand-over", lang),
             options=[discord.SelectOption(label=f"{i + 1}. {table.seats[i].name}"[:100],
                                           value=str(i)) for i in people], row=0))
+    view.add_item(level_select(table, lang, 1))
     view.add_item(_button(t("cancel", lang), ids.make("cancel", table.id, table.version),
-                          discord.ButtonStyle.danger, 1))
+                          discord.ButtonStyle.danger, 2))
     return Payload(f"**{t('manage-title', lang)}**", None, view)
 
 

@@ -60,3 +60,72 @@ async def test_the_level_reads_in_japanese(tmp_path: Path) -> None:
         await w.sim.select(alice, r.message, level["custom_id"], ["hard"], locale="ja")
         await w.sim.settle()
         assert w.bot.manager.tables[1].level == "hard"
+
+
+async def test_the_host_changes_the_level_in_play(tmp_path: Path) -> None:
+    async with world(tmp_path, people=2) as w:
+        alice, bob = w.users
+        await w.sim.slash(alice, w.channel, "play", {"game": "high-card"})
+        await w.sim.settle()
+        lobby = w.table_message()
+        await w.sim.click(alice, lobby, button(lobby, "addc")["custom_id"])
+        lobby = w.table_message()
+        r = await w.sim.click(alice, lobby, button(lobby, "opts")["custom_id"])
+        old_menu = r.message  # the lobby's options, still open when the game starts
+        assert old_menu is not None
+        lobby = w.table_message()
+        await w.sim.click(alice, lobby, button(lobby, "start")["custom_id"])
+        await w.sim.settle()
+        table = w.table_message()
+        r = await w.sim.click(alice, table, button(table, "manage")["custom_id"])
+        menu = r.message
+        assert menu is not None
+        [level] = [s for s in menu.selects() if verb_of(s["custom_id"]) == "level"]
+        assert [(o["value"], o.get("default", False)) for o in level["options"]] == [
+            ("easy", False), ("normal", True), ("hard", False)]
+        r = await w.sim.select(alice, menu, level["custom_id"], ["hard"])
+        assert r.status == "ok" and r.message is not None
+        [again] = [s for s in r.message.selects() if verb_of(s["custom_id"]) == "level"]
+        assert [o["value"] for o in again["options"] if o.get("default")] == ["hard"]
+        await w.sim.settle()
+        assert w.bot.manager.tables[1].level == "hard"
+        shown = json.dumps(w.table_message().embeds)
+        assert "The computer players now play at the hard level." in shown
+        assert w.table_message().embeds[0]["footer"]["text"] == "Computer players: hard"
+        # the lobby's menu left open acts on the game too: no dead select
+        [stale] = [s for s in old_menu.selects() if verb_of(s["custom_id"]) == "level"]
+        r = await w.sim.select(alice, old_menu, stale["custom_id"], ["easy"])
+        assert r.status == "ok"
+        await w.sim.settle()
+        assert w.bot.manager.tables[1].level == "easy"
+        # Bob may manage the server (these worlds' last member): he may change it too
+        r = await w.sim.click(bob, w.table_message(), button(w.table_message(), "manage")[
+            "custom_id"])
+        assert r.message is not None
+        [level] = [s for s in r.message.selects() if verb_of(s["custom_id"]) == "level"]
+        r = await w.sim.select(bob, r.message, level["custom_id"], ["normal"])
+        assert r.status == "ok"
+        await w.sim.settle()
+        assert w.bot.manager.tables[1].level == "normal"
+        assert w.sim.spec_errors == [] and w.sim.client_errors == []
+
+
+async def test_a_level_change_in_play_reads_in_japanese(tmp_path: Path) -> None:
+    async with world(tmp_path, people=1, locale="ja") as w:  # a Japanese server's table
+        [alice] = w.users
+        await w.sim.slash(alice, w.channel, "play", {"game": "high-card"}, locale="ja")
+        await w.sim.settle()
+        lobby = w.table_message()
+        await w.sim.click(alice, lobby, button(lobby, "addc")["custom_id"], locale="ja")
+        lobby = w.table_message()
+        await w.sim.click(alice, lobby, button(lobby, "start")["custom_id"], locale="ja")
+        await w.sim.settle()
+        table = w.table_message()
+        r = await w.sim.click(alice, table, button(table, "manage")["custom_id"], locale="ja")
+        assert r.message is not None
+        [level] = [s for s in r.message.selects() if verb_of(s["custom_id"]) == "level"]
+        assert level["placeholder"] == "コンピューターの強さ"
+        await w.sim.select(alice, r.message, level["custom_id"], ["easy"], locale="ja")
+        await w.sim.settle()
+        assert "コンピューターの強さを「やさしい」に変えました。" in json.dumps(
+            w.table_message().embeds, ensure_ascii=False)

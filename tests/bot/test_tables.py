@@ -21,25 +21,29 @@ async def lobby(m: TableManager, channel: int = 10, seed: int = 5) -> Table:
     return await m.open(100, channel, "high-card", HOST, "Host", seed=seed)
 
 
+async def play_one(m: TableManager, table: Table) -> None:
+    """The person to act plays their first legal move (or the computers get a moment)."""
+    await asyncio.sleep(0)
+    state = table.state
+    assert state is not None
+    humans = [s for s in state.to_act if not table.seats[s].auto]
+    if not humans:
+        await asyncio.sleep(0.001)
+        return
+    user = table.seats[humans[0]].user_id
+    assert user is not None
+    try:
+        await m.act(table.id, user, table.version, state.legal_actions(humans[0])[0])
+    except Refusal as refused:  # a computer moved first: look again
+        assert refused.key == "stale"
+
+
 async def play_all(m: TableManager, table: Table) -> None:
     """Humans play their first legal move until the game ends."""
     for _ in range(500):
         if table.status != PLAYING:
             return
-        await asyncio.sleep(0)
-        state = table.state
-        assert state is not None
-        humans = [s for s in state.to_act if not table.seats[s].auto]
-        if not humans:
-            await asyncio.sleep(0.001)
-            continue
-        seat = humans[0]
-        user = table.seats[seat].user_id
-        assert user is not None
-        try:
-            await m.act(table.id, user, table.version, state.legal_actions(seat)[0])
-        except Refusal as refused:  # a computer moved first: look again
-            assert refused.key == "stale"
+        await play_one(m, table)
     raise AssertionError("the game did not end")
 
 
@@ -341,11 +345,41 @@ async def test_the_host_chooses_how_strong_the_computers_play(manager: Manager) 
         assert refused.value.key == "bad-option" and "easy, normal, hard" in str(
             refused.value.params["reason"])
     assert table.level == "easy" and rec.kinds() == ["lobby"]
+
+
+async def test_the_level_changes_in_play_by_the_host_or_a_manager(tmp_path: Path) -> None:
+    path = str(tmp_path / "db.sqlite3")
+    store = await Storage.open(path)
+    m = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    rec = Recorder()
+    m.listeners.append(rec)
+    table = await lobby(m)
     await m.join(table.id, BOB, "Bob")
     await m.start(table.id, HOST)
-    with pytest.raises(Refusal) as late:
-        await m.set_level(table.id, HOST, "hard")
-    assert late.value.key == "already-started" and table.level == "easy"
+    rec.updates.clear()
+    await m.set_level(table.id, HOST, "easy")
+    assert table.level == "easy" and rec.kinds() == ["level"]
+    # a seated person who is not the host may not; someone who may manage the server may
+    with pytest.raises(Refusal) as bob:
+        await m.set_level(table.id, BOB, "normal")
+    assert bob.value.key == "host-or-manager" and table.level == "easy"
+    await m.set_level(table.id, STRANGER, "normal", can_manage=True)
+    assert table.level == "normal" and rec.kinds() == ["level", "level"]
+    # the level it already has: nothing to tell; a wrong level: refused, nothing changed
+    await m.set_level(table.id, HOST, "normal")
+    for wrong in ("expert", "best", "", "EASY"):
+        with pytest.raises(Refusal) as refused:
+            await m.set_level(table.id, HOST, wrong)
+        assert refused.value.key == "bad-option"
+    assert table.level == "normal" and rec.kinds() == ["level", "level"]
+    assert table.version == 0  # the game itself did not move
+    await store.close()
+    store = await Storage.open(path)
+    second = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    (again,) = await second.resume()
+    assert again.status == PLAYING and again.level == "normal"
+    await second.close()
+    await store.close()
 
 
 async def test_a_table_starts_at_the_bots_level(store: Storage) -> None:
@@ -396,6 +430,42 @@ async def test_the_computers_move_at_the_tables_level(store: Storage) -> None:
     await play_all(m, table)
     assert table.status == FINISHED
     assert asked and set(asked) == {"normal"}
+
+
+async def test_a_level_changed_in_play_takes_the_computers_next_move(store: Storage) -> None:
+    from games import ai
+
+    m = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    asked: list[str] = []
+
+    class Named:
+        def __init__(self, level: str) -> None:
+            self.level = level
+
+        def choose(self, obs: ai.Observation, rng: object) -> object:
+            asked.append(self.level)
+            return obs.legal[0]
+
+    for level in ("easy", "normal", "hard"):
+        m.thinker.players["high-card", level] = Named(level)  # type: ignore[assignment]
+    table = await m.open(100, 10, "high-card", HOST, "Host", seed=2)
+    await m.add_computer(table.id, HOST)
+    await m.set_level(table.id, HOST, "normal")
+    await m.start(table.id, HOST)
+    def persons_turn() -> bool:  # no computer move is under way
+        state = table.state
+        return state is not None and not any(table.seats[s].auto for s in state.to_act)
+
+    for _ in range(500):  # play until the computer has moved at normal and waits on the person
+        if (asked and persons_turn()) or table.status != PLAYING:
+            break
+        await play_one(m, table)
+    assert asked and set(asked) == {"normal"} and table.status == PLAYING
+    before = len(asked)
+    await m.set_level(table.id, HOST, "easy")
+    await play_all(m, table)
+    assert table.status == FINISHED
+    assert len(asked) > before and set(asked[before:]) == {"easy"}
 
 
 async def test_an_action_that_cannot_be_stored_does_not_happen(manager: Manager) -> None:
