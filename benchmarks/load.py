@@ -210,7 +210,11 @@ async def run(tables: int, minutes: float, think: tuple[float, float], ai_delay:
                 playing = sum(1 for ch, _, _ in places
                               if by_verb_of(sim.last_message(ch), "hand"))
             finally:
+                # The scripted people finish the turn they are in: a click cancelled while the
+                # bot answers it would close its connection under the bot's reply (a
+                # ServerDisconnectedError in the bot's log, which is not the bot's fault).
                 load.done = True
+                await asyncio.wait(loops, timeout=15.0)
                 for task in loops:
                     task.cancel()
                 await asyncio.gather(*loops, return_exceptions=True)

@@ -227,7 +227,8 @@ class Deckhand(commands.AutoShardedBot):
             await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def close(self) -> None:
-        """Stop computers and timers, then disconnect (the tables stay stored)."""
+        """Answer the clicks under way, stop computers and timers, then disconnect (the tables
+        stay stored)."""
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -235,6 +236,11 @@ class Deckhand(commands.AutoShardedBot):
             if self.settings.heartbeat_path is not None:
                 with contextlib.suppress(OSError):
                     os.remove(self.settings.heartbeat_path)
+        from cogs.play import PlayCog
+
+        cog = self.get_cog(PlayCog.__cog_name__)
+        if isinstance(cog, PlayCog):
+            await cog.drain()
         await self.manager.close()
         await super().close()
         for kind, chosen in self.painters.items():

@@ -73,6 +73,7 @@ class PlayCog(commands.Cog, name=COG):
         self.manager = bot.manager
         self.boards: dict[int, Board] = {}
         self.prefs: dict[int, UserSettings] = {}  # users' settings, read once
+        self.answering: set[asyncio.Task[Any]] = set()  # clicks being answered now
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
 
     # -- setup ------------------------------------------------------------------------------
@@ -438,10 +439,25 @@ class PlayCog(commands.Cog, name=COG):
         """
         raw = dict(interaction.data or {}).get("values")
         values = [str(v) for v in raw] if isinstance(raw, list) else []
+        task = asyncio.current_task()
+        if task is not None:
+            self.answering.add(task)
         try:
             await self.route(interaction, cid, values)
         except Exception as error:
             await self._refuse(interaction, error, cid.verb)
+        finally:
+            if task is not None:
+                self.answering.discard(task)
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        """Let the clicks being answered finish, for up to ``timeout`` seconds: a shutdown
+        waits for them before it stops the tables and closes the connection to Discord, so a
+        move a person made just then is answered rather than cut off."""
+        me = asyncio.current_task()
+        pending = [task for task in self.answering if task is not me and not task.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=timeout)
 
     async def _refuse(self, interaction: Interaction, error: BaseException, verb: str) -> None:
         if not isinstance(error, Refusal):  # its message may name a card of a hand
