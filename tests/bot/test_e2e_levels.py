@@ -5,8 +5,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.bot.sim_helpers import button, verb_of, world
+from tests.bot.sim_helpers import World, button, verb_of, world
 from tests.bot.test_e2e_safety import refused
+from tests.discord_sim import SimMessage, SimUser
+
+
+async def lobby_with_computer(w: World, host: SimUser, locale: str = "en-US") -> SimMessage:
+    """The host opens a table of the test game and adds a computer; the lobby message."""
+    await w.sim.slash(host, w.channel, "play", {"game": "high-card"}, locale=locale)
+    await w.sim.settle()
+    lobby = w.table_message()
+    await w.sim.click(host, lobby, button(lobby, "addc")["custom_id"], locale=locale)
+    return w.table_message()
 
 
 async def test_the_host_picks_the_computers_level_in_the_options(tmp_path: Path) -> None:
@@ -65,11 +75,7 @@ async def test_the_level_reads_in_japanese(tmp_path: Path) -> None:
 async def test_the_host_changes_the_level_in_play(tmp_path: Path) -> None:
     async with world(tmp_path, people=2) as w:
         alice, bob = w.users
-        await w.sim.slash(alice, w.channel, "play", {"game": "high-card"})
-        await w.sim.settle()
-        lobby = w.table_message()
-        await w.sim.click(alice, lobby, button(lobby, "addc")["custom_id"])
-        lobby = w.table_message()
+        lobby = await lobby_with_computer(w, alice)
         r = await w.sim.click(alice, lobby, button(lobby, "opts")["custom_id"])
         old_menu = r.message  # the lobby's options, still open when the game starts
         assert old_menu is not None
@@ -113,11 +119,7 @@ async def test_the_host_changes_the_level_in_play(tmp_path: Path) -> None:
 async def test_a_level_change_in_play_reads_in_japanese(tmp_path: Path) -> None:
     async with world(tmp_path, people=1, locale="ja") as w:  # a Japanese server's table
         [alice] = w.users
-        await w.sim.slash(alice, w.channel, "play", {"game": "high-card"}, locale="ja")
-        await w.sim.settle()
-        lobby = w.table_message()
-        await w.sim.click(alice, lobby, button(lobby, "addc")["custom_id"], locale="ja")
-        lobby = w.table_message()
+        lobby = await lobby_with_computer(w, alice, "ja")
         await w.sim.click(alice, lobby, button(lobby, "start")["custom_id"], locale="ja")
         await w.sim.settle()
         table = w.table_message()

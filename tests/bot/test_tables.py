@@ -407,7 +407,9 @@ async def test_a_stored_level_the_bot_does_not_know_resumes_at_the_bots(
     await store.close()
 
 
-async def test_the_computers_move_at_the_tables_level(store: Storage) -> None:
+async def computer_table_at_normal(store: Storage) -> tuple[TableManager, Table, list[str]]:
+    """A started table of the test game, the host against one computer at ``normal``, whose
+    players record the level each computer move asked."""
     from games import ai
 
     m = TableManager(store, rules_for=lookup, ai_delay=0.0)
@@ -427,31 +429,19 @@ async def test_the_computers_move_at_the_tables_level(store: Storage) -> None:
     await m.add_computer(table.id, HOST)
     await m.set_level(table.id, HOST, "normal")
     await m.start(table.id, HOST)
+    return m, table, asked
+
+
+async def test_the_computers_move_at_the_tables_level(store: Storage) -> None:
+    m, table, asked = await computer_table_at_normal(store)
     await play_all(m, table)
     assert table.status == FINISHED
     assert asked and set(asked) == {"normal"}
 
 
 async def test_a_level_changed_in_play_takes_the_computers_next_move(store: Storage) -> None:
-    from games import ai
+    m, table, asked = await computer_table_at_normal(store)
 
-    m = TableManager(store, rules_for=lookup, ai_delay=0.0)
-    asked: list[str] = []
-
-    class Named:
-        def __init__(self, level: str) -> None:
-            self.level = level
-
-        def choose(self, obs: ai.Observation, rng: object) -> object:
-            asked.append(self.level)
-            return obs.legal[0]
-
-    for level in ("easy", "normal", "hard"):
-        m.thinker.players["high-card", level] = Named(level)  # type: ignore[assignment]
-    table = await m.open(100, 10, "high-card", HOST, "Host", seed=2)
-    await m.add_computer(table.id, HOST)
-    await m.set_level(table.id, HOST, "normal")
-    await m.start(table.id, HOST)
     def persons_turn() -> bool:  # no computer move is under way
         state = table.state
         return state is not None and not any(table.seats[s].auto for s in state.to_act)
