@@ -12,6 +12,7 @@ import dataclasses
 import logging
 import math
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -83,22 +84,28 @@ class PlayCog(commands.Cog, name=COG):
                                        value=gid) for gid in self.bot.game_ids()][:25]
 
         async def play(interaction: Interaction, game: str) -> None:
-            await self.play(interaction, game)
+            with self.answering_now():
+                await self.play(interaction, game)
 
         async def rules(interaction: Interaction, game: str) -> None:
-            await self.rules(interaction, game)
+            with self.answering_now():
+                await self.rules(interaction, game)
 
         async def games_list(interaction: Interaction) -> None:
-            await self.games(interaction)
+            with self.answering_now():
+                await self.games(interaction)
 
         async def dm(interaction: Interaction, enabled: bool) -> None:
-            await self.settings_dm(interaction, enabled)
+            with self.answering_now():
+                await self.settings_dm(interaction, enabled)
 
         async def four_colour(interaction: Interaction, enabled: bool) -> None:
-            await self.settings_four_colour(interaction, enabled)
+            with self.answering_now():
+                await self.settings_four_colour(interaction, enabled)
 
         async def help_command(interaction: Interaction) -> None:
-            await self.help(interaction)
+            with self.answering_now():
+                await self.help(interaction)
 
         for callback, name, desc, param in (
             (play, "play", "Open a table for a card game in this channel", "The game to play"),
@@ -439,13 +446,21 @@ class PlayCog(commands.Cog, name=COG):
         """
         raw = dict(interaction.data or {}).get("values")
         values = [str(v) for v in raw] if isinstance(raw, list) else []
+        with self.answering_now():
+            try:
+                await self.route(interaction, cid, values)
+            except Exception as error:
+                await self._refuse(interaction, error, cid.verb)
+
+    @contextlib.contextmanager
+    def answering_now(self) -> Iterator[None]:
+        """Count the task answering an interaction as under way until it is done (see
+        :meth:`drain`)."""
         task = asyncio.current_task()
         if task is not None:
             self.answering.add(task)
         try:
-            await self.route(interaction, cid, values)
-        except Exception as error:
-            await self._refuse(interaction, error, cid.verb)
+            yield
         finally:
             if task is not None:
                 self.answering.discard(task)
