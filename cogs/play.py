@@ -12,7 +12,6 @@ import dataclasses
 import logging
 import math
 from collections import deque
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -84,28 +83,28 @@ class PlayCog(commands.Cog, name=COG):
                                        value=gid) for gid in self.bot.game_ids()][:25]
 
         async def play(interaction: Interaction, game: str) -> None:
-            with self.answering_now():
-                await self.play(interaction, game)
+            self.under_way()
+            await self.play(interaction, game)
 
         async def rules(interaction: Interaction, game: str) -> None:
-            with self.answering_now():
-                await self.rules(interaction, game)
+            self.under_way()
+            await self.rules(interaction, game)
 
         async def games_list(interaction: Interaction) -> None:
-            with self.answering_now():
-                await self.games(interaction)
+            self.under_way()
+            await self.games(interaction)
 
         async def dm(interaction: Interaction, enabled: bool) -> None:
-            with self.answering_now():
-                await self.settings_dm(interaction, enabled)
+            self.under_way()
+            await self.settings_dm(interaction, enabled)
 
         async def four_colour(interaction: Interaction, enabled: bool) -> None:
-            with self.answering_now():
-                await self.settings_four_colour(interaction, enabled)
+            self.under_way()
+            await self.settings_four_colour(interaction, enabled)
 
         async def help_command(interaction: Interaction) -> None:
-            with self.answering_now():
-                await self.help(interaction)
+            self.under_way()
+            await self.help(interaction)
 
         for callback, name, desc, param in (
             (play, "play", "Open a table for a card game in this channel", "The game to play"),
@@ -446,24 +445,19 @@ class PlayCog(commands.Cog, name=COG):
         """
         raw = dict(interaction.data or {}).get("values")
         values = [str(v) for v in raw] if isinstance(raw, list) else []
-        with self.answering_now():
-            try:
-                await self.route(interaction, cid, values)
-            except Exception as error:
-                await self._refuse(interaction, error, cid.verb)
-
-    @contextlib.contextmanager
-    def answering_now(self) -> Iterator[None]:
-        """Count the task answering an interaction as under way until it is done (see
-        :meth:`drain`)."""
-        task = asyncio.current_task()
-        if task is not None:
-            self.answering.add(task)
+        self.under_way()
         try:
-            yield
-        finally:
-            if task is not None:
-                self.answering.discard(task)
+            await self.route(interaction, cid, values)
+        except Exception as error:
+            await self._refuse(interaction, error, cid.verb)
+
+    def under_way(self) -> None:
+        """The task answering an interaction counts as under way until it ends, a refusal's
+        answer by the command tree's error handler included (see :meth:`drain`)."""
+        task = asyncio.current_task()
+        if task is not None and task not in self.answering:
+            self.answering.add(task)
+            task.add_done_callback(self.answering.discard)
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Let the clicks being answered finish, for up to ``timeout`` seconds: a shutdown

@@ -64,3 +64,30 @@ async def test_a_shutdown_answers_a_play_command_under_way(tmp_path: Path) -> No
         assert r.status == "ok" and r.callback_type is not None, r
         assert "High Card" in str(w.table_message().embeds)  # the lobby was posted
         assert w.sim.client_errors == [] and w.sim.spec_errors == []
+
+
+async def test_a_shutdown_answers_a_refusal_under_way(tmp_path: Path) -> None:
+    from bot.tables import Refusal
+
+    async with world(tmp_path, people=1) as w:
+        [alice] = w.users
+        manager = w.bot.manager
+        entered, release = asyncio.Event(), asyncio.Event()
+
+        async def refusing_open(*args: Any, **kwargs: Any) -> Any:
+            entered.set()
+            await release.wait()
+            raise Refusal("channel-busy", game="High Card")
+
+        manager.open = refusing_open  # type: ignore[method-assign]
+        command = asyncio.create_task(
+            w.sim.slash(alice, w.channel, "play", {"game": "high-card"}))
+        await asyncio.wait_for(entered.wait(), 5.0)
+        closing = asyncio.create_task(w.sim.stop_bot(graceful=True))
+        await asyncio.sleep(0.3)
+        assert not closing.done()
+        release.set()
+        r = await command
+        await asyncio.wait_for(closing, 10.0)
+        assert r.status == "ok" and r.ephemeral and "already has a table" in (r.content or ""), r
+        assert w.sim.client_errors == [] and w.sim.spec_errors == []
