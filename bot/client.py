@@ -227,8 +227,8 @@ class Deckhand(commands.AutoShardedBot):
             await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def close(self) -> None:
-        """Answer the clicks under way, stop computers and timers, then disconnect (the tables
-        stay stored)."""
+        """Answer the interactions under way, stop computers and timers, then disconnect (the
+        tables stay stored)."""
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -73,7 +73,7 @@ class PlayCog(commands.Cog, name=COG):
         self.manager = bot.manager
         self.boards: dict[int, Board] = {}
         self.prefs: dict[int, UserSettings] = {}  # users' settings, read once
-        self.answering: set[asyncio.Task[Any]] = set()  # clicks being answered now
+        self.answering: set[asyncio.Task[Any]] = set()  # interactions being answered now
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
 
     # -- setup ------------------------------------------------------------------------------
@@ -460,9 +460,9 @@ class PlayCog(commands.Cog, name=COG):
             task.add_done_callback(self.answering.discard)
 
     async def drain(self, timeout: float = 5.0) -> None:
-        """Let the clicks being answered finish, for up to ``timeout`` seconds: a shutdown
-        waits for them before it stops the tables and closes the connection to Discord, so a
-        move a person made just then is answered rather than cut off."""
+        """Let the clicks and commands being answered finish, for up to ``timeout`` seconds: a
+        shutdown waits for them before it stops the tables and closes the connection to
+        Discord, so a move a person made just then is answered rather than cut off."""
         me = asyncio.current_task()
         pending = [task for task in self.answering if task is not me and not task.done()]
         if pending:
