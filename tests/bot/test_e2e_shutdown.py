@@ -3,11 +3,45 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from tests.bot.sim_helpers import world
+from bot.tables import Refusal
+from tests.bot.sim_helpers import World, world
 from tests.bot.test_e2e_safety import first_move, mover, open_hand, two_player_table, use
+from tests.discord_sim import InteractionResult
+
+
+def hold(owner: Any, name: str, then: Callable[..., Awaitable[Any]] | None = None
+         ) -> tuple[asyncio.Event, asyncio.Event]:
+    """Replace ``owner.name`` by one that waits for the second event (the first is set when it
+    is entered), then does the real work (or ``then``)."""
+    entered, release = asyncio.Event(), asyncio.Event()
+    real = then or getattr(owner, name)
+
+    async def held(*args: Any, **kwargs: Any) -> Any:
+        entered.set()
+        await release.wait()
+        return await real(*args, **kwargs)
+
+    setattr(owner, name, held)
+    return entered, release
+
+
+async def stop_while_held(w: World, interaction: Awaitable[InteractionResult],
+                          entered: asyncio.Event, release: asyncio.Event) -> InteractionResult:
+    """Start the interaction; once it is held, begin a graceful stop and see that the stop
+    waits for it; then let it go. Its result, after the stop has ended."""
+    answer = asyncio.ensure_future(interaction)
+    await asyncio.wait_for(entered.wait(), 5.0)
+    closing = asyncio.create_task(w.sim.stop_bot(graceful=True))
+    await asyncio.sleep(0.3)
+    assert not closing.done()  # the shutdown waits for the interaction being answered
+    release.set()
+    r = await answer
+    await asyncio.wait_for(closing, 10.0)
+    return r
 
 
 async def test_a_shutdown_answers_the_click_under_way(tmp_path: Path) -> None:
@@ -16,24 +50,8 @@ async def test_a_shutdown_answers_the_click_under_way(tmp_path: Path) -> None:
         user, _ = mover(w, table)
         hand = await open_hand(w, user)
         control = first_move(hand)
-        manager = w.bot.manager
-        entered, release = asyncio.Event(), asyncio.Event()
-        real_act = manager.act
-
-        async def slow_act(*args: Any, **kwargs: Any) -> Any:
-            entered.set()
-            await release.wait()
-            return await real_act(*args, **kwargs)
-
-        manager.act = slow_act  # type: ignore[method-assign]
-        click = asyncio.create_task(use(w, user, hand, control))
-        await asyncio.wait_for(entered.wait(), 5.0)
-        closing = asyncio.create_task(w.sim.stop_bot(graceful=True))
-        await asyncio.sleep(0.3)
-        assert not closing.done()  # the shutdown waits for the click being answered
-        release.set()
-        r = await click
-        await asyncio.wait_for(closing, 10.0)
+        entered, release = hold(w.bot.manager, "act")
+        r = await stop_while_held(w, use(w, user, hand, control), entered, release)
         assert r.status == "ok" and r.callback_type is not None, r
         assert len(await w.bot.store.actions(1)) == 1  # the move was made and stored
         assert w.sim.client_errors == [] and w.sim.spec_errors == []
@@ -42,52 +60,22 @@ async def test_a_shutdown_answers_the_click_under_way(tmp_path: Path) -> None:
 async def test_a_shutdown_answers_a_play_command_under_way(tmp_path: Path) -> None:
     async with world(tmp_path, people=1) as w:
         [alice] = w.users
-        manager = w.bot.manager
-        entered, release = asyncio.Event(), asyncio.Event()
-        real_open = manager.open
-
-        async def slow_open(*args: Any, **kwargs: Any) -> Any:
-            entered.set()
-            await release.wait()
-            return await real_open(*args, **kwargs)
-
-        manager.open = slow_open  # type: ignore[method-assign]
-        command = asyncio.create_task(
-            w.sim.slash(alice, w.channel, "play", {"game": "high-card"}))
-        await asyncio.wait_for(entered.wait(), 5.0)
-        closing = asyncio.create_task(w.sim.stop_bot(graceful=True))
-        await asyncio.sleep(0.3)
-        assert not closing.done()  # the shutdown waits for the command being answered
-        release.set()
-        r = await command
-        await asyncio.wait_for(closing, 10.0)
+        entered, release = hold(w.bot.manager, "open")
+        r = await stop_while_held(
+            w, w.sim.slash(alice, w.channel, "play", {"game": "high-card"}), entered, release)
         assert r.status == "ok" and r.callback_type is not None, r
         assert "High Card" in str(w.table_message().embeds)  # the lobby was posted
         assert w.sim.client_errors == [] and w.sim.spec_errors == []
 
 
 async def test_a_shutdown_answers_a_refusal_under_way(tmp_path: Path) -> None:
-    from bot.tables import Refusal
+    async def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise Refusal("channel-busy", game="High Card")
 
     async with world(tmp_path, people=1) as w:
         [alice] = w.users
-        manager = w.bot.manager
-        entered, release = asyncio.Event(), asyncio.Event()
-
-        async def refusing_open(*args: Any, **kwargs: Any) -> Any:
-            entered.set()
-            await release.wait()
-            raise Refusal("channel-busy", game="High Card")
-
-        manager.open = refusing_open  # type: ignore[method-assign]
-        command = asyncio.create_task(
-            w.sim.slash(alice, w.channel, "play", {"game": "high-card"}))
-        await asyncio.wait_for(entered.wait(), 5.0)
-        closing = asyncio.create_task(w.sim.stop_bot(graceful=True))
-        await asyncio.sleep(0.3)
-        assert not closing.done()
-        release.set()
-        r = await command
-        await asyncio.wait_for(closing, 10.0)
+        entered, release = hold(w.bot.manager, "open", refuse)
+        r = await stop_while_held(
+            w, w.sim.slash(alice, w.channel, "play", {"game": "high-card"}), entered, release)
         assert r.status == "ok" and r.ephemeral and "already has a table" in (r.content or ""), r
         assert w.sim.client_errors == [] and w.sim.spec_errors == []
