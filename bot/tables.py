@@ -34,6 +34,8 @@ LOBBY, PLAYING, FINISHED, CANCELLED = "lobby", "playing", "finished", "cancelled
 COMPUTER_LEVELS = ("easy", "normal", "hard")
 #: timeouts in a row after which the computer keeps the seat until "I'm back"
 AWAY_AFTER = 2
+#: the longest wait between tries to store a finished game's result (seconds)
+CONCLUDE_RETRY_MOST = 30.0
 
 
 class Refusal(Exception):
@@ -249,6 +251,8 @@ class TableManager:
         #: awaited with a table's id once its result is stored (records, ratings)
         self.finish_hooks: list[Callable[[int], Awaitable[None]]] = []
         self._closed = False
+        #: the first wait before trying again to store a result that could not be stored
+        self.conclude_retry = 0.5
 
     @property
     def default_level(self) -> str:
@@ -489,8 +493,8 @@ class TableManager:
     # -- play -------------------------------------------------------------------------------
     def _playing(self, table_id: int, version: int | None) -> Table:
         table = self.get(table_id)
-        if table.status != PLAYING or table.state is None:
-            raise Refusal("not-started")
+        if table.status != PLAYING or table.state is None or table.state.over:
+            raise Refusal("not-started")  # over: its result is still being stored
         if version is not None and version != table.version:
             raise Refusal("stale")
         return table
@@ -536,15 +540,51 @@ class TableManager:
             await self._rebuild(table)
             raise
         table.version += 1
-        if state.over:
-            outcome = state.outcome
-            row = table.row()
-            row.status = FINISHED
-            await self.store.finish(row, {} if outcome is None else outcome.to_dict())
-            table.status = FINISHED
-            self._close(table)
-            await self._finished(table)
+        if state.over and not await self._conclude(table):
+            self._conclude_later(table)
         return Move(seat, action, how, tuple(events))
+
+    async def _conclude(self, table: Table) -> bool:
+        """Store the result of a game that is over, close the table and run the finish hooks
+        (called with the table's lock held); False when the result could not be stored: the
+        table then stays open, its last move stored, until a later try stores it."""
+        state = table.state
+        assert state is not None and state.over
+        outcome = state.outcome
+        row = table.row()
+        row.status = FINISHED
+        try:
+            await self.store.finish(row, {} if outcome is None else outcome.to_dict())
+        except Exception as exc:
+            log.error("table %s: its result could not be stored (%s); trying again",
+                      table.id, type(exc).__name__, extra=logs.failure(exc))
+            return False
+        table.status = FINISHED
+        self._close(table)
+        await self._finished(table)
+        return True
+
+    def _conclude_later(self, table: Table) -> None:
+        """Try again, more slowly each time, to store the result of a game that is over; the
+        table's message shows the result meanwhile. A stop leaves it to the restart (whose
+        resume stores the result of a stored game that is over)."""
+        if self._closed or (table.drive_task is not None and not table.drive_task.done()
+                            and table.drive_task is not asyncio.current_task()):
+            return
+
+        async def again() -> None:
+            delay = self.conclude_retry
+            while not self._closed:
+                await asyncio.sleep(delay)
+                async with table.lock:
+                    if table.status != PLAYING:
+                        return
+                    if await self._conclude(table):
+                        await self._notify(Update(table, "finish"))
+                        return
+                delay = min(delay * 2, CONCLUDE_RETRY_MOST)
+
+        table.drive_task = asyncio.get_running_loop().create_task(again())
 
     async def _finished(self, table: Table) -> None:
         """Run the finish hooks; a failing hook is logged (its work is caught up on restart)."""
@@ -705,17 +745,13 @@ class TableManager:
                     log.warning("table %s: %s: left as it is (its stored actions do not replay)",
                                 row.id, row.game)
                     continue
-                state = table.state
-                if state is not None and state.over:  # the bot died between move and result
-                    outcome = state.outcome
-                    table.status = FINISHED
-                    await self.store.finish(table.row(),
-                                            {} if outcome is None else outcome.to_dict())
-                    await self._finished(table)
-                    resumed.append(table)
-                    continue
             self.tables[table.id] = table
             self.by_channel[table.channel_id] = table.id
+            state = table.state
+            if state is not None and state.over:  # the bot died between move and result
+                async with table.lock:
+                    if not await self._conclude(table):
+                        self._conclude_later(table)
             resumed.append(table)
         for table in resumed:
             self._kick(table)

@@ -403,7 +403,7 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
     embed.set_image(url=f"attachment://{TABLE_FILE}")
     view = StaticView()
     mentions: tuple[int, ...] = ()
-    if table.status == FINISHED:
+    if table.status == FINISHED or state.over:  # over: the result may still be being stored
         outcome = state.outcome
         places = [] if outcome is None else sorted(
             range(len(table.seats)), key=lambda s: outcome.places[s])

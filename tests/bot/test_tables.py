@@ -481,6 +481,94 @@ async def test_an_action_that_cannot_be_stored_does_not_happen(manager: Manager)
     assert rec.kinds()[-1] == "start"
 
 
+async def test_a_result_that_cannot_be_stored_is_stored_on_a_later_try(
+        manager: Manager, store: Storage) -> None:
+    """The last move is stored but its result is not (the database fails for a moment): the
+    move stands, the table shows the result and refuses more moves, and a later try stores the
+    result, closes the table and runs the finish hooks once."""
+    m, rec = manager
+    m.conclude_retry = 0.01
+    finished: list[int] = []
+
+    async def hook(table_id: int) -> None:
+        finished.append(table_id)
+
+    m.finish_hooks.append(hook)
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    await m.start(table.id, HOST)
+    original = m.store.finish
+    failures = 0
+
+    async def flaky(*args: Any) -> None:
+        nonlocal failures
+        if failures < 3:
+            failures += 1
+            raise OSError("connection lost")
+        await original(*args)
+
+    m.store.finish = flaky  # type: ignore[method-assign]
+    assert table.state is not None
+    while not table.state.over:
+        seat = table.state.to_act[0]
+        user = table.seats[seat].user_id
+        assert user is not None
+        await m.act(table.id, user, table.version, table.state.legal_actions(seat)[0])
+    # the last move was applied and stored, and answered as a move
+    assert len(await store.actions(table.id)) == table.version
+    assert table.status == PLAYING and rec.kinds()[-1] == "move"
+    assert await store.result(table.id) is None and finished == []
+    with pytest.raises(Refusal) as refused:
+        await m.act(table.id, HOST, table.version, "pass")
+    assert refused.value.key == "not-started"
+    for _ in range(200):
+        if table.status == FINISHED:
+            break
+        await asyncio.sleep(0.01)
+    assert failures == 3 and table.status == FINISHED
+    assert rec.kinds()[-1] == "finish" and rec.kinds().count("finish") == 1
+    assert finished == [table.id]
+    result = await store.result(table.id)
+    assert result is not None and len(result["outcome"]["places"]) == 2
+    assert m.in_channel(10) is None
+    assert [r.id for r in await store.open_tables()] == []
+
+
+async def test_a_result_never_stored_before_a_stop_is_stored_on_restart(
+        tmp_path: Path) -> None:
+    path = str(tmp_path / "db.sqlite3")
+    store = await Storage.open(path)
+    first = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    table = await first.open(100, 10, "high-card", HOST, "Host", seed=42)
+    await first.join(table.id, BOB, "Bob")
+    await first.start(table.id, HOST)
+
+    async def down(*args: Any) -> None:
+        raise OSError("connection lost")
+
+    store.finish = down  # type: ignore[method-assign]
+    assert table.state is not None
+    while not table.state.over:
+        seat = table.state.to_act[0]
+        user = table.seats[seat].user_id
+        assert user is not None
+        await first.act(table.id, user, table.version, table.state.legal_actions(seat)[0])
+    retry = table.drive_task
+    assert retry is not None and not retry.done()
+    await first.close()  # the retry stops with the bot; the table stays stored as in play
+    assert retry.done() and table.status == PLAYING
+    await store.close()
+
+    store = await Storage.open(path)
+    second = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    resumed = await second.resume()
+    assert [t.id for t in resumed] == [table.id] and resumed[0].status == FINISHED
+    assert second.in_channel(10) is None
+    assert await store.result(table.id) is not None
+    await second.close()
+    await store.close()
+
+
 async def test_storage_migrations_are_numbered_and_idempotent(tmp_path: Path) -> None:
     path = str(tmp_path / "db.sqlite3")
     store = await Storage.open(path)
