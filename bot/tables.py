@@ -94,6 +94,8 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     timer_task: asyncio.Task[None] | None = field(default=None, repr=False)
     drive_task: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: trying again to store the result of a game that is over (see ``_conclude_later``)
+    conclude_task: asyncio.Task[None] | None = field(default=None, repr=False)
     #: the level the computer players here play at (one of ``COMPUTER_LEVELS``, or the bot's
     #: ``random``); the computer keeping an away person's seat plays at it too
     level: str = "hard"
@@ -485,10 +487,10 @@ class TableManager:
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
         current = asyncio.current_task()
-        for task in (table.timer_task, table.drive_task):
+        for task in (table.timer_task, table.drive_task, table.conclude_task):
             if task is not None and task is not current and not task.done():
                 task.cancel()
-        table.timer_task = table.drive_task = None
+        table.timer_task = table.drive_task = table.conclude_task = None
 
     # -- play -------------------------------------------------------------------------------
     def _playing(self, table_id: int, version: int | None) -> Table:
@@ -536,8 +538,11 @@ class TableManager:
         try:
             await self._writer.add(table.id, table.version, seat, str(action), user_id, how)
         except Exception:
-            # the move is not on disk, so it did not happen: rebuild from what is stored
+            # the move is not on disk, so it did not happen: rebuild from what is stored (and
+            # should it be there after all, a game it ended is concluded)
             await self._rebuild(table)
+            if table.state is not None and table.state.over:
+                self._conclude_later(table)
             raise
         table.version += 1
         if state.over and not await self._conclude(table):
@@ -568,8 +573,8 @@ class TableManager:
         """Try again, more slowly each time, to store the result of a game that is over; the
         table's message shows the result meanwhile. A stop leaves it to the restart (whose
         resume stores the result of a stored game that is over)."""
-        if self._closed or (table.drive_task is not None and not table.drive_task.done()
-                            and table.drive_task is not asyncio.current_task()):
+        if self._closed or (table.conclude_task is not None and not table.conclude_task.done()
+                            and table.conclude_task is not asyncio.current_task()):
             return
 
         async def again() -> None:
@@ -584,7 +589,7 @@ class TableManager:
                         return
                 delay = min(delay * 2, CONCLUDE_RETRY_MOST)
 
-        table.drive_task = asyncio.get_running_loop().create_task(again())
+        table.conclude_task = asyncio.get_running_loop().create_task(again())
 
     async def _finished(self, table: Table) -> None:
         """Run the finish hooks; a failing hook is logged (its work is caught up on restart)."""
@@ -761,7 +766,8 @@ class TableManager:
         """Stop every computer player, timer and worker process (the tables stay stored)."""
         self._closed = True
         tasks = [t for table in self.tables.values()
-                 for t in (table.timer_task, table.drive_task) if t is not None]
+                 for t in (table.timer_task, table.drive_task, table.conclude_task)
+                 if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -534,6 +534,41 @@ async def test_a_result_that_cannot_be_stored_is_stored_on_a_later_try(
     assert [r.id for r in await store.open_tables()] == []
 
 
+async def test_a_move_stored_although_storing_it_failed_stands_and_ends_the_game(
+        manager: Manager, store: Storage) -> None:
+    """The database stores a move but answers with an error (a connection lost after the
+    commit): the table is rebuilt from what is stored, so the move stands; when it ended the
+    game, the result is stored and the table closes."""
+    m, rec = manager
+    m.conclude_retry = 0.01
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    await m.start(table.id, HOST)
+    original = m.store.add_action
+
+    async def stored_then_lost(*args: Any) -> None:
+        await original(*args)
+        raise OSError("connection lost after the commit")
+
+    m.store.add_action = stored_then_lost  # type: ignore[method-assign]
+    assert table.state is not None
+    moves = 0
+    while not table.state.over:
+        seat = table.state.to_act[0]
+        user = table.seats[seat].user_id
+        assert user is not None
+        with pytest.raises(OSError):
+            await m.act(table.id, user, table.version, table.state.legal_actions(seat)[0])
+        moves += 1
+        assert table.version == moves == len(await store.actions(table.id))
+    for _ in range(200):
+        if table.status == FINISHED:
+            break
+        await asyncio.sleep(0.01)
+    assert table.status == FINISHED and rec.kinds()[-1] == "finish"
+    assert await store.result(table.id) is not None and m.in_channel(10) is None
+
+
 async def test_a_result_never_stored_before_a_stop_is_stored_on_restart(
         tmp_path: Path) -> None:
     path = str(tmp_path / "db.sqlite3")
@@ -553,7 +588,7 @@ async def test_a_result_never_stored_before_a_stop_is_stored_on_restart(
         user = table.seats[seat].user_id
         assert user is not None
         await first.act(table.id, user, table.version, table.state.legal_actions(seat)[0])
-    retry = table.drive_task
+    retry = table.conclude_task
     assert retry is not None and not retry.done()
     await first.close()  # the retry stops with the bot; the table stays stored as in play
     assert retry.done() and table.status == PLAYING
