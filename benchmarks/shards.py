@@ -353,6 +353,7 @@ async def run(guild_count: int, game_count: int, pg: str | None, seed: int) -> i
             finished = await query(db, "SELECT id, guild_id FROM tables WHERE status='finished'")
             ratings = await query(db, "SELECT guild_id, user_id FROM ratings")
             errors = [e for b in [*bots, single] if b for e in b.errors]
+            warnings = [w for b in [*bots, single] if b for w in b.warnings]
             spec_errors = list(sim.spec_errors)
     by_shard: dict[int, int] = {0: 0, 1: 0}
     for server in servers:
@@ -395,6 +396,9 @@ async def run(guild_count: int, game_count: int, pg: str | None, seed: int) -> i
         print("  problem:", line[:600])
     for spec in spec_errors[:3]:
         print("  spec:", spec)
+    if problems or errors or spec_errors:  # what the bots warned of may say why
+        for line in warnings[:10]:
+            print("  bot warning:", line[:600])
     return 1 if problems or errors or spec_errors else 0
 
 
