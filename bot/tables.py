@@ -465,6 +465,11 @@ class TableManager:
             table.version = 0
             await self._save(table)
             await self._notify(Update(table, "start"))
+            if table.state.over:  # decided by the deal (a 1234 player with no move drops out)
+                if await self._conclude(table):
+                    await self._notify(Update(table, "finish"))
+                else:
+                    self._conclude_later(table)
         self._kick(table)
         return table
 

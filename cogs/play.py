@@ -48,6 +48,8 @@ if TYPE_CHECKING:
     from bot.client import Deckhand
 
 log = logging.getLogger(__name__)
+#: seconds the log of a finished or cancelled table is kept after its last edit
+BOARD_KEPT = 60.0
 Interaction = discord.Interaction[Any]
 
 
@@ -301,7 +303,9 @@ class PlayCog(commands.Cog, name=COG):
                     log.warning("table %s: could not edit its message (%s)", table.id,
                                 type(exc).__name__, extra=logs.failure(exc))
         if table.status in (FINISHED, CANCELLED):
-            self.boards.pop(table.id, None)
+            # forgotten a little later: the click that ended the table (a Start whose deal
+            # decided the game) may still be answered with the table's log
+            asyncio.get_running_loop().call_later(BOARD_KEPT, self.boards.pop, table.id, None)
 
     async def on_update(self, update: Update) -> None:
         """The manager's news: keep public events, then refresh the message (in a task)."""
@@ -320,6 +324,8 @@ class PlayCog(commands.Cog, name=COG):
             board.log.append(("returned", {"name": table.seats[update.seat].name}))
         if update.kind == "level":
             board.log.append(("level-changed", {"level": table.level}))
+        if update.kind == "finish" and table.version == 0:  # e.g. a 1234 player dropped out
+            board.log.append(("decided-by-deal", {}))
         self._mark(table)
         if table.status == PLAYING and table.state is not None:
             due = [(seat, False) for seat in table.state.to_act]

@@ -1,5 +1,6 @@
-"""A game's result that the database fails to store at first, on the simulated Discord: the
-last move is answered, the table shows the result at once, and a later try stores it."""
+"""How a game ends on the simulated Discord when the usual way does not apply: a result the
+database fails to store at first (the last move is answered, the table shows the result at once,
+and a later try stores it), and a game the deal itself decides."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from tests.bot.sim_helpers import world
 from tests.bot.test_e2e_games import PublicWatch, open_table, play_to_the_end
+from tests.bot.test_tables import DECIDED_BY_THE_DEAL
 
 
 async def test_the_last_move_is_answered_and_the_result_stored_later(
@@ -59,3 +61,30 @@ async def test_the_last_move_is_answered_and_the_result_stored_later(
         assert r.status == "ok" and not r.ephemeral
         await w.sim.settle()
         assert "join" in str(w.table_message().buttons())
+
+
+async def test_a_game_decided_by_the_deal_shows_its_result_and_frees_the_channel(
+        tmp_path: Path) -> None:
+    async with world(tmp_path, people=2) as w:
+        manager = w.bot.manager
+        real_open = manager.open
+
+        async def seeded(*args: Any, **kwargs: Any) -> Any:
+            kwargs["seed"] = DECIDED_BY_THE_DEAL
+            return await real_open(*args, **kwargs)
+
+        manager.open = seeded  # type: ignore[method-assign]
+        alice, bob = w.users[:2]
+        final = await open_table(w, "1234", [alice, bob], 2, {"games": "1"})
+        await w.sim.settle()
+        final = w.table_message()
+        assert "The game is over" in final.content and "1." in final.content, final.content
+        [embed] = final.embeds
+        assert "The deal decided this game before anyone could move." in embed["description"]
+        assert not final.buttons()  # no hand to open: nobody has a move
+        result = await w.bot.store.result(1)
+        assert result is not None and result["game"] == "1234"
+        assert manager.in_channel(w.channel.id) is None
+        r = await w.sim.slash(alice, w.channel, "play", {"game": "1234"})
+        assert r.status == "ok" and not r.ephemeral
+        assert w.sim.spec_errors == [] and w.sim.client_errors == []

@@ -481,6 +481,32 @@ async def test_an_action_that_cannot_be_stored_does_not_happen(manager: Manager)
     assert rec.kinds()[-1] == "start"
 
 
+#: a two-player single game of 1234 whose deal decides it: a player with neither a play nor a
+#: pass drops out at once, so the other has won before anyone moves
+DECIDED_BY_THE_DEAL = 159
+
+
+async def test_a_game_decided_by_the_deal_finishes_at_the_start(
+        manager: Manager, store: Storage) -> None:
+    m, rec = manager
+    finished: list[int] = []
+
+    async def hook(table_id: int) -> None:
+        finished.append(table_id)
+
+    m.finish_hooks.append(hook)
+    table = await m.open(100, 10, "1234", HOST, "Host", seed=DECIDED_BY_THE_DEAL)
+    await m.join(table.id, BOB, "Bob")
+    await m.set_option(table.id, HOST, "games", 1)
+    await m.start(table.id, HOST)
+    assert table.state is not None and table.state.over and table.version == 0
+    assert table.status == FINISHED and rec.kinds()[-2:] == ["start", "finish"]
+    result = await store.result(table.id)
+    assert result is not None and sorted(result["outcome"]["places"]) == [1, 2]
+    assert finished == [table.id] and m.in_channel(10) is None
+    assert [r.id for r in await store.open_tables()] == []
+
+
 async def test_a_result_that_cannot_be_stored_is_stored_on_a_later_try(
         manager: Manager, store: Storage) -> None:
     """The last move is stored but its result is not (the database fails for a moment): the
