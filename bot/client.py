@@ -110,6 +110,7 @@ class Deckhand(commands.AutoShardedBot):
         self.settings = settings
         self.started = time.monotonic()
         self._heartbeat_task: asyncio.Task[None] | None = None
+        self.answering: set[asyncio.Task[Any]] = set()  # interactions being answered now
         parsers = self._connection.parsers
         parse_interaction = parsers["INTERACTION_CREATE"]
         seen: dict[str, None] = {}  # recent interaction ids, oldest first
@@ -226,6 +227,23 @@ class Deckhand(commands.AutoShardedBot):
                 log.exception("heartbeat: cannot write %s", path)
             await asyncio.sleep(HEARTBEAT_SECONDS)
 
+    def under_way(self) -> None:
+        """The task answering an interaction (a command or a click, from any cog) counts as
+        under way until it ends, a refusal's answer by the error handler included."""
+        task = asyncio.current_task()
+        if task is not None and task not in self.answering:
+            self.answering.add(task)
+            task.add_done_callback(self.answering.discard)
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        """Let the interactions being answered finish, for up to ``timeout`` seconds: a
+        shutdown waits for them before it stops the tables and closes the connection to
+        Discord, so a move a person made just then is answered rather than cut off."""
+        me = asyncio.current_task()
+        pending = [task for task in self.answering if task is not me and not task.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=timeout)
+
     async def close(self) -> None:
         """Answer the interactions under way, stop computers and timers, then disconnect (the
         tables stay stored)."""
@@ -236,11 +254,7 @@ class Deckhand(commands.AutoShardedBot):
             if self.settings.heartbeat_path is not None:
                 with contextlib.suppress(OSError):
                     os.remove(self.settings.heartbeat_path)
-        from cogs.play import PlayCog
-
-        cog = self.get_cog(PlayCog.__cog_name__)
-        if isinstance(cog, PlayCog):
-            await cog.drain()
+        await self.drain()
         await self.manager.close()
         await super().close()
         for kind, chosen in self.painters.items():

@@ -79,6 +79,7 @@ class AdminCog(commands.Cog):
     @app_commands.guild_only()
     async def status(self, interaction: Interaction) -> None:
         """/status: an ephemeral summary of this process and this server."""
+        self.bot.under_way()
         await interaction.response.send_message(embed=self.status_embed(interaction),
                                                 ephemeral=True)
 

@@ -75,7 +75,6 @@ class PlayCog(commands.Cog, name=COG):
         self.manager = bot.manager
         self.boards: dict[int, Board] = {}
         self.prefs: dict[int, UserSettings] = {}  # users' settings, read once
-        self.answering: set[asyncio.Task[Any]] = set()  # interactions being answered now
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
 
     # -- setup ------------------------------------------------------------------------------
@@ -85,27 +84,27 @@ class PlayCog(commands.Cog, name=COG):
                                        value=gid) for gid in self.bot.game_ids()][:25]
 
         async def play(interaction: Interaction, game: str) -> None:
-            self.under_way()
+            self.bot.under_way()
             await self.play(interaction, game)
 
         async def rules(interaction: Interaction, game: str) -> None:
-            self.under_way()
+            self.bot.under_way()
             await self.rules(interaction, game)
 
         async def games_list(interaction: Interaction) -> None:
-            self.under_way()
+            self.bot.under_way()
             await self.games(interaction)
 
         async def dm(interaction: Interaction, enabled: bool) -> None:
-            self.under_way()
+            self.bot.under_way()
             await self.settings_dm(interaction, enabled)
 
         async def four_colour(interaction: Interaction, enabled: bool) -> None:
-            self.under_way()
+            self.bot.under_way()
             await self.settings_four_colour(interaction, enabled)
 
         async def help_command(interaction: Interaction) -> None:
-            self.under_way()
+            self.bot.under_way()
             await self.help(interaction)
 
         for callback, name, desc, param in (
@@ -451,28 +450,11 @@ class PlayCog(commands.Cog, name=COG):
         """
         raw = dict(interaction.data or {}).get("values")
         values = [str(v) for v in raw] if isinstance(raw, list) else []
-        self.under_way()
+        self.bot.under_way()
         try:
             await self.route(interaction, cid, values)
         except Exception as error:
             await self._refuse(interaction, error, cid.verb)
-
-    def under_way(self) -> None:
-        """The task answering an interaction counts as under way until it ends, a refusal's
-        answer by the command tree's error handler included (see :meth:`drain`)."""
-        task = asyncio.current_task()
-        if task is not None and task not in self.answering:
-            self.answering.add(task)
-            task.add_done_callback(self.answering.discard)
-
-    async def drain(self, timeout: float = 5.0) -> None:
-        """Let the clicks and commands being answered finish, for up to ``timeout`` seconds: a
-        shutdown waits for them before it stops the tables and closes the connection to
-        Discord, so a move a person made just then is answered rather than cut off."""
-        me = asyncio.current_task()
-        pending = [task for task in self.answering if task is not me and not task.done()]
-        if pending:
-            await asyncio.wait(pending, timeout=timeout)
 
     async def _refuse(self, interaction: Interaction, error: BaseException, verb: str) -> None:
         if not isinstance(error, Refusal):  # its message may name a card of a hand

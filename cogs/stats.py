@@ -145,18 +145,23 @@ class StatsCog(commands.Cog):
                                        value=gid) for gid in self.bot.game_ids()][:25]
 
         async def leaderboard(interaction: Interaction, game: str | None = None) -> None:
+            self.bot.under_way()
             await self.leaderboard(interaction, game)
 
         async def stats(interaction: Interaction, user: discord.User | None = None) -> None:
+            self.bot.under_way()
             await self.stats(interaction, user)
 
         async def history(interaction: Interaction, user: discord.User | None = None) -> None:
+            self.bot.under_way()
             await self.history(interaction, user)
 
         async def replay_cmd(interaction: Interaction, id: app_commands.Range[int, 1]) -> None:
+            self.bot.under_way()
             await self.replay(interaction, id)
 
         async def forget_me(interaction: Interaction) -> None:
+            self.bot.under_way()
             await self.forget_ask(interaction)
 
         board_cb = app_commands.choices(game=choices)(app_commands.describe(
@@ -384,6 +389,7 @@ class StatsCog(commands.Cog):
         custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
         if not custom_id.startswith(PREFIX):
             return
+        self.bot.under_way()
         try:
             await self.route(interaction, custom_id)
         except Exception as error:
