@@ -14,6 +14,7 @@ import pytest
 
 from tests.bot.sim_helpers import world
 from tests.bot.test_e2e_games import PublicWatch, open_table, play_to_the_end
+from tests.bot.test_e2e_leaderboard import command, text_of
 from tests.bot.test_tables import DECIDED_BY_THE_DEAL
 
 
@@ -85,6 +86,13 @@ async def test_a_game_decided_by_the_deal_shows_its_result_and_frees_the_channel
         result = await w.bot.store.result(1)
         assert result is not None and result["game"] == "1234"
         assert manager.in_channel(w.channel.id) is None
+        # the records know it: a game of no moves replays as its deal, and counts in /history
+        replay = await command(w, alice, "replay", {"id": 1})
+        assert "Move 0 of 0" in text_of(replay)
+        assert all(b.get("disabled") for b in replay.buttons()
+                   if b.get("label") in ("Next", "Last")), replay.buttons()
+        history = await command(w, bob, "history")
+        assert "`1` 1234 — place 1 of 2" in text_of(history), text_of(history)
         r = await w.sim.slash(alice, w.channel, "play", {"game": "1234"})
         assert r.status == "ok" and not r.ephemeral
         assert w.sim.spec_errors == [] and w.sim.client_errors == []
