@@ -88,22 +88,8 @@ async def test_a_shutdown_answers_a_forget_me_under_way(tmp_path: Path) -> None:
         assert r.message is not None
         [confirm] = [b for b in r.message.buttons() if str(b["custom_id"]).startswith("dhs:")]
         records = w.bot.get_cog("StatsCog").records  # type: ignore[union-attr]
-        entered, release = asyncio.Event(), asyncio.Event()
-        real_forget = records.forget
-
-        async def slow_forget(*args: Any, **kwargs: Any) -> Any:
-            entered.set()
-            await release.wait()
-            return await real_forget(*args, **kwargs)
-
-        records.forget = slow_forget
-        click = asyncio.create_task(w.sim.click(alice, r.message, confirm["custom_id"]))
-        await asyncio.wait_for(entered.wait(), 5.0)
-        closing = asyncio.create_task(w.sim.stop_bot(graceful=True))
-        await asyncio.sleep(0.3)
-        assert not closing.done()  # the shutdown waits for the records being forgotten
-        release.set()
-        answer = await click
-        await asyncio.wait_for(closing, 10.0)
+        entered, release = hold(records, "forget")
+        answer = await stop_while_held(
+            w, w.sim.click(alice, r.message, confirm["custom_id"]), entered, release)
         assert answer.message is not None and "0 game records" in answer.message.content
         assert w.sim.client_errors == [] and w.sim.spec_errors == []

@@ -481,6 +481,25 @@ async def test_an_action_that_cannot_be_stored_does_not_happen(manager: Manager)
     assert rec.kinds()[-1] == "start"
 
 
+async def play_until_over(m: TableManager, table: Table) -> None:
+    """Whoever is to act plays their first legal move until the game is over (whether or not
+    its result could be stored)."""
+    assert table.state is not None
+    while not table.state.over:
+        seat = table.state.to_act[0]
+        user = table.seats[seat].user_id
+        assert user is not None
+        await m.act(table.id, user, table.version, table.state.legal_actions(seat)[0])
+
+
+async def finished_soon(table: Table) -> None:
+    """Wait (up to 2 s) for a table to be finished by a later try."""
+    for _ in range(200):
+        if table.status == FINISHED:
+            return
+        await asyncio.sleep(0.01)
+
+
 #: a two-player single game of 1234 whose deal decides it: a player with neither a play nor a
 #: pass drops out at once, so the other has won before anyone moves
 DECIDED_BY_THE_DEAL = 159
@@ -534,12 +553,7 @@ async def test_a_result_that_cannot_be_stored_is_stored_on_a_later_try(
         await original(*args)
 
     m.store.finish = flaky  # type: ignore[method-assign]
-    assert table.state is not None
-    while not table.state.over:
-        seat = table.state.to_act[0]
-        user = table.seats[seat].user_id
-        assert user is not None
-        await m.act(table.id, user, table.version, table.state.legal_actions(seat)[0])
+    await play_until_over(m, table)
     # the last move was applied and stored, and answered as a move
     assert len(await store.actions(table.id)) == table.version
     assert table.status == PLAYING and rec.kinds()[-1] == "move"
@@ -547,10 +561,7 @@ async def test_a_result_that_cannot_be_stored_is_stored_on_a_later_try(
     with pytest.raises(Refusal) as refused:
         await m.act(table.id, HOST, table.version, "pass")
     assert refused.value.key == "not-started"
-    for _ in range(200):
-        if table.status == FINISHED:
-            break
-        await asyncio.sleep(0.01)
+    await finished_soon(table)
     assert failures == 3 and table.status == FINISHED
     assert rec.kinds()[-1] == "finish" and rec.kinds().count("finish") == 1
     assert finished == [table.id]
@@ -587,10 +598,7 @@ async def test_a_move_stored_although_storing_it_failed_stands_and_ends_the_game
             await m.act(table.id, user, table.version, table.state.legal_actions(seat)[0])
         moves += 1
         assert table.version == moves == len(await store.actions(table.id))
-    for _ in range(200):
-        if table.status == FINISHED:
-            break
-        await asyncio.sleep(0.01)
+    await finished_soon(table)
     assert table.status == FINISHED and rec.kinds()[-1] == "finish"
     assert await store.result(table.id) is not None and m.in_channel(10) is None
 
@@ -608,12 +616,7 @@ async def test_a_result_never_stored_before_a_stop_is_stored_on_restart(
         raise OSError("connection lost")
 
     store.finish = down  # type: ignore[method-assign]
-    assert table.state is not None
-    while not table.state.over:
-        seat = table.state.to_act[0]
-        user = table.seats[seat].user_id
-        assert user is not None
-        await first.act(table.id, user, table.version, table.state.legal_actions(seat)[0])
+    await play_until_over(first, table)
     retry = table.conclude_task
     assert retry is not None and not retry.done()
     await first.close()  # the retry stops with the bot; the table stays stored as in play
