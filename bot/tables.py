@@ -481,6 +481,8 @@ class TableManager:
                 raise Refusal("no-table")
             if user_id != table.host_id and not can_manage:
                 raise Refusal("host-or-manager")
+            if table.state is not None and table.state.over:
+                raise Refusal("not-started")  # over: its result is being stored, not lost
             table.status = CANCELLED
             await self._save(table)
             self._close(table)

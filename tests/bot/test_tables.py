@@ -561,6 +561,9 @@ async def test_a_result_that_cannot_be_stored_is_stored_on_a_later_try(
     with pytest.raises(Refusal) as refused:
         await m.act(table.id, HOST, table.version, "pass")
     assert refused.value.key == "not-started"
+    with pytest.raises(Refusal) as not_cancelled:  # the result would be lost
+        await m.cancel(table.id, HOST)
+    assert not_cancelled.value.key == "not-started"
     await finished_soon(table)
     assert failures == 3 and table.status == FINISHED
     assert rec.kinds()[-1] == "finish" and rec.kinds().count("finish") == 1
