@@ -80,8 +80,8 @@ def capture_value(cards: list[Card]) -> int:
 def can_start(hand: list[Card]) -> bool:
     """True when the hand can open a round (total 0, nothing played yet).
 
-    A joker cannot open (nothing to copy, nothing to halve), and a lone minus card can never be
-    played (rule 2: nobody may empty their hand with a J, Q or K).
+    A joker cannot open (no card on the table to copy or halve), and a lone minus card can
+    never be played (rule 2: nobody may empty their hand with a J, Q or K).
     """
     many = len(hand) > 1
     return any(not _IS_JOKER[c] and (many or _VALUE[c] > 0) for c in hand)
@@ -209,14 +209,15 @@ class SugekariState(State):
 
     def _joker_plays(self, joker: Card, room: int) -> list[Action]:
         # Spice `jokers`: a copy of a number card already played this round (the 21 limit
-        # still holds), or halving an even total that is not 0.
+        # still holds), or halving an even total once a card is on the table (0 is even: a
+        # total of 0, as after 3 then K, halves to 0).
         found = []
         numbers = self.used & _NUMBER_MASK
         if numbers:
             for r in _COPY_ORDER:
                 if numbers & (1 << r) and _RANK_VALUE.get(r, r) <= room:
                     found.append(_JOKER_COPY[(joker, r)])
-        if self.total and not self.total % 2:
+        if self.round_cards and not self.total % 2:
             found.append(_JOKER_HALF[joker])
         return found
 
@@ -328,8 +329,11 @@ class SugekariState(State):
                 f"or 'play=half:{card}' to halve an even total."
             )
         if arg == "half":
-            if self.total == 0 or self.total % 2:
-                raise IllegalAction("A joker halves the total only when it is even and not 0.")
+            if not self.round_cards or self.total % 2:
+                raise IllegalAction(
+                    "A joker halves the total only when it is even (0 too) and a card has "
+                    "been played this round."
+                )
             return 0
         rank = _COPY_RANKS.get(arg)
         if rank is None:
@@ -848,7 +852,8 @@ class SugekariRules(Rules):
         "2 players: two-decks (two games on one shuffle) or refill (draw back to 13 after each "
         "round, drawn cards shown).\n"
         "Spices: exchange (3 cards, rotate or partner), best_of_three, jokers (games 2–3: a "
-        "joker copies a number card of the round or halves an even total; −5 when captured).\n"
+        "joker copies a number card of the round or halves an even total, 0 too; −5 when "
+        "captured).\n"
         "Moves: play:7H, play=7:RJ, play=half:RJ, pass, exchange:7H,8S,KD, discard:7H."
     )
     summary_ja: ClassVar[str] = (
@@ -866,7 +871,7 @@ class SugekariRules(Rules):
         "2人: two-decks(1回のシャッフルで2ゲーム)または refill(ラウンドごとに13枚まで補充、"
         "引いたカードは公開)。\n"
         "スパイス: exchange(3枚交換、rotate/partner)、best_of_three、jokers(2・3ゲーム目、"
-        "ジョーカーは場の数札の代わりか偶数の合計を半分に。獲得すると−5)。\n"
+        "ジョーカーは場の数札の代わりか偶数(0も)の合計を半分に。獲得すると−5)。\n"
         "操作: play:7H、play=7:RJ、play=half:RJ、pass、exchange:7H,8S,KD、discard:7H。"
     )
 

@@ -532,7 +532,7 @@ def test_joker_copies_a_number_card_of_the_round_but_keeps_the_21_limit() -> Non
     assert events[-1].kind == "take" and events[-1].seat == 1
 
 
-def test_joker_halves_an_even_total_that_is_not_0() -> None:
+def test_joker_halves_an_even_total() -> None:
     state = game_two_with_jokers()
     arrange(state, [["2C", "3C"], ["8H", "5H", "2D"], ["6C", "4C"], ["RJ", "BJ", "9D"]], turn=1)
     state.apply(1, "play:8H")
@@ -546,10 +546,22 @@ def test_joker_halves_an_even_total_that_is_not_0() -> None:
     assert state.total == 15 and "play=half:BJ" not in legal(state, 3)
 
 
+def test_decision_joker_halves_a_total_of_0() -> None:
+    # "as the original says, 0 is even too: a joker played at a total of 0 halves it to 0."
+    state = game_two_with_jokers()
+    arrange(state, [["2C", "3C"], ["3H", "5H"], ["KC", "4C"], ["RJ", "9D"]], turn=1)
+    state.apply(1, "play:3H")
+    state.apply(2, "play:KC")
+    assert state.total == 0 and "play=half:RJ" in legal(state, 3)
+    events = state.apply(3, "play=half:RJ")
+    assert events[0].arg == "half" and state.total == 0
+    assert state.to_act == (0,) and state.round_cards[-1] == cards.parse("RJ")
+
+
 def test_joker_that_can_be_played_neither_way_cannot_be_played() -> None:
     state = game_two_with_jokers()
     arrange(state, [["2C", "3C"], ["RJ", "8H"], ["6C", "4C"], ["9D", "5D"]], turn=1)
-    assert legal(state, 1) == {"play:8H"}  # opening: nothing to copy, total 0
+    assert legal(state, 1) == {"play:8H"}  # opening: no card on the table to copy or halve
     with pytest.raises(IllegalAction, match="halves the total only"):
         state.apply(1, "play=half:RJ")
     with pytest.raises(IllegalAction, match="Say how to play the joker"):
