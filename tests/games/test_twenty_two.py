@@ -321,6 +321,35 @@ def test_decision_loser_out_means_a_random_live_dealer() -> None:
     assert dealers == {1, 2}
 
 
+def test_next_dealer_is_the_loser_still_in_when_another_loser_is_out() -> None:
+    # Step 7: "If several lost, one of them at random. If the loser is out, a random live
+    # player." Of two losers, the one still in deals, whatever the seed.
+    hands = {**TIE_HANDS, 2: ["QD", "2D", "3D", "4D", "5D", "6D", "7D"]}
+    for seed in range(8):
+        state = RULES.new_game(3, seed=seed, options={"dealer": 2},
+                               deck=build_deck(3, 2, hands))
+        assert isinstance(state, TwentyTwoState)
+        state.totals[0] = 15
+        keep_all(state)
+        play_lowest(state)
+        view = state.view(None)
+        assert view["losers"] == [0, 1] and view["live"] == [False, True, True]
+        assert view["dealer"] == 1
+
+
+def test_a_deal_of_one_card_each_goes_straight_to_the_final_trick() -> None:
+    # Step 2 caps the hand size at what the deck gives equally; step 5: "When every live
+    # player holds exactly one card, all of them play it at once (no choice, no lead)."
+    # No real game gets that short, so the deal is started by hand with two cards.
+    state = new(2, TIE_HANDS)
+    state.hand_size = 1
+    events = state._start_deal([parse("9S"), parse("4H")])
+    kinds = [e.kind for e in events]
+    assert kinds[:6] == ["deal", "hand", "hand", "final", "penalty", "final"]
+    assert events[0].arg == "1" and "play" not in kinds and "exchange" not in kinds
+    assert state.totals == [9, 0] and state.view(None)["penalties"][0] == ["9S"]
+
+
 @pytest.mark.parametrize(("last_out", "winners", "places"),
                          [("shared", (0, 1), (1, 1)), ("lowest", (0,), (1, 2))])
 def test_option_last_out_when_everyone_left_goes_out_together(
@@ -417,15 +446,35 @@ def test_option_rebuy_can_be_declined() -> None:
     assert not state.over
 
 
-def test_option_rebuy_none_with_three_left_and_first_out_ends_the_game() -> None:
+def test_option_rebuy_none_once_a_bigger_table_is_down_to_three() -> None:
+    # "No rebuys once only 3 players remain. From then, as soon as any one player goes out,
+    # the game ends."
+    state = rebuy_game(4)
+    keep_all(state)
+    play_lowest(state)
+    state.apply(0, "out")  # seat 0 declines its rebuy: three players remain
+    assert state.view(None)["live"] == [False, True, True, True]
+    for seat in (1, 2, 3):
+        state.totals[seat] = 21  # whoever loses the next deal goes out
+    rng = random.Random(3)
+    while not state.over:
+        assert state.phase != "rebuy"
+        seat = state.to_act[0]
+        state.apply(seat, state.random_action(seat, rng))
+    assert state.deal_number == 2 and state.outcome is not None
+    assert all(state.live[s] == (s in state.outcome.winners) for s in (1, 2, 3))
+    assert not any(state.view(None)["rebought"])
+
+
+def test_option_rebuy_tie_for_lowest_at_the_end_shares_the_pot() -> None:
+    # "the remaining player with the lowest penalty total wins the pot (ties share)."
     state = rebuy_game(3)
+    state.totals[2] = 10  # seat 1 will reach 10 with its king
     keep_all(state)
     play_lowest(state)
     assert state.over and state.outcome is not None
-    # Seats 1 (K = 10) and 2 (0) remain: the lowest total wins the pot.
-    assert state.outcome.winners == (2,)
-    assert state.outcome.places == (3, 2, 1)
-    assert state.view(None)["chips"] == [-1.0, -1.0, 2.0]
+    assert state.outcome.winners == (1, 2) and state.outcome.places == (3, 1, 1)
+    assert state.view(None)["chips"] == [-1.0, 0.5, 0.5]
 
 
 def test_option_rebuy_needs_three_players() -> None:
