@@ -252,9 +252,10 @@ class OneTwoThreeFourState(State):
                     gain[w] += share
                 gain[s] -= share * len(winners)
         elif self.scoring == "winner":
-            pot = sum(totals[s] for s in losers)
+            # Decision: shared winners split each non-winner's total on its own, rounded down.
+            share = sum(totals[s] // len(winners) for s in losers)
             for w in winners:
-                gain[w] += pot // len(winners)
+                gain[w] += share
         else:
             for s in losers:
                 gain[s] += totals[s]

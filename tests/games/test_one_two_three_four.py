@@ -255,13 +255,6 @@ def test_option_games_sets_the_series_length() -> None:
         assert state.deal_number == count
 
 
-def test_option_target_applies_only_to_winner_scoring() -> None:
-    with pytest.raises(ValueError, match="target"):
-        RULES.new_game(3, options={"target": 50})
-    with pytest.raises(ValueError, match="chips"):
-        RULES.new_game(3, options={"chips": 50, "scoring": "penalty"})
-
-
 def test_option_dealer() -> None:
     assert RULES.new_game(4, seed=2, options={"dealer": 3}).view(None)["dealer"] == 3
 
@@ -296,16 +289,6 @@ def test_basic_player_beats_random_players() -> None:
         assert state.outcome is not None
         wins += 0 in state.outcome.winners
     assert wins > 30 / 4
-
-
-def test_shared_winners_split_the_chips_and_the_first_in_turn_deals() -> None:
-    hands = {2: "AS 2H 3D 4C 2S", 1: "KD 9S 5C 3H 2D", 0: "KC 9C 5H 3S 2C"}
-    state = new(3, 0, hands, "QH", stock="4S", games=2)
-    shorten_stock(state, 1)
-    state.apply(2, "pass:AS")  # seat 2 ends with 2H 3D 4C 2S 4S: 15 to pay
-    assert state.view(None)["last_game"]["winners"] == [0, 1]
-    assert state.scores() == [107.0, 107.0, 86.0]  # 7 each; the odd chip stays with the payer
-    assert state.view(None)["dealer"] == 1  # seat 1 comes first in turn order (2, 1, 0)
 
 
 def test_listed_moves_are_exactly_every_play_and_pass() -> None:
@@ -464,3 +447,76 @@ def test_the_search_plays_out_1234_in_one_call_and_chooses_as_before() -> None:
                 compared += 1
             state.apply(seat, basic.choose(obs, rng))
     assert compared > 10
+
+
+# Game 1 of a two-player series ends at once: seat 1 passes with its ace and draws the last
+# stock card; seat 0 holds 7 high against 6 high and wins 20 (2 + 3 + 4 + 6 + 5).
+LOW = {1: "AS 2H 3D 4C 6S", 0: "2S 3S 4D 5D 7H"}
+
+
+def series_after_a_low_first_game(**options: object) -> OneTwoThreeFourState:
+    """A series whose first game paid 20 to seat 0; the rest is played at random."""
+    state = new(2, 0, LOW, "KH", stock="5C", games=2, **options)
+    shorten_stock(state, 1)
+    state.apply(1, "pass:AS")
+    assert state.view(None)["last_game"]["winners"] == [0]
+    assert state.view(None)["last_game"]["totals"] == [21, 20]
+    rng = random.Random(5)
+    while not state.over:
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state
+
+
+def test_option_scoring_winner_ends_after_games_without_reaching_the_target() -> None:
+    # "winner": "first to target (default 100) wins, or most after games games." A game pays
+    # at most 65 (five cards K Q J ...), so 20 + 65 never reaches 100 in two games.
+    state = series_after_a_low_first_game(scoring="winner")
+    assert state.deal_number == 2 and max(state.scores()) < 100
+    assert state.outcome is not None
+    best = max(state.scores())
+    assert state.outcome.winners == tuple(s for s in (0, 1) if state.scores()[s] == best)
+
+
+def test_option_chips_ends_after_games_and_most_chips_wins() -> None:
+    # "chips": "The series ends after games games (default 5) or when a player is out of
+    # chips; most chips wins."
+    state = series_after_a_low_first_game()
+    assert state.deal_number == 2 and min(state.scores()) > 0
+    assert sum(state.scores()) == 200 and state.outcome is not None
+    best = max(state.scores())
+    assert state.outcome.winners == tuple(s for s in (0, 1) if state.scores()[s] == best)
+
+
+def test_option_scoring_penalty_final_ranking_lowest_first() -> None:
+    # "penalty": "each non-winner scores their own total as penalty; lowest after games
+    # games wins." The others follow by their totals, equal totals sharing a place.
+    state = new(3, 0, {2: "AS 2H 3D 4C 6S", 1: "KD 9S 5C 3C 2D", 0: "QC 8H 7D 6C 4H"}, "TC",
+                stock="5S", scoring="penalty", games=2)
+    shorten_stock(state, 1)
+    state.apply(2, "pass:AS")  # seat 1 wins the first game with its king
+    assert state.scores() == [37.0, 0.0, 20.0]
+    rng = random.Random(2)
+    while not state.over:
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    points = state.scores()
+    assert state.deal_number == 2 and state.outcome is not None
+    for a in range(3):
+        for b in range(3):
+            if points[a] < points[b]:
+                assert state.outcome.places[a] < state.outcome.places[b]
+            if points[a] == points[b]:
+                assert state.outcome.places[a] == state.outcome.places[b]
+
+
+def test_stock_out_a_shorter_hand_with_a_higher_card_beats_a_longer_hand() -> None:
+    # "Among the players still in, the one holding the highest card wins ... ties are broken by
+    # the next-highest card": the number of cards matters only once one hand runs out.
+    hands = {2: "2S 2H 3S 3H KS", 1: "KD 9S 5C 3D 2D", 0: "QC 8H 7D 6C 4H"}
+    state = new(3, 0, hands, "TC", stock="TD", games=1)
+    shorten_stock(state, 1)
+    state.apply(2, "pass:2S,2H,3S,3H")  # seat 2 is left with K 10 against K 9 5 3 2
+    assert state.over and state.outcome is not None
+    assert state.view(None)["last_game"]["hands"][2] == ["KS", "TD"]
+    assert state.outcome.winners == (2,)
