@@ -357,13 +357,6 @@ def test_discards_are_private_and_their_points_count_for_the_declarer() -> None:
     assert state.declarer_total() == 15
 
 
-def test_discarded_queen_and_jack_count_for_the_bond() -> None:
-    # the discards are the declarer's cards, as the skat is in Skat: points and Bond alike
-    state = start(STRONG_HANDS, STRONG_KITTY)
-    act(state, "bid=40-S", "pass", "pass", "discard:QS,JS")
-    assert state.declarer_total() == 3 + 2 + BOND
-
-
 def test_random_action_draws_a_legal_discard() -> None:
     state = start(TRUMP_HANDS, TRUMP_KITTY)
     act(state, "pass", "bid=40-S", "pass")
@@ -417,6 +410,19 @@ def test_early_end_no_big_bond_once_a_queen_is_lost() -> None:
     # with the Big Bond still counted it would be 72 + 20 = 92 ≥ 85
     act(state, "play:AS", "play:5S", "play:QS")
     assert state.deals_played == 1
+
+
+def test_early_end_in_a_grand_game() -> None:
+    # "The deal ends ... as soon as the declarer's failure is certain", in every trump game.
+    # In Grand black only the honours are trumps: seat 2's spades T–5 are a side suit, so it
+    # cannot follow the ace of spades and seat 0's queen of spades goes to seat 1.
+    state = start(EARLY_HANDS, EARLY_KITTY)
+    act(state, "pass", "bid=80-grand-black", "pass", "discard:6D,5D")
+    events = act(state, "play:AS", "play:5S", "play:QS")
+    # taken 0 + discards 5 + 67 still in hands + heart Bond 5 = 77 < 80
+    ends = [e for e in events if e.kind == "deal-ends"]
+    assert ends and ends[0].arg is not None and ends[0].arg.startswith("early")
+    assert state.deals_played == 1 and state.match_scores == [0, 0, -80]
 
 
 def test_null_made_when_the_declarer_takes_no_trick() -> None:
