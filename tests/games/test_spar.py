@@ -118,12 +118,6 @@ def test_first_to_target_wins_the_match() -> None:
     assert state.outcome.winners == (1,) and state.outcome.places == (2, 1)
 
 
-def test_default_targets_per_variant() -> None:
-    expected = {"spar": 30, "benin": 24, "sipa": 10, "fapfap": 10}
-    for variant, target in expected.items():
-        assert RULES.new_game(4, seed=1, options={"variant": variant}).view(0)["target"] == target
-
-
 # -- Spar options ------------------------------------------------------------------------------
 
 def test_option_spade_ace_adds_the_ace_of_spades() -> None:
@@ -209,14 +203,6 @@ def test_spar_only_options_are_refused_for_other_variants() -> None:
         RULES.new_game(4, options={"deals": 3})
     with pytest.raises(ValueError, match="target"):
         RULES.new_game(4, options={"variant": "agram", "target": 3})
-
-
-def test_too_many_players_for_a_pack_are_refused() -> None:
-    with pytest.raises(ValueError, match="variant"):
-        RULES.new_game(7, options={"variant": "benin"})
-    with pytest.raises(ValueError, match="variant"):
-        RULES.new_game(6, options={"variant": "agram"})
-    RULES.new_game(7, options={"variant": "sink-sink"})
 
 
 # -- Jeu de Carte (Benin) ----------------------------------------------------------------------
@@ -392,3 +378,49 @@ def test_option_dealer_sets_the_first_dealer() -> None:
     assert state.view(None)["dealer"] == 2 and state.to_act == (3,)
     state = RULES.new_game(4, seed=3, options={"dealer": 2, "variant": "agram"})
     assert state.to_act == (1,)
+
+
+# -- rules shared by the family ----------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_winner_of_a_deal_deals_the_next_in_every_member(variant: str) -> None:
+    # Spar: "later the winner of the previous deal" deals; Agram: "The winner deals next";
+    # the other members play "As Spar" or "As Agram".
+    long_game = {"deals": 9} if VARIANTS[variant].scoring == "deals" else {"target": 99}
+    state = new(3, 0, {}, variant=variant, **long_game)
+    winners = []
+    while state.deal_number < 4:
+        seat = state.to_act[0]
+        events = state.apply(seat, state.legal_actions(seat)[0])
+        won = [e.seat for e in events if e.kind == "deal-won"]
+        if won:
+            winners.append(won[0])
+            assert state.view(None)["dealer"] == won[0]
+            assert [e.seat for e in events if e.kind == "deal"] == won
+    assert len(winners) == 3
+
+
+def test_option_peek_with_seven_cards_opens_in_the_sixth_trick() -> None:
+    # "peek: during the second-to-last trick, any player may ask to see the bottom card":
+    # with hand = 7 that is the 6th trick.
+    hands = {1: "AH KH QH JH TH 9H 6S", 0: "6D 7D 8D 9D TD JD QD"}
+    state = new(2, 0, hands, hand="7", peek=True)
+    for lead, follow in [("AH", "6D"), ("KH", "7D"), ("QH", "8D"), ("JH", "9D"), ("TH", "TD")]:
+        assert all(a.kind != "peek" for a in state.legal_actions(0) + state.legal_actions(1))
+        play(state, lead, follow)
+    assert state.view(None)["trick_number"] == 6
+    assert [str(a) for a in state.legal_actions(0)] == ["peek"]
+    state.apply(0, "peek")
+    assert state.view(None)["peeked"] == str(state.zones()["stock"][-1])
+
+
+def test_tied_totals_share_a_place() -> None:
+    # "Players ranked by total score (Agram family: deals won), ties sharing a place."
+    hands = {1: "AH KH QH JH TH", 2: "6D 7D 8D 9D TD", 0: "6C 7C 8C 9C TC"}
+    state = new(3, 0, hands, target=2)
+    play(state, "AH", "6D", "6C", "KH", "7D", "7C", "QH", "8D", "8C", "JH", "9D", "9C",
+         "TH", "TD", "TC")
+    assert state.over and state.outcome is not None
+    assert state.scores() == [0.0, 2.0, 0.0]
+    assert state.outcome.places == (2, 1, 2)
+
