@@ -281,11 +281,6 @@ def test_winner_has_more_captured_cards_and_a_tie_goes_to_the_side_that_went_out
 
 
 # -- two players ----------------------------------------------------------------------------
-def test_two_players_without_a_mode_play_two_decks() -> None:
-    state = RULES.new_game(2, seed=1)
-    assert state.options["mode"] == "two-decks"
-
-
 def test_two_decks_second_game_from_the_stock_started_by_who_did_not_go_out() -> None:
     state = new(2, mode="two-decks", first=0)
     assert len(state.stock) == 26
@@ -497,15 +492,6 @@ def test_jokers_a_tie_gives_the_extra_card_to_the_side_that_did_not_go_out() -> 
     assert state.to_act == (0, 2) and [len(h) for h in state.hands] == [14, 13, 14, 13]
 
 
-def test_decision_jokers_a_tie_with_nobody_out_gives_no_extra_card() -> None:
-    state = new(best_of_three=True, jokers=True, first=0)
-    arrange(state, [["5S", "KS"], ["QH"], ["JD"], ["KC"]], turn=0)
-    state.apply(0, "play:5S")
-    assert state.deal_number == 2 and state.phase == "play"
-    assert [len(h) for h in state.hands] == [13] * 4 and len(state.undealt) == 2
-    conserved(state)
-
-
 def game_two_with_jokers() -> SugekariState:
     state = new(best_of_three=True, jokers=True, first=0)
     arrange(state, [["5S", "KS"], ["QH"], ["JD"], ["KC"]], turn=0)
@@ -556,6 +542,53 @@ def test_decision_joker_halves_a_total_of_0() -> None:
     events = state.apply(3, "play=half:RJ")
     assert events[0].arg == "half" and state.total == 0
     assert state.to_act == (0,) and state.round_cards[-1] == cards.parse("RJ")
+
+
+def test_joker_halves_a_negative_total() -> None:
+    # "if the round's total is even, it halves the total (−4 becomes −2)."
+    state = game_two_with_jokers()
+    arrange(state, [["2C", "3C"], ["KH", "5H"], ["JC", "4C"], ["RJ", "9D"]], turn=1)
+    state.apply(1, "play:KH")
+    state.apply(2, "play:JC")
+    assert state.total == -4 and "play=half:RJ" in legal(state, 3)
+    state.apply(3, "play=half:RJ")
+    assert state.total == -2
+
+
+def test_stuck_with_hands_of_jokers_only_ends_the_game_with_nobody_out() -> None:
+    # Rule 4's Decision: "If no player can ever play again ..., the game ends with nobody going
+    # out and the final round's cards out of play." A joker cannot open a round, and at 19
+    # it can neither halve (odd) nor copy the 10 or the 9 (the total would pass 21).
+    state = new(2, mode="refill", best_of_three=True, jokers=True, first=0)
+    state.out_of_play.extend(state.stock)
+    state.stock = []
+    go_out_now(state)  # game 2 with the jokers; seat 1 trails and gets the extra card
+    state.apply(1, Action("discard", None, (state.hands[1][0],)))
+    state.out_of_play.extend(state.stock)
+    state.stock = []
+    arrange(state, [["9H", "RJ"], ["TC", "BJ"]], turn=0)
+    state.apply(0, "play:9H")
+    events = state.apply(1, "play:TC")
+    assert [e.kind for e in events][:3] == ["play", "stuck", "game_over"]
+    assert events[1].cards == (cards.parse("9H"), cards.parse("TC"))  # out of play
+    assert state.results[-1] == (0, 0, -1) and state.deal_number == 3
+
+
+def test_jokers_extra_card_is_discarded_before_the_exchange() -> None:
+    # Spice jokers: "those two players each discard one card face down, out of play", and
+    # then the game goes on as after the deal, so the exchange comes after the discards.
+    state = new(best_of_three=True, jokers=True, exchange="rotate", first=0)
+    for _ in range(4):  # the first game's exchange: any three cards each
+        seat = next(s for s in range(4) if state.pending[s] is None)
+        state.apply(seat, state.legal_actions(seat)[0])
+    go_out_now(state)
+    assert state.deal_number == 2 and state.phase == "discard" and state.to_act == (1, 3)
+    assert legal(state, 0) == set()  # nobody exchanges yet
+    for seat in (1, 3):
+        state.apply(seat, Action("discard", None, (state.hands[seat][0],)))
+    assert state.phase == "exchange" and [len(h) for h in state.hands] == [13] * 4
+    assert all(len(a.cards) == 3 for a in state.legal_actions(1))
+    conserved(state)
 
 
 def test_joker_that_can_be_played_neither_way_cannot_be_played() -> None:
@@ -688,25 +721,6 @@ def test_basic_player_finishes_whole_matches_with_legal_moves(
             state.apply(seat, action)
         assert isinstance(state, SugekariState)
         conserved(state)
-
-
-def test_decision_two_decks_after_a_stuck_first_game_the_other_player_starts() -> None:
-    state = new(2, deck=deck_for([["5S", "KS"], ["QH"]]), mode="two-decks", first=0)
-    arrange(state, [["5S", "KS"], ["QH"]], turn=0)
-    events = state.apply(0, "play:5S")
-    assert "stuck" in [e.kind for e in events] and state.results == [(0, 0, -1)]
-    assert state.deal_number == 2 and state.to_act == (1,)
-    assert len(state.set_aside[0]) == 1 and len(state.set_aside[1]) == 1
-    conserved(state)
-
-
-def test_decision_best_of_three_start_moves_one_seat_clockwise_each_game() -> None:
-    state = new(best_of_three=True, first=3)
-    starters = [state.to_act[0]]
-    for _ in range(2):
-        go_out_now(state)
-        starters.append(state.to_act[0])
-    assert starters == [3, 0, 1]
 
 
 def test_random_exchange_is_one_of_the_legal_exchanges() -> None:
