@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import games
-from games import IllegalAction
+from games import Action, Event, IllegalAction
 from games.ai import observe
 from games.ai.bhabhi import basic
 from games.bhabhi import RULES, BhabhiState
@@ -65,6 +65,80 @@ def position(players: int, hands: dict[int, str], leader: int,
 
 def kinds(events: list[games.Event]) -> list[str]:
     return [e.kind for e in events]
+
+
+def suit(ranks: str, letter: str) -> list[str]:
+    return [r + letter for r in ranks]
+
+
+def codes(text: str) -> list[str]:
+    return text.split()
+
+
+def two_player_game(hands: tuple[list[str], list[str]], seed: int = 1,
+                    **opts: object) -> BhabhiState:
+    """Two players, seat 0 dealing: the deck alternates between the two hands."""
+    deck = [card for pair in zip(*hands, strict=True) for card in pair]
+    state = RULES.new_game(2, seed=seed, options={"dealer": 0, **opts}, deck=deck)
+    assert isinstance(state, BhabhiState)
+    return state
+
+
+def rounds(state: BhabhiState, pairs: list[tuple[str, str]]) -> list[Event]:
+    """Seat 0 leads and seat 1 plays, round after round; the events of the last round."""
+    events: list[Event] = []
+    for lead, reply in pairs:
+        state.apply(0, f"play:{lead}")
+        events = state.apply(1, f"play:{reply}")
+    return events
+
+
+# Seat 0 wins every followed round and picks up twice (2S with 2H, 2C with 2D) when seat 1 is
+# out of the led suit; at the end it leads 3D and seat 1 beats it with KD, its last card.
+# Seat 0 is left with the four twos; 46 cards lie in the discards to be turned.
+TWOS = (codes("AS KS QS JS TS 9S 2S AH KH QH JH TH 9H AC KC QC JC TC 9C 2C AD QD JD TD 9D 3D"),
+        codes("3S 4S 5S 6S 7S 8S 2H 3H 4H 5H 6H 7H 8H 3C 4C 5C 6C 7C 8C 4D 5D 6D 7D 8D 2D KD"))
+TWOS_PLAY = [*zip(suit("AKQJT9", "S"), suit("345678", "S"), strict=True), ("2S", "2H"),
+             *zip(suit("AKQJT9", "H"), suit("345678", "H"), strict=True),
+             *zip(suit("AKQJT9", "C"), suit("345678", "C"), strict=True), ("2C", "2D"),
+             *zip(suit("AQJT9", "D"), suit("45678", "D"), strict=True), ("3D", "KD")]
+
+
+def follow_the_turned_cards(state: BhabhiState) -> int:
+    """Seat 0 follows each turned card from hand while it can; how many it played."""
+    played = 0
+    while not state.over:
+        turned = state.table_cards[0]
+        mine = [c for c in state.hands[0] if c.suit == turned.suit]
+        assert mine, "seed chosen so that seat 0 can always follow"
+        state.apply(0, Action("play", None, (mine[0],)))
+        played += 1
+    return played
+
+
+def play_to_a_draw_of_a_last_card(state: BhabhiState, rng: random.Random,
+                                  players_in: int) -> tuple[int, int]:
+    """Random legal moves until a taker with no cards may draw the last card of another
+    player, with ``players_in`` players still in: (drawer, holder of that card)."""
+    while not state.over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        for action in legal:
+            if (action.kind == "draw" and action.arg != "discards"
+                    and len(state.hands[int(action.arg or "0")]) == 1
+                    and sum(state.live) == players_in):
+                return seat, int(action.arg or "0")
+        state.apply(seat, rng.choice(legal))
+    raise AssertionError("the game ended before such a draw")
+
+
+def shuffled_game(seed: int, **opts: object) -> BhabhiState:
+    """Three players on a deck stacked by shuffling the pack with ``seed``."""
+    deck = [str(c) for c in standard_deck()]
+    random.Random(seed).shuffle(deck)
+    state = RULES.new_game(3, seed=1, options={"dealer": 0, **opts}, deck=deck)
+    assert isinstance(state, BhabhiState)
+    return state
 
 
 # -- players, cards and the deal ---------------------------------------------------------------
@@ -495,3 +569,62 @@ def test_whole_games_with_basic_players_end() -> None:
             steps += 1
             assert steps < 5000
         assert state.outcome is not None and len(state.outcome.places) == 5
+
+
+# -- rules of the options that play out late in a game ------------------------------------------
+def test_option_shootout_started_by_a_last_card_played_as_a_follow() -> None:
+    # shootout: "when one plays their last card (leading or following) and the other has
+    # played a card of the same suit, and the last card was the higher": here seat 1 follows
+    # seat 0's 3D with KD, its last card.
+    state = two_player_game(TWOS, shootout=True)
+    rounds(state, TWOS_PLAY[:-1])
+    state.apply(0, "play:3D")
+    events = state.apply(1, "play:KD")
+    assert kinds(events) == ["play", "discard", "out_of_play", "shootout", "turn"]
+    assert events[2].cards == (parse("3D"), parse("KD"))  # the two cards leave play
+    assert events[3].seat == 1 and state.to_act == (0,)
+    assert state.view(0)["phase"] == "shootout" and state.view(None)["trick"][0]["seat"] == 1
+    assert len(state.discards) == 45  # the 46 discards less the card turned up
+
+
+def test_option_shootout_follower_who_runs_out_over_a_lower_card_is_last() -> None:
+    # shootout: "If the turned card is lower, the player who followed from hand is the
+    # Bhabhi", even when that was their last card. Seat 0 ends with 2S 2H 2C AD (it picked
+    # AD up instead of 2D); with seed 7 a spade, a heart and a club are turned before a diamond.
+    hands = (codes("AS KS QS JS TS 9S 2S AH KH QH JH TH 9H AC KC QC JC TC 9C 2C QD JD TD 9D 8D 3D"),
+             codes("3S 4S 5S 6S 7S 8S 2H 3H 4H 5H 6H 7H 8H 3C 4C 5C 6C 7C 8C 7D 6D 5D 4D 2D KD AD"))
+    state = two_player_game(hands, seed=7, shootout=True)
+    plays = [*TWOS_PLAY[:19], ("2C", "AD"),  # spades, hearts and clubs as before
+             *zip(suit("QJT98", "D"), suit("76542", "D"), strict=True), ("3D", "KD")]
+    rounds(state, plays)
+    assert sorted(str(c) for c in state.hands[0]) == ["2C", "2H", "2S", "AD"]
+    assert follow_the_turned_cards(state) == 4 and state.hands[0] == []
+    assert state.over and state.view(None)["loser"] == 0
+
+
+def test_option_interject_not_offered_when_the_last_player_fails() -> None:
+    # interject: "the next player (to their left) may ... play one more card": when the one
+    # who failed to follow was the last to play, the next player is the leader, who has played.
+    state = game(3, wanted={0: "AS", 1: "KS", 2: "2H 3H"}, interject=True)
+    assert not any(c.suit == "S" for c in state.hands[2])  # the rest of the deal: no spade
+    state.apply(0, "play:AS")
+    state.apply(1, "play:KS")
+    events = state.apply(2, "play:2H")
+    assert kinds(events) == ["play", "fail", "pick_up"] and events[-1].seat == 0
+    assert state.to_act == (0,) and "decline" not in [str(a) for a in state.legal_actions(0)]
+
+
+def test_option_taker_stays_draws_the_last_card_of_one_of_several_players_in() -> None:
+    # taker_stays, and its Decision: the player whose last card is drawn "is left with none and
+    # goes safe at the end of that round"; with three in, the game goes on. Seed 589 leads there.
+    state = shuffled_game(589, taker_stays=True)
+    drawer, holder = play_to_a_draw_of_a_last_card(state, random.Random(589), players_in=3)
+    state.apply(drawer, f"draw={holder}")
+    assert state.hands[holder] == [] and state.live[holder]  # not safe before the round ends
+    follower = state.to_act[0]
+    assert follower not in (drawer, holder)  # the empty hand is skipped
+    led = state.table_cards[0]
+    lower = [c for c in state.hands[follower] if c.suit == led.suit and c < led]
+    events = state.apply(follower, Action("play", None, (lower[0],)))
+    assert ("safe", holder) in [(e.kind, e.seat) for e in events]
+    assert not state.over and state.live[follower] and state.to_act == (drawer,)
