@@ -40,3 +40,9 @@ def test_decision_player_counts_are_capped_by_the_pack(variant: str, most: int) 
     deck = [str(c) for c in pack_of(VARIANTS[variant])]
     with pytest.raises(ValueError, match="variant"):
         RULES.new_game(most + 1, seed=1, options={"variant": variant}, deck=deck)
+
+
+def test_decision_player_counts_sink_sink_is_not_capped_below_seven() -> None:
+    # The cap is the pack's: Sink-Sink deals 5 cards each from 35, so 7 players still fit.
+    state = new(7, 0, {}, variant="sink-sink")
+    assert state.view(None)["hand_counts"] == [5] * 7
