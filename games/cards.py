@@ -137,3 +137,13 @@ def pretty(c: Card) -> str:
         return "Joker(R)" if c == RED_JOKER else "Joker(B)"
     r = rank_char(c.rank)
     return ("10" if r == "T" else r) + SUIT_SYMBOLS[c.suit]
+
+
+def show(cards: Iterable[Card]) -> str:
+    """Cards as a person reads them, with suit symbols: '10♠ J♥'."""
+    return " ".join(pretty(c) for c in cards)
+
+
+def show_codes(codes: Iterable[str]) -> str:
+    """Card codes from a view, as a person reads them: ['TS', 'JH'] → '10♠ J♥'."""
+    return " ".join(pretty(parse(c)) for c in codes)

@@ -11,7 +11,18 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from games.cards import ACE, JACK, KING, QUEEN, SUITS, Card, card, pretty, standard_deck
+from games.cards import (
+    ACE,
+    JACK,
+    KING,
+    QUEEN,
+    SUITS,
+    Card,
+    card,
+    pretty,
+    show,
+    standard_deck,
+)
 from games.core import (
     Action,
     Event,
@@ -736,7 +747,7 @@ class FinesseRules(Rules):
             )
             lines.append(f"トリック:{plays}" if ja else f"Trick: {plays}")
         if view["hand"]:
-            shown = " ".join(_pretty_code(c) for c in view["hand"])
+            shown = show(self.sorted_hand(view))
             lines.append(f"手札:{shown}" if ja else f"Your hand: {shown}")
         if view["to_act"]:
             s = view["to_act"][0] + 1

@@ -9,11 +9,12 @@ a table plays a series of games scored in chips, winner's points or penalty poin
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
 from games import seats
-from games.cards import Card, pretty, standard_deck
+from games.cards import SUIT_CHARS, Card, parse_many, pretty, show, standard_deck
 from games.core import (
     Action,
     Event,
@@ -573,6 +574,10 @@ class OneTwoThreeFourRules(Rules):
         return state
 
     # -- words -------------------------------------------------------------------------------
+    def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
+        """Suits spades to clubs, each by value: A (1) low, K (13) high."""
+        return lambda c: (SUIT_CHARS[c.suit], VALUE[c])
+
     def action_text(self, action: Action, lang: str = "en") -> str:
         """'Play 3♠ 6♥ 5♦ (14)' or 'Pass A♣'."""
         cards = " ".join(pretty(c) for c in action.cards)
@@ -602,7 +607,8 @@ class OneTwoThreeFourRules(Rules):
             count = event.hidden or len(event.cards)
             if event.cards:
                 return f"{who}が {cards} を引きました。" if ja else f"{who} draws {cards}."
-            return f"{who}が{count}枚引きました。" if ja else f"{who} draws {count} card(s)."
+            drawn = "1 card" if count == 1 else f"{count} cards"
+            return f"{who}が{count}枚引きました。" if ja else f"{who} draws {drawn}."
         if k == "drop":
             return (f"{who}はプレイもパスもできずドロップアウト。" if ja
                     else f"{who} can neither play nor pass and drops out.")
@@ -638,10 +644,11 @@ class OneTwoThreeFourRules(Rules):
             )
         if view["last_play"]:
             lp = view["last_play"]
-            lines.append(("直前: " if ja else "Last: ") + f"{lp['seat'] + 1} {lp['kind']} "
-                         + " ".join(lp["cards"]))
+            last = self.action_text(Action(lp["kind"], None, tuple(parse_many(lp["cards"]))), lang)
+            lines.append(f"直前: {lp['seat'] + 1}番 {last}" if ja
+                         else f"Last: seat {lp['seat'] + 1}, {last}")
         if view["hand"]:
-            lines.append(("手札: " if ja else "Your hand: ") + " ".join(view["hand"]))
+            lines.append(("手札: " if ja else "Your hand: ") + show(self.sorted_hand(view)))
         return "\n".join(lines)
 
 

@@ -10,7 +10,7 @@ their own side. Either way a seat's side is ``seat % 2``.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import combinations
 from typing import ClassVar
 
@@ -874,6 +874,13 @@ class SugekariRules(Rules):
         """Two or four players (teams needs four; the two-player modes two)."""
         return range(2, 5, 2)
 
+    def default_text(self, option: Option, lang: str = "en") -> str:
+        """The mode's default depends on the players: teams for 4, two-decks for 2."""
+        if option.name != "mode":
+            return super().default_text(option, lang)
+        return ("4人は teams、2人は two-decks" if lang == "ja"
+                else "teams with 4 players, two-decks with 2")
+
     def validate_options(
         self, players: int, options: Mapping[str, object] | None = None
     ) -> dict[str, OptionValue]:
@@ -934,6 +941,11 @@ class SugekariRules(Rules):
         return SugekariState(self, players, seed, options, deck)
 
     # -- words for people -------------------------------------------------------------------
+    def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
+        """Suits spades to clubs, each A (1) low to K high; jokers last."""
+        return lambda c: ((6, int(c)) if c.is_joker
+                          else (_cards.SUIT_CHARS[c.suit], 1 if c.rank == 14 else c.rank))
+
     def action_text(self, action: Action, lang: str = "en") -> str:
         """A short label for an action ('Play 7♠', 'Pass')."""
         ja = lang == "ja"
@@ -1036,7 +1048,8 @@ class SugekariRules(Rules):
                     lines.append((f"席{s + 1}の公開札: " if ja else f"Seat {s + 1} shown: ")
                                  + show(cards))
         if data["seat"] is not None:
-            lines.append(("手札: " if ja else "Your hand: ") + show(data["hand"]))
+            lines.append(("手札: " if ja else "Your hand: ")
+                         + (_cards.show(self.sorted_hand(view)) or "-"))
         if data["over"]:
             lines.append("ゲーム終了" if ja else "The match is over.")
         elif data["turn"] is not None:
