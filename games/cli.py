@@ -204,9 +204,9 @@ def menu(rules: Rules, legal: Sequence[Action], view: View, lang: str) -> list[E
                                  what=label, pick=tuple(a for a in actions if a.cards)))
             continue
         firsts: dict[str, list[Action]] = {}
-        for a in actions:
+        for i, a in enumerate(actions):
             first, dash, _ = (a.arg or "").partition("-")
-            firsts.setdefault(first if dash else (a.arg or ""), []).append(a)
+            firsts.setdefault(first if dash and first else f"\0{i}", []).append(a)
         if len(actions) > STEP_AT and len(firsts) < len(actions):
             step = "step-bid" if kind == "bid" else "step"
             for first, same in firsts.items():

@@ -1032,7 +1032,9 @@ class SugekariRules(Rules):
             (f"第{data['deal']}ゲーム  合計 {data['total']}" if ja
              else f"Game {data['deal']}  total {data['total']}"),
             ("場: " if ja else "Round: ") + (" ".join(
-                f"{e['seat'] + 1}:{show([e['card']])}" + (f"={e['as']}" if e["as"] else "")
+                f"{e['seat'] + 1}:{show([e['card']])}" + (
+                    ("(半分)" if ja else "(halving)") if e["as"] == "half"
+                    else f"={e['as']}" if e["as"] else "")
                 for e in data["round"]) or "-"),
         ]
         for i, seats in enumerate(sides):
