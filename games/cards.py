@@ -147,3 +147,10 @@ def show(cards: Iterable[Card]) -> str:
 def show_codes(codes: Iterable[str]) -> str:
     """Card codes from a view, as a person reads them: ['TS', 'JH'] → '10♠ J♥'."""
     return " ".join(pretty(parse(c)) for c in codes)
+
+
+def count_text(count: int, lang: str = "en") -> str:
+    """A number of cards in words: '1 card', '3 cards', '3枚'."""
+    if lang == "ja":
+        return f"{count}枚"
+    return "1 card" if count == 1 else f"{count} cards"

@@ -727,13 +727,16 @@ class FinesseRules(Rules):
                 f"第{view['deal']}ディール 得点 席1・3: {totals[0]} / 席2・4: {totals[1]} "
                 f"(目標{view['target']}、上限{view['cap']})"
             )
-            lines.append(f"切り札:{trump_word} トリック:{view['team_tricks']}")
+            tricks = view["team_tricks"]
+            lines.append(f"切り札:{trump_word} トリック 席1・3: {tricks[0]} / 席2・4: {tricks[1]}")
         else:
             lines.append(
                 f"Deal {view['deal']}. Score seats 1+3: {totals[0]}, seats 2+4: {totals[1]} "
                 f"(target {view['target']}, cap {view['cap']})"
             )
-            lines.append(f"Trumps: {trump_word}. Tricks (1+3, 2+4): {view['team_tricks']}")
+            tricks = view["team_tricks"]
+            lines.append(f"Trumps: {trump_word}. Tricks seats 1+3: {tricks[0]}, "
+                         f"seats 2+4: {tricks[1]}")
         for s, codes in enumerate(view["table_cards"]):
             shown = " ".join(_pretty_code(c) for c in codes)
             held = view["hand_counts"][s]

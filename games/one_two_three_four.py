@@ -14,7 +14,15 @@ from itertools import combinations
 from typing import Any
 
 from games import seats
-from games.cards import SUIT_CHARS, Card, parse_many, pretty, show, standard_deck
+from games.cards import (
+    SUIT_CHARS,
+    Card,
+    count_text,
+    parse_many,
+    pretty,
+    show,
+    standard_deck,
+)
 from games.core import (
     Action,
     Event,
@@ -607,16 +615,19 @@ class OneTwoThreeFourRules(Rules):
             count = event.hidden or len(event.cards)
             if event.cards:
                 return f"{who}が {cards} を引きました。" if ja else f"{who} draws {cards}."
-            drawn = "1 card" if count == 1 else f"{count} cards"
-            return f"{who}が{count}枚引きました。" if ja else f"{who} draws {drawn}."
+            return f"{who}が{count}枚引きました。" if ja else f"{who} draws {count_text(count)}."
         if k == "drop":
             return (f"{who}はプレイもパスもできずドロップアウト。" if ja
                     else f"{who} can neither play nor pass and drops out.")
         if k == "show":
             return f"{who}の手札: {cards}" if ja else f"{who} shows {cards}."
         if k == "win":
-            names = ", ".join(str(int(w) + 1) for w in (event.arg or "").split(",") if w)
-            return f"勝者: {names}番。" if ja else f"The game is won by seat(s) {names}."
+            won = [str(int(w) + 1) for w in (event.arg or "").split(",") if w]
+            if ja:
+                return f"勝者: {'・'.join(won)}番。"
+            if len(won) == 1:
+                return f"The game is won by seat {won[0]}."
+            return f"The game is won by seats {', '.join(won[:-1])} and {won[-1]}."
         if k == "score":
             return f"得点の増減: {event.arg}" if ja else f"Score changes: {event.arg}"
         if k == "match-end":
@@ -638,8 +649,8 @@ class OneTwoThreeFourRules(Rules):
             mark = "*" if view["turn"] == s else " "
             state = ("" if view["live"][s] else (" (脱落)" if ja else " (dropped out)"))
             lines.append(
-                f"{mark} {s + 1}: {view['hand_counts'][s]}"
-                f"{'枚' if ja else ' cards'}, {unit[1] if ja else unit[0]} "
+                f"{mark} {s + 1}: {count_text(view['hand_counts'][s], lang)}, "
+                f"{unit[1] if ja else unit[0]} "
                 f"{int(view['scores'][s])}{state}"
             )
         if view["last_play"]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import seats, tricks
-from games.cards import Card, card, pretty, show, show_codes
+from games.cards import Card, card, count_text, pretty, show, show_codes
 from games.core import (
     Action,
     Event,
@@ -828,7 +828,7 @@ class SparRules(Rules):
         for s in range(view["players"]):
             mark = "*" if s in view["to_act"] else " "
             lines.append(
-                f"{mark} {s + 1}: {view['hand_counts'][s]}{'枚' if ja else ' cards'}, "
+                f"{mark} {s + 1}: {count_text(view['hand_counts'][s], lang)}, "
                 f"{'得点' if ja else 'score'} {int(view['scores'][s])}"
             )
         down = "裏" if ja else "face down"

@@ -971,6 +971,7 @@ class SugekariRules(Rules):
             f"席{event.seat + 1}" if ja else f"Seat {event.seat + 1}")
         cards = " ".join(_cards.pretty(c) for c in event.cards)
         count = event.hidden or len(event.cards)
+        many = _cards.count_text(count)
         kind = event.kind
         if kind == "play":
             if event.arg == "half":
@@ -983,10 +984,10 @@ class SugekariRules(Rules):
             return f"{who}: パス" if ja else f"{who} passes"
         if kind == "take":
             return (f"{who}がラウンドを獲得({count}枚、合計{event.arg})" if ja
-                    else f"{who} takes the round ({count} cards, total {event.arg})")
+                    else f"{who} takes the round ({many}, total {event.arg})")
         if kind == "out":
             return (f"{who}が上がり!最終ラウンドから{count}枚獲得" if ja
-                    else f"{who} goes out and takes {count} cards of the final round")
+                    else f"{who} goes out and takes {many} of the final round")
         if kind == "stuck":
             return ("誰も出せなくなり、ゲーム終了(最終ラウンドは無効)" if ja
                     else "Nobody can ever play again: the game ends, the final round out of play")
@@ -998,14 +999,14 @@ class SugekariRules(Rules):
         if kind == "game":
             return f"第{event.arg}ゲーム開始" if ja else f"Game {event.arg} begins"
         if kind == "deal":
-            return (f"{who}に{count}枚配られた" if ja else f"{who} is dealt {count} cards")
+            return f"{who}に{count}枚配られた" if ja else f"{who} is dealt {many}"
         if kind == "draw":
             return f"{who}が引いた: {cards}" if ja else f"{who} draws {cards}"
         if kind == "exchange":
             return f"{who}が交換の3枚を選んだ" if ja else f"{who} has chosen 3 cards to pass"
         if kind == "receive":
             return (f"{who}が{count}枚受け取った {cards}".strip() if ja
-                    else f"{who} receives {count} cards {cards}".strip())
+                    else f"{who} receives {many} {cards}".strip())
         if kind == "discard":
             return f"{who}が1枚伏せて捨てた" if ja else f"{who} discards a card face down"
         if kind == "match_over":

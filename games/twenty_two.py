@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from games.cards import RANKS, Card, pretty, show, show_codes, standard_deck
+from games.cards import RANKS, Card, count_text, pretty, show, show_codes, standard_deck
 from games.core import (
     Action,
     Event,
@@ -120,10 +120,6 @@ def _rank(card: Card) -> int:
 
 def _rank_text(rank: int) -> str:
     return RANKS[rank - 2]
-
-
-def _count_en(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
 
 
 def _show(cards: Sequence[Card | Id]) -> str:
@@ -883,15 +879,15 @@ class TwentyTwoRules(Rules):
             "deal": (f"{who} deals {event.arg} cards each.",
                      f"{who}がディーラー、各{event.arg}枚配ります。"),
             "hand": ((f"{who} is dealt {cards}." if event.cards else
-                      f"{who} is dealt {_count_en(count)}."),
+                      f"{who} is dealt {count_text(count)}."),
                      f"{who}の手札：{cards}" if event.cards else f"{who}に{count}枚配りました。"),
             "exchange": ((f"{who} exchanges {cards}." if event.cards else
-                          f"{who} exchanges {_count_en(count)}." if count else
+                          f"{who} exchanges {count_text(count)}." if count else
                           f"{who} keeps their hand."),
                          (f"{who}が{cards}を交換。" if event.cards else
                           f"{who}が{count}枚交換。" if count else f"{who}は交換しません。")),
             "draw": (f"{who} draws {cards}." if event.cards else
-                     f"{who} draws {_count_en(count)}.",
+                     f"{who} draws {count_text(count)}.",
                      f"{who}が{cards}を引きました。" if event.cards else
                      f"{who}が{count}枚引きました。"),
             "lead": (f"{who} leads {cards}.", f"{who}が{cards}をリード。"),
@@ -938,7 +934,7 @@ class TwentyTwoRules(Rules):
                              f"手札{view['hand_counts'][s]}枚{state}{mark}")
             else:
                 lines.append(f"Seat {s + 1}: penalty {int(view['scores'][s])} ({pens}), "
-                             f"{view['hand_counts'][s]} cards{state}{mark}")
+                             f"{count_text(view['hand_counts'][s])}{state}{mark}")
         if view["trick"]:
             plays = "; ".join(f"{p['seat'] + 1}: {show_codes(p['cards'])}" for p in view["trick"])
             lines.append(("場：" if ja else "Trick: ") + plays)
