@@ -57,13 +57,33 @@ def _engine_options(rules: Rules, players: int, given: dict[str, str],
                     lang: str) -> dict[str, str]:
     """The options as the engine takes them: seats typed from 1 become the engine's from 0."""
     found = dict(given)
-    for opt in rules.options:
-        value = found.get(opt.name)
-        if opt.kind != "seat" or value is None or value.lower() == "random":
-            continue
-        if not (value.isdigit() and 1 <= int(value) <= players):
-            raise _Refusal(say("seat-option", lang, name=opt.name, players=players, value=value))
-        found[opt.name] = str(int(value) - 1)
+    known = {opt.name: opt for opt in rules.options}
+    for name, value in given.items():
+        opt = known.get(name)
+        if opt is None:
+            raise _Refusal(say("unknown-option", lang, name=name,
+                               game=rules.name_ja if lang == "ja" else rules.name,
+                               known=", ".join(known) or "-"))
+        try:
+            opt.coerce(value, players)
+        except ValueError:
+            if opt.kind == "seat" and value.isdigit() and 1 <= int(value) <= players:
+                pass  # a seat counted from 1: the engine's count is one lower
+            elif opt.kind == "seat":
+                raise _Refusal(say("seat-option", lang, name=name, players=players,
+                                   value=value)) from None
+            elif opt.kind == "bool":
+                raise _Refusal(say("bool-option", lang, name=name, value=value)) from None
+            elif opt.kind == "int":
+                raise _Refusal(say("int-option", lang, name=name, value=value,
+                                   least=opt.minimum, most=opt.maximum)) from None
+            else:
+                raise _Refusal(say("choice-option", lang, name=name, value=value,
+                                   choices=" | ".join(opt.choices))) from None
+        if opt.kind == "seat" and value.lower() != "random":
+            if not 1 <= int(value) <= players:
+                raise _Refusal(say("seat-option", lang, name=name, players=players, value=value))
+            found[name] = str(int(value) - 1)
     try:
         rules.validate_options(players, found)
     except ValueError as bad:
@@ -274,7 +294,9 @@ def _choose(rules: Rules, legal: Sequence[Action], view: View, read: Callable[[s
             out: TextIO, lang: str) -> Action:
     """The move a person makes, through the menu; :class:`_Quit` when they quit."""
     entries = menu(rules, legal, view, lang)
-    alone = len(entries) == 1  # the only way on: open it at once, with nothing to go back to
+    # a single list to choose from opens at once, with nothing to go back to; a single move
+    # is still shown and chosen, as the bot shows a single button
+    alone = len(entries) == 1 and entries[0].action is None
     while True:
         if alone:
             entry = entries[0]

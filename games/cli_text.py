@@ -51,6 +51,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "seat-option": "Option '{name}' is a seat from 1 to {players} or random, not '{value}'.",
         "option-form": "Write options as name=value, not '{pair}'.",
         "bad-options": "These options are not accepted: {reason}",
+        "unknown-option": "{game} has no option '{name}' (its options: {known}).",
+        "bool-option": "Option '{name}' is true or false, not '{value}'.",
+        "int-option": "Option '{name}' is a whole number from {least} to {most}, not '{value}'.",
+        "choice-option": "Option '{name}' is one of {choices}, not '{value}'.",
         # listing and rules
         "list-line": "{id}{name}{counts} players",
         "options": "Options:",
@@ -76,7 +80,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "pick-title": "{what}：カードを1枚ずつ選んでください。",
         "picked": "選んだカード：{cards}",
         "picked-none": "選んだカード：なし",
-        "done": "決定：{move}",
+        "done": "{move}（決定）",
         "start-over": "選び直す",
         "pick-cards": "{what}…",
         "kind-exchange": "カードを交換",
@@ -95,6 +99,12 @@ TEXTS: dict[str, dict[str, str]] = {
                         "（「{value}」ではありません）。"),
         "option-form": "オプションは name=value の形で書いてください（「{pair}」ではなく）。",
         "bad-options": "このオプションは使えません：{reason}",
+        "unknown-option": "{game} にオプション「{name}」はありません（オプション：{known}）。",
+        "bool-option": "オプション「{name}」は true か false です（「{value}」ではありません）。",
+        "int-option": ("オプション「{name}」は {least}〜{most} の整数です"
+                       "（「{value}」ではありません）。"),
+        "choice-option": ("オプション「{name}」は {choices} のどれかです"
+                          "（「{value}」ではありません）。"),
         "list-line": "{id}{name}{counts} 人",
         "options": "オプション：",
         "option-seat": "1〜{most} の席番号、または random",

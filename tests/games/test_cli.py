@@ -26,6 +26,8 @@ from games.core import Event, View
 RAW_CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 # seats counted from 0 somewhere a person reads
 SEAT_ZERO = re.compile(r"[Ss]eats? 0\b|席0|\b0 ?番")
+# an English word where only Japanese should be
+ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
 # a menu line: '    12. Play 7♠'
 MENU_LINE = re.compile(r"^\s+(\d+)\. (.*)$")
 
@@ -165,6 +167,26 @@ def test_unknown_game_and_bad_option_get_a_clear_answer() -> None:
     assert code == 2 and "name=value" in text
 
 
+@pytest.mark.parametrize(("option", "en", "ja"), [
+    ("nonsense=1", "22 has no option 'nonsense' (its options: dealer, last_out, rebuy, scoring).",
+     "22（トゥエンティ・ツー） にオプション「nonsense」はありません"),
+    ("rebuy=maybe", "Option 'rebuy' is true or false, not 'maybe'.",
+     "オプション「rebuy」は true か false です"),
+    ("last_out=zz", "Option 'last_out' is one of shared | lowest, not 'zz'.",
+     "オプション「last_out」は shared | lowest のどれかです"),
+    ("dealer=x", "Option 'dealer' is a seat from 1 to 4 or random, not 'x'.",
+     "オプション「dealer」は 1〜4 の席番号か random です"),
+])
+def test_a_bad_option_value_is_answered_in_the_readers_language(option: str, en: str,
+                                                                 ja: str) -> None:
+    code, text = run("play", "twenty-two", "--option", option)
+    assert code == 2 and text == en + "\n"
+    code, text = run("play", "twenty-two", "--option", option, "--lang", "ja")
+    assert code == 2 and text.startswith(ja) and text.endswith("。\n")
+    code, text = run("play", "spar", "--option", "target=0")
+    assert code == 2 and text == "Option 'target' is a whole number from 1 to 1000, not '0'.\n"
+
+
 @pytest.mark.parametrize("gid", games.ids())
 def test_simulate_reports_win_shares_that_add_up(gid: str) -> None:
     rules = games.get(gid)
@@ -181,7 +203,6 @@ def test_simulate_reports_win_shares_that_add_up(gid: str) -> None:
 
 
 # -- playing -------------------------------------------------------------------------------------
-ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
