@@ -224,6 +224,28 @@ def test_a_person_plays_to_the_end_and_reads_only_their_language(gid: str, lang:
     assert max(menus) <= 25, "no list longer than the bot's select menu"
 
 
+MIXES = [(gid, players, mix) for gid in games.ids()
+         for players, mix in getattr(games.get(gid), "test_mixes", ())]
+
+
+@pytest.mark.parametrize(("gid", "players", "mix"), MIXES)
+def test_every_option_mix_reads_in_japanese(gid: str, players: int,
+                                             mix: dict[str, object]) -> None:
+    rules = games.get(gid)
+    argv = ["play", gid, "--players", str(players), "--lang", "ja", "--level", "random"]
+    for name, value in mix.items():
+        seat = rules.option(name).kind == "seat" and isinstance(value, int)
+        typed = value + 1 if seat and isinstance(value, int) else value
+        argv += ["--option", f"{name}={str(typed).lower()}"]
+    code, text = run(*argv, "--seed", "2")
+    assert code == 0, text
+    assert TEXTS["ja"]["you-win"] in text or "あなたの順位" in text
+    # the jokers keep the name printed on them
+    assert not ENGLISH_WORD.findall(text.replace("Joker", "")), sorted(
+        set(ENGLISH_WORD.findall(text)))[:20]
+    assert not RAW_CODE.search(text) and not SEAT_ZERO.search(text)
+
+
 def test_the_22_exchange_is_chosen_one_card_at_a_time() -> None:
     person = Person([
         line_of(r"^Exchange cards…$"),
