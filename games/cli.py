@@ -45,45 +45,40 @@ class _Quit(Exception):
     """The person asked to stop playing."""
 
 
+def _name(rules: Rules, lang: str) -> str:
+    return rules.name_ja if lang == "ja" else rules.name
+
+
 def _players(rules: Rules, asked: int, lang: str) -> int:
     players = asked or rules.usual_players
     if players not in rules.player_counts():
-        raise _Refusal(say("players-range", lang, game=rules.name_ja if lang == "ja" else
-                           rules.name, counts=rules.players_text(lang), players=players))
+        raise _Refusal(say("players-range", lang, game=_name(rules, lang),
+                           counts=rules.players_text(lang), players=players))
     return players
 
 
 def _engine_options(rules: Rules, players: int, given: dict[str, str],
                     lang: str) -> dict[str, str]:
-    """The options as the engine takes them: seats typed from 1 become the engine's from 0."""
-    found = dict(given)
+    """The options as the engine takes them, each value checked and refused in the reader's
+    language; a seat typed from 1 becomes the engine's seat, counted from 0."""
     known = {opt.name: opt for opt in rules.options}
+    found: dict[str, str] = {}
     for name, value in given.items():
         opt = known.get(name)
         if opt is None:
-            raise _Refusal(say("unknown-option", lang, name=name,
-                               game=rules.name_ja if lang == "ja" else rules.name,
+            raise _Refusal(say("unknown-option", lang, name=name, game=_name(rules, lang),
                                known=", ".join(known) or "-"))
+        if opt.kind == "seat" and value.lower() != "random":
+            if not (value.isdigit() and 1 <= int(value) <= players):
+                raise _Refusal(say("seat-option", lang, name=name, players=players, value=value))
+            value = str(int(value) - 1)
         try:
             opt.coerce(value, players)
         except ValueError:
-            if opt.kind == "seat" and value.isdigit() and 1 <= int(value) <= players:
-                pass  # a seat counted from 1: the engine's count is one lower
-            elif opt.kind == "seat":
-                raise _Refusal(say("seat-option", lang, name=name, players=players,
-                                   value=value)) from None
-            elif opt.kind == "bool":
-                raise _Refusal(say("bool-option", lang, name=name, value=value)) from None
-            elif opt.kind == "int":
-                raise _Refusal(say("int-option", lang, name=name, value=value,
-                                   least=opt.minimum, most=opt.maximum)) from None
-            else:
-                raise _Refusal(say("choice-option", lang, name=name, value=value,
-                                   choices=" | ".join(opt.choices))) from None
-        if opt.kind == "seat" and value.lower() != "random":
-            if not 1 <= int(value) <= players:
-                raise _Refusal(say("seat-option", lang, name=name, players=players, value=value))
-            found[name] = str(int(value) - 1)
+            key = {"bool": "bool-option", "int": "int-option"}.get(opt.kind, "choice-option")
+            raise _Refusal(say(key, lang, name=name, value=value, least=opt.minimum,
+                               most=opt.maximum, choices=" | ".join(opt.choices))) from None
+        found[name] = value
     try:
         rules.validate_options(players, found)
     except ValueError as bad:
@@ -102,7 +97,7 @@ def _width(text: str) -> int:
 
 def cmd_list(out: TextIO, lang: str = "en") -> int:
     """Print every game with its id and player counts."""
-    names = {gid: get(gid).name_ja if lang == "ja" else get(gid).name for gid in ids()}
+    names = {gid: _name(get(gid), lang) for gid in ids()}
     wide = max((_width(name) for name in names.values()), default=0) + 2
     for gid, name in names.items():
         out.write(say("list-line", lang, id=_pad(gid, 12), name=_pad(name, wide),
@@ -241,17 +236,17 @@ def menu(rules: Rules, legal: Sequence[Action], view: View, lang: str) -> list[E
 
 def _ask(labels: Sequence[str], read: Callable[[str], str], out: TextIO, lang: str) -> int:
     """The index of the line the person chooses; :class:`_Quit` when they quit."""
-    def show() -> None:
+    def list_them() -> None:
         for i, label in enumerate(labels, 1):
             out.write(f"  {i:3}. {label}\n")
 
-    show()
+    list_them()
     while True:
         answer = read(say("prompt", lang)).strip()
         if answer.lower() in ("q", "quit", "exit"):
             raise _Quit
         if answer == "?":
-            show()
+            list_them()
         elif answer.isdigit() and 1 <= int(answer) <= len(labels):
             return int(answer) - 1
         else:
