@@ -9,6 +9,7 @@ what following suit has to respect. The rules are in ``rules/bear.md``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -772,6 +773,18 @@ class BearRules(Rules):
         return BearState(self, seed, options, first)
 
     # -- words -------------------------------------------------------------------------------
+    def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
+        """The trumps of the deal's game together first, low to high (the eight honours
+        included), then spades, hearts, diamonds and clubs, each low to high."""
+        trumps = view["trump_order"]
+
+        def key(c: Card) -> tuple[int, int]:
+            if str(c) in trumps:
+                return (0, len(trumps) - trumps.index(str(c)))
+            return (1 + _cards.SUIT_CHARS[c.suit], c.rank)
+
+        return key
+
     def action_text(self, action: Action, lang: str = "en") -> str:
         """A short label for an action."""
         ja = lang == "ja"
@@ -869,7 +882,7 @@ class BearRules(Rules):
         taken = ", ".join(f"{i + 1}: {p}" for i, p in enumerate(data["points_taken"]))
         lines.append(("取った点 " if ja else "Points taken ") + taken)
         if data["hand"]:
-            hand = " ".join(_cards.pretty(_cards.parse(c)) for c in data["hand"])
+            hand = _cards.show(self.sorted_hand(view))
             lines.append(("手札 " if ja else "Hand ") + hand)
         if data["discards"]:
             lines.append(("捨て札 " if ja else "Discards ") + " ".join(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from games.cards import Card, parse, pretty, standard_deck
+from games.cards import Card, count_text, parse, pretty, show, standard_deck
 from games.core import (
     Action,
     Event,
@@ -217,7 +217,7 @@ class BhabhiRules(Rules):
             if view["loser"] == s:
                 state = "最後のプレイヤー" if ja else "the last player"
             elif view["live"][s]:
-                state = f"{view['hand_counts'][s]}枚" if ja else f"{view['hand_counts'][s]} cards"
+                state = count_text(view["hand_counts"][s], lang)
             else:
                 state = "勝ち抜け" if ja else "safe"
             known = view["known"][s]
@@ -229,8 +229,7 @@ class BhabhiRules(Rules):
             f"{_seat_name(str(p['seat']), ja)}={pretty(parse(p['card']))}" for p in view["trick"])
         lines.append(("場: " if ja else "Table: ") + (trick or "-"))
         if view["hand"]:
-            lines.append(("手札: " if ja else "Hand: ") + " ".join(
-                pretty(parse(c)) for c in view["hand"]))
+            lines.append(("手札: " if ja else "Hand: ") + show(self.sorted_hand(view)))
         if view["to_act"]:
             lines.append(("手番: " if ja else "To act: ") + ", ".join(
                 _seat_name(str(s), ja) for s in view["to_act"]))

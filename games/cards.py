@@ -137,3 +137,20 @@ def pretty(c: Card) -> str:
         return "Joker(R)" if c == RED_JOKER else "Joker(B)"
     r = rank_char(c.rank)
     return ("10" if r == "T" else r) + SUIT_SYMBOLS[c.suit]
+
+
+def show(cards: Iterable[Card]) -> str:
+    """Cards as a person reads them, with suit symbols: '10♠ J♥'."""
+    return " ".join(pretty(c) for c in cards)
+
+
+def show_codes(codes: Iterable[str]) -> str:
+    """Card codes from a view, as a person reads them: ['TS', 'JH'] → '10♠ J♥'."""
+    return " ".join(pretty(parse(c)) for c in codes)
+
+
+def count_text(count: int, lang: str = "en") -> str:
+    """A number of cards in words: '1 card', '3 cards', '3枚'."""
+    if lang == "ja":
+        return f"{count}枚"
+    return "1 card" if count == 1 else f"{count} cards"

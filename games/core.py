@@ -11,7 +11,7 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -324,6 +324,39 @@ class Rules(ABC):
         """The allowed seat counts."""
         return range(self.min_players, self.max_players + 1)
 
+    def players_text(self, lang: str = "en") -> str:
+        """The allowed seat counts as words: '4', '2 to 7' ('2〜7' in Japanese)."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        joiner = "〜" if lang == "ja" else " to "
+        return f"{self.min_players}{joiner}{self.max_players}"
+
+    def default_text(self, option: Option, lang: str = "en") -> str:
+        """What an option is when it is not set, as a person reads it: the value itself, or for
+        a seat 'random'. Games whose default depends on other options say so here."""
+        if option.default is None:
+            return "ランダム" if lang == "ja" else "random"
+        if isinstance(option.default, bool):
+            return str(option.default).lower()
+        return str(option.default)
+
+    def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
+        """A sort key that puts a hand in this game's order: the trump suit together first
+        (``view["trumps"]`` when it names a suit), then spades, hearts, diamonds and clubs, each
+        from low to high; jokers last. Games with another rank order override this."""
+        trumps = view.get("trumps")
+
+        def key(c: Card) -> tuple[int, int]:
+            if c.is_joker:
+                return (6, int(c))
+            return (0 if c.suit == trumps else 1 + _cards.SUIT_CHARS[c.suit], c.rank)
+
+        return key
+
+    def sorted_hand(self, view: View) -> list[Card]:
+        """The view's own hand in this game's order (see :meth:`hand_key`)."""
+        return sorted(_cards.parse_many(view["hand"]), key=self.hand_key(view))
+
     def teams(self, players: int, options: Mapping[str, OptionValue]) -> list[list[int]] | None:
         """Partnerships as lists of seats, or None when everyone plays alone."""
         return None
@@ -335,10 +368,7 @@ class Rules(ABC):
         if not isinstance(players, int) or isinstance(players, bool):
             raise ValueError(f"players must be a whole number, not {players!r}")
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(
-                f"{self.name} is for {self.min_players} to {self.max_players} players, "
-                f"not {players}"
-            )
+            raise ValueError(f"{self.name} is for {self.players_text()} players, not {players}")
         given = dict(options or {})
         known = {opt.name for opt in self.options}
         for name in given:

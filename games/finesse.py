@@ -11,7 +11,18 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from games.cards import ACE, JACK, KING, QUEEN, SUITS, Card, card, pretty, standard_deck
+from games.cards import (
+    ACE,
+    JACK,
+    KING,
+    QUEEN,
+    SUITS,
+    Card,
+    card,
+    pretty,
+    show,
+    standard_deck,
+)
 from games.core import (
     Action,
     Event,
@@ -716,13 +727,16 @@ class FinesseRules(Rules):
                 f"第{view['deal']}ディール 得点 席1・3: {totals[0]} / 席2・4: {totals[1]} "
                 f"(目標{view['target']}、上限{view['cap']})"
             )
-            lines.append(f"切り札:{trump_word} トリック:{view['team_tricks']}")
+            tricks = view["team_tricks"]
+            lines.append(f"切り札:{trump_word} トリック 席1・3: {tricks[0]} / 席2・4: {tricks[1]}")
         else:
             lines.append(
                 f"Deal {view['deal']}. Score seats 1+3: {totals[0]}, seats 2+4: {totals[1]} "
                 f"(target {view['target']}, cap {view['cap']})"
             )
-            lines.append(f"Trumps: {trump_word}. Tricks (1+3, 2+4): {view['team_tricks']}")
+            tricks = view["team_tricks"]
+            lines.append(f"Trumps: {trump_word}. Tricks seats 1+3: {tricks[0]}, "
+                         f"seats 2+4: {tricks[1]}")
         for s, codes in enumerate(view["table_cards"]):
             shown = " ".join(_pretty_code(c) for c in codes)
             held = view["hand_counts"][s]
@@ -736,7 +750,7 @@ class FinesseRules(Rules):
             )
             lines.append(f"トリック:{plays}" if ja else f"Trick: {plays}")
         if view["hand"]:
-            shown = " ".join(_pretty_code(c) for c in view["hand"])
+            shown = show(self.sorted_hand(view))
             lines.append(f"手札:{shown}" if ja else f"Your hand: {shown}")
         if view["to_act"]:
             s = view["to_act"][0] + 1

@@ -9,11 +9,20 @@ a table plays a series of games scored in chips, winner's points or penalty poin
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
 from games import seats
-from games.cards import Card, pretty, standard_deck
+from games.cards import (
+    SUIT_CHARS,
+    Card,
+    count_text,
+    parse_many,
+    pretty,
+    show,
+    standard_deck,
+)
 from games.core import (
     Action,
     Event,
@@ -574,6 +583,10 @@ class OneTwoThreeFourRules(Rules):
         return state
 
     # -- words -------------------------------------------------------------------------------
+    def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
+        """Suits spades to clubs, each by value: A (1) low, K (13) high."""
+        return lambda c: (SUIT_CHARS[c.suit], VALUE[c])
+
     def action_text(self, action: Action, lang: str = "en") -> str:
         """'Play 3♠ 6♥ 5♦ (14)' or 'Pass A♣'."""
         cards = " ".join(pretty(c) for c in action.cards)
@@ -603,15 +616,19 @@ class OneTwoThreeFourRules(Rules):
             count = event.hidden or len(event.cards)
             if event.cards:
                 return f"{who}が {cards} を引きました。" if ja else f"{who} draws {cards}."
-            return f"{who}が{count}枚引きました。" if ja else f"{who} draws {count} card(s)."
+            return f"{who}が{count}枚引きました。" if ja else f"{who} draws {count_text(count)}."
         if k == "drop":
             return (f"{who}はプレイもパスもできずドロップアウト。" if ja
                     else f"{who} can neither play nor pass and drops out.")
         if k == "show":
             return f"{who}の手札: {cards}" if ja else f"{who} shows {cards}."
         if k == "win":
-            names = ", ".join(str(int(w) + 1) for w in (event.arg or "").split(",") if w)
-            return f"勝者: {names}番。" if ja else f"The game is won by seat(s) {names}."
+            won = [str(int(w) + 1) for w in (event.arg or "").split(",") if w]
+            if ja:
+                return f"勝者: {'・'.join(won)}番。"
+            if len(won) == 1:
+                return f"The game is won by seat {won[0]}."
+            return f"The game is won by seats {', '.join(won[:-1])} and {won[-1]}."
         if k == "score":
             return f"得点の増減: {event.arg}" if ja else f"Score changes: {event.arg}"
         if k == "match-end":
@@ -633,16 +650,17 @@ class OneTwoThreeFourRules(Rules):
             mark = "*" if view["turn"] == s else " "
             state = ("" if view["live"][s] else (" (脱落)" if ja else " (dropped out)"))
             lines.append(
-                f"{mark} {s + 1}: {view['hand_counts'][s]}"
-                f"{'枚' if ja else ' cards'}, {unit[1] if ja else unit[0]} "
+                f"{mark} {s + 1}: {count_text(view['hand_counts'][s], lang)}, "
+                f"{unit[1] if ja else unit[0]} "
                 f"{int(view['scores'][s])}{state}"
             )
         if view["last_play"]:
             lp = view["last_play"]
-            lines.append(("直前: " if ja else "Last: ") + f"{lp['seat'] + 1} {lp['kind']} "
-                         + " ".join(lp["cards"]))
+            last = self.action_text(Action(lp["kind"], None, tuple(parse_many(lp["cards"]))), lang)
+            lines.append(f"直前: {lp['seat'] + 1}番 {last}" if ja
+                         else f"Last: seat {lp['seat'] + 1}, {last}")
         if view["hand"]:
-            lines.append(("手札: " if ja else "Your hand: ") + " ".join(view["hand"]))
+            lines.append(("手札: " if ja else "Your hand: ") + show(self.sorted_hand(view)))
         return "\n".join(lines)
 
 

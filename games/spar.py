@@ -8,11 +8,12 @@ winning it with a low card). Option ``variant`` picks the member of the family.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from games import seats, tricks
-from games.cards import Card, card, pretty
+from games.cards import Card, card, count_text, pretty, show, show_codes
 from games.core import (
     Action,
     Event,
@@ -751,6 +752,22 @@ class SparRules(Rules):
         return state
 
     # -- words -------------------------------------------------------------------------------
+    def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
+        """Suits spades to clubs, each from low to high in the variant's own rank order."""
+        order = {rank: i for i, rank in enumerate(VARIANTS[view["variant"]].ranks)}
+        return lambda c: (SUITS.index(c.suit), order.get(c.rank, c.rank))
+
+    def default_text(self, option: Option, lang: str = "en") -> str:
+        """The target's default is each variant's own; the members counting deals have none."""
+        if option.name != "target":
+            return super().default_text(option, lang)
+        comma = "、" if lang == "ja" else ", "
+        own = comma.join(f"{v.name} {v.target}" for v in VARIANTS.values() if v.target)
+        none = comma.join(v.name for v in VARIANTS.values() if not v.target)
+        if lang == "ja":
+            return f"ゲームごと（{own}。{none} はディール数で決まるため目標なし）"
+        return f"the variant's own ({own}; none for {none}, which count deals)"
+
     def action_text(self, action: Action, lang: str = "en") -> str:
         """'Play 6♥', 'Change hand', 'Keep hand', 'Show the bottom card'."""
         ja = lang == "ja"
@@ -811,16 +828,17 @@ class SparRules(Rules):
         for s in range(view["players"]):
             mark = "*" if s in view["to_act"] else " "
             lines.append(
-                f"{mark} {s + 1}: {view['hand_counts'][s]}{'枚' if ja else ' cards'}, "
+                f"{mark} {s + 1}: {count_text(view['hand_counts'][s], lang)}, "
                 f"{'得点' if ja else 'score'} {int(view['scores'][s])}"
             )
         down = "裏" if ja else "face down"
-        played = [f"{e['seat'] + 1}:{e['card'] or down}" for e in view["trick"]]
+        played = [f"{e['seat'] + 1}:{show_codes([e['card']]) if e['card'] else down}"
+                  for e in view["trick"]]
         lines.append(("場: " if ja else "Trick: ") + (" ".join(played) or "-"))
         if view["peeked"]:
-            lines.append(("山札の底: " if ja else "Bottom card: ") + view["peeked"])
+            lines.append(("山札の底: " if ja else "Bottom card: ") + show_codes([view["peeked"]]))
         if view["hand"]:
-            lines.append(("手札: " if ja else "Your hand: ") + " ".join(view["hand"]))
+            lines.append(("手札: " if ja else "Your hand: ") + show(self.sorted_hand(view)))
         return "\n".join(lines)
 
 

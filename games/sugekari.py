@@ -10,7 +10,7 @@ their own side. Either way a seat's side is ``seat % 2``.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import combinations
 from typing import ClassVar
 
@@ -879,6 +879,13 @@ class SugekariRules(Rules):
         """Two or four players (teams needs four; the two-player modes two)."""
         return range(2, 5, 2)
 
+    def default_text(self, option: Option, lang: str = "en") -> str:
+        """The mode's default depends on the players: teams for 4, two-decks for 2."""
+        if option.name != "mode":
+            return super().default_text(option, lang)
+        return ("4人は teams、2人は two-decks" if lang == "ja"
+                else "teams with 4 players, two-decks with 2")
+
     def validate_options(
         self, players: int, options: Mapping[str, object] | None = None
     ) -> dict[str, OptionValue]:
@@ -939,6 +946,11 @@ class SugekariRules(Rules):
         return SugekariState(self, players, seed, options, deck)
 
     # -- words for people -------------------------------------------------------------------
+    def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
+        """Suits spades to clubs, each A (1) low to K high; jokers last."""
+        return lambda c: ((6, int(c)) if c.is_joker
+                          else (_cards.SUIT_CHARS[c.suit], 1 if c.rank == 14 else c.rank))
+
     def action_text(self, action: Action, lang: str = "en") -> str:
         """A short label for an action ('Play 7♠', 'Pass')."""
         ja = lang == "ja"
@@ -964,6 +976,7 @@ class SugekariRules(Rules):
             f"席{event.seat + 1}" if ja else f"Seat {event.seat + 1}")
         cards = " ".join(_cards.pretty(c) for c in event.cards)
         count = event.hidden or len(event.cards)
+        many = _cards.count_text(count)
         kind = event.kind
         if kind == "play":
             if event.arg == "half":
@@ -976,10 +989,10 @@ class SugekariRules(Rules):
             return f"{who}: パス" if ja else f"{who} passes"
         if kind == "take":
             return (f"{who}がラウンドを獲得({count}枚、合計{event.arg})" if ja
-                    else f"{who} takes the round ({count} cards, total {event.arg})")
+                    else f"{who} takes the round ({many}, total {event.arg})")
         if kind == "out":
             return (f"{who}が上がり!最終ラウンドから{count}枚獲得" if ja
-                    else f"{who} goes out and takes {count} cards of the final round")
+                    else f"{who} goes out and takes {many} of the final round")
         if kind == "stuck":
             return ("誰も出せなくなり、ゲーム終了(最終ラウンドは無効)" if ja
                     else "Nobody can ever play again: the game ends, the final round out of play")
@@ -991,14 +1004,14 @@ class SugekariRules(Rules):
         if kind == "game":
             return f"第{event.arg}ゲーム開始" if ja else f"Game {event.arg} begins"
         if kind == "deal":
-            return (f"{who}に{count}枚配られた" if ja else f"{who} is dealt {count} cards")
+            return f"{who}に{count}枚配られた" if ja else f"{who} is dealt {many}"
         if kind == "draw":
             return f"{who}が引いた: {cards}" if ja else f"{who} draws {cards}"
         if kind == "exchange":
             return f"{who}が交換の3枚を選んだ" if ja else f"{who} has chosen 3 cards to pass"
         if kind == "receive":
             return (f"{who}が{count}枚受け取った {cards}".strip() if ja
-                    else f"{who} receives {count} cards {cards}".strip())
+                    else f"{who} receives {many} {cards}".strip())
         if kind == "discard":
             return f"{who}が1枚伏せて捨てた" if ja else f"{who} discards a card face down"
         if kind == "match_over":
@@ -1025,7 +1038,9 @@ class SugekariRules(Rules):
             (f"第{data['deal']}ゲーム  合計 {data['total']}" if ja
              else f"Game {data['deal']}  total {data['total']}"),
             ("場: " if ja else "Round: ") + (" ".join(
-                f"{e['seat'] + 1}:{show([e['card']])}" + (f"={e['as']}" if e["as"] else "")
+                f"{e['seat'] + 1}:{show([e['card']])}" + (
+                    ("(半分)" if ja else "(halving)") if e["as"] == "half"
+                    else f"={e['as']}" if e["as"] else "")
                 for e in data["round"]) or "-"),
         ]
         for i, seats in enumerate(sides):
@@ -1041,7 +1056,8 @@ class SugekariRules(Rules):
                     lines.append((f"席{s + 1}の公開札: " if ja else f"Seat {s + 1} shown: ")
                                  + show(cards))
         if data["seat"] is not None:
-            lines.append(("手札: " if ja else "Your hand: ") + show(data["hand"]))
+            lines.append(("手札: " if ja else "Your hand: ")
+                         + (_cards.show(self.sorted_hand(view)) or "-"))
         if data["over"]:
             lines.append("ゲーム終了" if ja else "The match is over.")
         elif data["turn"] is not None:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from games.cards import RANKS, Card, pretty, standard_deck
+from games.cards import RANKS, Card, count_text, pretty, show, show_codes, standard_deck
 from games.core import (
     Action,
     Event,
@@ -878,13 +878,16 @@ class TwentyTwoRules(Rules):
         texts: dict[str, tuple[str, str]] = {
             "deal": (f"{who} deals {event.arg} cards each.",
                      f"{who}がディーラー、各{event.arg}枚配ります。"),
-            "hand": (f"{who} is dealt {cards}.", f"{who}の手札：{cards}"),
+            "hand": ((f"{who} is dealt {cards}." if event.cards else
+                      f"{who} is dealt {count_text(count)}."),
+                     f"{who}の手札：{cards}" if event.cards else f"{who}に{count}枚配りました。"),
             "exchange": ((f"{who} exchanges {cards}." if event.cards else
-                          f"{who} exchanges {count} cards." if count else
+                          f"{who} exchanges {count_text(count)}." if count else
                           f"{who} keeps their hand."),
                          (f"{who}が{cards}を交換。" if event.cards else
                           f"{who}が{count}枚交換。" if count else f"{who}は交換しません。")),
-            "draw": (f"{who} draws {cards}." if event.cards else f"{who} draws {count} cards.",
+            "draw": (f"{who} draws {cards}." if event.cards else
+                     f"{who} draws {count_text(count)}.",
                      f"{who}が{cards}を引きました。" if event.cards else
                      f"{who}が{count}枚引きました。"),
             "lead": (f"{who} leads {cards}.", f"{who}が{cards}をリード。"),
@@ -923,7 +926,7 @@ class TwentyTwoRules(Rules):
             lines.append(f"Deal {view['deal']} ({phase}); dealer seat {view['dealer'] + 1}, "
                          f"{view['hand_size']} cards each, stock {view['stock_count']}")
         for s in range(view["players"]):
-            pens = " ".join(view["penalties"][s]) or "-"
+            pens = show_codes(view["penalties"][s]) or "-"
             state = ("" if view["live"][s] else (" 脱落" if ja else " out"))
             mark = " *" if s in view["to_act"] else ""
             if ja:
@@ -931,13 +934,13 @@ class TwentyTwoRules(Rules):
                              f"手札{view['hand_counts'][s]}枚{state}{mark}")
             else:
                 lines.append(f"Seat {s + 1}: penalty {int(view['scores'][s])} ({pens}), "
-                             f"{view['hand_counts'][s]} cards{state}{mark}")
+                             f"{count_text(view['hand_counts'][s])}{state}{mark}")
         if view["trick"]:
-            plays = "; ".join(f"{p['seat'] + 1}: {' '.join(p['cards'])}" for p in view["trick"])
+            plays = "; ".join(f"{p['seat'] + 1}: {show_codes(p['cards'])}" for p in view["trick"])
             lines.append(("場：" if ja else "Trick: ") + plays)
-            lines.append(("上回る対象：" if ja else "To beat: ") + " ".join(view["to_beat"]))
+            lines.append(("上回る対象：" if ja else "To beat: ") + show_codes(view["to_beat"]))
         if view["hand"]:
-            lines.append(("手札：" if ja else "Your hand: ") + " ".join(view["hand"]))
+            lines.append(("手札：" if ja else "Your hand: ") + show(self.sorted_hand(view)))
         if "pot" in view:
             lines.append(f"ポット：{view['pot']}" if ja else f"Pot: {view['pot']}")
         return "\n".join(lines)
