@@ -2,24 +2,27 @@
 #   docker build --build-arg DECKHAND_COMMIT=$(git rev-parse --short HEAD) -t deckhand .
 #   docker run -d --name deckhand -e DISCORD_TOKEN -v deckhand-data:/data deckhand
 
-# -- build: the package and its dependencies in a virtual environment ---------------------
+# -- build: the package and its pinned dependencies in a virtual environment --------------
 FROM python:3.11-slim AS build
 WORKDIR /src
-COPY pyproject.toml README.md ./
+# requirements.lock: every dependency (and the build backend) at an exact version, hashed
+COPY pyproject.toml README.md LICENSE requirements.lock ./
+RUN python -m venv /opt/deckhand \
+    && /opt/deckhand/bin/pip install --no-cache-dir --require-hashes -r requirements.lock
 COPY games ./games
 COPY bot ./bot
 COPY cogs ./cogs
-RUN python -m venv /opt/deckhand \
-    && /opt/deckhand/bin/pip install --no-cache-dir --upgrade pip \
-    && /opt/deckhand/bin/pip install --no-cache-dir .
+RUN /opt/deckhand/bin/pip install --no-cache-dir --no-deps --no-build-isolation .
 
 # -- run: the environment, the fonts the pictures need, a user without privileges ---------
 FROM python:3.11-slim
 ARG DECKHAND_COMMIT=""
-# Fonts with wide script coverage (Latin, CJK, Thai, Devanagari, emoji), as scripts/setup.
+# Fonts with wide script coverage (Latin, CJK, Thai, Devanagari, emoji) and the libraries of
+# complex text layout (Raqm, FriBiDi) that shape Thai and Devanagari names, as scripts/setup.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fonts-dejavu-core fontconfig \
+        libraqm0 libfribidi0 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin \
         deckhand \

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.benchmarks import run
 
 
@@ -38,6 +40,7 @@ def test_load_figures_are_measured() -> None:
     assert "errors the bot logged: 0" in out
 
 
+@pytest.mark.timeout(600)  # the run itself may take up to 400 s
 def test_two_shard_processes_share_one_postgresql() -> None:
     out = run("shards.py", "--guilds", "2", "--games", "1", timeout=400.0)
     assert "problems: 0" in out

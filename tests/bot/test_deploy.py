@@ -100,11 +100,14 @@ def group(pattern: str, text: str) -> str:
     return found.group(1)
 
 
-def test_the_image_installs_the_fonts_scripts_setup_installs() -> None:
+def test_the_image_installs_the_fonts_and_text_layout_scripts_setup_installs() -> None:
     setup = (ROOT / "scripts" / "setup").read_text()
     wanted = set(group(r'fonts="([^"]+)"', setup).split())
     assert "fontconfig" in group(r"\$fonts (fontconfig)", setup)
     wanted.add("fontconfig")
+    shaping = set(group(r'shaping="([^"]+)"', setup).split())
+    assert {"libraqm0", "libfribidi0"} <= shaping
+    wanted |= shaping
     runs = " ".join(args for word, args in final_stage() if word == "RUN")
     installed = set(group(r"--no-install-recommends (.*?) &&", runs).split())
     assert installed == wanted

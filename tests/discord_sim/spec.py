@@ -24,7 +24,8 @@ from referencing.jsonschema import DRAFT202012
 
 from .models import ACTION_ROW, BUTTON, IS_COMPONENTS_V2, SELECT_TYPES, TEXT_INPUT, walk_components
 
-SPEC_PATH = Path("/work/shared/discord-api-spec/openapi.json")
+#: Discord's description, copied into the tests with its licence (see the folder's README).
+SPEC_PATH = Path(__file__).resolve().parent / "discord-api-spec" / "openapi.json"
 SPEC_URI = "urn:discord-api-spec:openapi.json"
 METHODS = ("get", "put", "post", "patch", "delete")
 
