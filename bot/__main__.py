@@ -1,19 +1,24 @@
 """``python -m bot`` / ``deckhand``: start the bot with settings from the environment.
 
-``deckhand --health`` checks a running bot's heartbeat file instead (the container's health
-check): exit status 0 when healthy, 1 when not, with one sentence saying why.
+``deckhand sync`` sends the slash commands to Discord whatever the bot last sent (a start sends
+them only when they changed) and exits. ``deckhand --health`` checks a running bot's heartbeat
+file instead (the container's health check): exit status 0 when healthy, 1 when not, with one
+sentence saying why. Exit statuses of a run: :mod:`bot.lifecycle`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import sys
 from urllib.parse import urlsplit
 
-from bot.config import ConfigError, Settings, db_backend, load
+from bot.config import LOG_FORMATS, ConfigError, Settings, db_backend, load, log_format_of
 
 log = logging.getLogger("bot")
+
+USAGE = "usage: deckhand [sync | --health]"
 
 
 def secrets_of(settings: Settings) -> list[str]:
@@ -37,34 +42,39 @@ def health() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the bot until it is stopped; 2 when the settings are unusable."""
+    """Run the bot until it is stopped (or, ``sync``, send the commands); the exit status."""
     args = sys.argv[1:] if argv is None else argv
     if args == ["--health"]:
         return health()
-    if args:
-        print("usage: deckhand [--health]", file=sys.stderr)
+    if args not in ([], ["sync"]):
+        print(USAGE, file=sys.stderr)
         return 2
+    from bot import lifecycle, logs
+
+    # Logging first, in the format asked for when it is a known one, so that even a bad
+    # setting is told as one line of that format (and never shows the token).
+    early = log_format_of(os.environ)
+    logs.setup(early if early in LOG_FORMATS else "text", "INFO",
+               [os.environ.get("DISCORD_TOKEN", "").strip()])
     try:
         settings = load()
     except ConfigError as problem:
-        print(f"deckhand: {problem}", file=sys.stderr)
-        return 2
-    import asyncio
-
-    from bot import logs
-
+        log.error("%s", problem)
+        return lifecycle.BAD_SETTING
     logs.setup(settings.log_format, settings.log_level, secrets_of(settings))
     log.info("starting with %s", settings)
-    from bot.client import Deckhand
+    import asyncio
 
-    async def run() -> None:
-        client = await Deckhand.create(settings)
-        async with client:
-            await client.start(settings.token)
-
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run())
-    return 0
+    try:
+        return asyncio.run(lifecycle.run(settings, only_sync=args == ["sync"]))
+    except lifecycle.StartFailed as failed:
+        cause = failed.__cause__
+        log.error("%s", failed.sentence,
+                  extra=logs.failure(cause) if failed.traced and cause is not None else {})
+        return failed.status
+    except KeyboardInterrupt:  # Ctrl-C before the event loop took the signal over
+        log.info("stopped before it had started")
+        return lifecycle.OK
 
 
 if __name__ == "__main__":

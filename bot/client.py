@@ -1,4 +1,11 @@
-"""The Discord client: one command tree with one error handler, the table manager, resume."""
+"""The Discord client: the command tree, the table manager, resume, and a bounded stop.
+
+A stop (:meth:`Deckhand.close`, which SIGTERM and SIGINT start, see :mod:`bot.lifecycle`) runs in
+this order, within :data:`STOP_SECONDS`: the clicks and commands being handled are answered
+(up to :data:`DRAIN_SECONDS`), computers and timers stop (their moves are stored as they are
+made), the table messages are brought up to date, the connection to Discord closes, the
+picture and computer workers end, and the database closes (when the bot opened it).
+"""
 
 from __future__ import annotations
 
@@ -9,28 +16,35 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 import games
 from bot import logs
 from bot.config import Settings
 from bot.health import HEARTBEAT_SECONDS
-from bot.i18n import Translator, lang_of, t
+from bot.i18n import Translator
 from bot.render import painter
 from bot.render.painter import Painter
 from bot.storage import Storage
-from bot.tables import Refusal, RulesLookup, TableManager
+from bot.tables import RulesLookup, TableManager
+from bot.tree import DeckhandTree, sync_commands
 
 log = logging.getLogger(__name__)
 
 #: how much lower the table pictures' workers run than the bot: nobody waits on a redraw of
 #: the public table the way a click waits for its answer, so a busy core goes to the bot first
 TABLE_PICTURE_NICE = 10
+
+#: seconds a stop may take, all told (docs/deploy.md promises it; Docker waits 10 s)
+STOP_SECONDS = 5.0
+#: of which the clicks and commands being answered get at most this long
+DRAIN_SECONDS = 3.0
+#: the extensions that give the bot its commands, in the order they are loaded
+EXTENSIONS = ("cogs.play", "cogs.stats", "cogs.admin")
 
 _TABLE_IN_ID = re.compile(r"^dh:[a-z]{1,8}:(\d{1,18}):")
 
@@ -50,40 +64,6 @@ def table_in(data: dict[str, Any]) -> int | None:
     return int(found.group(1)) if found else None
 
 
-async def reply(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral sentence, as the response or, once answered, as a followup."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-def refusal_text(error: BaseException, locale: object) -> str:
-    """The sentence for a refusal, or the generic apology for anything else."""
-    lang = lang_of(locale)
-    if isinstance(error, Refusal):
-        return t(error.key, lang, **error.params)
-    return t("error", lang)
-
-
-class DeckhandTree(app_commands.CommandTree[Any]):
-    """The command tree: every command error ends as one ephemeral sentence."""
-
-    async def on_error(self, interaction: discord.Interaction[Any],
-                       error: app_commands.AppCommandError) -> None:
-        """Answer a failed command with a sentence saying why."""
-        cause: BaseException = error
-        if isinstance(error, app_commands.CommandInvokeError):
-            cause = error.original
-        if not isinstance(cause, Refusal):
-            log.error("command %s failed", interaction.command and interaction.command.name,
-                      exc_info=cause)
-        try:
-            await reply(interaction, refusal_text(cause, interaction.locale))
-        except discord.HTTPException:
-            log.warning("could not tell a user why their command failed")
-
-
 class Deckhand(commands.AutoShardedBot):
     """Deckhand's bot: non-privileged intents, the table manager and the table cog.
 
@@ -96,12 +76,15 @@ class Deckhand(commands.AutoShardedBot):
     identify_pause = 5.0
 
     def __init__(self, settings: Settings, store: Storage, rules_for: RulesLookup = games.get,
-                 game_ids: Callable[[], list[str]] = games.ids) -> None:
+                 game_ids: Callable[[], list[str]] = games.ids, *, only_sync: bool = False,
+                 owns_store: bool = False) -> None:
         # Only guilds (the names a DM gives, the channels tables sit in): interactions come
         # without any intent, and the messages, reactions and typing of the default intents
         # would be events the bot throws away, one for every message in every channel.
         intents = discord.Intents.none()
         intents.guilds = True
+        # It never joins voice: no warning at every start that voice's libraries are missing.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         sharding: dict[str, Any] = {"shard_count": settings.shard_count}
         if settings.shard_ids is not None:  # a slice; otherwise every shard of the count
             sharding["shard_ids"] = list(settings.shard_ids)
@@ -109,6 +92,14 @@ class Deckhand(commands.AutoShardedBot):
                          tree_cls=DeckhandTree, help_command=None, **sharding)
         self.settings = settings
         self.started = time.monotonic()
+        #: ``deckhand sync``: log in, send the commands to Discord, nothing more
+        self.only_sync = only_sync
+        #: whether :meth:`close` closes the database (the bot opened it: :meth:`create`)
+        self.owns_store = owns_store
+        #: what a stop awaits before it disconnects, each bounded by the time left: a cog
+        #: brings its messages up to date here
+        self.before_disconnect: list[Callable[[], Awaitable[None]]] = []
+        self._stopping: asyncio.Task[None] | None = None
         self._heartbeat_task: asyncio.Task[None] | None = None
         self.answering: set[asyncio.Task[Any]] = set()  # interactions being answered now
         parsers = self._connection.parsers
@@ -147,35 +138,45 @@ class Deckhand(commands.AutoShardedBot):
                          "hand": Painter(min(1, settings.render_workers))}
 
     @classmethod
-    async def create(cls, settings: Settings) -> Deckhand:
-        """A bot with its database opened."""
+    async def create(cls, settings: Settings, *, only_sync: bool = False) -> Deckhand:
+        """A bot with its database opened (and closed by :meth:`close`)."""
         store = await Storage.open(settings.db_path)
-        return cls(settings, store)
+        try:
+            return cls(settings, store, only_sync=only_sync, owns_store=True)
+        except BaseException:
+            await store.close()
+            raise
 
     async def setup_hook(self) -> None:
-        """Pictures' workers, translations, the table cog, resumed tables, then the command
-        sync."""
+        """Pictures' workers, translations, the commands, resumed tables, then the command
+        sync (only by the process of shard 0, only when the commands changed)."""
+        if self.only_sync:
+            await self.load_commands()
+            await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild,
+                                force=True)
+            return
         for kind, chosen in self.painters.items():
             await chosen.start()
             painter.use(chosen, kind)
-        await self.tree.set_translator(Translator(self.rules_for))
-        from cogs.play import PlayCog
-
-        cog = PlayCog(self)
-        await self.add_cog(cog)
-        await self.load_extension("cogs.stats")  # records, ratings, leaderboards, replays
-        await self.load_extension("cogs.admin")  # /status
+        await self.load_commands()
         resumed = await self.manager.resume(owns=self.owns_guild)
-        if self.settings.dev_guild is not None:
-            guild = discord.Object(self.settings.dev_guild)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
-        cog.refresh_later(resumed)
+        if self.syncs_commands():
+            await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild)
+        self.dispatch("tables_resumed", resumed)  # the table cog refreshes their messages
         beat_path = self.settings.heartbeat_path
         if beat_path is not None:
             self._heartbeat_task = asyncio.create_task(self._heartbeat(beat_path))
+
+    async def load_commands(self) -> None:
+        """The translations and the extensions that add the commands."""
+        await self.tree.set_translator(Translator(self.rules_for))
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+
+    def syncs_commands(self) -> bool:
+        """Whether this process sends the commands to Discord: the one running shard 0."""
+        ids = self.settings.shard_ids
+        return ids is None or 0 in ids
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of a guild (always, without a shard slice)."""
@@ -235,18 +236,35 @@ class Deckhand(commands.AutoShardedBot):
             self.answering.add(task)
             task.add_done_callback(self.answering.discard)
 
-    async def drain(self, timeout: float = 5.0) -> None:
-        """Let the interactions being answered finish, for up to ``timeout`` seconds: a
-        shutdown waits for them before it stops the tables and closes the connection to
-        Discord, so a move a person made just then is answered rather than cut off."""
+    async def drain(self, timeout: float = DRAIN_SECONDS) -> None:
+        """Let the interactions being answered finish, for up to ``timeout`` seconds (those
+        that arrive meanwhile too): a stop waits for them before it stops the tables and
+        closes the connection to Discord, so a move a person made just then is answered
+        rather than cut off."""
         me = asyncio.current_task()
-        pending = [task for task in self.answering if task is not me and not task.done()]
-        if pending:
-            await asyncio.wait(pending, timeout=timeout)
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            pending = [task for task in self.answering if task is not me and not task.done()]
+            left = deadline - asyncio.get_running_loop().time()
+            if not pending or left <= 0:
+                if pending:
+                    log.warning("stopping with %d interactions still being answered",
+                                len(pending))
+                return
+            await asyncio.wait(pending, timeout=left)
 
     async def close(self) -> None:
-        """Answer the interactions under way, stop computers and timers, then disconnect (the
-        tables stay stored)."""
+        """Stop, within :data:`STOP_SECONDS`: answer the interactions under way, stop computers
+        and timers, bring the table messages up to date, disconnect, end the workers and
+        close the database if the bot opened it (the tables stay stored). A second call waits
+        for the first."""
+        if self._stopping is None:
+            self._stopping = asyncio.get_running_loop().create_task(self._stop())
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STOP_SECONDS
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -256,8 +274,17 @@ class Deckhand(commands.AutoShardedBot):
                     os.remove(self.settings.heartbeat_path)
         await self.drain()
         await self.manager.close()
+        for hook in self.before_disconnect:
+            left = deadline - loop.time() - 1.0  # a second kept for the rest
+            try:
+                await asyncio.wait_for(hook(), max(0.1, left))
+            except Exception as exc:  # a message left behind is refreshed on the next start
+                log.warning("a stop step failed (%s)", type(exc).__name__,
+                            extra=logs.failure(exc))
         await super().close()
         for kind, chosen in self.painters.items():
             if painter.current(kind) is chosen:
                 painter.use(Painter(), kind)
             await chosen.close()
+        if self.owns_store:
+            await self.store.close()

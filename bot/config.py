@@ -27,6 +27,9 @@ def default_workers() -> int:
 
 
 LOG_FORMATS = ("text", "json")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+#: how a person starts the bot from a clone (README); the image runs ``deckhand``
+RUN_COMMAND = "DISCORD_TOKEN=… bash scripts/run-bot"
 #: computer levels an operator may name: the games' own and ``best``, the strongest
 AI_LEVELS = (*LEVELS, "best")
 
@@ -170,15 +173,67 @@ def _processes(env: Mapping[str, str], name: str, default: int) -> int:
     return int(raw)
 
 
+def log_format_of(env: Mapping[str, str]) -> str:
+    """``DECKHAND_LOG_FORMAT`` as written (lower case; ``text`` when unset), checked by
+    :func:`load`; read on its own first, so that even a bad setting is told in that format."""
+    return (env.get("DECKHAND_LOG_FORMAT", "").strip() or "text").lower()
+
+
+def log_level_of(env: Mapping[str, str]) -> str:
+    """``DECKHAND_LOG_LEVEL`` (upper case; ``INFO`` when unset); ConfigError when unknown."""
+    level = (env.get("DECKHAND_LOG_LEVEL", "").strip() or "INFO").upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError(
+            f"DECKHAND_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not "
+            f"{env.get('DECKHAND_LOG_LEVEL', '').strip()!r}."
+        )
+    return level
+
+
+def read_token(env: Mapping[str, str]) -> str:
+    """The bot's token: ``DISCORD_TOKEN``, or the contents of the file ``DISCORD_TOKEN_FILE``
+    names (a Docker secret such as ``/run/secrets/discord_token``); ConfigError when neither
+    gives one, or both are set."""
+    token = env.get("DISCORD_TOKEN", "").strip()
+    path = env.get("DISCORD_TOKEN_FILE", "").strip()
+    if token and path:
+        raise ConfigError(
+            "Both DISCORD_TOKEN and DISCORD_TOKEN_FILE are set: keep one of them (the file, "
+            "for a Docker secret) and start again."
+        )
+    if path:
+        try:
+            with open(path, encoding="utf-8") as found:
+                token = found.read().strip()
+        except OSError as error:
+            raise ConfigError(
+                f"DISCORD_TOKEN_FILE names {path}, which cannot be read "
+                f"({error.strerror or type(error).__name__}): check the path and that the "
+                "bot's user may read it."
+            ) from None
+        except UnicodeDecodeError:
+            raise ConfigError(
+                f"DISCORD_TOKEN_FILE names {path}, which does not hold a token (it is not "
+                "text): put the bot's token alone in it."
+            ) from None
+        if not token:
+            raise ConfigError(
+                f"DISCORD_TOKEN_FILE names {path}, which is empty: put the bot's token in it "
+                "(Discord Developer Portal → Bot → Reset Token)."
+            )
+        return token
+    if not token:
+        raise ConfigError(
+            "Set DISCORD_TOKEN to your bot's token (Discord Developer Portal → Bot → Reset "
+            f"Token), for example: {RUN_COMMAND} (or DISCORD_TOKEN_FILE to a file holding it)."
+        )
+    return token
+
+
 def load(env: Mapping[str, str] | None = None) -> Settings:
     """The settings from ``env`` (default: the process environment); ConfigError when unusable."""
     source = os.environ if env is None else env
-    token = source.get("DISCORD_TOKEN", "").strip()
-    if not token:
-        raise ConfigError(
-            "Set DISCORD_TOKEN to your bot's token (Discord Developer Portal → Bot → Token), "
-            "for example: DISCORD_TOKEN=... deckhand"
-        )
+    token = read_token(source)
     guild_raw = source.get("DECKHAND_DEV_GUILD", "").strip()
     dev_guild: int | None = None
     if guild_raw:
@@ -190,7 +245,7 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
     ai_workers = _processes(source, "DECKHAND_AI_WORKERS", default_workers())
     render_workers = _processes(source, "DECKHAND_RENDER_WORKERS", default_workers())
     shard_ids, shard_count = parse_shards(source.get("DECKHAND_SHARDS", ""))
-    log_format = (source.get("DECKHAND_LOG_FORMAT", "").strip() or "text").lower()
+    log_format = log_format_of(source)
     if log_format not in LOG_FORMATS:
         raise ConfigError(
             f"DECKHAND_LOG_FORMAT must be {' or '.join(LOG_FORMATS)}, not {log_format!r}."
@@ -209,7 +264,7 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         ai_workers=ai_workers,
         render_workers=render_workers,
         edit_gap=_number(source, "DECKHAND_EDIT_GAP", 1.0),
-        log_level=(source.get("DECKHAND_LOG_LEVEL", "").strip() or "INFO").upper(),
+        log_level=log_level_of(source),
         timer_scale=_number(source, "DECKHAND_TIMER_SCALE", 1.0),
         shard_ids=shard_ids,
         shard_count=shard_count,

@@ -118,6 +118,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE tables ADD COLUMN level TEXT NOT NULL DEFAULT '';
     """,
+    # 5: what the bot itself keeps between starts (the fingerprint of the commands last synced)
+    """
+    CREATE TABLE bot_state (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 )
 
 
@@ -301,6 +308,20 @@ class Storage:
             " ON CONFLICT(user_id) DO UPDATE SET dm=excluded.dm, locale=excluded.locale,"
             " four_colour=excluded.four_colour",
             user_id, int(settings.dm), settings.locale, int(settings.four_colour),
+        )
+
+    # -- the bot's own state ----------------------------------------------------------------
+    async def state(self, name: str) -> str | None:
+        """A value the bot stored for itself under ``name``, or None."""
+        row = await self.db.one("SELECT value FROM bot_state WHERE name=?", name)
+        return None if row is None else str(row[0])
+
+    async def set_state(self, name: str, value: str) -> None:
+        """Store a value for the bot itself under ``name`` (replacing the one there)."""
+        await self.db.execute(
+            "INSERT INTO bot_state (name, value) VALUES (?, ?)"
+            " ON CONFLICT(name) DO UPDATE SET value=excluded.value",
+            name, value,
         )
 
 

@@ -21,11 +21,11 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot import logs
-from bot.client import refusal_text, reply
 from bot.i18n import lang_of, t
 from bot.render import table_png_async
 from bot.storage import UserSettings
 from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Refusal, Table, Update
+from bot.tree import refusal_text, reply, server_only
 from cogs import ids
 from cogs.views import (
     COG,
@@ -76,6 +76,7 @@ class PlayCog(commands.Cog, name=COG):
         self.boards: dict[int, Board] = {}
         self.prefs: dict[int, UserSettings] = {}  # users' settings, read once
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
+        self.hurry = asyncio.Event()  # set at a stop: pending edits go out without their gap
 
     # -- setup ------------------------------------------------------------------------------
     async def cog_load(self) -> None:
@@ -113,8 +114,9 @@ class PlayCog(commands.Cog, name=COG):
         ):
             described = app_commands.describe(game=locale_str(param))(callback)
             chosen = app_commands.choices(game=choices)(described)
-            self._commands.append(app_commands.Command(
-                name=locale_str(name), description=locale_str(desc), callback=chosen))
+            made: app_commands.Command[Any, Any, Any] = app_commands.Command(
+                name=locale_str(name), description=locale_str(desc), callback=chosen)
+            self._commands.append(server_only(made) if name == "play" else made)
         self._commands.append(app_commands.Command(
             name=locale_str("games"), description=locale_str("List the games I can host"),
             callback=games_list))
@@ -139,6 +141,7 @@ class PlayCog(commands.Cog, name=COG):
             self.bot.tree.add_command(command)
         self.manager.listeners.append(self.on_update)
         self.bot.add_dynamic_items(TableButton, TableSelect)
+        self.bot.before_disconnect.append(self.settle_messages)
         await self._warm_up()
 
     async def _warm_up(self) -> None:
@@ -158,6 +161,22 @@ class PlayCog(commands.Cog, name=COG):
         self.bot.remove_dynamic_items(TableButton, TableSelect)
         with contextlib.suppress(ValueError):
             self.manager.listeners.remove(self.on_update)
+        with contextlib.suppress(ValueError):
+            self.bot.before_disconnect.remove(self.settle_messages)
+
+    @commands.Cog.listener()
+    async def on_tables_resumed(self, tables: list[Table]) -> None:
+        """The bot resumed these tables at its start."""
+        self.refresh_later(tables)
+
+    async def settle_messages(self) -> None:
+        """At a stop: make the edits still waiting for their gap now, and wait for them, so
+        every table message shows the position as stored."""
+        self.hurry.set()
+        pending = [board.task for board in self.boards.values()
+                   if board.task is not None and not board.task.done()]
+        if pending:
+            await asyncio.wait(pending)
 
     def refresh_later(self, tables: list[Table]) -> None:
         """After a restart: refresh each resumed table's message once the bot is ready."""
@@ -285,8 +304,10 @@ class PlayCog(commands.Cog, name=COG):
         gap = self.bot.settings.edit_gap
         while board.dirty:
             wait = board.edited + gap - asyncio.get_running_loop().time()
-            if wait > 0 and table.status not in (FINISHED, CANCELLED):
-                await asyncio.sleep(wait)  # what happens meanwhile is shown in the same edit
+            if wait > 0 and table.status not in (FINISHED, CANCELLED) and not self.hurry.is_set():
+                # what happens meanwhile is shown in the same edit (a stop: at once)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.hurry.wait(), wait)
             async with board.lock:
                 async with table.lock:
                     board.dirty = False

@@ -23,7 +23,6 @@ from discord.ext import commands
 from PIL import Image, ImageDraw
 
 from bot import logs
-from bot.client import refusal_text, reply
 from bot.i18n import lang_of, t
 from bot.ratings import ALL_GAMES
 from bot.records import Board, Record, Records
@@ -31,6 +30,7 @@ from bot.render import table_png_async
 from bot.render.fonts import draw_text, fit, text_tile, text_width
 from bot.render.table import png
 from bot.tables import Refusal
+from bot.tree import refusal_text, reply, server_only
 from games.core import Event, Rules, State
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ class StatsCog(commands.Cog):
             description=locale_str("Remove your game records and ratings")))
         self._commands.append(privacy)
         for command in self._commands:
-            command.guild_only = True
+            server_only(command)
             self.bot.tree.add_command(command)
 
     async def cog_unload(self) -> None:

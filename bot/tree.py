@@ -1,0 +1,118 @@
+"""The command tree: every command error answered as a sentence, server-only commands, and the
+sync of the commands with Discord when (and only when) they changed.
+
+Discord keeps a bot's slash commands; a bulk overwrite (``PUT .../commands``) is needed only
+when they change, and Discord limits how often an application may write them. The bot keeps a
+fingerprint of what it last sent (the exact JSON, per application and per target: global, or
+the development server) in the database, and sends again only when the fingerprint differs.
+Only the process that runs shard 0 syncs (every process runs the same code, so one is enough);
+``deckhand sync`` sends them whatever the fingerprint says.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.i18n import lang_of, t
+from bot.tables import Refusal
+
+if TYPE_CHECKING:
+    from bot.storage import Storage
+
+log = logging.getLogger(__name__)
+
+#: what ``PUT .../commands`` sends: one dict per command
+Payload = list[dict[str, Any]]
+CommandT = TypeVar("CommandT", bound="app_commands.Command[Any, Any, Any] | app_commands.Group")
+
+
+async def reply(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral sentence, as the response or, once answered, as a followup."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def refusal_text(error: BaseException, locale: object) -> str:
+    """The sentence for a refusal, or the generic apology for anything else."""
+    lang = lang_of(locale)
+    if isinstance(error, Refusal):
+        return t(error.key, lang, **error.params)
+    return t("error", lang)
+
+
+def server_only(command: CommandT) -> CommandT:
+    """Mark a top-level command as usable in servers only: Discord does not offer it in
+    direct messages or group chats (``contexts: [0]``), so nobody is shown a command that
+    would only be refused there."""
+    command.guild_only = True
+    command.allowed_contexts = app_commands.AppCommandContext(guild=True)
+    return command
+
+
+class DeckhandTree(app_commands.CommandTree[Any]):
+    """The command tree: every command error ends as one ephemeral sentence."""
+
+    async def on_error(self, interaction: discord.Interaction[Any],
+                       error: app_commands.AppCommandError) -> None:
+        """Answer a failed command with a sentence saying why."""
+        cause: BaseException = error
+        if isinstance(error, app_commands.CommandInvokeError):
+            cause = error.original
+        if not isinstance(cause, Refusal):
+            log.error("command %s failed", interaction.command and interaction.command.name,
+                      exc_info=cause)
+        try:
+            await reply(interaction, refusal_text(cause, interaction.locale))
+        except discord.HTTPException:
+            log.warning("could not tell a user why their command failed")
+
+
+async def payload_of(tree: app_commands.CommandTree[Any],
+                     guild: discord.abc.Snowflake | None = None) -> Payload:
+    """What ``tree.sync(guild=guild)`` sends (None: the global commands), translated as it
+    translates them."""
+    translator = tree.translator
+    commands = tree._get_all_commands(guild=guild)
+    if translator is None:
+        return [command.to_dict(tree) for command in commands]
+    return [await command.get_translated_payload(tree, translator) for command in commands]
+
+
+def fingerprint(application_id: int | None, guild_id: int | None, payload: Payload) -> str:
+    """A digest of what a sync sends, and to which application and target."""
+    text = json.dumps([application_id, guild_id, payload], sort_keys=True, ensure_ascii=False,
+                      default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def state_key(guild_id: int | None) -> str:
+    """The database key of a target's fingerprint."""
+    return f"commands:{guild_id if guild_id is not None else 'global'}"
+
+
+async def sync_commands(tree: app_commands.CommandTree[Any], store: Storage, *,
+                        dev_guild: int | None = None, force: bool = False) -> bool:
+    """Send the commands to Discord (globally, or to ``dev_guild`` only) if they differ from
+    the last ones sent, or with ``force``; True when they were sent."""
+    guild = discord.Object(dev_guild) if dev_guild is not None else None
+    if guild is not None:
+        tree.copy_global_to(guild=guild)
+    payload = await payload_of(tree, guild)
+    digest = fingerprint(tree.client.application_id, dev_guild, payload)
+    key = state_key(dev_guild)
+    if not force and await store.state(key) == digest:
+        log.info("commands unchanged since the last sync; not sent again")
+        return False
+    await tree.sync(guild=guild)
+    await store.set_state(key, digest)
+    where = f"server {dev_guild}" if dev_guild is not None else "every server"
+    log.info("%d commands synced with Discord for %s", len(payload), where)
+    return True
