@@ -72,20 +72,33 @@ class AsyncSqlite(Database):
     @classmethod
     async def open(cls, path: str) -> AsyncSqlite:
         """Open (creating as needed) the database file at ``path``."""
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        for pragma in PRAGMAS:
-            # Switching a new file to WAL can find it locked by another process doing the same
-            # (SQLite answers at once there instead of calling the busy handler): try again.
-            deadline = time.monotonic() + LOCKED_RETRY
-            while True:
-                try:
-                    await conn.execute(pragma)
-                    break
-                except sqlite3.OperationalError as error:
-                    if "locked" not in str(error) or time.monotonic() > deadline:
-                        await conn.close()
-                        raise
-                    await asyncio.sleep(0.05)
+        pending = aiosqlite.connect(path, isolation_level=None)
+        try:
+            conn = await pending
+        except BaseException:
+            # aiosqlite stops its thread without waiting for it; a thread still answering
+            # after the event loop closed would print a traceback at exit
+            thread = getattr(pending, "_thread", None)
+            if thread is not None and thread.is_alive():
+                await asyncio.to_thread(thread.join, 5.0)
+            raise
+        try:
+            for pragma in PRAGMAS:
+                # Switching a new file to WAL can find it locked by another process doing the
+                # same (SQLite answers at once there instead of calling the busy handler): try
+                # again.
+                deadline = time.monotonic() + LOCKED_RETRY
+                while True:
+                    try:
+                        await conn.execute(pragma)
+                        break
+                    except sqlite3.OperationalError as error:
+                        if "locked" not in str(error) or time.monotonic() > deadline:
+                            raise
+                        await asyncio.sleep(0.05)
+        except BaseException:  # a file that is no database, say: its thread must end too
+            await conn.close()
+            raise
         return cls(conn, path)
 
     async def _do(self, step: Step) -> Any:
