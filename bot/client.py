@@ -43,6 +43,8 @@ TABLE_PICTURE_NICE = 10
 STOP_SECONDS = 5.0
 #: of which the clicks and commands being answered get at most this long
 DRAIN_SECONDS = 3.0
+#: seconds a stop first leaves for interactions already received to start being answered
+ARRIVAL_GRACE = 0.1
 #: the extensions that give the bot its commands, in the order they are loaded
 EXTENSIONS = ("cogs.play", "cogs.stats", "cogs.admin")
 
@@ -243,6 +245,8 @@ class Deckhand(commands.AutoShardedBot):
         rather than cut off."""
         me = asyncio.current_task()
         deadline = asyncio.get_running_loop().time() + timeout
+        if self.is_ready():  # what Discord sent just before the stop gets its task first
+            await asyncio.sleep(ARRIVAL_GRACE)
         while True:
             pending = [task for task in self.answering if task is not me and not task.done()]
             left = deadline - asyncio.get_running_loop().time()

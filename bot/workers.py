@@ -14,6 +14,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,7 +28,9 @@ Pool = concurrent.futures.ProcessPoolExecutor
 def _start_worker(bot_pid: int, setup: Callable[..., None] | None,
                   args: tuple[Any, ...], nice: int = 0) -> None:
     """In a new worker: end with the bot's process, lower its priority by ``nice``, then the
-    pool's own set-up."""
+    pool's own set-up. A terminal's Ctrl-C reaches every process of the job: a worker leaves it
+    to the bot, which ends its workers as part of its stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     orphans.watch(bot_pid)
     if nice:
         with contextlib.suppress(OSError):
