@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +105,30 @@ def test_the_computer_levels_an_operator_names_are_the_games_and_best() -> None:
     assert (*LEVELS, "best") == AI_LEVELS
     assert load({"DISCORD_TOKEN": "t", "DECKHAND_AI_LEVEL": " Normal "}).ai_level == "normal"
     assert load({"DISCORD_TOKEN": "t"}).ai_level == "best"
+
+
+def test_the_token_can_come_from_a_file_for_docker_secrets(tmp_path: Path) -> None:
+    secret = tmp_path / "discord_token"
+    secret.write_text("  from-the-file  \n")
+    assert load({"DISCORD_TOKEN_FILE": str(secret)}).token == "from-the-file"
+    with pytest.raises(ConfigError, match="keep one of them"):
+        load({"DISCORD_TOKEN": "t", "DISCORD_TOKEN_FILE": str(secret)})
+    secret.write_text("\n")
+    with pytest.raises(ConfigError, match="is empty"):
+        load({"DISCORD_TOKEN_FILE": str(secret)})
+    with pytest.raises(ConfigError, match="cannot be read"):
+        load({"DISCORD_TOKEN_FILE": str(tmp_path / "missing")})
+
+
+def test_the_missing_token_hint_names_the_readme_command() -> None:
+    with pytest.raises(ConfigError) as refused:
+        load({})
+    assert "DISCORD_TOKEN=… bash scripts/run-bot" in str(refused.value)
+    assert "DISCORD_TOKEN=... deckhand" not in str(refused.value)
+
+
+@pytest.mark.parametrize("level", ["verbose", "trace", "10"])
+def test_an_unknown_log_level_is_refused_by_name(level: str) -> None:
+    with pytest.raises(ConfigError, match="DECKHAND_LOG_LEVEL must be one of DEBUG"):
+        load({"DISCORD_TOKEN": "t", "DECKHAND_LOG_LEVEL": level})
+    assert load({"DISCORD_TOKEN": "t", "DECKHAND_LOG_LEVEL": "warning"}).log_level == "WARNING"
