@@ -186,7 +186,8 @@ def test_every_setting_the_code_reads_is_in_the_reference() -> None:
     read = set()
     for folder in ("bot", "cogs", "games"):
         for path in (ROOT / folder).rglob("*.py"):
-            read |= set(re.findall(r"\b(DECKHAND_[A-Z_]+|DISCORD_TOKEN)\b", path.read_text()))
+            read |= set(re.findall(r"\b(DECKHAND_[A-Z_]+|DISCORD_TOKEN(?:_FILE)?)\b",
+                                   path.read_text()))
     reference = GUIDE.read_text().split("## Settings", 1)[1]
     missing = sorted(name for name in read if f"`{name}`" not in reference)
     assert not missing, f"document these in docs/deploy.md's settings reference: {missing}"
@@ -200,3 +201,43 @@ def test_docker_run_takes_the_token_from_the_environment() -> None:
             assert "DISCORD_TOKEN=" not in line
         assert any("-e DISCORD_TOKEN " in line and "-v deckhand-data:/data" in line
                    for line in runs)
+
+
+def test_the_guide_promises_the_stop_the_code_makes() -> None:
+    from bot.client import DRAIN_SECONDS, STOP_SECONDS
+
+    guide = " ".join(GUIDE.read_text().split())
+    assert f"for up to {DRAIN_SECONDS:g} s" in guide
+    assert f"All of it takes at most {STOP_SECONDS:g} s, well inside Docker's 10 s grace" in guide
+    assert STOP_SECONDS < 10  # docker stop's default grace before SIGKILL
+    stage = final_stage()
+    assert ("STOPSIGNAL", "SIGTERM") in stage
+    entry = [args for word, args in stage if word == "ENTRYPOINT"][-1]
+    assert entry.startswith("["), "exec form: deckhand itself is PID 1 and gets the signal"
+
+
+def test_the_guide_lists_the_exit_statuses_the_code_returns() -> None:
+    from bot import lifecycle
+
+    rows = dict(re.findall(r"^\| (\d) \| (.+) \|$", GUIDE.read_text(), re.MULTILINE))
+    assert set(rows) == {str(lifecycle.OK), str(lifecycle.UNREACHABLE),
+                         str(lifecycle.BAD_SETTING)}
+    assert "stopped as asked" in rows[str(lifecycle.OK)]
+    assert "cannot be reached" in rows[str(lifecycle.UNREACHABLE)]
+    assert "log level" in rows[str(lifecycle.BAD_SETTING)]
+
+
+def test_the_restore_step_gives_the_file_to_the_image_user_and_group() -> None:
+    guide = GUIDE.read_text()
+    run = " ".join(a for w, a in final_stage() if w == "RUN")
+    pinned_group = re.search(r"(groupadd|useradd)[^&]*--gid 10001", run) is not None
+    assert "chown 10001:10001" not in guide or pinned_group
+    assert "chown deckhand:deckhand /data/deckhand.sqlite3" in guide
+    assert "--uid 10001" in run and "uid 10001" in guide
+
+
+def test_the_readme_commands_run_from_a_clone() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "`.venv/bin/python -m bot.render gallery DIR`" in readme
+    bare = re.findall(r"(?<![/\w.])python -m \S+", readme)
+    assert bare == [], f"run these with .venv/bin/python: {bare}"
