@@ -175,3 +175,28 @@ async def test_a_stop_is_bounded_even_when_an_answer_never_comes(tmp_path: Path)
         assert time.monotonic() - began < STOP_SECONDS
         play.cancel()
         await asyncio.gather(play, return_exceptions=True)
+
+
+async def test_a_bot_that_loses_discord_keeps_reconnecting_and_still_stops_cleanly(
+        tmp_path: Path) -> None:
+    async with SimulatedDiscord() as sim:
+        here = room(sim)
+        bot = RealBot(tmp_path, sim, DECKHAND_AI_WORKERS="0", DECKHAND_RENDER_WORKERS="0")
+        try:
+            await bot.start()
+            for _ in range(2):  # the connection drops, twice
+                [session] = [s for s in sim._gateways if not s.closed.is_set()]
+                await session.ws.close(code=1011)
+                limit = time.monotonic() + 30
+                while not [s for s in sim._gateways
+                           if s is not session and s.identified and not s.closed.is_set()]:
+                    assert time.monotonic() < limit, bot.stderr[-10:]
+                    assert bot.proc is not None and bot.proc.returncode is None
+                    await asyncio.sleep(0.05)
+            await asyncio.sleep(0.3)
+            r = await sim.slash(here.users[0], here.channel, "help")  # still answering
+            assert r.status == "ok" and r.callback_type == 4, r
+            status, seconds = await bot.stop(signal.SIGTERM)
+        finally:
+            bot.kill()
+    quiet_stop(bot, status, seconds, tmp_path)
