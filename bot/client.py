@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import logging
 import os
@@ -45,7 +46,7 @@ STOP_SECONDS = 5.0
 DRAIN_SECONDS = 3.0
 #: seconds a stop first leaves for interactions already received to start being answered
 ARRIVAL_GRACE = 0.1
-#: the extensions that give the bot its commands, in the order they are loaded
+#: the modules that give the bot its commands (each with ``async def setup(bot)``), in order
 EXTENSIONS = ("cogs.play", "cogs.stats", "cogs.admin")
 
 _TABLE_IN_ID = re.compile(r"^dh:[a-z]{1,8}:(\d{1,18}):")
@@ -170,10 +171,12 @@ class Deckhand(commands.AutoShardedBot):
             self._heartbeat_task = asyncio.create_task(self._heartbeat(beat_path))
 
     async def load_commands(self) -> None:
-        """The translations and the extensions that add the commands."""
+        """The translations, then each extension's ``setup(bot)``, which adds its cog and
+        commands. The extensions are imported by name here (once per process, as any module),
+        so the bot depends on no cog and the cogs may depend on the bot."""
         await self.tree.set_translator(Translator(self.rules_for))
         for name in EXTENSIONS:
-            await self.load_extension(name)
+            await importlib.import_module(name).setup(self)
 
     def syncs_commands(self) -> bool:
         """Whether this process sends the commands to Discord: the one running shard 0."""
