@@ -269,6 +269,11 @@ class Deckhand(commands.AutoShardedBot):
             self._stopping = asyncio.get_running_loop().create_task(self._stop())
         await asyncio.shield(self._stopping)
 
+    async def __aexit__(self, *exc: object) -> None:
+        """Leaving ``async with``: the whole stop, even when discord.py's own close (the last
+        part of ours) has begun already."""
+        await self.close()
+
     async def _stop(self) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + STOP_SECONDS
