@@ -19,6 +19,10 @@ from bot.config import LOG_FORMATS, ConfigError, Settings, db_backend, load, log
 log = logging.getLogger("bot")
 
 USAGE = "usage: deckhand [sync | --health]"
+HELP = """\
+  (nothing)  run the bot until SIGTERM or Ctrl-C (settings: the environment, docs/deploy.md)
+  sync       send the slash commands to Discord now, then exit
+  --health   check a running bot's heartbeat file (exit status 0 when healthy)"""
 
 
 def secrets_of(settings: Settings) -> list[str]:
@@ -46,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args == ["--health"]:
         return health()
+    if args in (["--help"], ["-h"]):
+        print(f"{USAGE}\n\n{HELP}")
+        return 0
     if args not in ([], ["sync"]):
         print(USAGE, file=sys.stderr)
         return 2

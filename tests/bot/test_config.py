@@ -132,3 +132,12 @@ def test_an_unknown_log_level_is_refused_by_name(level: str) -> None:
     with pytest.raises(ConfigError, match="DECKHAND_LOG_LEVEL must be one of DEBUG"):
         load({"DISCORD_TOKEN": "t", "DECKHAND_LOG_LEVEL": level})
     assert load({"DISCORD_TOKEN": "t", "DECKHAND_LOG_LEVEL": "warning"}).log_level == "WARNING"
+
+
+def test_python_m_bot_explains_its_arguments() -> None:
+    done = subprocess.run([sys.executable, "-m", "bot", "--help"], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0 and "sync" in done.stdout and "--health" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "bot", "launch"], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 2 and done.stderr.startswith("usage: deckhand")
