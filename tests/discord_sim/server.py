@@ -550,11 +550,15 @@ class SimulatedDiscord:
         return copy.deepcopy(self._guild_commands.get(guild.id, []))
 
     async def settle(self, idle: float = 0.05, timeout: float = 10.0) -> None:
-        """Wait until no request is in flight and none arrived for `idle` seconds."""
+        """Wait until no request is in flight, none arrived for `idle` seconds, and the client
+        answers no interaction any more (a client may keep the tasks answering interactions in a
+        set named `answering`: one that waits on its database between two requests is not done,
+        however quiet the wire is)."""
         limit = time.monotonic() + timeout
         while True:
             quiet = time.monotonic() - self._last_activity
-            if self._in_flight == 0 and quiet >= idle:
+            answering = getattr(self._client, "answering", None) or ()
+            if self._in_flight == 0 and quiet >= idle and not answering:
                 return
             if time.monotonic() > limit:
                 raise TimeoutError(f"the bot did not settle within {timeout} s")
