@@ -30,7 +30,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no-computer": "There is no computer player to remove.",
         "bad-option": "That option can't be used: {reason}.",
         "bad-seat": "There is no such seat to change.",
-        "player-count": "This game needs {least} to {most} players; {seated} are seated.",
+        "player-count": "This game needs {least} to {most} players; seated now: {seated}.",
         "not-started": "The game has not started, or it is over.",
         "stale": "The table has moved on since that message; here is the current position.",
         "away": "The computer is keeping your seat; press \"I'm back\" first.",
@@ -44,7 +44,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no-such-choice": "That choice is no longer on offer.",
         # lobby and table
         "lobby-title": "{game}: a new table",
-        "lobby-body": "Host: {host}\nPlayers ({count}, {least}–{most}):\n{seats}",
+        "lobby-body": "Host: {host}\nSeated: {count} ({need})\n{seats}",
         "lobby-options": "Options: {options}",
         "lobby-timer": "Turn timer: {timer}",
         "lobby-level": "Computer players: {level}",
@@ -80,7 +80,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "choose": "Choose your move.",
         "not-your-turn-hand": "Not your turn yet.",
         "confirm-move": "Play this? {move}",
-        "pick-cards": "Choose the cards for: {kind}",
+        "pick-cards": "Choose the cards: {move}",
         "page": "Cards {first}–{last} of {total}",
         "dm-where": "{game} in {guild} › #{channel}",
         "dm-turn": "It's your turn in {game} ({guild} › #{channel}).",
@@ -144,7 +144,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "error": "こちらで問題が起きました。もう一度お試しください。",
         "no-such-choice": "その選択肢はもうありません。",
         "lobby-title": "{game}：新しい卓",
-        "lobby-body": "ホスト：{host}\nプレイヤー（{count} 人、{least}〜{most} 人）：\n{seats}",
+        "lobby-body": "ホスト：{host}\n着席：{count} 人（{need}）\n{seats}",
         "lobby-options": "設定：{options}",
         "lobby-timer": "持ち時間：{timer}",
         "lobby-level": "コンピューター：{level}",
@@ -182,7 +182,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "choose": "手を選んでください。",
         "not-your-turn-hand": "まだあなたの番ではありません。",
         "confirm-move": "これでよいですか？ {move}",
-        "pick-cards": "{kind} のカードを選んでください",
+        "pick-cards": "カードを選んでください：{move}",
         "page": "{total} 枚中 {first}〜{last} 枚目",
         "dm-where": "{guild} › #{channel} の {game}",
         "dm-turn": "{guild} › #{channel} の {game} であなたの番です。",
@@ -262,7 +262,11 @@ MESSAGES["en"].update({
         "**Settings** — `/settings dm` sends your hands by direct message; "
         "`/settings four-colour` draws your hand with four suit colours.\n"
         "**Records** — `/leaderboard`, `/stats`, `/history`, `/replay`; "
-        "`/privacy forget-me` removes your records."
+        "`/privacy forget-me` removes your records.\n"
+        "**Ratings** — a game counts for `/leaderboard` when every seat is a different "
+        "person: a game with a computer player is unrated (the lobby and the result say so). "
+        "Your rating is a cautious estimate of your skill (μ − 3σ) that rises as you win and "
+        "settles as you play more; partners share their side's result."
     ),
 })
 MESSAGES["ja"].update({
@@ -288,7 +292,11 @@ MESSAGES["ja"].update({
         "**個人設定** — `/settings dm` で手札を DM で受け取ります。`/settings four-colour` で"
         "手札の絵をスート4色にします。\n"
         "**記録** — `/leaderboard`、`/stats`、`/history`、`/replay`。"
-        "`/privacy forget-me` で記録を削除します。"
+        "`/privacy forget-me` で記録を削除します。\n"
+        "**レート** — すべての席が別々の人のとき、対局は `/leaderboard` に数えられます。"
+        "コンピューターが入った対局はレート対象外です（ロビーと結果に表示されます）。"
+        "レートは強さの控えめな推定値（μ − 3σ）で、勝つと上がり、対局を重ねると安定します。"
+        "ペア戦ではパートナーと結果を分け合います。"
     ),
 })
 COMMANDS_JA.update({
@@ -304,7 +312,10 @@ MESSAGES["en"].update({
     "st-guild-only": "Records are kept per server: use this in a server channel.",
     "st-all-games": "all games",
     "st-board-title": "Leaderboard — {game}",
-    "st-board-empty": "No rated games here yet.",
+    "st-board-empty": (
+        "No rated games here yet. A game counts when every seat is a different person: "
+        "games with a computer player are unrated."
+    ),
     "st-board-line": "**{rank}.** {name} — {rating} · {games} games · {share} won",
     "st-you": "You",
     "st-board-you": "Rank {rank} of {total} (rating {rating})",
@@ -323,8 +334,9 @@ MESSAGES["en"].update({
     "st-stats-title": "{name}: statistics",
     "st-stats-line": (
         "Games {games} · wins {wins} ({share}) · best streak {streak}\n"
-        "Rating: {rating}\nFavourite partner: {partner}"
+        "Rating: {rating}"
     ),
+    "st-stats-partner": "Partner most often: {partner}",
     "st-unrated": "unrated",
     "st-nobody": "—",
     "st-partner": "{name} ({games} games)",
@@ -337,7 +349,6 @@ MESSAGES["en"].update({
     "st-replay-title": "Replay: {game}, table {id}",
     "st-replay-step": "Move {step} of {total}",
     "st-replay-start": "The deal, before the first move.",
-    "st-replay-move": "{name}: {news}",
     "st-replay-quiet": "(a move that shows nothing)",
     "st-forget-ask": (
         "This removes your game records and ratings from every server and recalculates "
@@ -351,7 +362,10 @@ MESSAGES["ja"].update({
     "st-guild-only": "記録はサーバーごとです。サーバーのチャンネルで使ってください。",
     "st-all-games": "全ゲーム",
     "st-board-title": "ランキング — {game}",
-    "st-board-empty": "このサーバーにはまだレート対象の対局がありません。",
+    "st-board-empty": (
+        "このサーバーにはまだレート対象の対局がありません。すべての席が別々の人の対局が"
+        "対象で、コンピューターが入った対局はレート対象外です。"
+    ),
     "st-board-line": "**{rank}.** {name} — {rating} · {games} 局 · 勝率 {share}",
     "st-you": "あなた",
     "st-board-you": "{total} 人中 {rank} 位（レート {rating}）",
@@ -370,8 +384,9 @@ MESSAGES["ja"].update({
     "st-stats-title": "{name} さんの成績",
     "st-stats-line": (
         "対局 {games} · 勝ち {wins}（{share}）· 最長連勝 {streak}\n"
-        "レート：{rating}\nよく組む相手：{partner}"
+        "レート：{rating}"
     ),
+    "st-stats-partner": "よく組む相手：{partner}",
     "st-unrated": "レートなし",
     "st-nobody": "—",
     "st-partner": "{name}（{games} 局）",
@@ -384,7 +399,6 @@ MESSAGES["ja"].update({
     "st-replay-title": "リプレイ：{game}、卓 {id}",
     "st-replay-step": "{total} 手中 {step} 手目",
     "st-replay-start": "配り終えたところ（最初の手の前）。",
-    "st-replay-move": "{name}：{news}",
     "st-replay-quiet": "（公開される情報のない手）",
     "st-forget-ask": (
         "すべてのサーバーからあなたの対局記録とレートを削除し、あなたを除いて全員のレートを"
@@ -491,3 +505,181 @@ COMMANDS_JA.update({
     "How Deckhand is running: tables, latency, version":
         "Deckhand の稼働状況：卓・遅延・バージョン",
 })
+
+# -- results explained, unrated games, plural forms (bot/results.py) --------------------------
+MESSAGES["en"].update({
+    "rs-deal": "Deal {deal}",
+    "rs-game": "Game {deal}",
+    "rs-deals": "Deal by deal",
+    "rs-result": "The result",
+    "rs-ratings": "Ratings",
+    "rs-games": "Game by game",
+    "rs-and": " and ",
+    "rs-sum": "= {points}",
+    "rs-line": "{who}: {items}",
+    # Finesse
+    "rs-finesse-tricks": "{value} tricks ({points})",
+    "rs-finesse-tricks-one": "{value} trick ({points})",
+    "rs-finesse-last-trick": "last trick ({points})",
+    "rs-finesse-dregs": "{value} trumps in the dregs {cards} ({points})",
+    "rs-finesse-dregs-one": "{value} trump in the dregs {cards} ({points})",
+    "rs-finesse-floor": "a deal never scores below 0 ({points})",
+    # Bear
+    "rs-bear-slop": "All passed: a Slop round.",
+    "rs-bear-contract": "contract {value}",
+    "rs-bear-card-points": "card points {value}",
+    "rs-bear-discards": "discards {value}",
+    "rs-bear-bond": "Bond {value}",
+    "rs-bear-total": "total {value}",
+    "rs-bear-tricks": "{value} tricks",
+    "rs-bear-tricks-one": "{value} trick",
+    "rs-bear-made": "made",
+    "rs-bear-failed": "failed",
+    "rs-bear-failed-early": "failed (certain before the end)",
+    "rs-bear-score": "score {points}",
+    # Spar
+    "rs-spar-last-trick": "took the last trick (trick {value}) with {cards}",
+    "rs-spar-essilfy": "Essilfy: both last tricks with {cards}",
+    "rs-spar-run": "the last {value} tricks with {cards}",
+    "rs-spar-deal-won": "wins {value} from each other player ({points})",
+    "rs-spar-deal-won-deals": "wins the deal ({points})",
+    # 22
+    "rs-twenty-two-final": "final trick {cards}",
+    "rs-twenty-two-penalty": "highest card: takes {cards} as a penalty ({points})",
+    "rs-twenty-two-rebuy": "pays a stake and stays ({points})",
+    "rs-twenty-two-out": "out with {value}",
+    # 1234
+    "rs-1234-won-empty": "won by emptying the hand",
+    "rs-1234-won-last": "won as the last player in",
+    "rs-1234-won-stock": "won with the lowest hand when the stock ran out",
+    "rs-1234-hand": "hand {cards} = {value} ({points})",
+    "rs-1234-hand-empty": "no cards left ({points})",
+    # Sugekari 21
+    "rs-sugekari-21-out": "went out",
+    "rs-sugekari-21-stuck": "Nobody could play on: nobody went out.",
+    "rs-sugekari-21-captured": "captured {value} cards ({points})",
+    "rs-sugekari-21-captured-one": "captured {value} card ({points})",
+    "rs-sugekari-21-jokers": "{value} jokers {cards} ({points})",
+    "rs-sugekari-21-jokers-one": "{value} joker {cards} ({points})",
+    # without cards that are back in a hand
+    "rs-finesse-dregs-bare": "{value} trumps in the dregs ({points})",
+    "rs-finesse-dregs-bare-one": "{value} trump in the dregs ({points})",
+    "rs-spar-last-trick-bare": "took the last trick (trick {value})",
+    "rs-spar-essilfy-bare": "Essilfy: both last tricks",
+    "rs-spar-run-bare": "the last {value} tricks",
+    "rs-twenty-two-final-bare": "played in the final trick",
+    "rs-twenty-two-penalty-bare": "highest card: a penalty ({points})",
+    "rs-twenty-two-rebuy-bare": "pays a stake and stays ({points})",
+    "rs-1234-hand-bare": "hand = {value} ({points})",
+    "rs-sugekari-21-jokers-bare": "{value} jokers ({points})",
+    "rs-sugekari-21-jokers-bare-one": "{value} joker ({points})",
+    # Getaway
+    "rs-bhabhi-order": "Out in this order: {order}",
+    "rs-bhabhi-last": "last: {who}",
+    "rs-bhabhi-nobody-last": "everyone ran out together",
+    # unrated games
+    "move-play": "play",
+    "move-exchange": "exchange",
+    "move-discard": "discard",
+    "move-pass": "pass",
+    "move-any": "your move",
+    "turn-deadline": "Time runs out {when}.",
+    "st-board-line-one": "**{rank}.** {name} — {rating} · {games} game · {share} won",
+    "st-partner-one": "{name} ({games} game)",
+    "st-forget-done-one": "Done: {count} game record of yours was removed.",
+    "lobby-need-exact": "a game for {most} players",
+    "lobby-need-range": "a game for {least} to {most} players",
+    "unrated-will": "Unrated: {why}.",
+    "unrated-was": "This game was unrated: {why}.",
+    "unrated-computer": "a computer plays in it",
+    "unrated-computer-was": "a computer played in it",
+    "unrated-repeat": "someone holds two seats",
+})
+MESSAGES["ja"].update({
+    "rs-deal": "第{deal}ディール",
+    "rs-game": "第{deal}ゲーム",
+    "rs-deals": "ディールごとの得点",
+    "rs-result": "結果",
+    "rs-ratings": "レート",
+    "rs-games": "ゲームごとの得点",
+    "rs-and": "・",
+    "rs-sum": "＝{points}",
+    "rs-line": "{who}：{items}",
+    "rs-finesse-tricks": "{value}トリック（{points}）",
+    "rs-finesse-last-trick": "最後のトリック（{points}）",
+    "rs-finesse-dregs": "残ったテーブルカードの切り札{value}枚 {cards}（{points}）",
+    "rs-finesse-floor": "ディールの得点は0未満にならない（{points}）",
+    "rs-bear-slop": "全員パス：スロップラウンド。",
+    "rs-bear-contract": "契約 {value}",
+    "rs-bear-card-points": "カード点 {value}",
+    "rs-bear-discards": "捨て札 {value}",
+    "rs-bear-bond": "ボンド {value}",
+    "rs-bear-total": "合計 {value}",
+    "rs-bear-tricks": "{value}トリック",
+    "rs-bear-made": "成功",
+    "rs-bear-failed": "失敗",
+    "rs-bear-failed-early": "失敗（途中で確定）",
+    "rs-bear-score": "得点 {points}",
+    "rs-spar-last-trick": "最後のトリック（第{value}トリック）を{cards}で取った",
+    "rs-spar-essilfy": "エシルフィ：最後の2トリックを{cards}で",
+    "rs-spar-run": "最後の{value}トリックを{cards}で",
+    "rs-spar-deal-won": "ほかの各プレイヤーから{value}点（{points}）",
+    "rs-spar-deal-won-deals": "ディールの勝ち（{points}）",
+    "rs-twenty-two-final": "最終トリック {cards}",
+    "rs-twenty-two-penalty": "最高位：{cards}を失点として取る（{points}）",
+    "rs-twenty-two-rebuy": "ステークを払って残る（{points}）",
+    "rs-twenty-two-out": "{value}点で脱落",
+    "rs-1234-won-empty": "手札を出し切って勝ち",
+    "rs-1234-won-last": "最後まで残って勝ち",
+    "rs-1234-won-stock": "山札が尽き、手札の合計が最も小さく勝ち",
+    "rs-1234-hand": "手札 {cards} ＝ {value}（{points}）",
+    "rs-1234-hand-empty": "手札なし（{points}）",
+    "rs-sugekari-21-out": "上がり",
+    "rs-sugekari-21-stuck": "誰も出せなくなり、上がった人はいません。",
+    "rs-sugekari-21-captured": "獲得 {value}枚（{points}）",
+    "rs-sugekari-21-jokers": "ジョーカー{value}枚 {cards}（{points}）",
+    "rs-finesse-dregs-bare": "残ったテーブルカードの切り札{value}枚（{points}）",
+    "rs-spar-last-trick-bare": "最後のトリック（第{value}トリック）を取った",
+    "rs-spar-essilfy-bare": "エシルフィ：最後の2トリック",
+    "rs-spar-run-bare": "最後の{value}トリック",
+    "rs-twenty-two-final-bare": "最終トリックに出した",
+    "rs-twenty-two-penalty-bare": "最高位：失点（{points}）",
+    "rs-twenty-two-rebuy-bare": "ステークを払って残る（{points}）",
+    "rs-1234-hand-bare": "手札 ＝ {value}（{points}）",
+    "rs-sugekari-21-jokers-bare": "ジョーカー{value}枚（{points}）",
+    "rs-bhabhi-order": "勝ち抜けた順：{order}",
+    "rs-bhabhi-last": "最後：{who}",
+    "rs-bhabhi-nobody-last": "全員同時に出し切り",
+    "move-play": "出す",
+    "move-exchange": "交換",
+    "move-discard": "捨てる",
+    "move-pass": "パス",
+    "move-any": "あなたの手",
+    "turn-deadline": "持ち時間は{when}に切れます。",
+    "lobby-need-exact": "{most} 人用のゲーム",
+    "lobby-need-range": "{least}〜{most} 人用のゲーム",
+    "unrated-will": "レート対象外：{why}。",
+    "unrated-was": "この対局はレート対象外でした：{why}。",
+    "unrated-computer": "コンピューターが参加しています",
+    "unrated-computer-was": "コンピューターが参加していました",
+    "unrated-repeat": "同じ人が2つの席に座っています",
+})
+
+# Japanese has a single form where English has one for exactly one ("1 trick").
+MESSAGES["ja"].update({key: MESSAGES["ja"][key.removesuffix("-one")]
+                       for key in MESSAGES["en"] if key.endswith("-one")
+                       and key not in MESSAGES["ja"]})
+
+
+def move_word(kind: str, lang: str = "en") -> str:
+    """A kind of move in words ('exchange'), never the rules' internal name."""
+    key = f"move-{kind}"
+    return t(key if key in MESSAGES["en"] else "move-any", lang)
+
+
+def plural(key: str, number: object, lang: str = "en", /, **params: Any) -> str:
+    """The sentence ``key`` for a count: English uses ``key-one`` for exactly one when it
+    exists; Japanese has a single form."""
+    if lang != "ja" and number in (1, "1", 1.0) and f"{key}-one" in MESSAGES["en"]:
+        key = f"{key}-one"
+    return t(key, lang, **params)

@@ -8,8 +8,9 @@ so is their side in a partnership game, since a side is rated as one unit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -40,6 +41,18 @@ class Side:
 
     seats: tuple[int, ...]
     rank: int
+
+
+def unrated_reason(seats: Sequence[Mapping[str, Any]]) -> str | None:
+    """Why a game with these seats (dicts with ``user_id`` and ``computer``) counts for no
+    rating: 'computer' (a computer plays a seat) or 'repeat' (one person in two seats); None
+    when it is rated."""
+    if any(s.get("computer") or s.get("user_id") is None for s in seats):
+        return "computer"
+    users = [s.get("user_id") for s in seats]
+    if len(set(users)) != len(users):
+        return "repeat"
+    return None
 
 
 def sides(places: Sequence[int], teams: Sequence[Sequence[int]] | None,

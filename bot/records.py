@@ -121,10 +121,7 @@ class Record:
 
 def _is_rated(seats: Sequence[dict[str, Any]], sides: Sequence[ratings.Side]) -> bool:
     """Rated when every seat is a distinct person and there are at least two sides."""
-    users = [s.get("user_id") for s in seats]
-    if any(s.get("computer") or s.get("user_id") is None for s in seats):
-        return False
-    return len(set(users)) == len(users) and len(sides) >= 2
+    return ratings.unrated_reason(seats) is None and len(sides) >= 2
 
 
 class Records:
@@ -339,18 +336,15 @@ class Records:
 
     def _partner(self, guild_id: int, game: str, user_id: int
                  ) -> Plan[tuple[int, str, int] | None]:
-        """The person most often on the same side; failing that, most often at the table."""
-        for same_side in (True, False):
-            row = yield Step.one(
-                "SELECT o.user_id, MAX(o.name), COUNT(*) AS n FROM record_seats me"
-                " JOIN record_seats o ON o.table_id = me.table_id AND o.seat != me.seat"
-                + (" AND o.side = me.side" if same_side else "") +
-                " WHERE me.user_id=? AND me.guild_id=? AND me.game=?"
-                " GROUP BY o.user_id ORDER BY n DESC, o.user_id LIMIT 1",
-                user_id, guild_id, game)
-            if row is not None:
-                return int(row[0]), str(row[1]), int(row[2])
-        return None
+        """The person most often on the same side (only partnership games have one)."""
+        row = yield Step.one(
+            "SELECT o.user_id, MAX(o.name), COUNT(*) AS n FROM record_seats me"
+            " JOIN record_seats o ON o.table_id = me.table_id AND o.seat != me.seat"
+            " AND o.side = me.side"
+            " WHERE me.user_id=? AND me.guild_id=? AND me.game=?"
+            " GROUP BY o.user_id ORDER BY n DESC, o.user_id LIMIT 1",
+            user_id, guild_id, game)
+        return None if row is None else (int(row[0]), str(row[1]), int(row[2]))
 
     async def history(self, guild_id: int, user_id: int, limit: int = 10) -> list[HistoryLine]:
         """A person's most recent games in a server, newest first."""

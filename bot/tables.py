@@ -13,6 +13,7 @@ import contextlib
 import logging
 import secrets
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,6 +94,8 @@ class Table:
     version: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     timer_task: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: (version, wall-clock time) when the running turn timer runs out, for the table message
+    deadline: tuple[int, float] | None = field(default=None, repr=False)
     drive_task: asyncio.Task[None] | None = field(default=None, repr=False)
     #: trying again to store the result of a game that is over (see ``_conclude_later``)
     conclude_task: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -698,11 +701,13 @@ class TableManager:
         if table.timer_task is not None and table.timer_task is not asyncio.current_task():
             table.timer_task.cancel()
         table.timer_task = None
+        table.deadline = None
         seconds = TIMER_SECONDS.get(table.timer)
         if seconds is None or table.status != PLAYING or table.state is None:
             return
         if not any(not table.seats[s].auto for s in table.state.to_act):
             return
+        table.deadline = (table.version, time.time() + seconds * self.timer_scale)
         table.timer_task = asyncio.get_running_loop().create_task(
             self._expire(table, table.version, seconds * self.timer_scale))
 

@@ -257,19 +257,17 @@ class PlayCog(commands.Cog, name=COG):
                 found = hidden_cards(table.state)
                 board.hidden = (table.version, found, card_words(found))
             _, hidden, words = board.hidden
+        names = [seat.name for seat in table.seats]  # each line names its player once
         for kind, params in board.log:
             if kind == "event":
                 event = params["event"]
                 if hidden and any(str(c) in hidden for c in event.cards):
                     continue
-                text = table.rules.event_text(event, lang)
+                text = table.rules.event_text(event, lang, names)
                 if text and words and any(word in text for word in words):
                     continue
                 if text:
-                    seat = params["event"].seat
-                    who = table.seats[seat].name if seat is not None and seat < len(
-                        table.seats) else ""
-                    lines.append(f"{who}: {text}" if who and who not in text else text)
+                    lines.append(text)
             elif kind == "level-changed":  # the level's name in the message's language
                 lines.append(t(kind, lang, level=t("level-" + params["level"], lang)))
             else:

@@ -22,8 +22,8 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 from PIL import Image, ImageDraw
 
-from bot import logs
-from bot.i18n import lang_of, t
+from bot import logs, results
+from bot.i18n import lang_of, plural, t
 from bot.ratings import ALL_GAMES
 from bot.records import Board, Record, Records
 from bot.render import table_png_async
@@ -57,6 +57,7 @@ class Step:
     total: int
     seat: int | None
     events: tuple[Event, ...]
+    tallied: bool = False  # this move ended a deal (its breakdown is new)
 
 
 def replay(rules: Rules, record: Record, step: int) -> Step:
@@ -66,11 +67,14 @@ def replay(rules: Rules, record: Record, step: int) -> Step:
     step = min(max(0, step), total)
     events: list[Event] = []
     seat: int | None = None
+    tallied = False
     for index, (mover, action) in enumerate(record.actions[:step]):
+        before = len(state.breakdown())
         happened = state.apply(mover, action)
         if index == step - 1:
             seat, events = mover, happened
-    return Step(state, step, total, seat, tuple(e.for_seat(None) for e in events))
+            tallied = len(state.breakdown()) > before
+    return Step(state, step, total, seat, tuple(e.for_seat(None) for e in events), tallied)
 
 
 def rating_text(ordinal: float) -> str:
@@ -224,6 +228,16 @@ class StatsCog(commands.Cog):
             return game
         return str(rules.name_ja if lang == "ja" else rules.name)
 
+    def partnership(self, game: str) -> bool:
+        """True for a game played in partnerships at some table size (Finesse, Sugekari 21
+        for four)."""
+        try:
+            rules = self.bot.rules_for(game)
+        except KeyError:
+            return False
+        defaults = {o.name: o.default for o in rules.options}
+        return any(rules.teams(n, defaults) for n in rules.player_counts())
+
     # -- leaderboard ------------------------------------------------------------------------
     async def leaderboard(self, interaction: Interaction, game: str | None) -> None:
         """/leaderboard: the first page, privately, with the caller's own rank."""
@@ -239,8 +253,9 @@ class StatsCog(commands.Cog):
         user_id = interaction.user.id
         board = await self.records.leaderboard(guild_id, game, page, user_id, PER_PAGE)
         title = t("st-board-title", lang, game=self.game_name(game, lang))
-        lines = [t("st-board-line", lang, rank=r.rank, name=discord.utils.escape_markdown(r.name),
-                   rating=rating_text(r.ordinal), games=r.games, share=share_text(r.win_share))
+        lines = [plural("st-board-line", r.games, lang, rank=r.rank,
+                        name=discord.utils.escape_markdown(r.name), rating=rating_text(r.ordinal),
+                        games=r.games, share=share_text(r.win_share))
                  for r in board.rows] or [t("st-board-empty", lang)]
         if board.mine is not None:
             you = t("st-board-you", lang, rank=board.mine.rank, total=board.total,
@@ -285,12 +300,14 @@ class StatsCog(commands.Cog):
         for item in found[:25]:
             rating = (rating_text(item.skill.ordinal) if item.skill is not None
                       else t("st-unrated", lang))
-            partner = (t("st-partner", lang, name=item.partner[1], games=item.partner[2])
-                       if item.partner else t("st-nobody", lang))
-            embed.add_field(name=self.game_name(item.game, lang), inline=False, value=t(
-                "st-stats-line", lang, games=item.games, wins=item.wins,
-                share=share_text(item.win_share), streak=item.best_streak, rating=rating,
-                partner=partner))
+            value = t("st-stats-line", lang, games=item.games, wins=item.wins,
+                      share=share_text(item.win_share), streak=item.best_streak, rating=rating)
+            if self.partnership(item.game):  # a partner only where sides have partners
+                partner = (plural("st-partner", item.partner[2], lang, name=item.partner[1],
+                                  games=item.partner[2])
+                           if item.partner else t("st-nobody", lang))
+                value += "\n" + t("st-stats-partner", lang, partner=partner)
+            embed.add_field(name=self.game_name(item.game, lang), inline=False, value=value)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def history(self, interaction: Interaction, user: discord.User | None) -> None:
@@ -302,6 +319,7 @@ class StatsCog(commands.Cog):
         if not found:
             await reply(interaction, t("st-none", lang, name=who.display_name))
             return
+        await interaction.response.defer(ephemeral=True, thinking=True)
         lines = []
         for line in found:
             marks = (t("st-rated-mark", lang) if line.rated else "") + (
@@ -310,10 +328,30 @@ class StatsCog(commands.Cog):
                            game=self.game_name(line.game, lang), place=line.place,
                            players=line.players, score=f"{line.score:g}", marks=marks,
                            when=f"<t:{int(line.finished)}:R>"))
+            explained = await self.explained(line.table_id, lang)
+            if explained:
+                lines.append(f"> {explained}")
         embed = discord.Embed(title=t("st-history-title", lang, name=who.display_name),
                               description="\n".join(lines)[:4000])
         embed.set_footer(text=t("st-history-hint", lang))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.edit_original_response(embed=embed)
+
+    async def explained(self, table_id: int, lang: str) -> str:
+        """A recorded game's last deal explained on one line ('' when it cannot be)."""
+        record = await self.records.game(table_id)
+        if record is None:
+            return ""
+        try:
+            rules = self.bot.rules_for(record.game)
+        except KeyError:
+            return ""
+        try:
+            at = await asyncio.to_thread(replay, rules, record, len(record.actions))
+        except ValueError:  # a record the rules no longer replay
+            log.warning("game %s no longer replays", table_id)
+            return ""
+        names = [str(s.get("name", "")) for s in record.seats]
+        return results.summary(rules, at.state, names, lang)
 
     # -- replay -----------------------------------------------------------------------------
     async def replay(self, interaction: Interaction, table_id: int) -> None:
@@ -340,15 +378,21 @@ class StatsCog(commands.Cog):
         lines = []
         if at.step == 0:
             lines.append(t("st-replay-start", lang))
-        else:
-            mover = names[at.seat] if at.seat is not None and at.seat < len(names) else ""
-            news = [text for e in at.events if (text := rules.event_text(e, lang))]
-            lines.append(t("st-replay-move", lang, name=mover,
-                           news=" ".join(news) or t("st-replay-quiet", lang)))
+        else:  # each event names its player
+            news = [text for e in at.events if (text := rules.event_text(e, lang, names))]
+            lines.append(" ".join(news) or t("st-replay-quiet", lang))
         lines.append("")
         lines.append(rules.view_text(view, lang))
         embed = discord.Embed(title=t("st-replay-title", lang, game=self.game_name(
             record.game, lang), id=table_id), description="\n".join(lines)[:4000])
+        if at.tallied or (at.step == at.total and at.state.over):  # a deal ended: explain it
+            found = results.last_deal(rules, at.state, names, lang)
+            if found is not None:
+                embed.add_field(name=found[0][:256], value=found[1], inline=False)
+        if at.step == at.total and at.state.over:
+            note = results.unrated_text(record.seats, lang, finished=True)
+            if note:
+                embed.add_field(name=t("rs-ratings", lang), value=note, inline=False)
         embed.set_footer(text=t("st-replay-step", lang, step=at.step, total=at.total))
         files = []
         try:
@@ -415,7 +459,7 @@ class StatsCog(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             count = await self.records.forget(interaction.user.id)
             await interaction.edit_original_response(
-                content=t("st-forget-done", lang, count=count), view=None)
+                content=plural("st-forget-done", count, lang, count=count), view=None)
             return
         message = interaction.message
         if message is None or (interaction.guild_id is not None and not message.flags.ephemeral):

@@ -17,8 +17,9 @@ import discord
 from PIL import Image
 
 from bot.config import TIMER_CHOICES
-from bot.i18n import t
+from bot.i18n import move_word, t
 from bot.render import hand_png_async, playable_cards, table_png_async
+from bot.results import add_results, table_unrated
 from bot.tables import CANCELLED, COMPUTER_LEVELS, FINISHED, LOBBY, PLAYING, Table
 from cogs import ids
 from games.cards import parse as parse_card
@@ -237,19 +238,24 @@ def lobby_payload(table: Table, lang: str) -> Payload:
         return Payload(t("cancelled", lang), None, StaticView())
     seats = "\n".join(f"{i + 1}. {seat_label(table, i, lang)}" for i in range(len(table.seats)))
     host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
-    body = t("lobby-body", lang, host=host, count=len(table.seats), least=rules.min_players,
-             most=rules.max_players, seats=seats)
+    need = t("lobby-need-exact" if rules.min_players == rules.max_players else
+             "lobby-need-range", lang, least=rules.min_players, most=rules.max_players)
+    body = t("lobby-body", lang, host=host, count=len(table.seats), need=need, seats=seats)
     teams = rules.teams(len(table.seats), {**{o.name: o.default for o in rules.options},
                                            **table.options}) \
         if len(table.seats) in rules.player_counts() else None
     if teams:
         body += "\n" + " / ".join(
             "+".join(str(s + 1) for s in team) for team in teams)
-    chosen = ", ".join(f"{k}={option_value_text(v, lang)}" for k, v in table.options.items())
+    chosen = " · ".join(f"{k.replace('_', ' ')}: {option_value_text(v, lang)}"  # in words
+                        for k, v in table.options.items())
     if chosen:
         body += "\n" + t("lobby-options", lang, options=chosen)
     body += "\n" + t("lobby-timer", lang, timer=t("timer-" + table.timer, lang))
     body += "\n" + computers_line(table, lang)
+    unrated = table_unrated(table, lang)  # a game that will not count for ratings says why
+    if unrated:
+        body += "\n" + unrated
     embed = discord.Embed(title=t("lobby-title", lang, game=game_name(table, lang)),
                           description=body)
     view = StaticView()
@@ -400,6 +406,7 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
     embed.add_field(name="—", value=players[:1024], inline=False)
     if any(seat.auto for seat in table.seats):  # how strong the computers here play
         embed.set_footer(text=computers_line(table, lang))
+    add_results(embed, table, lang)  # the last deal explained; at the end, the whole game
     embed.set_image(url=f"attachment://{TABLE_FILE}")
     view = StaticView()
     mentions: tuple[int, ...] = ()
@@ -417,6 +424,8 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
     mentions = tuple(table.seats[s].user_id for s in waiting  # type: ignore[misc]
                      if table.seats[s].user_id is not None and not table.seats[s].auto)
     line = t("turn", lang, who=who) if len(waiting) == 1 else t("turn-many", lang, who=who)
+    if table.deadline is not None and table.deadline[0] == table.version:  # a running timer
+        line += " " + t("turn-deadline", lang, when=f"<t:{int(table.deadline[1])}:R>")
     others = optional_seats(table)
     if others:
         line += "\n" + t("may-act", lang, who=", ".join(
@@ -534,7 +543,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
             high = min(max(len(a.cards) for a in actions), len(cards))
             view.add_item(_select(
                 custom_id=ids.make("set", table.id, table.version, kind[:60]),
-                placeholder=t("pick-cards", lang, kind=kind)[:150],
+                placeholder=t("pick-cards", lang, move=move_word(kind, lang))[:150],
                 min_values=min(low, len(cards)), max_values=max(1, high),
                 options=[discord.SelectOption(label=pretty(c), value=str(c)) for c in cards],
                 row=rows_used))

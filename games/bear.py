@@ -9,7 +9,7 @@ what following suit has to respect. The rules are in ``rules/bear.md``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -19,6 +19,7 @@ from games import seats, tricks
 from games.cards import Card
 from games.core import (
     Action,
+    Entry,
     Event,
     IllegalAction,
     Option,
@@ -29,6 +30,7 @@ from games.core import (
     View,
     check_deck,
     deal_fields,
+    named,
     reseeded,
     seat_option,
 )
@@ -192,7 +194,7 @@ SCORE_TABLE = ScoreTable(
 
 GAME_NAMES_EN = {
     "S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs",
-    "grand-red": "grand red", "grand-black": "grand black", NULL: "Null", SLOP: "Slop",
+    "grand-red": "Grand (red)", "grand-black": "Grand (black)", NULL: "Null", SLOP: "Slop",
 }
 GAME_NAMES_JA = {
     "S": "スペード", "H": "ハート", "D": "ダイヤ", "C": "クラブ",
@@ -493,6 +495,39 @@ class BearState(State):
         return best + bond_bonus(still_possible) < (self.best_number or 0)
 
     # -- the end of a deal -------------------------------------------------------------------
+    def _tally(self, changes: list[int], early: bool) -> list[Entry]:
+        """The deal explained: 'contract' (the bid: 'null', '45-S'), the declarer's
+        'card-points' of tricks, 'discards' (their points), 'bond' (Bond or Big Bond) and
+        'total' against the bid ('made' or 'failed', or 'tricks' taken in Null); a Slop
+        round's 'card-points' and 'bond' per seat; then each seat's 'score' (its points)."""
+        found: list[Entry] = []
+        declarer = self.declarer
+        if self.game == SLOP or declarer is None:
+            found.append(Entry("contract", (), SLOP))
+            for s, pile in enumerate(self.piles):
+                found.append(Entry("card-points", (s,), card_points(pile)))
+                found.append(Entry("bond", (s,), bond_bonus(set(pile))))
+        else:
+            found.append(Entry("contract", (declarer,), bid_text(self.best_number,
+                                                                   self.game or NULL)))
+            if self.game == NULL:
+                found.append(Entry("tricks", (declarer,), self.tricks_won[declarer]))
+                made = self.tricks_won[declarer] == 0
+            else:
+                total = self.declarer_total()
+                made = total >= (self.best_number or 0)
+                found.append(Entry("card-points", (declarer,),
+                                   card_points(self.piles[declarer])))
+                found.append(Entry("discards", (declarer,), card_points(self.discards)))
+                found.append(Entry("bond", (declarer,),
+                                   bond_bonus(set(self.piles[declarer] + self.discards))))
+                found.append(Entry("total", (declarer,), total))
+            found.append(Entry("made" if made else "failed", (declarer,),
+                               "early" if early else None))
+        found.extend(Entry("score", (s,), changes[s], points=changes[s])
+                     for s in range(PLAYERS))
+        return found
+
     def declarer_total(self) -> int:
         """The declarer's card points of tricks, plus the discards, plus Bond / Big Bond.
 
@@ -529,6 +564,7 @@ class BearState(State):
                           made=made)
         for s in range(PLAYERS):
             self.match_scores[s] += changes[s]
+        self.add_tally(self._tally(changes, early))
         result["changes"] = changes
         self.last_result = result
         self.deals_played += 1
@@ -799,11 +835,12 @@ class BearRules(Rules):
             return f"{cards} を出す" if ja else f"Play {cards}"
         return str(action)
 
-    def event_text(self, event: Event, lang: str = "en") -> str | None:
+    def event_text(self, event: Event, lang: str = "en",
+                   names: Sequence[str] | None = None) -> str | None:
         """A sentence for an event."""
         ja = lang == "ja"
-        who = "" if event.seat is None else (
-            f"席{event.seat + 1}" if ja else f"Seat {event.seat + 1}")
+        who = "" if event.seat is None else named(
+            event.seat, names, f"席{event.seat + 1}" if ja else f"Seat {event.seat + 1}")
         cards = " ".join(_cards.pretty(c) for c in event.cards)
         kind = event.kind
         if kind == "deal":
@@ -824,10 +861,10 @@ class BearRules(Rules):
             return (f"{who}がデクレアラー({words})。" if ja
                     else f"{who} is the declarer ({words}).")
         if kind == "kitty":
-            shown = cards or (f"{event.hidden}枚" if ja else f"{event.hidden} cards")
+            shown = cards or (f"{event.hidden}枚" if ja else _cards.count_text(event.hidden))
             return f"{who}がキティを取る:{shown}" if ja else f"{who} takes the kitty: {shown}."
         if kind == "discard":
-            shown = cards or (f"{event.hidden}枚" if ja else f"{event.hidden} cards")
+            shown = cards or (f"{event.hidden}枚" if ja else _cards.count_text(event.hidden))
             return f"{who}が捨てる:{shown}" if ja else f"{who} discards {shown}."
         if kind == "play-starts":
             return f"{who}がリード。" if ja else f"{who} leads."
@@ -844,10 +881,14 @@ class BearRules(Rules):
         if kind == "score":
             return f"{who}:{event.arg}点" if ja else f"{who} scores {event.arg}."
         if kind == "game-over":
-            seats_won = [int(x) + 1 for x in (event.arg or "").split(",") if x]
-            names = ", ".join(str(x) for x in seats_won)
-            return f"ゲーム終了。勝者:席{names}" if ja else f"Game over. Winner: seat {names}."
-        return super().event_text(event, lang)
+            won = [int(x) for x in (event.arg or "").split(",") if x]
+            if names is not None:
+                listed = "、".join(named(x, names, "") for x in won) if ja else " and ".join(
+                    named(x, names, "") for x in won)
+                return f"ゲーム終了。勝者:{listed}" if ja else f"Game over. Winner: {listed}."
+            listed = ", ".join(str(x + 1) for x in won)
+            return f"ゲーム終了。勝者:席{listed}" if ja else f"Game over. Winner: seat {listed}."
+        return super().event_text(event, lang, names)
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as plain text."""

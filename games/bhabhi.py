@@ -11,10 +11,12 @@ within one suit, a larger card is a higher one (A high).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from games.cards import Card, count_text, parse, pretty, show, standard_deck
 from games.core import (
     Action,
+    Entry,
     Event,
     IllegalAction,
     Option,
@@ -24,6 +26,7 @@ from games.core import (
     State,
     View,
     check_deck,
+    named,
     reseeded,
     seat_option,
 )
@@ -161,10 +164,11 @@ class BhabhiRules(Rules):
             return f"{who}から引く" if ja else f"Draw from {who}"
         return str(action)
 
-    def event_text(self, event: Event, lang: str = "en") -> str | None:
+    def event_text(self, event: Event, lang: str = "en",
+                   names: Sequence[str] | None = None) -> str | None:
         """A sentence for an event."""
         ja = lang == "ja"
-        who = _seat_name(None if event.seat is None else str(event.seat), ja)
+        who = _seat_name(None if event.seat is None else str(event.seat), ja, names)
         cards = " ".join(pretty(c) for c in event.cards)
         kind = event.kind
         if kind == "play":
@@ -174,25 +178,26 @@ class BhabhiRules(Rules):
                     else f"{who} cannot follow suit: the round ends.")
         if kind == "pick_up":
             return (f"{who}が場札{len(event.cards)}枚を取る。" if ja
-                    else f"{who} picks up the {len(event.cards)} cards on the table.")
+                    else f"{who} picks up {_the(len(event.cards))} on the table.")
         if kind == "discard":
             return (f"場札{len(event.cards)}枚は捨て札に。{who}が次のリード権。" if ja
-                    else f"The {len(event.cards)} cards are discarded; {who} took the round.")
+                    else f"{_the(len(event.cards)).capitalize()} "
+                    f"{'is' if len(event.cards) == 1 else 'are'} discarded; {who} took the round.")
         if kind == "lead":
             return f"{who}がリードする。" if ja else f"{who} leads."
         if kind == "safe":
             return f"{who}は勝ち抜け。" if ja else f"{who} is safe."
         if kind == "take":
-            other = _seat_name(event.arg, ja)
+            other = _seat_name(event.arg, ja, names)
             n = event.hidden or len(event.cards)
             return (f"{who}が{other}の手札{n}枚を受け取る。" if ja
-                    else f"{who} takes the {n} cards of {other}.")
+                    else f"{who} takes {_the(n)} of {other}.")
         if kind == "interject":
             return f"{who}が割り込む。" if ja else f"{who} interjects."
         if kind == "decline":
             return f"{who}は割り込まない。" if ja else f"{who} does not interject."
         if kind == "draw":
-            src = "捨て札" if event.arg == "discards" else _seat_name(event.arg, ja)
+            src = "捨て札" if event.arg == "discards" else _seat_name(event.arg, ja, names)
             if ja:
                 return f"{who}は{src}から1枚引く。"
             return f"{who} draws a card from {'the discards' if event.arg == 'discards' else src}."
@@ -236,10 +241,15 @@ class BhabhiRules(Rules):
         return "\n".join(lines)
 
 
-def _seat_name(arg: str | None, ja: bool) -> str:
+def _the(count: int) -> str:
+    """'the card' or 'the 3 cards'."""
+    return "the card" if count == 1 else f"the {count} cards"
+
+
+def _seat_name(arg: str | None, ja: bool, names: Sequence[str] | None = None) -> str:
     if arg is None or not arg.isdigit():
         return "誰か" if ja else "someone"
-    return f"席{int(arg) + 1}" if ja else f"seat {int(arg) + 1}"
+    return named(int(arg), names, f"席{int(arg) + 1}" if ja else f"seat {int(arg) + 1}")
 
 
 class BhabhiState(State):
@@ -570,6 +580,13 @@ class BhabhiState(State):
         else:
             # Rounds 5, Decision: everyone running out in the same round is a draw.
             events.append(Event("draw_game"))
+        # The game explained: each seat in the order of going 'safe' (its place; seats safe
+        # in the same round share it), then the 'last' player; points: the score it brings.
+        keys, scores = self._keys(), self.scores()
+        order = sorted(range(self.players), key=lambda s: (keys[s], s))
+        self.add_tally(Entry("last" if s in left else "safe", (s,),
+                             1 + sum(1 for k in keys if k < keys[s]), points=scores[s])
+                       for s in order)
         return True
 
     # -- shootout -------------------------------------------------------------------------

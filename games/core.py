@@ -151,6 +151,44 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Entry:
+    """One line of a deal's result in the game's own terms (see :class:`Tally`).
+
+    ``key`` names what it is ('tricks', 'dregs', 'bond', 'penalty', ...; each game documents
+    its keys at its ``_tally`` helper), ``seats`` whom it counts for (both partners of a side),
+    ``value`` the number or text it shows, ``cards`` the cards it is about, and ``points`` what
+    it adds to the score of each of those seats (0 for a line that only explains).
+    """
+
+    key: str
+    seats: tuple[int, ...] = ()
+    value: int | str | None = None
+    cards: tuple[Card, ...] = ()
+    points: float = 0.0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Entry:
+        return self  # immutable: copies of a state share it
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A finished deal (or a game of a series), explained: its entries, what each seat gained
+    (the sum of the entries' points for it) and each seat's score after it."""
+
+    deal: int
+    entries: tuple[Entry, ...]
+    gains: tuple[float, ...]
+    totals: tuple[float, ...]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tally:
+        return self  # immutable: copies of a state share it
+
+    def find(self, key: str) -> list[Entry]:
+        """The entries with that key, in order."""
+        return [e for e in self.entries if e.key == key]
+
+
+@dataclass(frozen=True)
 class Option:
     """One game option, described so that menus and validation can be built from it."""
 
@@ -394,9 +432,14 @@ class Rules(ABC):
         """A short label for an action, for a button or a log line ('Play 10♠')."""
         return str(action)
 
-    def event_text(self, event: Event, lang: str = "en") -> str | None:
-        """A sentence for a public event (already stripped with ``for_seat``), or None."""
-        who = "" if event.seat is None else f"seat {event.seat + 1}: "
+    def event_text(self, event: Event, lang: str = "en",
+                   names: Sequence[str] | None = None) -> str | None:
+        """A sentence for a public event (already stripped with ``for_seat``), or None.
+
+        ``names``: the players' names by seat, used instead of 'Seat 2' when given.
+        """
+        who = "" if event.seat is None else (
+            named(event.seat, names, f"seat {event.seat + 1}") + ": ")
         cards = " ".join(_cards.pretty(c) for c in event.cards)
         return f"{who}{event.kind} {event.arg or ''} {cards}".strip()
 
@@ -463,6 +506,9 @@ class State(ABC):
     options: dict[str, OptionValue]
     rng: random.Random
     deal_number: int
+    # Every finished deal explained, oldest first (see :meth:`breakdown`); a tuple, replaced
+    # (never changed) when a deal ends, so copies of the state may share it.
+    tallies: tuple[Tally, ...] = ()
     # Set on a search's sampled copy: when a deal ends, a game that honours it only counts the
     # deal (``deal_number`` moves on) instead of dealing the next one nobody will look at.
     stop_at_deal_end: bool = False
@@ -531,6 +577,25 @@ class State(ABC):
     def pack(self) -> list[Card]:
         """All the cards of the current deal's pack (duplicates repeated)."""
 
+    def breakdown(self) -> tuple[Tally, ...]:
+        """Every finished deal's result in the game's own terms, oldest first.
+
+        The entries of each tally add up to its gains, and the gains, deal after deal, to the
+        running :meth:`scores` (each tally's ``totals``).
+        """
+        return self.tallies
+
+    def add_tally(self, entries: Iterable[Entry], deal: int | None = None) -> None:
+        """Record a finished deal: call once the deal's points are in :meth:`scores`."""
+        found = tuple(entries)
+        gains = [0.0] * self.players
+        for entry in found:
+            for seat in entry.seats:
+                gains[seat] += entry.points
+        self.tallies = (*self.tallies, Tally(
+            self.deal_number if deal is None else deal, found, tuple(gains),
+            tuple(float(x) for x in self.scores())))
+
     # -- conveniences ---------------------------------------------------------------------
     def random_action(self, seat: int, rng: random.Random) -> Action:
         """A legal action of ``seat`` chosen uniformly at random."""
@@ -563,6 +628,14 @@ class State(ABC):
         return 1
 
 
+def named(seat: int, names: Sequence[str] | None, otherwise: str) -> str:
+    """A seat as a sentence names it: the player's name when ``names`` has it, else
+    ``otherwise`` (the game's own 'Seat 2')."""
+    if names is not None and 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return otherwise
+
+
 def reseeded(state: State, rng: random.Random) -> None:
     """Give a determinized state a fresh generator, so its future chance is unknown too."""
     state.rng = random.Random(rng.getrandbits(64))
@@ -575,6 +648,7 @@ def deal_fields(values: Iterable[Card]) -> list[str]:
 
 __all__ = [
     "Action",
+    "Entry",
     "Event",
     "IllegalAction",
     "Option",
@@ -582,9 +656,11 @@ __all__ = [
     "Outcome",
     "Rules",
     "State",
+    "Tally",
     "View",
     "check_deck",
     "deal_fields",
+    "named",
     "reseeded",
     "seat_option",
 ]

@@ -9,6 +9,7 @@ score table that rewards 10 tricks above all.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from games.cards import (
@@ -25,6 +26,7 @@ from games.cards import (
 )
 from games.core import (
     Action,
+    Entry,
     Event,
     IllegalAction,
     Option,
@@ -34,6 +36,7 @@ from games.core import (
     State,
     View,
     check_deck,
+    named,
     reseeded,
     seat_option,
 )
@@ -107,6 +110,25 @@ def match_winner(totals: list[int], target: int, cap: int) -> int | None:
     if totals[high] >= cap:
         return high
     return None
+
+
+def _tally(team: int, taken: int, won_last: bool, dregs: Sequence[Card], trumps: str | None,
+           score: int) -> list[Entry]:
+    """One side's deal explained ("Scoring each deal"): 'tricks' (how many, from the points
+    table), 'last-trick', 'dregs' (the table cards left that count as trumps, 3 each) and
+    'floor' (what lifts a negative deal to 0); their points add up to ``score``."""
+    seats = (team, team + 2)
+    counted = tuple(c for c in dregs if counts_as_trump(c, trumps))
+    found = [Entry("tricks", seats, taken, points=trick_points(taken))]
+    if won_last:
+        found.append(Entry("last-trick", seats, points=LAST_TRICK_POINTS))
+    if counted:
+        found.append(Entry("dregs", seats, len(counted), counted,
+                           points=-DREG_PENALTY * len(counted)))
+    raw = sum(e.points for e in found)
+    if raw != score:
+        found.append(Entry("floor", seats, points=score - raw))
+    return found
 
 
 class FinesseState(State):
@@ -405,12 +427,14 @@ class FinesseState(State):
         trumps = self.trumps
         last_team = self.leader % 2
         parts: list[dict[str, Any]] = []
+        entries = [Entry("trumps", value=trumps)]
         for team in (0, 1):
             taken = self.tricks[team] + self.tricks[team + 2]
             dregs = _cards(self.table[team] + self.table[team + 2])
             penalised = sum(1 for c in dregs if counts_as_trump(c, trumps))
             score = deal_score(last_team == team, taken, list(dregs), trumps)
             self.totals[team] += score
+            entries.extend(_tally(team, taken, last_team == team, dregs, trumps, score))
             parts.append({
                 "tricks": taken,
                 "last_trick": last_team == team,
@@ -425,6 +449,7 @@ class FinesseState(State):
             "teams": parts,
             "dregs": [_codes(t) for t in self.table],
         }
+        self.add_tally(entries)
         winner = match_winner(self.totals, self.target, self.cap)
         if winner is not None:
             self.winner_team = winner
@@ -661,10 +686,12 @@ class FinesseRules(Rules):
             return f"Refill with {shown}"
         return str(action)
 
-    def event_text(self, event: Event, lang: str = "en") -> str | None:
+    def event_text(self, event: Event, lang: str = "en",
+                   names: Sequence[str] | None = None) -> str | None:
         """A sentence for a public event."""
         seat = event.seat
-        who = "" if seat is None else (f"席{seat + 1}" if lang == "ja" else f"Seat {seat + 1}")
+        who = "" if seat is None else named(
+            seat, names, f"席{seat + 1}" if lang == "ja" else f"Seat {seat + 1}")
         shown = " ".join(pretty(c) for c in event.cards)
         kind = event.kind
         ja = lang == "ja"
@@ -681,10 +708,11 @@ class FinesseRules(Rules):
         if kind == "lead":
             return f"{who}が{shown}をリード。" if ja else f"{who} leads {shown}."
         if kind == "lead_table":
-            owner = int(event.arg or 0) + 1
+            owner = int(event.arg or 0)
+            whose = named(owner, names, f"席{owner + 1}" if ja else f"seat {owner + 1}")
             if ja:
-                return f"{who}が席{owner}のテーブルカード{shown}をリード。"
-            return f"{who} leads {shown} from seat {owner}'s table cards."
+                return f"{who}が{whose}のテーブルカード{shown}をリード。"
+            return f"{who} leads {shown} from {whose}'s table cards."
         if kind == "trumps":
             if event.arg == NO_TRUMPS:
                 return "切り札なし。" if ja else "No trumps this deal."
@@ -701,14 +729,14 @@ class FinesseRules(Rules):
         if kind == "refill":
             return f"{who}が{shown}を補充。" if ja else f"{who} refills with {shown}."
         if kind == "deal_score":
-            team = _team_name(seat or 0, lang)
+            team = _team_name(seat or 0, lang, names)
             return f"{team}:{event.arg}点。" if ja else f"{team} score {event.arg}."
         if kind == "match_won":
-            team = _team_name(seat or 0, lang)
+            team = _team_name(seat or 0, lang, names)
             if ja:
                 return f"{team}の勝ち({event.arg})。"
             return f"{team} win the match ({event.arg})."
-        return super().event_text(event, lang)
+        return super().event_text(event, lang, names)
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as plain text: scores, trumps, table cards, the trick, the hand."""
@@ -767,7 +795,10 @@ def _pretty_code(code: str) -> str:
     return pretty(parse(code))
 
 
-def _team_name(team: int, lang: str) -> str:
+def _team_name(team: int, lang: str, names: Sequence[str] | None = None) -> str:
+    if names is not None and len(names) == PLAYERS:
+        first, second = names[team], names[team + 2]
+        return f"{first}・{second}" if lang == "ja" else f"{first} and {second}"
     if lang == "ja":
         return "席1・3のペア" if team == 0 else "席2・4のペア"
     return "Seats 1 and 3" if team == 0 else "Seats 2 and 4"

@@ -9,7 +9,7 @@ a table plays a series of games scored in chips, winner's points or penalty poin
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -25,6 +25,7 @@ from games.cards import (
 )
 from games.core import (
     Action,
+    Entry,
     Event,
     IllegalAction,
     Option,
@@ -34,6 +35,7 @@ from games.core import (
     State,
     View,
     check_deck,
+    named,
     reseeded,
     seat_option,
 )
@@ -270,6 +272,11 @@ class OneTwoThreeFourState(State):
                 gain[s] += totals[s]
         for s in range(n):
             self.points[s] += gain[s]
+        # The game explained: who 'won' (and why: 'empty', 'last' or 'stock'), then each
+        # seat's 'hand' (the cards shown, their total) with the chips or points it brought.
+        self.add_tally([Entry("won", tuple(winners), why)] + [
+            Entry("hand", (s,), totals[s], tuple(self.hands[s]), points=gain[s])
+            for s in range(n)])
         self.last_game = {
             "game": self.deal_number,
             "winners": list(winners),
@@ -597,11 +604,12 @@ class OneTwoThreeFourRules(Rules):
             return f"パス {cards}" if lang == "ja" else f"Pass {cards}"
         return str(action)
 
-    def event_text(self, event: Event, lang: str = "en") -> str | None:
+    def event_text(self, event: Event, lang: str = "en",
+                   names: Sequence[str] | None = None) -> str | None:
         """A sentence for an event."""
         ja = lang == "ja"
-        who = "" if event.seat is None else (
-            f"{event.seat + 1}番" if ja else f"Seat {event.seat + 1}")
+        who = "" if event.seat is None else named(
+            event.seat, names, f"{event.seat + 1}番" if ja else f"Seat {event.seat + 1}")
         cards = " ".join(pretty(c) for c in event.cards)
         k = event.kind
         if k == "deal":
@@ -623,17 +631,22 @@ class OneTwoThreeFourRules(Rules):
         if k == "show":
             return f"{who}の手札: {cards}" if ja else f"{who} shows {cards}."
         if k == "win":
-            won = [str(int(w) + 1) for w in (event.arg or "").split(",") if w]
+            won = [int(w) for w in (event.arg or "").split(",") if w]
+            listed = ("、" if ja else " and ").join(
+                named(w, names, f"{w + 1}番" if ja else f"seat {w + 1}") for w in won)
             if ja:
-                return f"勝者: {'・'.join(won)}番。"
-            if len(won) == 1:
-                return f"The game is won by seat {won[0]}."
-            return f"The game is won by seats {', '.join(won[:-1])} and {won[-1]}."
+                return f"勝者: {listed}。"
+            return f"The game is won by {listed}."
         if k == "score":
-            return f"得点の増減: {event.arg}" if ja else f"Score changes: {event.arg}"
+            parts = []
+            for s, change in enumerate(int(x) for x in (event.arg or "").split()):
+                seat = named(s, names, f"{s + 1}番" if ja else f"seat {s + 1}")
+                parts.append(f"{seat} {change:+d}" if change else f"{seat} ±0")
+            listed = "、".join(parts) if ja else ", ".join(parts)
+            return f"得点の増減: {listed}" if ja else f"Score changes: {listed}"
         if k == "match-end":
             return "シリーズ終了。" if ja else "The series is over."
-        return super().event_text(event, lang)
+        return super().event_text(event, lang, names)
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as text."""

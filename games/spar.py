@@ -8,7 +8,7 @@ winning it with a low card). Option ``variant`` picks the member of the family.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +16,7 @@ from games import seats, tricks
 from games.cards import Card, card, count_text, pretty, show, show_codes
 from games.core import (
     Action,
+    Entry,
     Event,
     IllegalAction,
     Option,
@@ -25,6 +26,7 @@ from games.core import (
     State,
     View,
     check_deck,
+    named,
     reseeded,
     seat_option,
 )
@@ -416,6 +418,27 @@ class SparState(State):
             return 2 if last == 3 else 1
         return 0
 
+    def _tally(self, winner: int, value: int) -> list[Entry]:
+        """The deal explained: the 'last-trick' (its number and winning card), an 'essilfy'
+        (Spar) or a 'run' (Sipa, Fapfap) of last tricks that raised the value, and the
+        'deal-won' entry: its value from each other player (points), or one deal won."""
+        won = self.winners
+        seat = (winner,)
+        found = [Entry("last-trick", seat, len(won), (won[-1][1],))]
+        if self.variant.scoring == "deals":
+            found.append(Entry("deal-won", seat, None, points=1))
+            return found
+        last = won[-1][1].rank
+        plain = {"spar": 3 if last == 6 else 2 if last == 7 else 1,
+                 "benin": 2 if last == 7 else 1, "sipa": 2 if last == 7 else 1,
+                 "fapfap": 2 if last == 3 else 1}.get(self.variant.scoring, value)
+        if value != plain:
+            count = 3 if self.variant.scoring == "sipa" and value == 6 else 2
+            key = "essilfy" if self.variant.scoring == "spar" else "run"
+            found.append(Entry(key, seat, count, tuple(c for _s, c in won[-count:])))
+        found.append(Entry("deal-won", seat, value, points=value * (self.players - 1)))
+        return found
+
     def _end_deal(self, winner: int) -> list[Event]:
         n = self.players
         self.turn = None
@@ -428,6 +451,7 @@ class SparState(State):
             self.points[winner] += value * (n - 1)
             self.deals_won[winner] += 1
         self.last_deal = {"deal": self.deal_number, "winner": winner, "value": value}
+        self.add_tally(self._tally(winner, value))
         events = [Event("deal-won", winner, (), str(value))]
         if self._match_over():
             self.finished = True
@@ -783,11 +807,12 @@ class SparRules(Rules):
             return labels[action.kind][1 if ja else 0]
         return str(action)
 
-    def event_text(self, event: Event, lang: str = "en") -> str | None:
+    def event_text(self, event: Event, lang: str = "en",
+                   names: Sequence[str] | None = None) -> str | None:
         """A sentence for an event."""
         ja = lang == "ja"
-        who = "" if event.seat is None else (
-            f"{event.seat + 1}番" if ja else f"Seat {event.seat + 1}")
+        who = "" if event.seat is None else named(
+            event.seat, names, f"{event.seat + 1}番" if ja else f"Seat {event.seat + 1}")
         cards = " ".join(pretty(c) for c in event.cards)
         k = event.kind
         if k == "deal":
@@ -815,7 +840,7 @@ class SparRules(Rules):
                     else f"At {who}'s request the bottom card is shown: {cards}.")
         if k == "match-end":
             return "ゲーム終了。" if ja else "The match is over."
-        return super().event_text(event, lang)
+        return super().event_text(event, lang, names)
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as text."""

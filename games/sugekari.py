@@ -10,7 +10,7 @@ their own side. Either way a seat's side is ``seat % 2``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import ClassVar
 
@@ -18,6 +18,7 @@ from games import cards as _cards
 from games.cards import Card
 from games.core import (
     Action,
+    Entry,
     Event,
     IllegalAction,
     Option,
@@ -27,6 +28,7 @@ from games.core import (
     State,
     View,
     check_deck,
+    named,
     reseeded,
     seat_option,
 )
@@ -125,6 +127,7 @@ class SugekariState(State):
         self.cap_value = [0, 0]
         self.banked = [0, 0]
         self.game_base = [0, 0]
+        self.pile_base = (0, 0)  # how many captured cards came from earlier games
         self.stock: list[Card] = []
         self.out_of_play: list[Card] = []
         self.set_aside: list[list[Card]] = [[] for _ in range(n)]
@@ -450,9 +453,25 @@ class SugekariState(State):
         """What each side has captured in the current game so far."""
         return [self.cap_value[0] - self.game_base[0], self.cap_value[1] - self.game_base[1]]
 
+    def _tally(self, out: int) -> list[Entry]:
+        """The game explained: who went 'out' (or that it got 'stuck'), then per side the
+        'captured' cards (one point each) and the 'jokers' among them (−5 each)."""
+        found = [Entry("out", (out,)) if out >= 0 else Entry("stuck")]
+        for side in (0, 1):
+            seats = tuple(s for s in range(self.players) if s & 1 == side)
+            pile = self.captured[side][self.pile_base[side]:]
+            jokers = tuple(c for c in pile if _IS_JOKER[c])
+            found.append(Entry("captured", seats, len(pile) - len(jokers),
+                               points=len(pile) - len(jokers)))
+            if jokers:
+                found.append(Entry("jokers", seats, len(jokers), jokers,
+                                   points=JOKER_PENALTY * len(jokers)))
+        return found
+
     def _end_game(self, out: int, events: list[Event]) -> None:
         scores = self.game_scores()
         self.results.append((scores[0], scores[1], out))
+        self.add_tally(self._tally(out))
         events.append(Event("game_over", out if out >= 0 else None, arg=f"{scores[0]}-{scores[1]}"))
         more = (self.mode == "two-decks" and self.deal_number == 1) or (
             self.best_of_three and self.deal_number < 3
@@ -468,6 +487,7 @@ class SugekariState(State):
                 self.set_aside[s].extend(self.hands[s])
                 self.hands[s] = []
             self.game_base = self.cap_value[:]
+            self.pile_base = (len(self.captured[0]), len(self.captured[1]))
             starter = (out + 1) % n if out >= 0 else (self.game_starter + 1) % n
         else:
             # Decision: in a best-of-three the start moves one seat clockwise each game.
@@ -530,6 +550,7 @@ class SugekariState(State):
         self.captured = [[], []]
         self.cap_value = [0, 0]
         self.game_base = [0, 0]
+        self.pile_base = (0, 0)
         self.stock = []
         self.out_of_play = []
         self.set_aside = [[] for _ in range(n)]
@@ -969,11 +990,12 @@ class SugekariRules(Rules):
             return f"捨てる: {cards}" if ja else f"Discard {cards}"
         return str(action)
 
-    def event_text(self, event: Event, lang: str = "en") -> str | None:
+    def event_text(self, event: Event, lang: str = "en",
+                   names: Sequence[str] | None = None) -> str | None:
         """A sentence for an event (already stripped for the reader)."""
         ja = lang == "ja"
-        who = "" if event.seat is None else (
-            f"席{event.seat + 1}" if ja else f"Seat {event.seat + 1}")
+        who = "" if event.seat is None else named(
+            event.seat, names, f"席{event.seat + 1}" if ja else f"Seat {event.seat + 1}")
         cards = " ".join(_cards.pretty(c) for c in event.cards)
         count = event.hidden or len(event.cards)
         many = _cards.count_text(count)
@@ -1017,13 +1039,16 @@ class SugekariRules(Rules):
         if kind == "match_over":
             if event.arg == "draw":
                 return "引き分け" if ja else "The match is drawn"
-            seats = [int(x) + 1 for x in (event.arg or "0").split("+")]
+            seats = [int(x) for x in (event.arg or "0").split("+")]
             if ja:
-                return "・".join(f"席{x}" for x in seats) + "の勝ち"
+                return "・".join(named(x, names, f"席{x + 1}") for x in seats) + "の勝ち"
+            if names is not None:
+                listed = " and ".join(named(x, names, "") for x in seats)
+                return f"{listed} win" if len(seats) > 1 else f"{listed} wins"
             if len(seats) > 1:
-                return "Seats " + " and ".join(str(x) for x in seats) + " win"
-            return f"Seat {seats[0]} wins"
-        return super().event_text(event, lang)
+                return "Seats " + " and ".join(str(x + 1) for x in seats) + " win"
+            return f"Seat {seats[0] + 1}" + " wins"
+        return super().event_text(event, lang, names)
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as plain text."""

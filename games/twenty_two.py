@@ -29,6 +29,7 @@ from typing import Any
 from games.cards import RANKS, Card, count_text, pretty, show, show_codes, standard_deck
 from games.core import (
     Action,
+    Entry,
     Event,
     IllegalAction,
     Option,
@@ -38,6 +39,7 @@ from games.core import (
     State,
     View,
     check_deck,
+    named,
     reseeded,
     seat_option,
 )
@@ -544,7 +546,23 @@ class TwentyTwoState(State):
             self.answers = {}
             self.doomed = doomed
             return
-        self._finish_deal(doomed, events)
+        self._finish_deal(doomed, events, {})
+
+    def _tally(self, going: list[int], stayed: dict[int, Id]) -> list[Entry]:
+        """The deal explained: each seat's card in the 'final' trick, a 'penalty' (the card
+        and its points) for each seat tied highest, a 'rebuy' taking that penalty back, and
+        'out' (the total) for each seat eliminated."""
+        found = [Entry("final", (s,), None, (_C[c],)) for s, c in self.last_final or []]
+        for s in self.last_losers:
+            c = stayed.get(s, self.penalties[s][-1] if self.penalties[s] else -1)
+            if c < 0:
+                continue
+            points = self.values[c & 15]
+            found.append(Entry("penalty", (s,), points, (_C[c],), points=points))
+            if s in stayed:
+                found.append(Entry("rebuy", (s,), points, (_C[c],), points=-points))
+        found.extend(Entry("out", (s,), int(self.totals[s])) for s in going)
+        return found
 
     def _apply_rebuy(self, seat: int, action: Action) -> list[Event]:
         if action.kind not in ("rebuy", "out") or action.cards:
@@ -556,6 +574,7 @@ class TwentyTwoState(State):
         events = [Event("rebuy" if self.answers[seat] else "decline", seat)]
         if len(self.answers) == len(self.pending):
             going = []
+            stayed: dict[int, Id] = {}
             for s in self.doomed:
                 if self.answers.get(s, False):
                     # Pay one more stake; the penalty goes back to before this deal, so the
@@ -563,6 +582,7 @@ class TwentyTwoState(State):
                     card = self.penalties[s].pop()
                     self.totals[s] -= self.values[card & 15]
                     self.discards.append(card)
+                    stayed[s] = card
                     self.rebought[s] = True
                     self.paid[s] += 1
                     events.append(Event("stay", s, (_C[card],), str(self.totals[s])))
@@ -571,15 +591,17 @@ class TwentyTwoState(State):
             self.pending = []
             self.answers = {}
             self.doomed = []
-            self._finish_deal(going, events)
+            self._finish_deal(going, events, stayed)
         return events
 
-    def _finish_deal(self, going: list[int], events: list[Event]) -> None:
+    def _finish_deal(self, going: list[int], events: list[Event],
+                     stayed: dict[int, Id]) -> None:
         """Step 6 and 7: eliminations, the end of the game, or the next deal."""
         for s in going:
             self.live[s] = False
             self.out_deal[s] = self.deal_number
             events.append(Event("out", s, arg=str(self.totals[s])))
+        self.add_tally(self._tally(going, stayed))
         remaining = [s for s in range(self.players) if self.live[s]]
         winners: list[int] | None = None
         if going and self.rebuy_on and self.live_before <= 3 and remaining:
@@ -867,11 +889,12 @@ class TwentyTwoRules(Rules):
             return "脱落する" if ja else "Go out"
         return str(action)
 
-    def event_text(self, event: Event, lang: str = "en") -> str | None:
+    def event_text(self, event: Event, lang: str = "en",
+                   names: Sequence[str] | None = None) -> str | None:
         """A sentence for an event as a seat sees it."""
         ja = lang == "ja"
-        who = "" if event.seat is None else (
-            f"{event.seat + 1}番席" if ja else f"Seat {event.seat + 1}")
+        who = "" if event.seat is None else named(
+            event.seat, names, f"{event.seat + 1}番席" if ja else f"Seat {event.seat + 1}")
         cards = _show(event.cards)
         count = event.hidden or len(event.cards)
         k = event.kind

@@ -70,13 +70,14 @@ async def test_a_game_updates_the_leaderboard_exactly_once(tmp_path: Path) -> No
         board = await command(w, alice, "leaderboard", {"game": "high-card"})
         text = text_of(board)
         assert "Alice" in text and "Bob" in text and "Carol" not in text
-        assert re.search(r"1 games", text) and "Rank " in text
+        assert re.search(r"· 1 game ·", text) and "Rank " in text
         assert [a["filename"] for a in board.attachments] == ["leaderboard.png"]
         overall = await command(w, carol, "leaderboard")
         assert "all games" in text_of(overall) and "not on this leaderboard" in text_of(overall)
         assert buttons(overall)["Next"]["disabled"]
         stats = await command(w, alice, "stats", {"user": str(bob.id)})
-        assert "Games 1" in text_of(stats) and "Alice (1 games)" in text_of(stats)
+        # High Card is played alone: no partner is named
+        assert "Games 1" in text_of(stats) and "partner" not in text_of(stats).lower()
         history = await command(w, bob, "history")
         assert "place" in text_of(history) and "rated" in text_of(history)
         ja = await command(w, alice, "leaderboard", {"game": "high-card"}, locale="ja")
@@ -98,7 +99,7 @@ async def test_a_restart_at_the_end_of_a_game_neither_loses_nor_repeats_it(
         await w.restart()
         assert await records(w) == 1
         board = await command(w, alice, "leaderboard", {"game": "high-card"})
-        assert re.findall(r"1 games", text_of(board)) and "2 games" not in text_of(board)
+        assert re.findall(r"· 1 game ·", text_of(board)) and "2 games" not in text_of(board)
 
 
 async def test_replays_step_through_the_game_showing_no_hidden_card(tmp_path: Path) -> None:
@@ -160,7 +161,7 @@ async def test_forget_me_takes_a_player_off_the_leaderboard(tmp_path: Path) -> N
         confirm = buttons(ask)["Forget me"]
         r = await w.sim.click(bob, ask, confirm["custom_id"])
         await w.sim.settle()
-        assert r.message is not None and "1 game records" in r.message.content
+        assert r.message is not None and "1 game record of yours was" in r.message.content
         board = await command(w, alice, "leaderboard", {"game": "high-card"})
         assert "Bob" not in text_of(board) and "Alice" not in text_of(board)  # a lone player
         history = await command(w, bob, "history")

@@ -307,7 +307,7 @@ def test_bears_bid_comes_in_two_steps(lang: str) -> None:
     step = text.split(TEXTS[lang]["step-title-bid"].format(first=40) + "\n", 1)[1]
     games_40 = last_menu(step.split(TEXTS[lang]["prompt"])[0] + "\n")
     names = (["スペード", "ハート", "ダイヤ", "クラブ", "グランド・レッド", "グランド・ブラック"]
-             if ja else ["spades", "hearts", "diamonds", "clubs", "grand red", "grand black"])
+             if ja else ["spades", "hearts", "diamonds", "clubs", "Grand (red)", "Grand (black)"])
     assert games_40 == [f"40 {name}" for name in names] + [TEXTS[lang]["back"]]
     assert text.count(TEXTS[lang]["your-moves"]) >= 2, "back returns to the moves"
     assert ("· 席1:45 ハート。" if ja else "· Seat 1 bids 45 hearts.") in text

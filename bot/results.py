@@ -1,0 +1,232 @@
+"""Results that explain: each finished deal in the game's own terms, in English and Japanese.
+
+The games record every finished deal as a :class:`games.core.Tally` (``state.breakdown()``):
+entries such as Finesse's tricks and dregs or Bear's contract and Bond, each with the points it
+brings. This module only words them; the numbers are the engine's, so what is shown adds up to
+the scores. Used by the table message at the end of a deal and of the game, ``/history`` and
+``/replay``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n import plural, t
+from bot.ratings import unrated_reason
+from games.cards import Card, pretty
+from games.core import Action, Entry, Event, Rules, State, Tally
+
+if TYPE_CHECKING:
+    import discord
+
+    from bot.tables import Table
+
+FIELD = 1024  # the most characters an embed field's value may hold
+#: games whose deals are called "games" (a series of games, a match of games)
+GAMES_NOT_DEALS = frozenset({"1234", "sugekari-21"})
+#: games of a single deal
+SINGLE_DEAL = frozenset({"bhabhi"})
+
+
+def points_text(points: float) -> str:
+    """Points with their sign: '+5', '−5', '0'."""
+    whole = int(points) if float(points).is_integer() else points
+    if whole == 0:
+        return "0"
+    return f"+{whole:g}" if whole > 0 else f"−{-whole:g}"
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(pretty(c) for c in cards)
+
+
+def who_text(seats: Sequence[int], names: Sequence[str], lang: str) -> str:
+    """The players of some seats: 'Alice', 'Alice and Carol'."""
+    return t("rs-and", lang).join(
+        names[s] if s < len(names) else str(s + 1) for s in seats)
+
+
+def deal_title(rules: Rules, tally: Tally, lang: str) -> str:
+    """'Deal 3' (or 'Game 3' where the game calls its deals games; 'The result' for a game
+    of one deal)."""
+    if rules.id in SINGLE_DEAL:
+        return t("rs-result", lang)
+    key = "rs-game" if rules.id in GAMES_NOT_DEALS else "rs-deal"
+    return t(key, lang, deal=tally.deal)
+
+
+def hidden_now(state: State) -> frozenset[str]:
+    """Cards in someone's hand that the public view does not show: a card of a finished deal
+    that is back in a hand is not named again."""
+    held = {str(code) for seat in range(state.players) for code in state.view(seat)["hand"]}
+    if not held:
+        return frozenset()
+    public = json.dumps(state.view(None).to_dict())
+    return frozenset(code for code in held if f'"{code}"' not in public)
+
+
+def _item(rules: Rules, entry: Entry, lang: str, hidden: frozenset[str]) -> str:
+    """One entry in words (without its cards when one of them is hidden now: the key's
+    '-bare' wording)."""
+    game, key, value = rules.id, entry.key, entry.value
+    params: dict[str, Any] = {"value": value, "cards": _cards(entry.cards),
+                              "points": points_text(entry.points)}
+    bare = "-bare" if any(str(c) in hidden for c in entry.cards) else ""
+    if game == "bear":
+        if key == "contract":
+            params["value"] = rules.action_text(Action("bid", str(value)), lang)
+        if key == "failed" and value == "early":
+            return t("rs-bear-failed-early", lang)
+    if game == "spar" and key == "deal-won" and value is None:
+        return t("rs-spar-deal-won-deals", lang, **params)
+    if game == "1234":
+        if key == "won":
+            return t(f"rs-1234-won-{value}", lang)
+        if key == "hand" and not entry.cards:
+            return t("rs-1234-hand-empty", lang, **params)
+    return plural(f"rs-{game}-{key}{bare}", value, lang, **params)
+
+
+def _headline(rules: Rules, entry: Entry, lang: str) -> str | None:
+    """An entry that belongs to nobody in particular (the trumps, a Slop round), in words."""
+    if rules.id == "finesse" and entry.key == "trumps":
+        return rules.event_text(Event("trumps", None, arg=str(entry.value)), lang)
+    if rules.id == "bear" and entry.key == "contract":
+        return t("rs-bear-slop", lang)
+    if rules.id == "sugekari-21" and entry.key == "stuck":
+        return t("rs-sugekari-21-stuck", lang)
+    return None
+
+
+def _order_line(tally: Tally, names: Sequence[str], lang: str) -> list[str]:
+    """Getaway: the order of going out, places shared by those safe in the same round."""
+    places: dict[int, list[int]] = {}
+    last: list[int] = []
+    for entry in tally.entries:
+        if entry.key == "last":
+            last.extend(entry.seats)
+        else:
+            places.setdefault(int(entry.value or 0), []).extend(entry.seats)
+    order = " · ".join(f"{place}. {who_text(seats, names, lang)}"
+                       for place, seats in sorted(places.items()))
+    lines = [t("rs-bhabhi-order", lang, order=order)]
+    lines.append(t("rs-bhabhi-last", lang, who=who_text(last, names, lang)) if last
+                 else t("rs-bhabhi-nobody-last", lang))
+    return lines
+
+
+def tally_lines(rules: Rules, tally: Tally, names: Sequence[str], lang: str,
+                hidden: frozenset[str] = frozenset()) -> list[str]:
+    """A finished deal in words: a line per player or side, the items that made its score
+    and, when several items carry points, their sum ('= +9'). Cards in ``hidden`` (see
+    :func:`hidden_now`) are not named."""
+    if rules.id == "bhabhi":
+        return _order_line(tally, names, lang)
+    lines: list[str] = []
+    groups: dict[tuple[int, ...], list[Entry]] = {}
+    for entry in tally.entries:
+        if not entry.seats:
+            head = _headline(rules, entry, lang)
+            if head:
+                lines.append(head)
+            continue
+        groups.setdefault(entry.seats, []).append(entry)
+    for seats, entries in groups.items():
+        items = [_item(rules, e, lang, hidden) for e in entries]
+        scored = [e for e in entries if e.points]
+        text = t("rs-line", lang, who=who_text(seats, names, lang), items=" · ".join(items))
+        if len(scored) > 1:
+            text += " " + t("rs-sum", lang, points=points_text(sum(e.points for e in scored)))
+        lines.append(text)
+    return lines
+
+
+def sides(rules: Rules, state: State) -> list[tuple[int, ...]]:
+    """The sides of a game: partnerships, or each seat alone."""
+    teams = rules.teams(state.players, state.options)
+    return [tuple(team) for team in teams] if teams else [(s,) for s in range(state.players)]
+
+
+def deals_lines(rules: Rules, state: State, names: Sequence[str], lang: str) -> list[str]:
+    """Deal by deal, what each side gained: '3: Alice +9, Bob 0'."""
+    groups = sides(rules, state)
+    return [f"{tally.deal}: " + ", ".join(
+        f"{who_text(side, names, lang)} {points_text(tally.gains[side[0]])}" for side in groups)
+        for tally in state.breakdown()]
+
+
+def _fit(lines: list[str], limit: int = FIELD, keep_end: bool = False) -> str:
+    """Lines joined to fit a field; the oldest (or the last) left out with '…'."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    if keep_end:
+        while lines and len("\n".join(["…", *lines])) > limit:
+            lines = lines[1:]
+        return "\n".join(["…", *lines])[-limit:]
+    return text[:limit - 1] + "…"
+
+
+def last_deal(rules: Rules, state: State, names: Sequence[str], lang: str
+              ) -> tuple[str, str] | None:
+    """The latest finished deal as (title, text), or None before the first ends."""
+    found = state.breakdown()
+    if not found:
+        return None
+    tally = found[-1]
+    return deal_title(rules, tally, lang), _fit(
+        tally_lines(rules, tally, names, lang, hidden_now(state)))
+
+
+def unrated_text(seats: Sequence[Mapping[str, Any]], lang: str, finished: bool) -> str:
+    """'Unrated: a computer plays in it.' (or, after the game, 'This game was unrated: …'),
+    or '' for a game that counts."""
+    reason = unrated_reason(seats)
+    if reason is None:
+        return ""
+    why = t(f"unrated-{reason}-was", lang) if finished and reason == "computer" else t(
+        f"unrated-{reason}", lang)
+    return t("unrated-was" if finished else "unrated-will", lang, why=why)
+
+
+def table_unrated(table: Table, lang: str) -> str:
+    """The lobby's or the result's note on a table that is (or was) unrated, or ''."""
+    finished = table.state is not None and table.state.over
+    return unrated_text([s.to_dict() for s in table.seats], lang, finished)
+
+
+def add_results(embed: discord.Embed, table: Table, lang: str) -> None:
+    """The table message's explanation: the latest finished deal's breakdown; at the end of
+    the game also the scores deal by deal and whether the game was rated."""
+    state = table.state
+    if state is None:
+        return
+    rules = table.rules
+    names = [s.name for s in table.seats]
+    found = last_deal(rules, state, names, lang)
+    if found is not None:
+        embed.add_field(name=found[0][:256], value=found[1], inline=False)
+    if not state.over:
+        return
+    if len(state.breakdown()) > 1:
+        key = "rs-games" if rules.id in GAMES_NOT_DEALS else "rs-deals"
+        embed.add_field(name=t(key, lang), value=_fit(
+            deals_lines(rules, state, names, lang), keep_end=True), inline=False)
+    note = table_unrated(table, lang)
+    if note:
+        embed.add_field(name=t("rs-ratings", lang), value=note, inline=False)
+
+
+def summary(rules: Rules, state: State, names: Sequence[str], lang: str,
+            limit: int = 220) -> str:
+    """The last deal of a finished game on one short line (for /history)."""
+    found = state.breakdown()
+    if not found:
+        return ""
+    tally = found[-1]
+    text = " / ".join(tally_lines(rules, tally, names, lang, hidden_now(state)))
+    if len(found) > 1:
+        text = f"{deal_title(rules, tally, lang)}: {text}"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
