@@ -226,6 +226,17 @@ def option_value_text(value: object, lang: str) -> str:
     return str(value)
 
 
+def _option_shown(rules: Any, name: str, value: object, lang: str) -> str:
+    """A chosen option's value as people count: a seat from 1."""
+    try:
+        kind = rules.option(name).kind
+    except KeyError:
+        kind = ""
+    if kind == "seat" and isinstance(value, int) and not isinstance(value, bool):
+        return str(value + 1)
+    return option_value_text(value, lang)
+
+
 def computers_line(table: Table, lang: str) -> str:
     """'Computer players: hard': the level a table's computers play at."""
     return t("lobby-level", lang, level=t("level-" + table.level, lang))
@@ -247,8 +258,8 @@ def lobby_payload(table: Table, lang: str) -> Payload:
     if teams:
         body += "\n" + " / ".join(
             "+".join(str(s + 1) for s in team) for team in teams)
-    chosen = " · ".join(f"{k.replace('_', ' ')}: {option_value_text(v, lang)}"  # in words
-                        for k, v in table.options.items())
+    chosen = " · ".join(f"{k.replace('_', ' ')}: {_option_shown(rules, k, v, lang)}"
+                        for k, v in table.options.items())  # in words, seats from 1
     if chosen:
         body += "\n" + t("lobby-options", lang, options=chosen)
     body += "\n" + t("lobby-timer", lang, timer=t("timer-" + table.timer, lang))
