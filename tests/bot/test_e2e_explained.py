@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,8 @@ async def test_a_game_with_a_computer_explains_its_result_everywhere(tmp_path: P
         watch = PublicWatch(w)
         r = await sim.click(alice, w.table_message(), press(w, "start"))
         assert r.status == "ok"
+        await sim.settle()
+        assert "<t:" not in w.table_message().content  # no turn timer (the default): no time
         await play_to_the_end(w, [alice, bob], random.Random(5), watch)
         await sim.settle()
         final = w.table_message()
@@ -94,3 +97,23 @@ async def test_a_game_with_a_computer_explains_its_result_everywhere(tmp_path: P
         assert end["Ratings"] == "This game was unrated: a computer played in it."
         assert w.sim.spec_errors == [], w.sim.spec_errors[:3]
         assert w.sim.client_errors == []
+
+
+async def test_the_turn_timer_shows_as_a_discord_relative_time(tmp_path: Path) -> None:
+    async with world(tmp_path, people=2) as w:
+        alice, bob = w.users[:2]
+        sim = w.sim
+        assert (await sim.slash(alice, w.channel, "play", {"game": "twenty-two"})).status == "ok"
+        await sim.settle()
+        assert (await sim.click(bob, w.table_message(), press(w, "join"))).status == "ok"
+        table = w.bot.manager.in_channel(int(w.channel.id))
+        assert table is not None
+        await w.bot.manager.set_timer(table.id, int(alice.id), "normal")
+        await sim.settle()
+        started = time.time()
+        assert (await sim.click(alice, w.table_message(), press(w, "start"))).status == "ok"
+        await sim.settle()
+        content = w.table_message().content
+        found = re.search(r"Time runs out <t:(\d+):R>\.", content)
+        assert found is not None, content
+        assert started + 80 <= int(found.group(1)) <= time.time() + 91
