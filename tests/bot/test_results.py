@@ -326,3 +326,14 @@ def test_a_finished_deal_never_names_a_card_back_in_a_hand(game_id: str) -> None
         bare += any(str(c) in hidden for e in tally.entries for c in e.cards)
     if game_id == "spar":  # its tricks' cards are dealt again and not shown publicly
         assert bare > 0, "some deal's cards went back into hands"
+
+
+def test_stats_name_partners_only_in_partnership_games() -> None:
+    from types import SimpleNamespace
+
+    from cogs.stats import StatsCog
+    cog: Any = SimpleNamespace(bot=SimpleNamespace(rules_for=games.get))
+    assert StatsCog.partnership(cog, "finesse")
+    assert StatsCog.partnership(cog, "sugekari-21")  # four players play in pairs
+    for game_id in ("twenty-two", "1234", "bhabhi", "bear", "spar", "no-such-game"):
+        assert not StatsCog.partnership(cog, game_id), game_id
