@@ -9,7 +9,7 @@ threads otherwise), one for tables and one for hands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.render import painter
@@ -17,10 +17,13 @@ from bot.render.scenes import scene_for
 from bot.render.table import draw_scene, hand_picture, png
 
 
-def table_png(view: dict[str, Any], names: list[str], lang: str = "en",
-              four_colour: bool = False) -> bytes:
-    """The table picture (PNG, 1200 × 675) of a view."""
-    return png(draw_scene(scene_for(view, names, lang), four_colour))
+def table_png(view: dict[str, Any], names: Sequence[str], lang: str = "en",
+              four_colour: bool = False, avatars: Sequence[bytes | None] = (),
+              computers: Sequence[int] = ()) -> bytes:
+    """The table picture (PNG, 1200 × 675) of a view; ``avatars`` are the seats' pictures
+    (None: initials), ``computers`` the seats a computer plays (drawn with a mark of their own).
+    """
+    return png(draw_scene(scene_for(view, names, lang, avatars, computers), four_colour))
 
 
 def playable_cards(actions: Iterable[str]) -> set[str]:
@@ -39,10 +42,12 @@ def hand_png(view: dict[str, Any], playable: set[str] | None = None, title: str 
     return png(hand_picture(list(view.get("hand", [])), playable, four_colour, title))
 
 
-async def table_png_async(view: dict[str, Any], names: list[str], lang: str = "en",
-                          four_colour: bool = False) -> bytes:
+async def table_png_async(view: dict[str, Any], names: Sequence[str], lang: str = "en",
+                          four_colour: bool = False, avatars: Sequence[bytes | None] = (),
+                          computers: Sequence[int] = ()) -> bytes:
     """``table_png`` off the event loop."""
-    return await painter.current().run(table_png, view, names, lang, four_colour)
+    return await painter.current().run(table_png, view, list(names), lang, four_colour,
+                                       list(avatars), list(computers))
 
 
 async def hand_png_async(view: dict[str, Any], playable: set[str] | None = None,
