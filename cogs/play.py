@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot import logs
+from bot import avatars, logs
 from bot.i18n import lang_of, t
 from bot.render import table_png_async
 from bot.storage import UserSettings
@@ -749,4 +749,5 @@ def _carries(message: discord.Message | None, custom_id: str, component_type: ob
 
 async def setup(bot: Deckhand) -> None:
     """Extension entry point."""
+    avatars.CACHE.use(avatars.client_fetch(bot))  # seats' faces on table pictures
     await bot.add_cog(PlayCog(bot))

@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.render import painter
-from bot.render.scenes import scene_for
-from bot.render.table import draw_scene, hand_picture, png
+from bot.render.order import sort_hand
+from bot.render.scenes import scene_for, word
+from bot.render.table import draw_scene, hand_picture, png, pretty_card
 
 
 def table_png(view: dict[str, Any], names: Sequence[str], lang: str = "en",
@@ -38,8 +39,22 @@ def playable_cards(actions: Iterable[str]) -> set[str]:
 
 def hand_png(view: dict[str, Any], playable: set[str] | None = None, title: str = "",
              four_colour: bool = False) -> bytes:
-    """The hand picture (PNG) of a seat's view; ``playable`` cards are ringed."""
-    return png(hand_picture(list(view.get("hand", [])), playable, four_colour, title))
+    """The hand picture (PNG) of a seat's view, sorted in its game's order; ``playable``
+    cards are ringed."""
+    return png(hand_picture(sort_hand(view, list(view.get("hand", []))), playable, four_colour,
+                            title))
+
+
+def hand_alt(view: dict[str, Any], playable: set[str] | None = None, lang: str = "en") -> str:
+    """The hand picture's alt text: the seat's own cards in the drawn order, and which of them
+    may be played now (a hand picture is only ever shown to its own player)."""
+    hand = sort_hand(view, list(view.get("hand", [])))
+    cards = " ".join(pretty_card(c) for c in hand) or "—"
+    text = word(lang, "hand_alt", n=len(hand), cards=cards)
+    if playable:
+        text += " " + word(lang, "playable_alt",
+                           cards=" ".join(pretty_card(c) for c in hand if c in playable))
+    return text
 
 
 async def table_png_async(view: dict[str, Any], names: Sequence[str], lang: str = "en",

@@ -39,6 +39,7 @@ WORDS: dict[str, dict[str, str]] = {
         "card_points": "{n} card pts", "deals_won": "{n} deals won", "bhabhi": "Bhabhi",
         "lead": "lead", "place": "{place}. {name} · {score}", "side": "side {n}",
         "games_won": "Games: {a}–{b}",
+        "hand_alt": "Your hand, {n} cards: {cards}.", "playable_alt": "You may play: {cards}.",
     },
     "ja": {
         "deal": "第{n}ディール", "game_no": "第{n}ゲーム", "cards": "{n}枚", "card": "1枚",
@@ -55,6 +56,7 @@ WORDS: dict[str, dict[str, str]] = {
         "card_points": "札点 {n}", "deals_won": "{n}ディール勝ち", "bhabhi": "バビ",
         "lead": "リード", "place": "{place}位 {name} · {score}", "side": "サイド{n}",
         "games_won": "ゲーム: {a}–{b}",
+        "hand_alt": "あなたの手札 {n}枚: {cards}。", "playable_alt": "出せる札: {cards}。",
     },
 }
 

@@ -285,7 +285,8 @@ def _draw_result(image: Image.Image, draw: ImageDraw.ImageDraw, result: list[str
                         GOLD if i == 0 else WHITE, bold=True, anchor="m")
 
 
-def _pretty(code: str | None) -> str:
+def pretty_card(code: str | None) -> str:
+    """A card as text ('10♠', 'Joker', '▢' face down)."""
     if code is None:
         return "▢"
     if code in ("RJ", "BJ"):
