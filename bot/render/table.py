@@ -40,7 +40,7 @@ SMALL_W, SMALL_H = 62, 86
 TITLE, NAME, TEXT = 32, 28, 24
 MIN_TEXT = 24
 MIN_RANK = int(SMALL_H * 0.30)
-BOX_W = 276
+BOX_W = 300
 MARGIN = 10
 AVATAR = 48
 
@@ -96,13 +96,13 @@ class Scene:
 LAYOUTS: dict[int, list[tuple[int, float | str]]] = {
     1: [(600, "B")],
     2: [(600, "B"), (600, "T")],
-    3: [(600, "B"), (160, 250), (1040, 250)],
+    3: [(600, "B"), (170, 250), (1030, 250)],
     4: [(600, "B"), (160, 330), (600, "T"), (1040, 330)],
     5: [(600, "B"), (160, 430), (440, "T"), (760, "T"), (1040, 430)],
     6: [(600, "B"), (160, 470), (160, 250), (600, "T"), (1040, 250), (1040, 470)],
     7: [(600, "B"), (160, 500), (160, 290), (440, "T"), (760, "T"), (1040, 290), (1040, 500)],
-    8: [(600, "B"), (300, "B"), (160, 390), (160, 205), (600, "T"), (1040, 205), (1040, 390),
-        (900, "B")],
+    8: [(600, "B"), (280, "B"), (160, 410), (160, 235), (600, "T"), (1040, 235), (1040, 410),
+        (920, "B")],
 }
 
 
@@ -128,12 +128,28 @@ def seat_position(seat: int, players: int, lines: int = 1) -> tuple[int, int]:
 CENTRE = (WIDTH // 2, HEIGHT // 2 + 6)
 
 
-def _toward_centre(x: int, y: int, reach_x: int, reach_y: int) -> tuple[int, int]:
-    """A point between a seat and the centre, ``reach`` px from the centre on each axis."""
+def trick_spot(x: int, y: int, h: int, crowded: bool) -> tuple[int, int]:
+    """Where a seat's trick card is centred: between its box and the centre, clear of the
+    boxes (and of the cards lying in front of them when ``crowded``) at the top and bottom."""
     dx, dy = x - CENTRE[0], y - CENTRE[1]
-    scale = max(abs(dx) / (WIDTH / 2 - 140), abs(dy) / (HEIGHT / 2 - 60), 1e-9)
-    return int(CENTRE[0] + dx / scale * reach_x / (WIDTH / 2 - 140)), \
-        int(CENTRE[1] + dy / scale * reach_y / (HEIGHT / 2 - 60))
+    tx = CENTRE[0] + int(dx * 0.34)
+    room = 26 + (SMALL_H + 30 if crowded else 0)
+    high = MARGIN + h + room + CARD_H // 2
+    low = HEIGHT - MARGIN - h - room - CARD_H // 2
+    ty = min(max(CENTRE[1] + int(dy * 0.62), high), low)
+    return tx, ty
+
+
+Rect = tuple[int, int, int, int]
+# Where each part of the last pictures went, when a caller asks (``MARKS = []``): (what, box).
+# "seat:N" boxes, "badge:KIND:N" badges, "trick:N", "last:N" and "cards:N" cards, "row" centre
+# cards, "previous" the previous trick, "result" the result.
+MARKS: list[tuple[str, Rect]] | None = None
+
+
+def _mark(what: str, rect: Rect) -> None:
+    if MARKS is not None:
+        MARKS.append((what, rect))
 
 
 @functools.cache
@@ -150,7 +166,7 @@ def _paste(image: Image.Image, tile: Image.Image, x: int, y: int) -> None:
 
 
 def _card_row(image: Image.Image, codes: list[str | None], cx: int, y: int, w: int, h: int,
-              four_colour: bool, max_width: int) -> tuple[int, int]:
+              four_colour: bool, max_width: int, what: str = "cards") -> tuple[int, int]:
     """Cards side by side centred on cx (overlapping when they do not fit); their x span."""
     if not codes:
         return cx, cx
@@ -162,15 +178,17 @@ def _card_row(image: Image.Image, codes: list[str | None], cx: int, y: int, w: i
     for code in codes:
         _paste(image, cards.card(code, w, h, four_colour), x, y)
         x += step
+    _mark(what, (start, y, start + total, y + h))
     return start, start + total
 
 
 def _label(image: Image.Image, draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str,
-           kind: str, anchor: str = "m") -> int:
+           kind: str, anchor: str = "m", seat: int = -1) -> int:
     """A badge: dark text on a coloured pill; returns its width."""
     width = fonts.text_width(text, TEXT, True) + 18
     x, y = xy
     left = x - width // 2 if anchor == "m" else (x - width if anchor == "r" else x)
+    _mark(f"badge:{kind}:{seat}", (left, y - 16, left + width, y + 16))
     draw.rounded_rectangle((left, y - 16, left + width, y + 16), radius=12,
                            fill=BADGE_FILL.get(kind, GREY), outline=INK, width=1)
     fonts.draw_text(image, (left + width // 2, y), text, TEXT, INK, bold=True, anchor="m")
@@ -186,7 +204,8 @@ def draw_scene(scene: Scene, four_colour: bool = False) -> Image.Image:
     lines = max([1, *(len(w) for w in wrapped)])
     spots = [seat_position(seat, players, lines) for seat in range(players)]
     h = box_height(lines)
-    top_band = [x for x, y in spots if y - h // 2 < 180]
+    top_band = [x for x, y in spots if y - h // 2 < 100]
+    right_top = min([HEIGHT, *(y - h // 2 for x, y in spots if x + BOX_W // 2 > 860)])
     corner_left = max([860, *(x + BOX_W // 2 + 16 for x in top_band if x > WIDTH // 2)])
     title_right = min([560, *(x - BOX_W // 2 - 16 for x in top_band if x < WIDTH // 2)])
     size = TITLE if fonts.text_width(scene.title, TITLE, True) <= title_right - 22 else NAME
@@ -195,18 +214,21 @@ def draw_scene(scene: Scene, four_colour: bool = False) -> Image.Image:
     if scene.subtitle:
         fonts.draw_text(image, (22, 68), fonts.fit(scene.subtitle, TEXT, title_right - 22),
                         TEXT, MUTED)
-    for i, text in enumerate(scene.corner[:6]):
+    for i, text in enumerate(scene.corner[:max(2, (right_top - 12) // 32)]):
         fonts.draw_text(image, (WIDTH - 22, 28 + 32 * i),
                         fonts.fit(text, TEXT, WIDTH - 22 - corner_left), TEXT, WHITE,
                         anchor="r")
     crowded = any(s.cards for s in scene.seats)
     for seat, seat_scene in enumerate(scene.seats):
         x, y = spots[seat]
-        _draw_seat(image, draw, seat_scene, wrapped[seat], x, y, h, four_colour)
+        below_free = all(not (abs(ox - x) < BOX_W and 0 < oy - y < h + SMALL_H + 40)
+                         for ox, oy in spots)
+        _draw_seat(image, draw, seat_scene, seat, wrapped[seat], x, y, h, four_colour,
+                   below_free)
     if scene.trick and not scene.result:
-        _draw_trick(image, draw, scene, spots, crowded, four_colour)
+        _draw_trick(image, draw, scene, spots, h, crowded, four_colour)
     elif scene.last_trick and not scene.result:
-        _draw_trick(image, draw, scene, spots, crowded, four_colour, last=True)
+        _draw_trick(image, draw, scene, spots, h, crowded, four_colour, last=True)
     if scene.trick and scene.last_trick and not scene.result:
         _draw_previous(image, scene, spots, h, four_colour)
     if scene.result:
@@ -219,7 +241,7 @@ def draw_scene(scene: Scene, four_colour: bool = False) -> Image.Image:
         if label:
             fonts.draw_text(image, (CENTRE[0], top + 14), fonts.fit(label, TEXT, 560), TEXT,
                             MUTED, anchor="m")
-        _card_row(image, codes, CENTRE[0], top + 32, CARD_W, CARD_H, four_colour, 560)
+        _card_row(image, codes, CENTRE[0], top + 32, CARD_W, CARD_H, four_colour, 560, "row")
         top += CARD_H + 40
     for text in scene.lines[:3]:
         fonts.draw_text(image, (CENTRE[0], top + 17), fonts.fit(text, NAME, 560, True), NAME,
@@ -229,20 +251,17 @@ def draw_scene(scene: Scene, four_colour: bool = False) -> Image.Image:
 
 
 def _draw_trick(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene,
-                spots: list[tuple[int, int]], crowded: bool, four_colour: bool,
+                spots: list[tuple[int, int]], h: int, crowded: bool, four_colour: bool,
                 last: bool = False) -> None:
     """Each card of a trick in front of the seat that played it, the lead marked."""
     plays = scene.last_trick if last else scene.trick
-    reach_x, reach_y = (150, 66) if crowded else (200, 92)
-    if len(scene.seats) == 2:
-        reach_x = 0
     for i, (seat, codes) in enumerate(plays):
-        tx, ty = _toward_centre(*spots[seat], reach_x, reach_y)
+        tx, ty = trick_spot(*spots[seat], h, crowded)
         x0, x1 = _card_row(image, codes, tx, ty - CARD_H // 2, CARD_W, CARD_H, four_colour,
-                           CARD_W + 30 * 5)
+                           CARD_W + 30 * 5, f"{'last' if last else 'trick'}:{seat}")
         if i == 0 and scene.lead_label:
             _label(image, draw, ((x0 + x1) // 2, ty - CARD_H // 2 - 18), scene.lead_label,
-                   "lead")
+                   "lead", seat=seat)
     if last and scene.last_label:
         fonts.draw_text(image, (CENTRE[0], CENTRE[1] + 2), fonts.fit(scene.last_label, TEXT, 360),
                         TEXT, WHITE, bold=True, anchor="m")
@@ -268,6 +287,7 @@ def _draw_previous(image: Image.Image, scene: Scene, spots: list[tuple[int, int]
     for code in codes:
         _paste(image, cards.card(code, SMALL_W, SMALL_H, four_colour), x, bottom - 2)
         x += step
+    _mark("previous", (24, bottom - 2, x - step + SMALL_W, bottom - 2 + SMALL_H))
 
 
 def _draw_result(image: Image.Image, draw: ImageDraw.ImageDraw, result: list[str]) -> None:
@@ -277,6 +297,7 @@ def _draw_result(image: Image.Image, draw: ImageDraw.ImageDraw, result: list[str
     width = min(max(width, 360), 600)
     height = 30 + 40 * len(shown)
     left, top = CENTRE[0] - width // 2, CENTRE[1] - height // 2
+    _mark("result", (left, top, left + width, top + height))
     draw.rounded_rectangle((left, top, left + width, top + height), radius=18, fill=BOX,
                            outline=GOLD, width=3)
     for i, line in enumerate(shown):
@@ -309,10 +330,12 @@ def _wrap(parts: list[str], most: int = 3) -> list[str]:
     return lines[:most]
 
 
-def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatScene,
-               lines: list[str], x: int, y: int, h: int, four_colour: bool) -> None:
+def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatScene, index: int,
+               lines: list[str], x: int, y: int, h: int, four_colour: bool,
+               below_free: bool = True) -> None:
     w = BOX_W
     left, top = x - w // 2, y - h // 2
+    _mark(f"seat:{index}", (left, top, left + w, top + h))
     outline = GOLD if seat.acting else (BOX_OUT if not seat.live else (90, 140, 110))
     draw.rounded_rectangle((left, top, left + w, top + h), radius=14,
                            fill=BOX if seat.live else (40, 40, 40), outline=outline,
@@ -335,22 +358,26 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatScene,
     bx = left + w
     by = top + h + 2 if top <= MARGIN + 4 else top - 2  # a top-edge seat: under its box
     for kind, text in reversed(seat.badges):
-        bx -= _label(image, draw, (bx, by), text, kind, anchor="r") + 6
+        bx -= _label(image, draw, (bx, by), text, kind, anchor="r", seat=index) + 6
     if seat.cards:
-        _seat_cards(image, seat.cards, x, y, h, four_colour)
+        _seat_cards(image, seat.cards, index, x, y, h, four_colour, below_free)
 
 
-def _seat_cards(image: Image.Image, codes: list[str | None], x: int, y: int, h: int,
-                four_colour: bool) -> None:
+def _seat_cards(image: Image.Image, codes: list[str | None], index: int, x: int, y: int, h: int,
+                four_colour: bool, below_free: bool = True) -> None:
     """Cards lying in front of a seat: on the side of its box that faces the centre."""
     width = min(len(codes) * (SMALL_W + 6), BOX_W)
-    if abs(x - CENTRE[0]) > WIDTH // 4:  # a seat at the side: under its box
+    if abs(x - CENTRE[0]) > WIDTH // 4 and not below_free:  # a side seat with one under it
+        width = min(width, 170)  # clear of the top and bottom seats' cards
+        x += (BOX_W + width) // 2 + 8 if x < CENTRE[0] else -((BOX_W + width) // 2 + 8)
+        cy = y - SMALL_H // 2
+    elif abs(x - CENTRE[0]) > WIDTH // 4:  # a side seat: under its box
         cy = y + h // 2 + 8
     elif y > CENTRE[1]:
         cy = y - h // 2 - SMALL_H - 22
     else:
         cy = y + h // 2 + 22
-    _card_row(image, codes, x, cy, SMALL_W, SMALL_H, four_colour, width)
+    _card_row(image, codes, x, cy, SMALL_W, SMALL_H, four_colour, width, f"cards:{index}")
 
 
 def hand_picture(codes: list[str], playable: set[str] | None, four_colour: bool = False,
