@@ -3,8 +3,10 @@
 A picture never waits for an avatar: :meth:`AvatarCache.faces` answers at once with what is
 kept (None for a face not fetched yet, drawn as initials) and starts fetching the missing ones;
 the next picture of the table shows them. A fetch that fails is tried again after
-:data:`RETRY_AFTER` seconds, never in a loop. Avatars are kept small (64 px PNG) and at most
-:data:`KEEP` of them (the least recently used go first).
+:data:`RETRY_AFTER` seconds, never in a loop; a kept avatar older than :data:`REFRESH` seconds
+is fetched again in the background (a changed avatar shows within the hour) and drawn meanwhile.
+Avatars are kept small (64 px PNG) and at most :data:`KEEP` of them (the least recently used go
+first).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ log = logging.getLogger(__name__)
 SIZE = 64
 KEEP = 2000
 RETRY_AFTER = 600.0
+REFRESH = 3600.0
 
 Fetch = Callable[[int], Awaitable[bytes | None]]
 
@@ -65,13 +68,18 @@ class AvatarCache:
 
     def __init__(self, fetch: Fetch | None = None) -> None:
         self.fetch = fetch
-        self.kept: OrderedDict[int, bytes] = OrderedDict()
+        self.kept: OrderedDict[int, tuple[bytes, float]] = OrderedDict()
         self.failed: dict[int, float] = {}
         self.pending: dict[int, asyncio.Task[None]] = {}
         self.fetches = 0
 
     def use(self, fetch: Fetch | None) -> None:
-        """Fetch with this from now on (None: fetch nothing, draw initials)."""
+        """Start afresh, fetching with this (None: fetch nothing, draw initials)."""
+        for task in self.pending.values():
+            task.cancel()
+        self.pending.clear()
+        self.kept.clear()
+        self.failed.clear()
         self.fetch = fetch
 
     def get(self, user_id: int | None) -> bytes | None:
@@ -79,17 +87,19 @@ class AvatarCache:
         if user_id is None:
             return None
         found = self.kept.get(user_id)
+        now = time.monotonic()
         if found is not None:
             self.kept.move_to_end(user_id)
-            return found
+            if now - found[1] < REFRESH:
+                return found[0]
         if (self.fetch is not None and user_id not in self.pending
-                and time.monotonic() >= self.failed.get(user_id, 0.0)):
+                and now >= self.failed.get(user_id, 0.0)):
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
-                return None
+                return None if found is None else found[0]
             self.pending[user_id] = loop.create_task(self._load(user_id, self.fetch))
-        return None
+        return None if found is None else found[0]
 
     def faces(self, user_ids: Sequence[int | None]) -> tuple[bytes | None, ...]:
         """Each seat's kept avatar (None: not yet, or nobody), fetching the missing ones."""
@@ -99,10 +109,14 @@ class AvatarCache:
         try:
             self.fetches += 1
             data = await fetch(user_id)
-            small = await asyncio.to_thread(shrink, data) if data else None
+            if data is None:  # no avatar of their own: initials, asked again later
+                self.kept.pop(user_id, None)
+                self.failed[user_id] = time.monotonic() + RETRY_AFTER
+                return
+            small = await asyncio.to_thread(shrink, data)
             if small is None:
-                raise ValueError("no image")
-            self.kept[user_id] = small
+                raise ValueError("not an image")
+            self.kept[user_id] = (small, time.monotonic())
             self.failed.pop(user_id, None)
             while len(self.kept) > KEEP:
                 self.kept.popitem(last=False)

@@ -77,6 +77,7 @@ class PlayCog(commands.Cog, name=COG):
         self.prefs: dict[int, UserSettings] = {}  # users' settings, read once
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
         self.hurry = asyncio.Event()  # set at a stop: pending edits go out without their gap
+        avatars.CACHE.use(avatars.client_fetch(bot))  # seats' faces on table pictures, afresh
 
     # -- setup ------------------------------------------------------------------------------
     async def cog_load(self) -> None:
@@ -749,5 +750,4 @@ def _carries(message: discord.Message | None, custom_id: str, component_type: ob
 
 async def setup(bot: Deckhand) -> None:
     """Extension entry point."""
-    avatars.CACHE.use(avatars.client_fetch(bot))  # seats' faces on table pictures
     await bot.add_cog(PlayCog(bot))

@@ -132,7 +132,7 @@ def trick_spot(x: int, y: int, h: int, crowded: bool) -> tuple[int, int]:
     """Where a seat's trick card is centred: between its box and the centre, clear of the
     boxes (and of the cards lying in front of them when ``crowded``) at the top and bottom."""
     dx, dy = x - CENTRE[0], y - CENTRE[1]
-    tx = CENTRE[0] + int(dx * 0.34)
+    tx = CENTRE[0] + int(dx * (0.34 if crowded else 0.5))
     room = 26 + (SMALL_H + 30 if crowded else 0)
     high = MARGIN + h + room + CARD_H // 2
     low = HEIGHT - MARGIN - h - room - CARD_H // 2

@@ -34,7 +34,7 @@ async def test_the_table_message_shows_the_public_picture_of_the_position(
         assert attachment["bytes"].startswith(PNG)
         assert message.embeds[0]["image"]["url"] == "attachment://table.png"
         expected = table_png(table.state.view(None).to_dict(), [s.name for s in table.seats],
-                             "en")
+                             "en", computers=[i for i, s in enumerate(table.seats) if s.computer])
         assert attachment["bytes"] == expected
         assert "<@" in message.content  # whose turn, with a mention
 
