@@ -438,6 +438,6 @@ def _palette() -> Image.Image:
 def png(image: Image.Image) -> bytes:
     """PNG bytes on the fixed palette, compressed lightly (speed before the last kilobytes)."""
     out = io.BytesIO()
-    image.convert("RGB").quantize(palette=_palette(), dither=Image.Dither.NONE).save(
-        out, "PNG", compress_level=1)
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    rgb.quantize(palette=_palette(), dither=Image.Dither.NONE).save(out, "PNG", compress_level=1)
     return out.getvalue()
