@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import io
+from typing import Any
 
 from PIL import Image
 
@@ -45,9 +46,9 @@ def _avatar(seed: int) -> bytes:
 AVATARS = [_avatar(i) for i in range(8)]
 
 
-def faces(players: int) -> dict[str, object]:
+def faces(players: int) -> dict[str, Any]:
     """Every person's avatar kept (as in a running bot), the last seat a computer."""
-    return {"avatars": AVATARS[: players - 1] + [None], "computers": [players - 1]}
+    return {"avatars": [*AVATARS[: players - 1], None], "computers": [players - 1]}
 
 
 def in_play(gid: str, moves: int = 60) -> float:
@@ -64,7 +65,7 @@ def in_play(gid: str, moves: int = 60) -> float:
         state.apply(seat, rng.choice(state.legal_actions(seat)))
         view = state.view(None).to_dict()
         t0 = time.perf_counter()
-        table_png(view, names, **faces(state.players))  # type: ignore[arg-type]
+        table_png(view, names, **faces(state.players))
         found.append((time.perf_counter() - t0) * 1e3)
     return statistics.median(found)
 
@@ -90,17 +91,17 @@ def main() -> int:
             seat = state.to_act[0] if state.to_act else 0
             own = state.view(seat).to_dict()
             legal = playable_cards(str(a) for a in state.legal_actions(seat))
-            table_png(view, names, **seen)  # type: ignore[arg-type]
+            table_png(view, names, **seen)
             hand_png(own, legal)
             for _ in range(args.repeat):
                 t0 = time.perf_counter()
-                data = table_png(view, names, **seen)  # type: ignore[arg-type]
+                data = table_png(view, names, **seen)
                 table_ms.append((time.perf_counter() - t0) * 1e3)
                 table_kb.append(len(data) / 1000)
                 for cache in (fonts.text_tile, fonts.text_width, fonts.fit):
                     cache.cache_clear()
                 t0 = time.perf_counter()
-                table_png(view, names, **seen)  # type: ignore[arg-type]
+                table_png(view, names, **seen)
                 cold_ms.append((time.perf_counter() - t0) * 1e3)
                 t0 = time.perf_counter()
                 data = hand_png(own, legal)

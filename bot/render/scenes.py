@@ -40,6 +40,7 @@ WORDS: dict[str, dict[str, str]] = {
         "lead": "lead", "place": "{place}. {name} · {score}", "side": "side {n}",
         "games_won": "Games: {a}–{b}",
         "hand_alt": "Your hand, {n} cards: {cards}.", "playable_alt": "You may play: {cards}.",
+        "high_bid": "Highest bid: {s}",
     },
     "ja": {
         "deal": "第{n}ディール", "game_no": "第{n}ゲーム", "cards": "{n}枚", "card": "1枚",
@@ -57,6 +58,7 @@ WORDS: dict[str, dict[str, str]] = {
         "lead": "リード", "place": "{place}位 {name} · {score}", "side": "サイド{n}",
         "games_won": "ゲーム: {a}–{b}",
         "hand_alt": "あなたの手札 {n}枚: {cards}。", "playable_alt": "出せる札: {cards}。",
+        "high_bid": "最高ビッド: {s}",
     },
 }
 
@@ -303,6 +305,12 @@ def _bear(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -
             if seat < len(taken) and taken[seat]:
                 parts.append(word(lang, "card_points", n=taken[seat]))
             seat_scene.lines += parts
+    if not playing:  # the auction: the bid to beat in the middle
+        bids = [str(b) for b in view.get("bids") or [] if b not in (None, "pass")]
+        numbered = [b for b in bids if b.partition("-")[0].isdigit()]
+        if numbered:
+            high = max(numbered, key=lambda b: int(b.partition("-")[0]))
+            scene.lines.append(word(lang, "high_bid", s=bid_word(lang, high)))
     if declarer is not None and 0 <= declarer < len(scene.seats):
         scene.seats[declarer].badge("declarer", word(lang, "declarer"))
     if view.get("kitty_count"):

@@ -100,7 +100,7 @@ LAYOUTS: dict[int, list[tuple[int, float | str]]] = {
     4: [(600, "B"), (160, 330), (600, "T"), (1040, 330)],
     5: [(600, "B"), (160, 430), (440, "T"), (760, "T"), (1040, 430)],
     6: [(600, "B"), (160, 470), (160, 250), (600, "T"), (1040, 250), (1040, 470)],
-    7: [(600, "B"), (160, 500), (160, 290), (440, "T"), (760, "T"), (1040, 290), (1040, 500)],
+    7: [(600, "B"), (160, 510), (160, 300), (440, "T"), (760, "T"), (1040, 300), (1040, 510)],
     8: [(600, "B"), (280, "B"), (160, 410), (160, 235), (600, "T"), (1040, 235), (1040, 410),
         (920, "B")],
 }
@@ -133,7 +133,7 @@ def trick_spot(x: int, y: int, h: int, crowded: bool) -> tuple[int, int]:
     boxes (and of the cards lying in front of them when ``crowded``) at the top and bottom."""
     dx, dy = x - CENTRE[0], y - CENTRE[1]
     tx = CENTRE[0] + int(dx * (0.34 if crowded else 0.5))
-    room = 26 + (SMALL_H + 30 if crowded else 0)
+    room = 40 + (SMALL_H + 12 if crowded else 0)
     high = MARGIN + h + room + CARD_H // 2
     low = HEIGHT - MARGIN - h - room - CARD_H // 2
     ty = min(max(CENTRE[1] + int(dy * 0.62), high), low)
@@ -207,10 +207,10 @@ def draw_scene(scene: Scene, four_colour: bool = False) -> Image.Image:
     top_band = [x for x, y in spots if y - h // 2 < 100]
     right_top = min([HEIGHT, *(y - h // 2 for x, y in spots if x + BOX_W // 2 > 860)])
     corner_left = max([860, *(x + BOX_W // 2 + 16 for x in top_band if x > WIDTH // 2)])
-    title_right = min([560, *(x - BOX_W // 2 - 16 for x in top_band if x < WIDTH // 2)])
-    size = TITLE if fonts.text_width(scene.title, TITLE, True) <= title_right - 22 else NAME
-    fonts.draw_text(image, (22, 30), fonts.fit(scene.title, size, title_right - 22, True),
-                    size, WHITE, bold=True)
+    title_right = min([560, *(x - BOX_W // 2 - 16 for x in top_band
+                              if x - BOX_W // 2 < 560)])
+    title, size = _title_fit(scene.title, title_right - 22)
+    fonts.draw_text(image, (22, 30), title, size, WHITE, bold=True)
     if scene.subtitle:
         fonts.draw_text(image, (22, 68), fonts.fit(scene.subtitle, TEXT, title_right - 22),
                         TEXT, MUTED)
@@ -248,6 +248,16 @@ def draw_scene(scene: Scene, four_colour: bool = False) -> Image.Image:
                         WHITE, bold=True, anchor="m")
         top += 34
     return image
+
+
+def _title_fit(title: str, width: int) -> tuple[str, int]:
+    """The title and its size for a width: whole if it fits (smaller if need be), else without
+    its reading in brackets ('1234 (ヌン・ソーン…)' → '1234'), else shortened."""
+    short = title.replace("（", "(").split("(")[0].strip() or title
+    for text, size in ((title, TITLE), (title, NAME), (short, TITLE), (short, NAME)):
+        if fonts.text_width(text, size, True) <= width:
+            return text, size
+    return fonts.fit(short, NAME, width, True), NAME
 
 
 def _draw_trick(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene,
@@ -350,13 +360,13 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatScene, i
                         fonts.fit(line, TEXT, LINE_WIDTHS[min(i, 1)]),
                         TEXT, MUTED if seat.live else GREY)
     if seat.dealer:
-        cx, cy = left + w - 22, top + 26
+        cx, cy = left + w - 22, top + 34  # under the badges along the top edge
         draw.ellipse((cx - 16, cy - 16, cx + 16, cy + 16), fill=(240, 240, 240),
                      outline=(40, 40, 40))
         fonts.draw_text(image, (cx, cy), "D", TEXT, INK, bold=True, anchor="m")
     # Badges side by side along the box's outer edge, never over each other.
     bx = left + w
-    by = top + h + 2 if top <= MARGIN + 4 else top - 2  # a top-edge seat: under its box
+    by = top + h + 18 if top <= MARGIN + 4 else top - 6  # a top-edge seat: under its box
     for kind, text in reversed(seat.badges):
         bx -= _label(image, draw, (bx, by), text, kind, anchor="r", seat=index) + 6
     if seat.cards:
@@ -376,7 +386,7 @@ def _seat_cards(image: Image.Image, codes: list[str | None], index: int, x: int,
     elif y > CENTRE[1]:
         cy = y - h // 2 - SMALL_H - 22
     else:
-        cy = y + h // 2 + 22
+        cy = y + h // 2 + 40  # under the badges
     _card_row(image, codes, x, cy, SMALL_W, SMALL_H, four_colour, width, f"cards:{index}")
 
 

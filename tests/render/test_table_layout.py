@@ -143,6 +143,7 @@ def test_each_game_shows_its_own_numbers_in_its_own_words() -> None:
     auction = scene_for({**state.view(None).to_dict(), "phase": "auction",
                          "bids": ["95-grand-black", "pass", None]}, SAMPLE_NAMES[:3], "en")
     assert "bid 95 Grand (black)" in auction.seats[0].lines
+    assert auction.lines == ["Highest bid: 95 Grand (black)"]
     assert "passed" in auction.seats[1].lines
     japanese = scene_for({**state.view(None).to_dict(), "phase": "auction",
                           "bids": ["95-grand-black", "pass", None]}, SAMPLE_NAMES[:3], "ja")
