@@ -49,11 +49,14 @@ def hand_alt(view: dict[str, Any], playable: set[str] | None = None, lang: str =
     """The hand picture's alt text: the seat's own cards in the drawn order, and which of them
     may be played now (a hand picture is only ever shown to its own player)."""
     hand = sort_hand(view, list(view.get("hand", [])))
-    cards = " ".join(pretty_card(c) for c in hand) or "—"
-    text = word(lang, "hand_alt", n=len(hand), cards=cards)
+
+    def said(code: str) -> str:
+        return word(lang, "joker") if code in ("RJ", "BJ") else pretty_card(code)
+
+    text = word(lang, "hand_alt", n=len(hand), cards=" ".join(map(said, hand)) or "—")
     if playable:
         text += " " + word(lang, "playable_alt",
-                           cards=" ".join(pretty_card(c) for c in hand if c in playable))
+                           cards=" ".join(said(c) for c in hand if c in playable))
     return text
 
 

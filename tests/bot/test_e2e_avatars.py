@@ -1,6 +1,6 @@
 """Players' faces on the simulated Discord: an avatar fetched once from the CDN, in the
 background (a slow CDN delays no answer: the picture shows initials until the avatar is
-there), computers drawn with their own mark, and alt text on the hand picture."""
+there), and computers drawn with their own mark."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot import avatars
-from bot.render import hand_alt, playable_cards, table_png
+from bot.render import table_png
 from tests.bot.sim_helpers import World, button, verb_of, world
 from tests.bot.test_e2e_games import make_a_move, open_table
 from tests.bot.test_e2e_pictures import version_of
@@ -97,21 +97,3 @@ async def test_an_avatar_is_fetched_once_in_the_background_and_drawn(tmp_path: P
         asked = [p for p in w.sim.avatar_requests if f"/{alice.id}/" in p]
         assert len(asked) == 1 and "size=64" in asked[0]
         assert not [p for p in w.sim.avatar_requests if f"/{bob.id}/" in p]
-
-
-async def test_the_hand_picture_carries_alt_text_of_the_players_own_cards(
-        tmp_path: Path) -> None:
-    async with world(tmp_path, people=2) as w:
-        await open_table(w, "bhabhi", w.users[:2], 3, {})
-        await w.sim.settle(idle=0.2)
-        table = w.bot.manager.in_channel(int(w.channel.id))
-        assert table is not None and table.state is not None
-        for seat, user in enumerate(w.users[:2]):
-            message = w.table_message()
-            r = await w.sim.click(user, message, button(message, "hand")["custom_id"])
-            assert r.message is not None
-            [attachment] = r.message.attachments
-            view = table.state.view(seat).to_dict()
-            legal = playable_cards(str(a) for a in table.state.legal_actions(seat))
-            assert attachment["description"] == hand_alt(view, legal, "en")
-            assert attachment["description"].startswith(f"Your hand, {len(view['hand'])} cards")

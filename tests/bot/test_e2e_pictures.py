@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.render import hand_png, playable_cards, table_png
+from bot.render import hand_alt, hand_png, playable_cards, table_png
 from tests.bot.sim_helpers import button, world
 from tests.bot.test_e2e_games import open_table
 
@@ -56,8 +56,12 @@ async def test_the_hand_shows_the_hand_picture_with_the_playable_cards_ringed(
             legal = table.state.legal_actions(seat)
             view = table.state.view(seat).to_dict()
             title = f"{table.rules.name} · {seat + 1}"
-            expected = hand_png(view, playable_cards(str(a) for a in legal), title)
+            playable = playable_cards(str(a) for a in legal)
+            expected = hand_png(view, playable, title)
             assert attachment["bytes"] == expected
+            # What Discord shows for the picture: the player's own cards, sorted, in words.
+            assert attachment["description"] == hand_alt(view, playable, "en")
+            assert attachment["description"].startswith(f"Your hand, {len(view['hand'])} cards")
 
 
 async def test_a_burst_of_computer_moves_sends_fewer_uploads_than_moves(

@@ -97,6 +97,8 @@ def test_hand_is_drawn_sorted_and_its_alt_text_names_only_its_own_cards() -> Non
     alt = hand_alt(view, {"AH"}, "en")
     assert alt == "Your hand, 4 cards: K♠ 2♠ A♥ 3♣. You may play: A♥."
     assert hand_alt(view, None, "ja") == "あなたの手札 4枚: K♠ 2♠ A♥ 3♣。"
+    assert hand_alt({"game": "sugekari-21", "hand": ["RJ", "5C"]}, None, "ja") == (
+        "あなたの手札 2枚: ジョーカー 5♣。")
     for gid in games.ids():
         for _label, state in gallery_states(gid)[:2]:
             seat = state.to_act[0] if state.to_act else 0

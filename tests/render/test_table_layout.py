@@ -79,6 +79,16 @@ def test_every_text_and_card_rank_is_readable_on_a_phone(monkeypatch: pytest.Mon
     faces.initials_tile.cache_clear()
 
 
+def marks_of(view: dict[str, Any], names: list[str], lang: str = "en") -> list[Any]:
+    """Where each part of a view's table picture went (see ``table.MARKS``)."""
+    table.MARKS = []
+    try:
+        table_png(view, names, lang)
+        return table.MARKS
+    finally:
+        table.MARKS = None
+
+
 def _overlap(a: table.Rect, b: table.Rect) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -92,12 +102,7 @@ def test_nothing_on_a_table_hides_anything_else() -> None:
     cover one another. Allowed: a seat's own badges on its box's edge, the lead badge over its
     own card, and a finished game's result over the cards of the last play."""
     for gid, players, label, lang, view in every_picture():
-        table.MARKS = []
-        try:
-            table_png(view, SAMPLE_NAMES[:players], lang)
-            marks = table.MARKS
-        finally:
-            table.MARKS = None
+        marks = marks_of(view, SAMPLE_NAMES[:players], lang)
         assert any(what.startswith("seat:") for what, _ in marks)
         for i, (what_a, rect_a) in enumerate(marks):
             for what_b, rect_b in marks[i + 1:]:
@@ -209,12 +214,7 @@ def test_each_trick_card_lies_in_front_of_the_seat_that_played_it() -> None:
     for gid, players, label, lang, view in every_picture():
         if lang != "en" or not view.get("trick") or view.get("over"):
             continue
-        table.MARKS = []
-        try:
-            table_png(view, SAMPLE_NAMES[:players], lang)
-            marks = table.MARKS
-        finally:
-            table.MARKS = None
+        marks = marks_of(view, SAMPLE_NAMES[:players], lang)
         boxes = {int(_owner(w)): _centre(r) for w, r in marks if w.startswith("seat:")}
         trick = [(int(_owner(w)), _centre(r)) for w, r in marks if w.startswith("trick:")]
         assert [s for s, _ in trick] == [p["seat"] for p in view["trick"]]
@@ -234,12 +234,7 @@ def test_the_previous_trick_is_shown_with_who_took_it() -> None:
     assert [s for s, _ in scene.last_trick] == [p["seat"] for p in view["last_trick"]]
     taker = view["trick_winners"][-1]["seat"]
     assert scene.last_label == f"Last trick: {SAMPLE_NAMES[taker]}"
-    table.MARKS = []
-    try:
-        table_png(view, SAMPLE_NAMES[: state.players])
-        assert any(w == "previous" for w, _ in table.MARKS)
-    finally:
-        table.MARKS = None
+    assert any(w == "previous" for w, _ in marks_of(view, SAMPLE_NAMES[: state.players]))
 
 
 def test_games_without_tricks_show_their_own_middle() -> None:
