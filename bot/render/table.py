@@ -46,7 +46,7 @@ AVATAR = 48
 
 # Badge colours by kind: what the badge means decides how it looks.
 BADGE_FILL = {"turn": GOLD, "winner": GOLD, "safe": (150, 215, 160), "loser": RED_BADGE,
-              "out": GREY, "declarer": (160, 190, 240), "lead": GOLD}
+              "out": GREY, "declarer": (160, 190, 240), "lead": GOLD, "lead-last": GREY}
 
 
 @dataclass
@@ -166,7 +166,8 @@ def _paste(image: Image.Image, tile: Image.Image, x: int, y: int) -> None:
 
 
 def _card_row(image: Image.Image, codes: list[str | None], cx: int, y: int, w: int, h: int,
-              four_colour: bool, max_width: int, what: str = "cards") -> tuple[int, int]:
+              four_colour: bool, max_width: int, what: str = "cards", dim: bool = False
+              ) -> tuple[int, int]:
     """Cards side by side centred on cx (overlapping when they do not fit); their x span."""
     if not codes:
         return cx, cx
@@ -176,7 +177,7 @@ def _card_row(image: Image.Image, codes: list[str | None], cx: int, y: int, w: i
     x = cx - total // 2
     start = x
     for code in codes:
-        _paste(image, cards.card(code, w, h, four_colour), x, y)
+        _paste(image, cards.card(code, w, h, four_colour, dim=dim), x, y)
         x += step
     _mark(what, (start, y, start + total, y + h))
     return start, start + total
@@ -268,10 +269,10 @@ def _draw_trick(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene,
     for i, (seat, codes) in enumerate(plays):
         tx, ty = trick_spot(*spots[seat], h, crowded)
         x0, x1 = _card_row(image, codes, tx, ty - CARD_H // 2, CARD_W, CARD_H, four_colour,
-                           CARD_W + 30 * 5, f"{'last' if last else 'trick'}:{seat}")
-        if i == 0 and scene.lead_label:
+                           CARD_W + 30 * 5, f"{'last' if last else 'trick'}:{seat}", dim=last)
+        if i == 0 and scene.lead_label:  # the previous trick's cards and lead are greyed
             _label(image, draw, ((x0 + x1) // 2, ty - CARD_H // 2 - 18), scene.lead_label,
-                   "lead", seat=seat)
+                   "lead-last" if last else "lead", seat=seat)
     if last and scene.last_label:
         fonts.draw_text(image, (CENTRE[0], CENTRE[1] + 2), fonts.fit(scene.last_label, TEXT, 360),
                         TEXT, WHITE, bold=True, anchor="m")
