@@ -7,6 +7,7 @@ Card faces are drawn once and cached, as in the running bot; the first drawing o
 warm-up and not counted. Text is cached too (a seat's name is drawn once per table): "table ms"
 redraws one position, "in play" draws the table after each of 60 random moves of a game (what
 the bot does), "cold" clears the text cache before every picture, as if every line had changed.
+Every person's avatar is drawn (kept, as the bot keeps them), and the last seat is a computer.
 """
 
 from __future__ import annotations
@@ -21,9 +22,33 @@ from pathlib import Path
 # The repository first: this folder's bot.py must not shadow the bot package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import io
+from typing import Any
+
+from PIL import Image
+
 import games
+from bot.avatars import shrink
 from bot.render import fonts, hand_png, playable_cards, table_png
 from bot.render.__main__ import SAMPLE_NAMES, gallery_states
+
+
+def _avatar(seed: int) -> bytes:
+    """A photo-like avatar (noise, so it is no easier to draw than a real face), kept small as
+    the bot keeps them."""
+    out = io.BytesIO()
+    Image.effect_noise((256, 256), 40 + seed).convert("RGB").save(out, "PNG")
+    found = shrink(out.getvalue())
+    assert found is not None
+    return found
+
+
+AVATARS = [_avatar(i) for i in range(8)]
+
+
+def faces(players: int) -> dict[str, Any]:
+    """Every person's avatar kept (as in a running bot), the last seat a computer."""
+    return {"avatars": [*AVATARS[: players - 1], None], "computers": [players - 1]}
 
 
 def in_play(gid: str, moves: int = 60) -> float:
@@ -40,7 +65,7 @@ def in_play(gid: str, moves: int = 60) -> float:
         state.apply(seat, rng.choice(state.legal_actions(seat)))
         view = state.view(None).to_dict()
         t0 = time.perf_counter()
-        table_png(view, names)
+        table_png(view, names, **faces(state.players))
         found.append((time.perf_counter() - t0) * 1e3)
     return statistics.median(found)
 
@@ -62,20 +87,21 @@ def main() -> int:
         for _label, state in gallery_states(gid):
             view = state.view(None).to_dict()
             names = SAMPLE_NAMES[: state.players]
+            seen = faces(state.players)
             seat = state.to_act[0] if state.to_act else 0
             own = state.view(seat).to_dict()
             legal = playable_cards(str(a) for a in state.legal_actions(seat))
-            table_png(view, names)
+            table_png(view, names, **seen)
             hand_png(own, legal)
             for _ in range(args.repeat):
                 t0 = time.perf_counter()
-                data = table_png(view, names)
+                data = table_png(view, names, **seen)
                 table_ms.append((time.perf_counter() - t0) * 1e3)
                 table_kb.append(len(data) / 1000)
                 for cache in (fonts.text_tile, fonts.text_width, fonts.fit):
                     cache.cache_clear()
                 t0 = time.perf_counter()
-                table_png(view, names)
+                table_png(view, names, **seen)
                 cold_ms.append((time.perf_counter() - t0) * 1e3)
                 t0 = time.perf_counter()
                 data = hand_png(own, legal)

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot import logs
+from bot import avatars, logs
 from bot.i18n import lang_of, t
 from bot.render import table_png_async
 from bot.storage import UserSettings
@@ -77,6 +77,7 @@ class PlayCog(commands.Cog, name=COG):
         self.prefs: dict[int, UserSettings] = {}  # users' settings, read once
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
         self.hurry = asyncio.Event()  # set at a stop: pending edits go out without their gap
+        avatars.CACHE.use(avatars.client_fetch(bot))  # seats' faces on table pictures, afresh
 
     # -- setup ------------------------------------------------------------------------------
     async def cog_load(self) -> None:

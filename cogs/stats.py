@@ -402,7 +402,8 @@ class StatsCog(commands.Cog):
                         extra=logs.failure(exc))
         else:
             embed.set_image(url="attachment://replay.png")
-            files.append(discord.File(io.BytesIO(picture), filename="replay.png"))
+            files.append(discord.File(io.BytesIO(picture), filename="replay.png",
+                                      description=rules.view_text(view, lang)[:1024] or None))
         buttons = discord.ui.View(timeout=None)
         for label, target, tag, off in (("st-first", 0, "a", at.step == 0),
                                         ("st-prev", at.step - 1, "b", at.step == 0),

@@ -16,9 +16,10 @@ from typing import Any
 import discord
 from PIL import Image
 
+from bot import avatars
 from bot.config import TIMER_CHOICES
 from bot.i18n import move_word, t
-from bot.render import hand_png_async, playable_cards, table_png_async
+from bot.render import hand_alt, hand_png_async, playable_cards, table_png_async
 from bot.results import add_results, table_unrated
 from bot.tables import CANCELLED, COMPUTER_LEVELS, FINISHED, LOBBY, PLAYING, Table
 from cogs import ids
@@ -129,6 +130,8 @@ class Picture:
     title: str = ""
     alt: str = ""
     four_colour: bool = False
+    avatars: tuple[bytes | None, ...] = field(default=(), compare=False)
+    computers: tuple[int, ...] = ()
 
     @property
     def filename(self) -> str:
@@ -138,7 +141,8 @@ class Picture:
     async def png(self) -> bytes:
         """The PNG bytes, drawn in a worker thread."""
         if self.kind == "table":
-            return await table_png_async(self.view, list(self.names), self.lang)
+            return await table_png_async(self.view, list(self.names), self.lang,
+                                         avatars=self.avatars, computers=self.computers)
         return await hand_png_async(self.view, set(self.playable), self.title,
                                     four_colour=self.four_colour)
 
@@ -193,6 +197,14 @@ class Payload:
             self.embed.description = text[:4000]
         self.picture = None
         return []
+
+
+def seat_faces(table: Table) -> dict[str, Any]:
+    """The table picture's faces: kept avatars (fetched in the background, never waited for)
+    and which seats a computer plays."""
+    return {"avatars": avatars.CACHE.faces([None if s.computer else s.user_id
+                                            for s in table.seats]),
+            "computers": tuple(i for i, s in enumerate(table.seats) if s.computer)}
 
 
 def game_name(table: Table, lang: str) -> str:
@@ -412,7 +424,7 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
     names = tuple(s.name for s in table.seats)
     picture = Picture("table", public.to_dict(), ("table", table.id, table.version, table.status,
                                                   names, lang), names=names, lang=lang,
-                      alt=table.rules.view_text(public, lang))
+                      alt=table.rules.view_text(public, lang), **seat_faces(table))
     embed = discord.Embed(title=title, description="\n".join(log_lines[-6:])[:4000] or None)
     embed.add_field(name="—", value=players[:1024], inline=False)
     if any(seat.auto for seat in table.seats):  # how strong the computers here play
@@ -566,7 +578,8 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
     picture = Picture("hand", mine.to_dict(), ("hand", table.id, table.version, seat,
                                                four_colour),
                       playable=frozenset(playable_cards(str(a) for a in legal)),
-                      title=f"{name} · {seat + 1}", four_colour=four_colour)
+                      title=f"{name} · {seat + 1}", four_colour=four_colour,
+                      alt=hand_alt(mine.to_dict(), playable_cards(str(a) for a in legal), lang))
     return Payload("\n".join(lines)[:2000], embed, view, picture=picture)
 
 

@@ -9,18 +9,22 @@ threads otherwise), one for tables and one for hands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.render import painter
-from bot.render.scenes import scene_for
-from bot.render.table import draw_scene, hand_picture, png
+from bot.render.order import sort_hand
+from bot.render.scenes import scene_for, word
+from bot.render.table import draw_scene, hand_picture, png, pretty_card
 
 
-def table_png(view: dict[str, Any], names: list[str], lang: str = "en",
-              four_colour: bool = False) -> bytes:
-    """The table picture (PNG, 1200 × 675) of a view."""
-    return png(draw_scene(scene_for(view, names, lang), four_colour))
+def table_png(view: dict[str, Any], names: Sequence[str], lang: str = "en",
+              four_colour: bool = False, avatars: Sequence[bytes | None] = (),
+              computers: Sequence[int] = ()) -> bytes:
+    """The table picture (PNG, 1200 × 675) of a view; ``avatars`` are the seats' pictures
+    (None: initials), ``computers`` the seats a computer plays (drawn with a mark of their own).
+    """
+    return png(draw_scene(scene_for(view, names, lang, avatars, computers), four_colour))
 
 
 def playable_cards(actions: Iterable[str]) -> set[str]:
@@ -35,14 +39,33 @@ def playable_cards(actions: Iterable[str]) -> set[str]:
 
 def hand_png(view: dict[str, Any], playable: set[str] | None = None, title: str = "",
              four_colour: bool = False) -> bytes:
-    """The hand picture (PNG) of a seat's view; ``playable`` cards are ringed."""
-    return png(hand_picture(list(view.get("hand", [])), playable, four_colour, title))
+    """The hand picture (PNG) of a seat's view, sorted in its game's order; ``playable``
+    cards are ringed."""
+    return png(hand_picture(sort_hand(view, list(view.get("hand", []))), playable, four_colour,
+                            title))
 
 
-async def table_png_async(view: dict[str, Any], names: list[str], lang: str = "en",
-                          four_colour: bool = False) -> bytes:
+def hand_alt(view: dict[str, Any], playable: set[str] | None = None, lang: str = "en") -> str:
+    """The hand picture's alt text: the seat's own cards in the drawn order, and which of them
+    may be played now (a hand picture is only ever shown to its own player)."""
+    hand = sort_hand(view, list(view.get("hand", [])))
+
+    def said(code: str) -> str:
+        return word(lang, "joker") if code in ("RJ", "BJ") else pretty_card(code)
+
+    text = word(lang, "hand_alt", n=len(hand), cards=" ".join(map(said, hand)) or "—")
+    if playable:
+        text += " " + word(lang, "playable_alt",
+                           cards=" ".join(said(c) for c in hand if c in playable))
+    return text
+
+
+async def table_png_async(view: dict[str, Any], names: Sequence[str], lang: str = "en",
+                          four_colour: bool = False, avatars: Sequence[bytes | None] = (),
+                          computers: Sequence[int] = ()) -> bytes:
     """``table_png`` off the event loop."""
-    return await painter.current().run(table_png, view, names, lang, four_colour)
+    return await painter.current().run(table_png, view, list(names), lang, four_colour,
+                                       list(avatars), list(computers))
 
 
 async def hand_png_async(view: dict[str, Any], playable: set[str] | None = None,

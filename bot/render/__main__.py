@@ -1,22 +1,31 @@
-"""``python -m bot.render gallery DIR``: pictures of every game at its start, mid-play and end."""
+"""``python -m bot.render gallery DIR``: pictures of every game at its start, mid-play and end,
+and a contact sheet per game (every seat count, start/middle/end, English and Japanese, each
+picture at phone size) so that a reviewer sees every state at once."""
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import sys
 from pathlib import Path
 
+from PIL import Image, ImageDraw
+
 import games
-from bot.render import hand_png, playable_cards, table_png
+from bot.render import fonts, hand_png, playable_cards, table_png
 
 SAMPLE_NAMES = ["Alice", "山田 太郎", "สมชาย", "राम 🎉", "Zoë", "Παύλος", "Олег", "Kofi"]
+SHEET_W, SHEET_H = 400, 225  # each picture as a phone shows it
+LABELS = ("start", "mid", "end")
+LANGS = ("en", "ja")
 
 
-def gallery_states(gid: str, seed: int = 11) -> list[tuple[str, games.State]]:
+def gallery_states(gid: str, seed: int = 11, players: int | None = None
+                   ) -> list[tuple[str, games.State]]:
     """A game at its start, after some random play, and at its end."""
     rules = games.get(gid)
-    state = rules.new_game(rules.usual_players, seed=seed)
+    state = rules.new_game(players or rules.usual_players, seed=seed)
     rng = random.Random(seed)
     found = [("start", state.clone())]
     steps = 0
@@ -36,8 +45,44 @@ def gallery_states(gid: str, seed: int = 11) -> list[tuple[str, games.State]]:
     return found
 
 
-def write_gallery(folder: Path, lang: str = "en") -> list[Path]:
-    """Write every game's pictures into ``folder``; returns the files."""
+def contact_sheet(gid: str) -> Image.Image:
+    """One game's sheet: a row per seat count; start, middle and end in English, then the same
+    in Japanese, each picture scaled to 400 px wide as a phone shows it."""
+    rules = games.get(gid)
+    counts = list(rules.player_counts())
+    head, side, gap = 44, 60, 6
+    sheet = Image.new("RGB", (side + len(LANGS) * len(LABELS) * (SHEET_W + gap),
+                              head + len(counts) * (SHEET_H + gap)), (16, 40, 26))
+    draw = ImageDraw.Draw(sheet)
+    for col, (lang, label) in enumerate((lang, label) for lang in LANGS for label in LABELS):
+        fonts.draw_text(sheet, (side + col * (SHEET_W + gap) + SHEET_W // 2, head // 2),
+                        f"{rules.name} · {label} · {lang}", 24, (255, 255, 255), anchor="m")
+    for row, players in enumerate(counts):
+        top = head + row * (SHEET_H + gap)
+        fonts.draw_text(sheet, (side // 2, top + SHEET_H // 2), str(players), 28,
+                        (255, 255, 255), bold=True, anchor="m")
+        states = dict(gallery_states(gid, players=players))
+        for col, (lang, label) in enumerate((lang, label) for lang in LANGS for label in LABELS):
+            state = states[label]
+            data = table_png(state.view(None).to_dict(), SAMPLE_NAMES[:players], lang)
+            with Image.open(io.BytesIO(data)) as picture:
+                small = picture.convert("RGB").resize((SHEET_W, SHEET_H),
+                                                      Image.Resampling.LANCZOS)
+            sheet.paste(small, (side + col * (SHEET_W + gap), top))
+    draw.line((0, head - 2, sheet.width, head - 2), fill=(90, 140, 110))
+    return sheet
+
+
+def sheet_png(gid: str) -> bytes:
+    """A contact sheet as PNG (256 colours: a sheet is for looking, not for printing)."""
+    out = io.BytesIO()
+    contact_sheet(gid).quantize(256, method=Image.Quantize.MEDIANCUT,
+                                dither=Image.Dither.NONE).save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def write_gallery(folder: Path, lang: str = "en", sheets: bool = True) -> list[Path]:
+    """Write every game's pictures (and contact sheets) into ``folder``; returns the files."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for gid in games.ids():
@@ -53,6 +98,10 @@ def write_gallery(folder: Path, lang: str = "en") -> list[Path]:
                 hand.write_bytes(hand_png(state.view(seat).to_dict(), playable_cards(legal),
                                           title=names[seat]))
                 written.append(hand)
+        if sheets:
+            path = folder / f"{gid}-sheet.png"
+            path.write_bytes(sheet_png(gid))
+            written.append(path)
     return written
 
 
@@ -62,9 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p_gallery = sub.add_parser("gallery", help="write pictures of every game to a folder")
     p_gallery.add_argument("folder", type=Path)
-    p_gallery.add_argument("--lang", choices=("en", "ja"), default="en")
+    p_gallery.add_argument("--lang", choices=LANGS, default="en")
+    p_gallery.add_argument("--no-sheets", action="store_true",
+                           help="leave out the contact sheets (faster)")
     args = parser.parse_args(argv)
-    files = write_gallery(args.folder, args.lang)
+    files = write_gallery(args.folder, args.lang, sheets=not args.no_sheets)
     print(f"wrote {len(files)} pictures to {args.folder}")
     return 0
 

@@ -128,8 +128,10 @@ def runs(text: str) -> Iterator[tuple[Face | None, str]]:
     current: Face | None = None
     buf = ""
     for ch in text:
-        face = current if (ord(ch) in _JOINERS or (ch.isspace() and buf)) else _face_for(
-            ch, faces)
+        # A space stays in the run before it, except after an emoji (whose font's space is as
+        # wide as an emoji).
+        keep = ord(ch) in _JOINERS or (ch.isspace() and buf and not (current and current.emoji))
+        face = current if keep else _face_for(ch, faces)
         if face is None and not faces:
             face = None
         if buf and face is not current:

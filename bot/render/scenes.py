@@ -1,12 +1,13 @@
 """From a view to a :class:`Scene`: the common keys for every game, then each game's own.
 
 Only the view's dict is read (``State.view(seat).to_dict()``), so a picture can never show
-more than the view does.
+more than the view does. Each game says which numbers its seats show, in its own words, and
+which badges mean something in it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import games
@@ -14,39 +15,50 @@ from bot.render.table import Scene, SeatScene
 
 SUIT_WORD = {
     "en": {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs",
-           "NT": "no trumps", "grand-red": "grand red", "grand-black": "grand black",
-           "null": "Null"},
+           "NT": "no trumps", "grand-red": "Grand (red)", "grand-black": "Grand (black)",
+           "null": "Null", "slop": "Slop"},
     "ja": {"S": "♠ スペード", "H": "♥ ハート", "D": "♦ ダイヤ", "C": "♣ クラブ",
-           "NT": "切り札なし", "grand-red": "グランド赤", "grand-black": "グランド黒",
-           "null": "ヌル"},
+           "NT": "切り札なし", "grand-red": "グランド(赤)", "grand-black": "グランド(黒)",
+           "null": "ヌル", "slop": "スロップ"},
 }
 
+# Table pictures (render): every word a table picture draws.
 WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "deal": "Deal {n}", "game_no": "Game {n}", "cards": "{n} cards", "score": "{n} pts",
+        "deal": "Deal {n}", "game_no": "Game {n}", "cards": "{n} cards", "card": "1 card",
         "turn": "turn", "out": "out", "safe": "safe", "winner": "winner", "over": "Game over",
         "to_beat": "To beat", "stock": "Stock: {n}", "number": "Number to beat: {n}",
         "start": "Start card", "round": "This round", "total": "Total: {n}",
-        "captured": "captured {n}", "trumps": "Trumps: {s}", "tricks": "{n} tricks",
-        "contract": "Contract: {s}", "kitty": "Kitty: {n} cards", "bid": "bid {s}",
-        "pass": "pass", "played": "{name} played", "passed": "{name} passed with",
-        "chips": "{n} chips", "pot": "Pot: {n}", "target": "Target: {n}",
-        "team": "{a} & {b}: {n}", "declarer": "declarer", "discarded": "Discarded: {n}",
-        "limit": "Out at {n}", "variant": "{s}", "last_won": "Last trick: {name}",
-        "points": "{n} pts", "deals_won": "{n} deals won", "known": "picked up",
+        "captured": "{n} captured", "trumps": "Trumps: {s}", "tricks": "{n} tricks",
+        "trick": "1 trick", "contract": "Contract: {s}", "kitty": "Kitty: {n} cards",
+        "bid": "bid {s}", "pass": "passed", "played": "{name} played",
+        "passed": "{name} passed with", "chips": "{n} chips", "pot": "Pot: {n}",
+        "target": "Target: {n}", "team": "{a} & {b}:", "declarer": "declarer",
+        "discarded": "Discarded: {n}", "limit": "Out at {n}", "last_won": "Last trick: {name}",
+        "last": "Last trick", "points": "{n} pts", "penalty": "penalty {n}",
+        "card_points": "{n} card pts", "deals_won": "{n} deals won", "bhabhi": "Bhabhi",
+        "lead": "lead", "place": "{place}. {name} · {score}", "side": "side {n}",
+        "games_won": "Games: {a}–{b}",
+        "hand_alt": "Your hand, {n} cards: {cards}.", "playable_alt": "You may play: {cards}.",
+        "high_bid": "Highest bid: {s}", "joker": "Joker",
     },
     "ja": {
-        "deal": "第{n}ディール", "game_no": "第{n}ゲーム", "cards": "{n}枚", "score": "{n}点",
+        "deal": "第{n}ディール", "game_no": "第{n}ゲーム", "cards": "{n}枚", "card": "1枚",
         "turn": "手番", "out": "脱落", "safe": "上がり", "winner": "勝者", "over": "ゲーム終了",
         "to_beat": "超えるカード", "stock": "山札: {n}", "number": "超える数: {n}",
         "start": "開始カード", "round": "このラウンド", "total": "合計: {n}",
-        "captured": "獲得 {n}", "trumps": "切り札: {s}", "tricks": "{n}トリック",
-        "contract": "契約: {s}", "kitty": "キティ: {n}枚", "bid": "ビッド {s}",
-        "pass": "パス", "played": "{name} のプレイ", "passed": "{name} のパス",
-        "chips": "{n}チップ", "pot": "ポット: {n}", "target": "目標: {n}",
-        "team": "{a}・{b}: {n}", "declarer": "デクレアラー", "discarded": "捨て札: {n}",
-        "limit": "{n}点で脱落", "variant": "{s}", "last_won": "前のトリック: {name}",
-        "points": "{n}点", "deals_won": "{n}ディール勝ち", "known": "拾った札",
+        "captured": "獲得 {n}枚", "trumps": "切り札: {s}", "tricks": "{n}トリック",
+        "trick": "1トリック", "contract": "契約: {s}", "kitty": "キティ: {n}枚",
+        "bid": "ビッド {s}", "pass": "パス", "played": "{name} のプレイ",
+        "passed": "{name} のパス", "chips": "{n}チップ", "pot": "ポット: {n}",
+        "target": "目標: {n}", "team": "{a}・{b}:", "declarer": "デクレアラー",
+        "discarded": "捨て札: {n}", "limit": "{n}点で脱落", "last_won": "前のトリック: {name}",
+        "last": "前のトリック", "points": "{n}点", "penalty": "ペナルティ {n}",
+        "card_points": "札点 {n}", "deals_won": "{n}ディール勝ち", "bhabhi": "バビ",
+        "lead": "リード", "place": "{place}位 {name} · {score}", "side": "サイド{n}",
+        "games_won": "ゲーム: {a}–{b}",
+        "hand_alt": "あなたの手札 {n}枚: {cards}。", "playable_alt": "出せる札: {cards}。",
+        "high_bid": "最高ビッド: {s}", "joker": "ジョーカー",
     },
 }
 
@@ -62,10 +74,22 @@ def suit_word(lang: str, key: str) -> str:
     return SUIT_WORD.get(lang, SUIT_WORD["en"]).get(key, key)
 
 
+def bid_word(lang: str, bid: str) -> str:
+    """A bid's id ('95-grand-black') as people say it ('95 Grand (black)')."""
+    value, sep, game = str(bid).partition("-")
+    if sep and value.isdigit():
+        return f"{value} {suit_word(lang, game)}"
+    return suit_word(lang, str(bid))
+
+
 def _number(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def _count(lang: str, n: int, one: str, many: str) -> str:
+    return word(lang, one) if n == 1 else word(lang, many, n=n)
 
 
 def _title(view: dict[str, Any], lang: str) -> str:
@@ -78,65 +102,99 @@ def _title(view: dict[str, Any], lang: str) -> str:
     return rules.name_ja if lang == "ja" else rules.name
 
 
-def base_scene(view: dict[str, Any], names: list[str], lang: str) -> Scene:
-    """The parts every game shares: seats, turn, dealer, counts, scores, the trick."""
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+
+def _plays(plays: Any) -> list[tuple[int, list[str | None]]]:
+    return [(int(p["seat"]), list(p.get("cards") or [p.get("card")])) for p in plays or []
+            if isinstance(p, dict) and "seat" in p]
+
+
+def base_scene(view: dict[str, Any], names: Sequence[str], lang: str) -> Scene:
+    """The parts every game shares: seats with their hand counts, turn, dealer, winners, the
+    trick (lead marked) and the previous trick; and a finished game's places."""
     players = view["players"]
-    title = _title(view, lang)
-    subtitle = word(lang, "deal", n=view.get("deal", 1))
-    if view.get("over"):
-        subtitle = word(lang, "over")
+    over = bool(view.get("over"))
+    subtitle = word(lang, "over") if over else word(lang, "deal", n=view.get("deal", 1))
     to_act = set(view.get("to_act", []))
     counts = view.get("hand_counts") or [0] * players
-    live = view.get("live") or [True] * players
-    scores = view.get("scores") or [0] * players
     outcome = view.get("outcome") or {}
     winners = set(outcome.get("winners", []))
     seats = []
     for seat in range(players):
-        name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
-        parts = [word(lang, "cards", n=counts[seat]),
-                 word(lang, "score", n=_number(scores[seat]))]
-        badge = ""
+        seat_scene = SeatScene(
+            name=_name(names, seat), lines=[_count(lang, counts[seat], "card", "cards")],
+            acting=seat in to_act and not over, dealer=view.get("dealer") == seat,
+            hand_count=counts[seat])
         if seat in winners:
-            badge = word(lang, "winner")
-        elif seat in to_act and not view.get("over"):
-            badge = word(lang, "turn")
-        elif not live[seat]:
-            badge = word(lang, "out")
-        seats.append(SeatScene(
-            name=name, line=" · ".join(parts), acting=seat in to_act and not view.get("over"),
-            dealer=view.get("dealer") == seat, live=bool(live[seat]), badge=badge,
-            hand_count=counts[seat]))
-    trick = [(p["seat"], list(p.get("cards") or [p.get("card")]))
-             for p in view.get("trick") or []]
-    return Scene(title=title, subtitle=subtitle, seats=seats, trick=trick)
+            seat_scene.badge("winner", word(lang, "winner"))
+        if seat_scene.acting:
+            seat_scene.badge("turn", word(lang, "turn"))
+        seats.append(seat_scene)
+    scene = Scene(title=_title(view, lang), subtitle=subtitle, seats=seats,
+                  trick=_plays(view.get("trick")), lead_label=word(lang, "lead"),
+                  last_trick=_plays(view.get("last_trick")), last_label=word(lang, "last"))
+    return scene
 
 
-def _name(names: list[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+def _result(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str,
+            score: Callable[[int], str]) -> None:
+    """A finished game's places in the middle, each with the game's own number."""
+    outcome = view.get("outcome") or {}
+    places = outcome.get("places")
+    if not view.get("over") or not places:
+        return
+    order = sorted(range(len(places)), key=lambda s: (places[s], s))
+    scene.result = [word(lang, "over")] + [
+        word(lang, "place", place=places[s], name=_name(names, s), score=score(s))
+        for s in order]
 
 
-def _twenty_two(view: dict[str, Any], scene: Scene, names: list[str], lang: str) -> None:
+def _out(view: dict[str, Any], scene: Scene, lang: str, gone: Sequence[bool]) -> None:
+    """Seats that went out of the game: greyed and badged (never a winner)."""
+    winners = set((view.get("outcome") or {}).get("winners", []))
+    for seat, out in enumerate(gone):
+        if out and seat not in winners:
+            scene.seats[seat].live = False
+            scene.seats[seat].badge("out", word(lang, "out"))
+
+
+def _twenty_two(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
+    scores = view.get("scores") or []
+    for seat, seat_scene in enumerate(scene.seats):
+        seat_scene.lines.append(word(lang, "penalty", n=_number(scores[seat])))
     if view.get("final"):
         final = view["final"]
         plays = final.get("plays", final) if isinstance(final, dict) else final
-        if isinstance(plays, list) and plays and isinstance(plays[0], dict):
-            scene.trick = [(p["seat"], list(p.get("cards") or [p.get("card")])) for p in plays]
+        if isinstance(plays, list):
+            scene.trick = _plays(plays)
     to_beat = view.get("to_beat") or []
     if to_beat and not scene.trick:
         scene.rows.append((word(lang, "to_beat"), list(to_beat)))
     for seat, cards in enumerate(view.get("penalties") or []):
         scene.seats[seat].cards = list(cards)
+    _out(view, scene, lang, [not x for x in view.get("live") or []])
     if view.get("limit"):
         scene.corner.append(word(lang, "limit", n=view["limit"]))
     if view.get("stock_count") is not None:
         scene.corner.append(word(lang, "stock", n=view["stock_count"]))
     if view.get("pot"):
         scene.corner.append(word(lang, "pot", n=view["pot"]))
+    _result(view, scene, names, lang,
+            lambda s: word(lang, "penalty", n=_number(scores[s])))
 
 
-def _one_two_three_four(view: dict[str, Any], scene: Scene, names: list[str],
+def _one_two_three_four(view: dict[str, Any], scene: Scene, names: Sequence[str],
                         lang: str) -> None:
+    scores = view.get("scores") or []
+    chips = view.get("scoring", "chips") == "chips"
+
+    def money(seat: int) -> str:
+        return word(lang, "chips" if chips else "points", n=_number(scores[seat]))
+
+    for seat, seat_scene in enumerate(scene.seats):
+        seat_scene.lines.append(money(seat))
     scene.subtitle = (word(lang, "over") if view.get("over")
                       else word(lang, "game_no", n=view.get("deal", 1)))
     if view.get("number_to_beat") is not None:
@@ -149,98 +207,141 @@ def _one_two_three_four(view: dict[str, Any], scene: Scene, names: list[str],
         scene.rows.append((word(lang, "start"), [view["start_card"]]))
     if view.get("stock") is not None:
         scene.corner.append(word(lang, "stock", n=view["stock"]))
-    for seat, dropped in enumerate(view.get("dropped") or []):
-        if dropped and scene.seats[seat].badge == "":
-            scene.seats[seat].badge = word(lang, "out")
+    if not view.get("over"):
+        _out(view, scene, lang, view.get("dropped") or [])
+    _result(view, scene, names, lang, money)
 
 
-def _bhabhi(view: dict[str, Any], scene: Scene, names: list[str], lang: str) -> None:
+def _bhabhi(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
     for seat, order in enumerate(view.get("safe_order") or []):
-        if order is not None and scene.seats[seat].badge != word(lang, "winner"):
-            scene.seats[seat].badge = word(lang, "safe")
+        if order is not None:
+            scene.seats[seat].badge("safe", word(lang, "safe"))
+    loser = view.get("loser")
+    if loser is not None and 0 <= loser < len(scene.seats):
+        scene.seats[loser].badge("loser", word(lang, "bhabhi"))
     for seat, known in enumerate(view.get("known") or []):
         scene.seats[seat].cards = list(known)[:8]
     if view.get("discarded"):
         scene.corner.append(word(lang, "discarded", n=view["discarded"]))
-    if not scene.trick and view.get("last_trick"):
-        scene.rows.append((word(lang, "last_won", name=_name(names, view.get("last_taker", -1))),
-                           [p["card"] for p in view["last_trick"]]))
+    taker = view.get("last_taker")
+    if taker is not None:
+        scene.last_label = word(lang, "last_won", name=_name(names, taker))
+    _result(view, scene, names, lang,
+            lambda s: word(lang, "bhabhi") if s == loser else word(lang, "safe"))
 
 
-def _finesse(view: dict[str, Any], scene: Scene, names: list[str], lang: str) -> None:
+def _finesse(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
     for seat, cards in enumerate(view.get("table_cards") or []):
         scene.seats[seat].cards = list(cards)
+    won = view.get("tricks_won") or []
+    for seat, n in enumerate(won):
+        scene.seats[seat].lines.append(_count(lang, n, "trick", "tricks"))
     if view.get("trumps"):
         scene.corner.append(word(lang, "trumps", s=suit_word(lang, view["trumps"])))
     team_scores = view.get("team_scores") or [0, 0]
     tricks = view.get("team_tricks") or [0, 0]
     for team, (a, b) in enumerate(((0, 2), (1, 3))):
-        scene.corner.append(word(lang, "team", a=_name(names, a), b=_name(names, b),
-                                 n=_number(team_scores[team]))
-                            + " · " + word(lang, "tricks", n=tricks[team]))
+        scene.corner.append(word(lang, "team", a=_name(names, a), b=_name(names, b)))
+        scene.corner.append(word(lang, "points", n=_number(team_scores[team])) + " · "
+                            + _count(lang, tricks[team], "trick", "tricks"))
     if view.get("target"):
         scene.corner.append(word(lang, "target", n=view["target"]))
+    _result(view, scene, names, lang,
+            lambda s: word(lang, "points", n=_number(team_scores[s % 2])))
 
 
-def _sugekari(view: dict[str, Any], scene: Scene, names: list[str], lang: str) -> None:
+def _sugekari(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
     played = view.get("round") or []
     if played:
         scene.rows.append((word(lang, "round"), [p["card"] for p in played]))
-    if view.get("total") is not None:
+    if view.get("total") is not None and not view.get("over"):
         scene.lines.append(word(lang, "total", n=view["total"]))
     sides = view.get("sides") or [[s] for s in range(view["players"])]
     counts = view.get("captured_counts") or []
-    for side, seats in enumerate(sides):
-        if side < len(counts):
-            for seat in seats:
-                scene.seats[seat].line += " · " + word(lang, "captured", n=counts[side])
+    side_of = {seat: side for side, seats in enumerate(sides) for seat in seats}
+    for seat, seat_scene in enumerate(scene.seats):
+        side = side_of.get(seat)
+        if side is not None and side < len(counts):
+            seat_scene.lines.append(word(lang, "captured", n=counts[side]))
     if view.get("stock"):
         scene.corner.append(word(lang, "stock", n=view["stock"]))
+    played_games = view.get("games") or []
+    if len(played_games) > 1 or (played_games and not view.get("over")):
+        wins = [0, 0]
+        for g in played_games:
+            s = g.get("scores") or [0, 0]
+            if len(s) == 2 and s[0] != s[1]:
+                wins[0 if s[0] > s[1] else 1] += 1
+        scene.corner.append(word(lang, "games_won", a=wins[0], b=wins[1]))
+    _result(view, scene, names, lang,
+            lambda s: word(lang, "captured", n=counts[side_of[s]] if side_of.get(s) is not None
+                           and side_of[s] < len(counts) else 0))
 
 
-def _bear(view: dict[str, Any], scene: Scene, names: list[str], lang: str) -> None:
+def _bear(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
+    scores = view.get("scores") or []
+    for seat, seat_scene in enumerate(scene.seats):
+        seat_scene.lines.append(word(lang, "points", n=_number(scores[seat])))
     contract = view.get("contract")
     if contract:
         game = suit_word(lang, str(contract.get("game")))
         bid = contract.get("bid")
         scene.corner.append(word(lang, "contract", s=f"{bid} {game}" if bid else game))
     declarer = view.get("declarer")
+    playing = view.get("phase") == "play" or view.get("over")
+    won = view.get("tricks_won") or []
+    taken = view.get("points_taken") or []
     for seat, bid in enumerate(view.get("bids") or []):
+        if playing:
+            continue
         if bid is not None:
-            label = word(lang, "pass") if bid == "pass" else word(lang, "bid", s=bid)
-            scene.seats[seat].line += " · " + label
-    if declarer is not None and not scene.seats[declarer].badge:
-        scene.seats[declarer].badge = word(lang, "declarer")
+            label = word(lang, "pass") if bid == "pass" else word(lang, "bid", s=bid_word(lang,
+                                                                                       bid))
+            scene.seats[seat].lines.append(label)
+    if playing:
+        for seat, seat_scene in enumerate(scene.seats):
+            n = won[seat] if seat < len(won) else 0
+            parts = [_count(lang, n, "trick", "tricks")]
+            if seat < len(taken) and taken[seat]:
+                parts.append(word(lang, "card_points", n=taken[seat]))
+            seat_scene.lines += parts
+    if not playing:  # the auction: the bid to beat in the middle
+        bids = [str(b) for b in view.get("bids") or [] if b not in (None, "pass")]
+        numbered = [b for b in bids if b.partition("-")[0].isdigit()]
+        if numbered:
+            high = max(numbered, key=lambda b: int(b.partition("-")[0]))
+            scene.lines.append(word(lang, "high_bid", s=bid_word(lang, high)))
+    if declarer is not None and 0 <= declarer < len(scene.seats):
+        scene.seats[declarer].badge("declarer", word(lang, "declarer"))
     if view.get("kitty_count"):
         scene.corner.append(word(lang, "kitty", n=view["kitty_count"]))
-    for seat, points in enumerate(view.get("points_taken") or []):
-        if points:
-            scene.seats[seat].line += " · " + word(lang, "points", n=points)
+    if view.get("target"):
+        scene.corner.append(word(lang, "target", n=view["target"]))
+    _result(view, scene, names, lang,
+            lambda s: word(lang, "points", n=_number(scores[s])))
 
 
-def _spar(view: dict[str, Any], scene: Scene, names: list[str], lang: str) -> None:
+def _spar(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
     variant = view.get("variant")
     if variant and variant != "spar":
         scene.title += f" ({variant})"
+    scores = view.get("scores") or []
+    won = view.get("tricks_won") or []
+    for seat, seat_scene in enumerate(scene.seats):
+        n = won[seat] if seat < len(won) else 0
+        seat_scene.lines.append(word(lang, "points", n=_number(scores[seat])))
+        if n and not view.get("over"):
+            seat_scene.lines.append(_count(lang, n, "trick", "tricks"))
     winners = view.get("trick_winners") or []
     if winners:
-        last = winners[-1]
-        scene.corner.append(word(lang, "last_won", name=_name(names, last["seat"])))
-    if not scene.trick and view.get("last_trick"):
-        scene.rows.append(("", [p["card"] for p in view["last_trick"]]))
+        scene.last_label = word(lang, "last_won", name=_name(names, winners[-1]["seat"]))
     if view.get("target"):
         scene.corner.append(word(lang, "target", n=view["target"]))
+    _result(view, scene, names, lang,
+            lambda s: word(lang, "points", n=_number(scores[s])))
 
 
-def _tricks_won(view: dict[str, Any], scene: Scene, lang: str) -> None:
-    won = view.get("tricks_won")
-    if won and view["game"] not in ("finesse",):
-        for seat, n in enumerate(won):
-            if n:
-                scene.seats[seat].line += " · " + word(lang, "tricks", n=n)
-
-
-SCENES: dict[str, Callable[[dict[str, Any], Scene, list[str], str], None]] = {
+SCENES: dict[str, Callable[[dict[str, Any], Scene, Sequence[str], str], None]] = {
     "twenty-two": _twenty_two,
     "1234": _one_two_three_four,
     "bhabhi": _bhabhi,
@@ -251,11 +352,23 @@ SCENES: dict[str, Callable[[dict[str, Any], Scene, list[str], str], None]] = {
 }
 
 
-def scene_for(view: dict[str, Any], names: list[str], lang: str = "en") -> Scene:
-    """The scene of a view: shared parts, then the game's own elements."""
+def _unknown_game(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
+    """A game the pictures have no part for: its scores as points, its places at the end."""
+    scores = view.get("scores") or []
+    for seat, seat_scene in enumerate(scene.seats):
+        if seat < len(scores):
+            seat_scene.lines.append(word(lang, "points", n=_number(scores[seat])))
+    _out(view, scene, lang, [not x for x in view.get("live") or []])
+    _result(view, scene, names, lang,
+            lambda s: word(lang, "points", n=_number(scores[s])) if s < len(scores) else "")
+
+
+def scene_for(view: dict[str, Any], names: Sequence[str], lang: str = "en",
+              avatars: Sequence[bytes | None] = (), computers: Sequence[int] = ()) -> Scene:
+    """The scene of a view: shared parts, then the game's own elements, then faces."""
     scene = base_scene(view, names, lang)
-    game_part = SCENES.get(view["game"])
-    if game_part is not None:
-        game_part(view, scene, names, lang)
-    _tricks_won(view, scene, lang)
+    SCENES.get(view["game"], _unknown_game)(view, scene, names, lang)
+    for seat, seat_scene in enumerate(scene.seats):
+        seat_scene.avatar = avatars[seat] if seat < len(avatars) else None
+        seat_scene.computer = seat in computers
     return scene

@@ -70,6 +70,7 @@ class Snapshot:
     names: list[str]
     lang: str
     finished: bool = False
+    computers: tuple[int, ...] = ()  # seats drawn with the computer's mark
 
 
 class PublicWatch:
@@ -112,7 +113,8 @@ class PublicWatch:
         lang = cog.public_lang(table) if cog is not None else "en"  # type: ignore[attr-defined]
         self.snaps[(table.id, table.version)] = Snapshot(
             hidden_in(state), json.loads(json.dumps(state.view(None).to_dict())),
-            [s.name for s in table.seats], lang, table.status == FINISHED)
+            [s.name for s in table.seats], lang, table.status == FINISHED,
+            tuple(i for i, s in enumerate(table.seats) if s.computer))
 
     def _window(self, table_id: int) -> list[Snapshot]:
         table = self.w.bot.manager.tables.get(table_id)
@@ -163,7 +165,8 @@ class PublicWatch:
         [key] = shown
         if key not in self.drawn:
             snap = self.snaps[key]
-            self.drawn[key] = table_png(snap.view, snap.names, snap.lang)
+            self.drawn[key] = table_png(snap.view, snap.names, snap.lang,
+                                        computers=snap.computers)
         for upload in uploads:
             assert upload["bytes"] == self.drawn[key], f"table {key[0]} version {key[1]}"
             self.pictures_checked += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.render import hand_png, playable_cards, table_png
+from bot.render import hand_alt, hand_png, playable_cards, table_png
 from tests.bot.sim_helpers import button, world
 from tests.bot.test_e2e_games import open_table
 
@@ -34,7 +34,7 @@ async def test_the_table_message_shows_the_public_picture_of_the_position(
         assert attachment["bytes"].startswith(PNG)
         assert message.embeds[0]["image"]["url"] == "attachment://table.png"
         expected = table_png(table.state.view(None).to_dict(), [s.name for s in table.seats],
-                             "en")
+                             "en", computers=[i for i, s in enumerate(table.seats) if s.computer])
         assert attachment["bytes"] == expected
         assert "<@" in message.content  # whose turn, with a mention
 
@@ -56,8 +56,12 @@ async def test_the_hand_shows_the_hand_picture_with_the_playable_cards_ringed(
             legal = table.state.legal_actions(seat)
             view = table.state.view(seat).to_dict()
             title = f"{table.rules.name} · {seat + 1}"
-            expected = hand_png(view, playable_cards(str(a) for a in legal), title)
+            playable = playable_cards(str(a) for a in legal)
+            expected = hand_png(view, playable, title)
             assert attachment["bytes"] == expected
+            # What Discord shows for the picture: the player's own cards, sorted, in words.
+            assert attachment["description"] == hand_alt(view, playable, "en")
+            assert attachment["description"].startswith(f"Your hand, {len(view['hand'])} cards")
 
 
 async def test_a_burst_of_computer_moves_sends_fewer_uploads_than_moves(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
 import itertools
 import time
 from collections.abc import Iterator
@@ -78,6 +79,14 @@ class SimUser:
     locale: str = "en-US"
     accepts_dms: bool = True
     bot: bool = False
+    avatar: bytes | None = None  # + the user's own avatar image, served by the CDN stub
+
+    @property
+    def avatar_hash(self) -> str | None:
+        """The avatar's hash as Discord names it (None: the default avatar)."""
+        if self.avatar is None:
+            return None
+        return hashlib.md5(self.avatar, usedforsecurity=False).hexdigest()
 
     def payload(self) -> dict[str, Any]:
         """Return the user object Discord sends."""
@@ -86,7 +95,7 @@ class SimUser:
             "username": self.name.lower().replace(" ", "_"),
             "global_name": self.name,
             "discriminator": "0",
-            "avatar": None,
+            "avatar": self.avatar_hash,
             "bot": self.bot,
             "public_flags": 0,
             "flags": 0,

@@ -182,6 +182,9 @@ class SimulatedDiscord:
         self._runner: web.AppRunner | None = None
         self._validator: SpecValidator | None = None
         self._saved: tuple[str, yarl.URL] | None = None
+        self._saved_cdn = discord.asset.Asset.BASE
+        self.avatar_requests: list[str] = []  # + paths (with query) the avatar CDN was asked
+        self.avatar_delay = 0.0  # + seconds the avatar CDN takes to answer
         self._client: discord.Client | None = None
         self._client_task: asyncio.Task[None] | None = None
         self._log_handler = _LogCapture(self.client_errors, self.client_warnings)
@@ -195,6 +198,7 @@ class SimulatedDiscord:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("GET", "/gateway", self._gateway_handler)
         app.router.add_route("GET", "/attachments/{attachment_id}/{filename}", self._cdn)
+        app.router.add_route("GET", "/avatars/{user_id}/{filename}", self._avatar)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._api)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
@@ -202,7 +206,9 @@ class SimulatedDiscord:
         await site.start()
         self.port = self._runner.addresses[0][1]
         self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+        self._saved_cdn = discord.asset.Asset.BASE
         discord.http.Route.BASE = self.base_url + API_PREFIX
+        discord.asset.Asset.BASE = self.base_url  # avatars come from the CDN stub
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self.gateway_url
         logging.getLogger("discord").addHandler(self._log_handler)
         return self
@@ -228,6 +234,7 @@ class SimulatedDiscord:
                 discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = (
                     self._saved
                 )
+                discord.asset.Asset.BASE = self._saved_cdn
 
     @property
     def base_url(self) -> str:
@@ -382,9 +389,11 @@ class SimulatedDiscord:
         self._tasks.add(task := asyncio.get_running_loop().create_task(send()))
         task.add_done_callback(self._tasks.discard)
 
-    def add_user(self, name: str, locale: str = "en-US", *, accepts_dms: bool = True) -> SimUser:
-        """Add a user; `accepts_dms=False` makes the bot's DMs to them fail with 403/50007."""
-        user = SimUser(self._ids.next(), name, locale, accepts_dms=accepts_dms)
+    def add_user(self, name: str, locale: str = "en-US", *, accepts_dms: bool = True,
+                 avatar: bytes | None = None) -> SimUser:
+        """Add a user; `accepts_dms=False` makes the bot's DMs to them fail with 403/50007;
+        `avatar` (image bytes) is their own avatar, served by the CDN stub."""
+        user = SimUser(self._ids.next(), name, locale, accepts_dms=accepts_dms, avatar=avatar)
         self._users[user.id] = user
         return user
 
@@ -1019,6 +1028,17 @@ class SimulatedDiscord:
         if record is not None:
             captured.interaction_id = record.id
             record.responses.append(captured)
+
+    async def _avatar(self, request: web.Request) -> web.Response:
+        user = self._users.get(request.match_info["user_id"])
+        self.avatar_requests.append(request.path_qs)
+        asked = time.monotonic()
+        while time.monotonic() - asked < self.avatar_delay:  # read again: a test may shorten it
+            await asyncio.sleep(0.02)
+        name = request.match_info["filename"].rsplit(".", 1)[0]
+        if user is None or user.avatar is None or name != user.avatar_hash:
+            return web.Response(status=404)
+        return web.Response(body=user.avatar, content_type="image/png")
 
     async def _cdn(self, request: web.Request) -> web.Response:
         attachment = self._attachments.get(request.match_info["attachment_id"])

@@ -12,8 +12,9 @@ from PIL import Image, ImageChops
 
 import games
 from bot.render import cards as card_art
-from bot.render import fonts, hand_png, playable_cards, table_png, table_png_async
-from bot.render.__main__ import SAMPLE_NAMES, gallery_states, main
+from bot.render import fonts, hand_alt, hand_png, playable_cards, table_png, table_png_async
+from bot.render.__main__ import SAMPLE_NAMES, SHEET_H, SHEET_W, gallery_states, main, sheet_png
+from bot.render.table import pretty_card
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -46,6 +47,20 @@ def test_table_picture_matches_its_golden(gid: str, label: str) -> None:
 
 
 @pytest.mark.parametrize("gid", games.ids())
+def test_contact_sheet_matches_its_golden(gid: str) -> None:
+    """Every seat count, start/middle/end, English and Japanese, at phone size: a change to
+    any of them shows here (redraw with scripts/regen-goldens after looking)."""
+    golden_path = GOLDEN / "sheets" / f"{gid}.png"
+    assert golden_path.exists(), f"no golden sheet for {gid}: run scripts/regen-goldens"
+    sheet = _image(sheet_png(gid))
+    golden = Image.open(golden_path).convert("RGB")
+    rows = len(games.get(gid).player_counts())
+    assert sheet.size == golden.size
+    assert sheet.height > rows * SHEET_H and sheet.width > 6 * SHEET_W
+    assert _difference(sheet, golden) < 0.002, f"{gid}'s contact sheet differs from its golden"
+
+
+@pytest.mark.parametrize("gid", games.ids())
 def test_changing_hidden_cards_changes_no_public_picture(gid: str) -> None:
     rng = random.Random(5)
     for _label, state in gallery_states(gid):
@@ -74,6 +89,24 @@ def test_sample_names_in_every_script_have_glyphs() -> None:
 def test_names_fall_back_per_character() -> None:
     kinds = {face.path for face, _ in fonts.runs("Alice 山田 สมชาย राम 🎉") if face}
     assert len(kinds) >= 4
+
+
+def test_hand_is_drawn_sorted_and_its_alt_text_names_only_its_own_cards() -> None:
+    view = {"game": "bhabhi", "hand": ["2S", "AH", "KS", "3C"]}
+    assert hand_png(view, {"AH"}) == hand_png({**view, "hand": ["KS", "2S", "AH", "3C"]}, {"AH"})
+    alt = hand_alt(view, {"AH"}, "en")
+    assert alt == "Your hand, 4 cards: K♠ 2♠ A♥ 3♣. You may play: A♥."
+    assert hand_alt(view, None, "ja") == "あなたの手札 4枚: K♠ 2♠ A♥ 3♣。"
+    assert hand_alt({"game": "sugekari-21", "hand": ["RJ", "5C"]}, None, "ja") == (
+        "あなたの手札 2枚: ジョーカー 5♣。")
+    for gid in games.ids():
+        for _label, state in gallery_states(gid)[:2]:
+            seat = state.to_act[0] if state.to_act else 0
+            own = state.view(seat).to_dict()
+            text = hand_alt(own, None, "en")
+            named = text.split(": ", 1)[1].rstrip(".").split()
+            assert sorted(named) == sorted(pretty_card(c) for c in own["hand"]) or (
+                named == ["—"] and not own["hand"]), gid
 
 
 def test_hand_rings_playable_cards_and_dims_the_rest() -> None:
@@ -122,7 +155,18 @@ def test_rendering_off_the_event_loop_gives_the_same_picture() -> None:
 
 
 def test_gallery_command_writes_pictures(tmp_path: Path) -> None:
-    assert main(["gallery", str(tmp_path)]) == 0
+    assert main(["gallery", str(tmp_path), "--no-sheets"]) == 0
     written = sorted(p.name for p in tmp_path.iterdir())
     for gid in games.ids():
         assert f"{gid}-start-table.png" in written and f"{gid}-end-table.png" in written
+        assert f"{gid}-sheet.png" not in written
+
+
+def test_gallery_command_writes_a_contact_sheet_per_game(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(games, "ids", lambda: ["bear"])  # one game is enough to see the file
+    assert main(["gallery", str(tmp_path)]) == 0
+    sheet = tmp_path / "bear-sheet.png"
+    assert sheet.exists()
+    with Image.open(sheet) as picture:
+        assert picture.height > SHEET_H and picture.width > 6 * SHEET_W
