@@ -500,6 +500,23 @@ MESSAGES["ja"].update({
     "ad-version": "バージョン",
     "ad-db": "データベース",
 })
+# -- /status: the computer players' search queue (bot/scheduler.py) ---------------------------
+MESSAGES["en"].update({
+    "ad-computers": "Computer players",
+    "ad-computers-value": "{searching} moves searching, {waiting} waiting",
+    "ad-computers-behind": (
+        "{searching} moves searching, {waiting} waiting; {moves} moves in the last minute "
+        "were played at the normal level because the search could not keep up"
+    ),
+})
+MESSAGES["ja"].update({
+    "ad-computers": "コンピューター",
+    "ad-computers-value": "思考中 {searching} 手、待機中 {waiting} 手",
+    "ad-computers-behind": (
+        "思考中 {searching} 手、待機中 {waiting} 手。探索が追いつかないため、"
+        "直近1分間の {moves} 手を「ふつう」のレベルで指しました"
+    ),
+})
 COMMANDS_JA.update({
     "status": "status",
     "How Deckhand is running: tables, latency, version":

@@ -192,9 +192,9 @@ class Scheduler:
         for request in waiting:
             start = heapq.heappop(free)
             end = start + self.floor + self.overhead
-            if end > request.asked + self.patience:
+            if end > request.asked + self.patience + 1e-9:  # rounding of the sums
                 heapq.heappush(free, start)
-                self._fall_back(request, now)
+                self._fall_back(request, now, len(waiting))
             else:
                 heapq.heappush(free, end)
                 kept.append(request)
@@ -225,14 +225,14 @@ class Scheduler:
             loop = asyncio.get_running_loop()
             self._timer = loop.call_later(max(0.01, due - now), self.pump)
 
-    def _fall_back(self, request: Request, now: float) -> None:
+    def _fall_back(self, request: Request, now: float, waiting: int) -> None:
         self.fallbacks += 1
         self._recent.append(now)
         self._unlogged += 1
         if self._logged_at is None or now - self._logged_at >= LOG_EVERY:
             log.warning("the computer players cannot keep up: %d moves played at the normal "
                         "level instead of searching (%d waiting, %d slots, floor %.2f s)",
-                        self._unlogged, len(self._queue), self.slots, self.floor)
+                        self._unlogged, waiting, self.slots, self.floor)
             self._logged_at = now
             self._unlogged = 0
         request.grant.set_result(None)
