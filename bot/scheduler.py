@@ -43,8 +43,9 @@ FLOOR = 0.1
 #: the seconds of every worker the moves waiting share (a queue of n moves on one worker
 #: gets ``SLACK / n`` seconds each)
 SLACK = 1.0
-#: the longest a move may wait for its search to end, counted from asking (seconds)
-PATIENCE = 1.5
+#: the longest a move may wait for its search to end, counted from asking (seconds): the
+#: target is a move applied within the pause + 1.5 s, and storing it takes a little too
+PATIENCE = 1.4
 #: what a search is expected to take beyond its budget (hand-over to the worker and back);
 #: learnt from the searches as they end
 OVERHEAD = 0.05
