@@ -302,3 +302,27 @@ async def test_a_tables_computer_moves_while_another_tables_search_is_under_way(
         assert first.version >= 2  # its computer moved then, as searched
         assert pondering.seats[0] == 1 and queue.searched >= 1
         assert w.sim.spec_errors == [] and w.sim.client_errors == []
+
+
+def test_each_search_move_carries_its_own_budget_to_the_worker() -> None:
+    import pickle
+
+    import games
+    from bot import thinking
+    from games.ai.search import SearchPlayer
+
+    thinking._init_worker("best", None)  # as a worker starts: the level's own budget
+    state = games.get("spar").new_game(4, seed=3)
+    seat = state.to_act[0]
+    blob = pickle.dumps(state)
+    for budget in (0.01, 0.02):
+        text = thinking._think_in_worker(blob, seat, "seed", "hard", budget)
+        assert any(str(a) == text for a in state.legal_actions(seat))
+        player = thinking._worker_players["spar", "hard"]
+        assert isinstance(player, SearchPlayer) and player.budget == budget
+    # in a thread the player is copied, so two tables' budgets never mix
+    shared = thinking.best_player("spar", "hard")
+    assert isinstance(shared, SearchPlayer)
+    mine = thinking._with_budget(shared, 0.05)
+    assert isinstance(mine, SearchPlayer) and mine.budget == 0.05 and mine is not shared
+    assert shared.budget == ai.HARD_BUDGET
