@@ -49,6 +49,8 @@ PATIENCE = 1.4
 #: what a search is expected to take beyond its budget (hand-over to the worker and back);
 #: learnt from the searches as they end
 OVERHEAD = 0.05
+#: the most one search's hand-over counts for in that mean (seconds)
+MOST_OVERHEAD = 0.3
 #: how long (seconds) a fallback keeps ``/status`` saying the computers are behind
 BEHIND_FOR = 60.0
 #: the least seconds between two log lines about fallbacks
@@ -162,7 +164,9 @@ class Scheduler:
         finally:
             took = self.clock() - began
             if took >= budget:  # a search ending early says nothing about the overhead
-                self.overhead += (took - budget - self.overhead) / 8
+                # (one slow hand-over, such as the workers' first start, counts for little)
+                excess = min(took - budget, MOST_OVERHEAD)
+                self.overhead += (excess - self.overhead) / 8
             del self._running[request]
             self.searched += 1
             self.pump()

@@ -297,7 +297,10 @@ async def test_a_tables_computer_moves_while_another_tables_search_is_under_way(
                                       "level because the search could not keep up")
         finally:
             pondering.release.set()
-        await turn()
+        for _ in range(1000):  # the search's thread hands its move back
+            if first.version >= 2:
+                break
+            await asyncio.sleep(0.01)
         await w.sim.settle()
         assert first.version >= 2  # its computer moved then, as searched
         assert pondering.seats[0] == 1 and queue.searched >= 1
@@ -326,3 +329,20 @@ def test_each_search_move_carries_its_own_budget_to_the_worker() -> None:
     mine = thinking._with_budget(shared, 0.05)
     assert isinstance(mine, SearchPlayer) and mine.budget == 0.05 and mine is not shared
     assert shared.budget == ai.HARD_BUDGET
+
+
+async def test_the_overhead_is_learnt_from_searches_that_ran_their_budget() -> None:
+    clock = Clock()
+    s = scheduler(clock, overhead=0.05)
+
+    async def search(budget: float) -> str:
+        clock.now += budget + took_over
+        return "searched"
+
+    took_over = 0.13  # a busy machine: every hand-over takes 0.13 s beyond the budget
+    for _ in range(40):
+        assert await s.think(search, lambda: "cheap") == "searched"
+    assert s.overhead == pytest.approx(0.13, abs=0.01)
+    took_over = 10.0  # the workers' first start: it moves the mean by little
+    await s.think(search, lambda: "cheap")
+    assert s.overhead < 0.2
