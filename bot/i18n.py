@@ -503,18 +503,18 @@ MESSAGES["ja"].update({
 # -- /status: the computer players' search queue (bot/scheduler.py) ---------------------------
 MESSAGES["en"].update({
     "ad-computers": "Computer players",
-    "ad-computers-value": "{searching} moves searching, {waiting} waiting",
+    "ad-computers-value": "moves being searched: {searching}, waiting: {waiting}",
     "ad-computers-behind": (
-        "{searching} moves searching, {waiting} waiting; {moves} moves in the last minute "
-        "were played at the normal level because the search could not keep up"
+        "moves being searched: {searching}, waiting: {waiting}; played at the normal level "
+        "in the last minute because the search could not keep up: {moves}"
     ),
 })
 MESSAGES["ja"].update({
     "ad-computers": "コンピューター",
-    "ad-computers-value": "思考中 {searching} 手、待機中 {waiting} 手",
+    "ad-computers-value": "思考中の手：{searching}、待機中の手：{waiting}",
     "ad-computers-behind": (
-        "思考中 {searching} 手、待機中 {waiting} 手。探索が追いつかないため、"
-        "直近1分間の {moves} 手を「ふつう」のレベルで指しました"
+        "思考中の手：{searching}、待機中の手：{waiting}。探索が追いつかず、"
+        "直近1分間に「ふつう」のレベルで指した手：{moves}"
     ),
 })
 COMMANDS_JA.update({

@@ -235,8 +235,8 @@ class Scheduler:
         self._recent.append(now)
         self._unlogged += 1
         if self._logged_at is None or now - self._logged_at >= LOG_EVERY:
-            log.warning("the computer players cannot keep up: %d moves played at the normal "
-                        "level instead of searching (%d waiting, %d slots, floor %.2f s)",
+            log.warning("the computer players cannot keep up: moves played at the normal "
+                        "level instead of searching: %d (waiting: %d, slots: %d, floor: %.2f s)",
                         self._unlogged, waiting, self.slots, self.floor)
             self._logged_at = now
             self._unlogged = 0

@@ -292,9 +292,9 @@ async def test_a_tables_computer_moves_while_another_tables_search_is_under_way(
             assert r.status == "ok" and r.message is not None
             [computers] = [f["value"] for f in r.message.embeds[0]["fields"]
                            if f["name"] == "Computer players"]
-            assert computers.startswith("1 moves searching, ")
-            assert computers.endswith("; 1 moves in the last minute were played at the normal "
-                                      "level because the search could not keep up")
+            assert computers.startswith("moves being searched: 1, waiting: ")
+            assert computers.endswith("; played at the normal level in the last minute "
+                                      "because the search could not keep up: 1")
         finally:
             pondering.release.set()
         for _ in range(1000):  # the search's thread hands its move back
