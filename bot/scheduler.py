@@ -152,9 +152,9 @@ class Scheduler:
         try:
             budget = await request.grant
         except asyncio.CancelledError:
-            if request in self._running:  # granted, but its caller went away first
-                del self._running[request]
-                self.pump()
+            # its caller went away: out of the line, or its slot back if it was granted one
+            self._running.pop(request, None)
+            self.pump()
             raise
         if budget is None:
             return cheap()

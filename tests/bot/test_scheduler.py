@@ -200,8 +200,17 @@ async def test_a_cancelled_caller_gives_its_slot_back() -> None:
     moves.tasks["first"].cancel()  # e.g. the bot stopping while it searched
     await turn()
     assert moves.granted[-1][0] == "second" and moves.s.running == 1
+    moves.ask("third")
+    moves.ask("fourth")
+    await turn()
+    moves.tasks["third"].cancel()  # gone while it waited: out of the line at once
+    await turn()
+    assert moves.s.waiting == 1
     await moves.finish("second")
-    assert moves.s.running == 0
+    await turn()
+    assert moves.granted[-1][0] == "fourth"
+    await moves.finish("fourth")
+    assert moves.s.running == 0 and moves.s.waiting == 0
 
 
 # -- on the simulated Discord ------------------------------------------------------------------
