@@ -1,7 +1,8 @@
 """Bot speed on the simulated Discord: 100 concurrent tables of mixed games, scripted players.
 
     .venv/bin/python benchmarks/bot.py [--tables 100] [--moves 12] [--ai-delay 0.1]
-        [--ai-level normal] [--ai-workers N] [--edit-gap 1.0] [--validate] [--profile FILE]
+        [--ai-level normal] [--ai-workers N] [--scheduler on|off] [--edit-gap 1.0]
+        [--validate] [--profile FILE]
 
 The bot runs unmodified in a child process of its own (``benchmarks/botproc.py``: the
 production start-up, discord.py's ``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``
@@ -16,7 +17,12 @@ Printed, the measure of the target: p50/p95/p99 from an interaction's arrival at
 dispatch on the simulated gateway: the frame is written to the bot's socket then) to the bot
 issuing its first callback request (stamped in the bot's process as discord.py creates the
 request, ``botproc.stamp_responses``; both stamps read the machine's monotonic clock), in all
-and per kind of interaction. Also the same figures end to end, to the callback request's
+and per kind of interaction. Per level of the computers, their wait: from the moment a
+computer seat is to act to its move being applied, and to the table message showing it, p50,
+p99 and max (``benchmarks/waits.py``; the wait includes the ``--ai-delay`` pause), with the
+computers due at once and the search queue over time; ``--scheduler off`` runs the bot with
+``DECKHAND_AI_SCHEDULER=off`` (every search move gets the full budget, however many wait).
+Also the same figures end to end, to the callback request's
 arrival in this process (which adds the simulator's own delay in reading it: it shares the two
 cores with the bot), per 5 s of the run too; errors (interactions not
 answered in time or refused, error lines the bot logged, spec errors); the CPU seconds the bot's
@@ -44,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # "bot": the packa
 
 import games
 from benchmarks.botproc import BotProcess, ProcDiscord, read_stamps
+from benchmarks.waits import read_waits, report, table_edits
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import button, verb_of
 from tests.discord_sim import InteractionResult, SimChannel, SimMessage, SimulatedDiscord, SimUser
@@ -254,7 +261,8 @@ def percentile(ordered: list[float], share: float) -> float:
 
 async def run(tables: int, moves: int, validate: bool = False, profile: str | None = None,
               ai_delay: float = AI_DELAY, ai_level: str = "normal",
-              ai_workers: int | None = None, edit_gap: float = 1.0) -> int:
+              ai_workers: int | None = None, edit_gap: float = 1.0,
+              scheduler: str = "on") -> int:
     mix = [*games.ids()] or ["high-card"]
     async with BenchDiscord(interaction_deadline=3.0, validate=validate, quick=True) as sim:
         b = Bench(sim)
@@ -262,7 +270,9 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
             places = [b.place(i) for i in range(tables)]
             db = str(Path(tmp) / "bench.sqlite3")
             stamps = str(Path(tmp) / "stamps.txt")
-            env = {"DECKHAND_BENCH_STAMPS": stamps, "DECKHAND_EDIT_GAP": str(edit_gap)}
+            waits_file = str(Path(tmp) / "waits.txt")
+            env = {"DECKHAND_BENCH_STAMPS": stamps, "DECKHAND_EDIT_GAP": str(edit_gap),
+                   "DECKHAND_BENCH_WAITS": waits_file, "DECKHAND_AI_SCHEDULER": scheduler}
             if ai_workers is not None:
                 env["DECKHAND_AI_WORKERS"] = str(ai_workers)
             bot = (ProfiledBot(sim, db, ai_delay=ai_delay, ai_level=ai_level, env=env,
@@ -293,7 +303,8 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                 failed = [r for r in b.results if r.status != "ok"]
                 p50, p95, p99 = (percentile(lat, q) for q in (0.5, 0.95, 0.99))
                 print(f"{tables} tables of {', '.join(mix)}; {ai_level} computers wait "
-                      f"{ai_delay} s (workers {'default' if ai_workers is None else ai_workers}); "
+                      f"{ai_delay} s (workers {'default' if ai_workers is None else ai_workers}, "
+                      f"scheduler {scheduler}); "
                       f"{len(lat)} interactions in "
                       f"{wall:.1f} s; load average {load[0]:.2f} before, "
                       f"{load_after[0]:.2f} after")
@@ -318,6 +329,11 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                           f"moves, p50 {percentile(lags, 0.5):.0f} ms, p99 "
                           f"{percentile(lags, 0.99):.0f} ms, max {lags[-1]:.0f} ms (edits of a "
                           f"table message are at least {edit_gap} s apart)")
+                print(f"computers' waits, from a computer seat's turn to its move applied and "
+                      f"to the table message showing it (the {ai_delay} s pause included):")
+                for line in report(read_waits(waits_file), table_edits(sim.requests),
+                                   started_at=sim.now() - wall):
+                    print(line)
                 print(f"errors: {len(failed)} interactions not answered in time or refused, "
                       f"{len(bot.errors)} error lines logged by the bot, "
                       f"{len(sim.spec_errors)} spec errors")
@@ -361,11 +377,13 @@ def main() -> int:
                         help="the computers' level (hard: searching, in the worker processes)")
     parser.add_argument("--ai-workers", type=int,
                         help="DECKHAND_AI_WORKERS for the bot (0: search in a thread)")
+    parser.add_argument("--scheduler", choices=("on", "off"), default="on",
+                        help="DECKHAND_AI_SCHEDULER: share the workers among the search moves")
     parser.add_argument("--edit-gap", type=float, default=1.0,
                         help="DECKHAND_EDIT_GAP: least seconds between edits of a table message")
     args = parser.parse_args()
     return asyncio.run(run(args.tables, args.moves, args.validate, args.profile, args.ai_delay,
-                           args.ai_level, args.ai_workers, args.edit_gap))
+                           args.ai_level, args.ai_workers, args.edit_gap, args.scheduler))
 
 
 if __name__ == "__main__":

@@ -297,6 +297,10 @@ def child() -> int:
 
     async def run() -> None:
         client = await Deckhand.create(settings)
+        if os.environ.get("DECKHAND_BENCH_WAITS"):
+            from benchmarks.waits import stamp_waits
+
+            stamp_waits(client.manager, os.environ["DECKHAND_BENCH_WAITS"])
         # the simulator sends every GUILD_CREATE right after READY: no 2 s wait for more
         client._connection.guild_ready_timeout = 0.05
         loop = asyncio.get_running_loop()

@@ -2,13 +2,16 @@
 process.
 
     .venv/bin/python benchmarks/load.py [--tables 500] [--minutes 10] [--think 4,12]
-                                        [--ai-delay 1.0] [--ramp 60]
+                                        [--ai-delay 1.0] [--ramp 60] [--ai-level normal]
+                                        [--scheduler on|off]
 
 The simulated Discord runs here (schema validation off: its cost is the simulator's, and the
 bot tests validate every request); the bot runs in a child process (``benchmarks/botproc.py``)
 on a fresh SQLite database, with the production start-up path and pause between computer
-moves (``--ai-delay``, 1 s by default), computers at level "normal". Each table has two
-scripted people and computers in its other seats; the tables are opened over ``--ramp``
+moves (``--ai-delay``, 1 s by default), computers at level ``--ai-level`` ("normal";
+"hard" searches in the worker processes, which the scheduler shares unless ``--scheduler
+off``). Each table has two scripted people and computers in its other seats; the tables are
+opened over ``--ramp``
 seconds, and a table that ends is replaced by a new one in its channel, so about ``--tables``
 are in play all the time. A person waits ``--think`` seconds (uniform) before each click:
 Hand, then a move (with its confirmation when the game asks for one).
@@ -17,7 +20,10 @@ Printed, over the steady part (after the ramp): interactions, p50/p99/max from a
 interaction's dispatch to the bot's answer (its callback), unanswered or late ones, the bot
 process's CPU (per table: ms of CPU per second, and % of one core) and resident memory (per
 table: growth from the idle bot to the end, divided by the tables), the errors it logged, and
-the simulator's own CPU (this process), which shares the machine.
+the simulator's own CPU (this process), which shares the machine. Per level of the computers,
+the time from a computer seat's turn to its move applied and to the table message showing it
+(``benchmarks/waits.py``; the pause included), the computers due at once and the search queue
+over time.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 import games  # noqa: E402
 from benchmarks.botproc import BotProcess, ProcDiscord  # noqa: E402
 from benchmarks.faults import by_verb, ids_on  # noqa: E402
+from benchmarks.waits import Waits, read_waits, report, table_edits  # noqa: E402
 from tests.bot.sim_helpers import verb_of  # noqa: E402
 from tests.discord_sim import SimChannel, SimMessage, SimUser  # noqa: E402
 
@@ -57,6 +64,8 @@ class Load:
     failures: list[str] = field(default_factory=list)
     # (created, answered or None, status) of every interaction, kept after pruning
     outcomes: list[tuple[float, float | None, str]] = field(default_factory=list)
+    # table id → (time, version shown) of every edit of its table message, kept after pruning
+    edits: dict[int, list[tuple[float, int]]] = field(default_factory=dict)
 
     async def pause(self) -> None:
         await asyncio.sleep(self.rng.uniform(*self.think))
@@ -74,6 +83,8 @@ class Load:
             self.outcomes.append((record.created, record.callback_time, status))
             del sim._interactions[key]
             sim._by_token.pop(record.token, None)
+        for table, seen in table_edits(sim.requests).items():
+            self.edits.setdefault(table, []).extend(seen)
         sim.requests.clear()
         shown = {a["id"] for m in sim._messages.values() for a in m.attachments}
         for key in [k for k in sim._attachments if k not in shown]:
@@ -165,7 +176,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def run(tables: int, minutes: float, think: tuple[float, float], ai_delay: float,
-              ramp: float, seed: int) -> int:
+              ramp: float, seed: int, ai_level: str = "normal", scheduler: str = "on") -> int:
     rng = random.Random(seed)
     load_before = os.getloadavg()
     async with ProcDiscord(interaction_deadline=3.0, validate=False, quick=True) as sim:
@@ -180,7 +191,10 @@ async def run(tables: int, minutes: float, think: tuple[float, float], ai_delay:
             places.append((sim.add_channel(guild, f"t{i}"), people, MIX[i % len(MIX)]))
         load = Load(sim, think, rng)
         with tempfile.TemporaryDirectory() as tmp:
-            bot = BotProcess(sim, str(Path(tmp) / "load.sqlite3"), ai_delay=ai_delay)
+            waits_file = str(Path(tmp) / "waits.txt")
+            bot = BotProcess(sim, str(Path(tmp) / "load.sqlite3"), ai_delay=ai_delay,
+                             ai_level=ai_level, env={"DECKHAND_BENCH_WAITS": waits_file,
+                                                     "DECKHAND_AI_SCHEDULER": scheduler})
             await bot.start()
             await sim.settle(idle=0.5, timeout=30)
             idle_rss = bot.rss_bytes()
@@ -220,6 +234,9 @@ async def run(tables: int, minutes: float, think: tuple[float, float], ai_delay:
                 await asyncio.gather(*loops, return_exceptions=True)
                 await bot.stop()
             load.prune(older_than=-1.0)
+            stamped = read_waits(waits_file)
+    waits = Waits([m for m in stamped.moves if m[3] >= steady_from],
+                  [q for q in stamped.queue if q[0] >= steady_from])
     steady = [o for o in load.outcomes if o[0] >= steady_from]
     times = [(answered - created) * 1000 for created, answered, _ in steady
              if answered is not None]
@@ -230,7 +247,8 @@ async def run(tables: int, minutes: float, think: tuple[float, float], ai_delay:
     window = wall1 - wall0
     cpu = cpu1 - cpu0
     print(f"{tables} tables ({', '.join(MIX)}), 2 scripted people each (think "
-          f"{think[0]:g}-{think[1]:g} s), computers level normal with {ai_delay:g} s pause; "
+          f"{think[0]:g}-{think[1]:g} s), computers level {ai_level} with {ai_delay:g} s pause "
+          f"(scheduler {scheduler}); "
           f"ramp {ramp:g} s, then {window / 60:.1f} min measured; load average "
           f"{load_before[0]:.2f} before, {load_after[0]:.2f} at the end")
     print(f"tables in play at the end: {playing}; games opened {load.opened}, "
@@ -246,6 +264,10 @@ async def run(tables: int, minutes: float, think: tuple[float, float], ai_delay:
           f"{peak_rss / 2**20:.0f} MiB; per table {(end_rss - idle_rss) / tables / 1024:.0f} KiB"
           f" (end minus idle, with the first game's caches), "
           f"{(full_rss - half_rss) / (tables / 2) / 1024:.0f} KiB (second half of the ramp)")
+    print("computers' waits (steady), from a computer seat's turn to its move applied and to "
+          "the table message showing it (the pause included):")
+    for line in report(waits, load.edits, started_at=steady_from):
+        print(line)
     print(f"simulator (this process) CPU: {(own1 - own0) / window * 100:.0f}% of one core")
     print(f"errors the bot logged: {len(bot.errors)}; script failures: {len(load.failures)}; "
           f"clicks on a message that changed under them: {load.glitches}")
@@ -263,10 +285,14 @@ def main() -> int:
     parser.add_argument("--ai-delay", type=float, default=1.0)
     parser.add_argument("--ramp", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ai-level", default="normal",
+                        help="the computers' level (hard: searching, in the worker processes)")
+    parser.add_argument("--scheduler", choices=("on", "off"), default="on",
+                        help="DECKHAND_AI_SCHEDULER: share the workers among the search moves")
     args = parser.parse_args()
     low, high = (float(x) for x in args.think.split(","))
     return asyncio.run(run(args.tables, args.minutes, (low, high), args.ai_delay, args.ramp,
-                           args.seed))
+                           args.seed, args.ai_level, args.scheduler))
 
 
 if __name__ == "__main__":

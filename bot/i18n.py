@@ -500,6 +500,23 @@ MESSAGES["ja"].update({
     "ad-version": "バージョン",
     "ad-db": "データベース",
 })
+# -- /status: the computer players' search queue (bot/scheduler.py) ---------------------------
+MESSAGES["en"].update({
+    "ad-computers": "Computer players",
+    "ad-computers-value": "moves being searched: {searching}, waiting: {waiting}",
+    "ad-computers-behind": (
+        "moves being searched: {searching}, waiting: {waiting}; played at the normal level "
+        "in the last minute because the search could not keep up: {moves}"
+    ),
+})
+MESSAGES["ja"].update({
+    "ad-computers": "コンピューター",
+    "ad-computers-value": "思考中の手：{searching}、待機中の手：{waiting}",
+    "ad-computers-behind": (
+        "思考中の手：{searching}、待機中の手：{waiting}。探索が追いつかず、"
+        "直近1分間に「ふつう」のレベルで指した手：{moves}"
+    ),
+})
 COMMANDS_JA.update({
     "status": "status",
     "How Deckhand is running: tables, latency, version":

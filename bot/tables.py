@@ -657,8 +657,9 @@ class TableManager:
         if state is None or table.status != PLAYING:
             return None
         version = table.version
-        action = await self.thinker.choose(state, seat, f"{table.seed}:{version}:{seat}",
-                                           table.level)
+        action = await self.thinker.choose(
+            state, seat, f"{table.seed}:{version}:{seat}", table.level,
+            current=lambda: table.version == version and table.status == PLAYING)
         async with table.lock:
             if table.version != version or table.status != PLAYING:
                 return None

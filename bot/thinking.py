@@ -10,19 +10,28 @@ player, so the player never sees more than the seat may know.
 The pool is a :class:`bot.workers.WorkerPool`: workers are warmed up before the first move,
 replaced when one dies (that one move is then thought in a thread), and end with the bot's
 process. ``workers=0`` thinks in a thread, as tests do.
+
+The search moves of all tables share the workers through a :class:`bot.scheduler.Scheduler`
+(one slot per worker, one for the thread): served in turn order, each move's budget shrinking
+as the queue grows, a stale move dropped before it is searched, and a move that would wait too
+long played at the ``normal`` level instead. ``DECKHAND_AI_SCHEDULER=off`` turns it off (every
+search move gets the full budget and waits for a worker as long as it takes).
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import os
 import pickle
 import random
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 
 import games
 from bot import logs
+from bot.scheduler import Dropped, Scheduler
 from bot.workers import Pool, WorkerPool
 from games import ai
 from games.core import Action, IllegalAction, State
@@ -31,6 +40,15 @@ log = logging.getLogger(__name__)
 
 #: modules the forkserver imports once, so that every worker starts with them loaded
 PRELOAD = ["games", "games.ai", "games.ai.search", "games.ai.playouts"]
+#: the level a search move is played at when the workers cannot keep up
+FALLBACK_LEVEL = "normal"
+
+
+def scheduler_wanted(environ: dict[str, str] | None = None) -> bool:
+    """Whether search moves share the workers through the scheduler
+    (``DECKHAND_AI_SCHEDULER``: on unless ``off``, ``0``, ``no`` or ``false``)."""
+    value = (os.environ if environ is None else environ).get("DECKHAND_AI_SCHEDULER", "on")
+    return value.strip().lower() not in ("off", "0", "no", "false")
 
 
 def best_player(game_id: str, level: str = "best") -> ai.Player:
@@ -97,13 +115,27 @@ def _worker_player(game_id: str, level: str) -> ai.Player:
     return player
 
 
-def _think_in_worker(blob: bytes, seat: int, seed: str, level: str) -> str:
-    """The action (as text) a seat's computer player of ``level`` chooses; only its
-    observation reaches the player, never the state."""
+def _think_in_worker(blob: bytes, seat: int, seed: str, level: str,
+                     budget: float | None = None) -> str:
+    """The action (as text) a seat's computer player of ``level`` chooses, searching
+    ``budget`` seconds when given; only its observation reaches the player, never the
+    state."""
     state: State = pickle.loads(blob)
     obs = ai.observe(state, seat)
     del state
-    return str(choose_safely(_worker_player(obs.game, level), obs, random.Random(seed)))
+    player = _worker_player(obs.game, level)
+    if budget is not None and searches(player):
+        player.budget = budget  # type: ignore[attr-defined]
+    return str(choose_safely(player, obs, random.Random(seed)))
+
+
+def _with_budget(player: ai.Player, budget: float | None) -> ai.Player:
+    """The player searching ``budget`` seconds a move (a copy: threads may share it)."""
+    if budget is None or not searches(player):
+        return player
+    found = copy.copy(player)
+    found.budget = budget  # type: ignore[attr-defined]
+    return found
 
 
 # -- in the bot -------------------------------------------------------------------------------
@@ -111,7 +143,7 @@ class Thinker:
     """Chooses computer moves: cheap players inline, search players in worker processes."""
 
     def __init__(self, level: str = "best", workers: int = 0,
-                 budget: float | None = None) -> None:
+                 budget: float | None = None, *, scheduler: bool | None = None) -> None:
         #: the level of a move that names none (a table chooses its own, see ``choose``)
         self.level = level
         self.workers = max(0, workers)
@@ -123,6 +155,11 @@ class Thinker:
                                setup=_init_worker, setup_args=(level, budget))
         #: moves thought in a worker
         self.pooled_moves = 0
+        #: shares the workers among the search moves waiting (None: off, every move waits
+        #: for a worker with the full budget); one slot per worker, or the one thread
+        self.scheduler: Scheduler | None = None
+        if scheduler_wanted() if scheduler is None else scheduler:
+            self.scheduler = Scheduler(max(1, self.workers), budget or ai.HARD_BUDGET)
 
     @property
     def restarts(self) -> int:
@@ -154,11 +191,16 @@ class Thinker:
 
     # -- choosing -----------------------------------------------------------------------------
     async def choose(self, state: State, seat: int, seed: str,
-                     level: str | None = None) -> Action:
+                     level: str | None = None, *, current: Callable[[], bool] | None = None,
+                     started: float | None = None) -> Action:
         """The move of a computer player of ``level`` (None: the bot's level) for ``seat``
         (one of its legal actions).
 
         ``state`` may change as soon as this awaits: everything needed is taken from it first.
+        A search move waits its turn in the scheduler: ``current()`` says whether the position
+        asked about still stands (when it no longer does the move is not searched, and a cheap
+        one is returned for the caller to discard); ``started``, when the turn began (the
+        scheduler's clock, ``time.monotonic``), orders the queue.
         """
         game_id = state.rules.id
         level = level or self.level
@@ -166,33 +208,66 @@ class Thinker:
         rng = random.Random(seed)
         if is_cheap(player):
             return choose_safely(player, ai.observe(state, seat), rng)
+        pooled = self.pooled(game_id, level)
+        # taken now: the state may move on while the move waits
+        blob = pickle.dumps(state, pickle.HIGHEST_PROTOCOL) if pooled else None
         legal = state.legal_actions(seat)
-        if self.pooled(game_id, level):
-            blob = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
-            pool: Pool | None = None
-            try:
-                pool = await self.pool.ready()
-                loop = asyncio.get_running_loop()
-                text = await loop.run_in_executor(pool, _think_in_worker, blob, seat, seed,
-                                                  level)
-                action = Action.parse(text)
-                self.pooled_moves += 1
-                for candidate in legal:
-                    if candidate.same_as(action):
-                        return candidate
-                log.error("a worker chose %s, which is not legal; playing at random", game_id)
-                return rng.choice(legal)
-            except (BrokenProcessPool, OSError, RuntimeError, IllegalAction) as exc:
-                if isinstance(exc, RuntimeError) and self.pool.closed:
-                    raise
-                log.warning("thinking in a worker failed (%s); this move is thought in a "
-                            "thread", type(exc).__name__, extra=logs.failure(exc))
-                if pool is not None and isinstance(exc, BrokenProcessPool):
-                    self.pool.replace(pool)
-                state = pickle.loads(blob)
-        obs = ai.observe(state, seat)
-        return await asyncio.to_thread(choose_safely, player, obs, rng)
+        seen: list[ai.Observation] = [] if pooled else [ai.observe(state, seat)]
+
+        def observation() -> ai.Observation:
+            if not seen:
+                assert blob is not None
+                seen.append(ai.observe(pickle.loads(blob), seat))
+            return seen[0]
+
+        def cheap() -> Action:
+            return choose_safely(self.player(game_id, FALLBACK_LEVEL), observation(),
+                                 random.Random(seed))
+
+        async def search(budget: float | None) -> Action:
+            if blob is not None:
+                found = await self._in_worker(blob, legal, seat, seed, level, budget)
+                if found is not None:
+                    return found
+            return await asyncio.to_thread(choose_safely, _with_budget(player, budget),
+                                           observation(), rng)
+
+        if self.scheduler is None:
+            return await search(None)
+        try:
+            return await self.scheduler.think(search, cheap, current=current, started=started,
+                                              label=game_id)
+        except Dropped:
+            return cheap()
+
+    async def _in_worker(self, blob: bytes, legal: list[Action], seat: int, seed: str,
+                         level: str, budget: float | None) -> Action | None:
+        """A search move (``budget`` seconds; None: the worker's own) in a worker process;
+        None when the worker failed (the caller thinks it in a thread)."""
+        pool: Pool | None = None
+        try:
+            pool = await self.pool.ready()
+            loop = asyncio.get_running_loop()
+            text = await loop.run_in_executor(pool, _think_in_worker, blob, seat, seed, level,
+                                              budget)
+            action = Action.parse(text)
+            self.pooled_moves += 1
+            for candidate in legal:
+                if candidate.same_as(action):
+                    return candidate
+            log.error("a worker chose a move that is not legal; playing at random")
+            return random.Random(seed).choice(legal)
+        except (BrokenProcessPool, OSError, RuntimeError, IllegalAction) as exc:
+            if isinstance(exc, RuntimeError) and self.pool.closed:
+                raise
+            log.warning("thinking in a worker failed (%s); this move is thought in a "
+                        "thread", type(exc).__name__, extra=logs.failure(exc))
+            if pool is not None and isinstance(exc, BrokenProcessPool):
+                self.pool.replace(pool)
+            return None
 
     async def close(self) -> None:
         """Stop the workers (a move being thought is finished first, at most one budget)."""
+        if self.scheduler is not None:
+            self.scheduler.close()
         await self.pool.close()

@@ -107,6 +107,12 @@ class AdminCog(commands.Cog):
         embed.add_field(name=t("ad-shards", lang), inline=False, value=t(
             "ad-shards-value", lang, shard=shard_of(guild_id, count),
             ids=", ".join(str(i) for i in mine), count=count))
+        queue = bot.manager.thinker.scheduler
+        if queue is not None:
+            behind = queue.behind()
+            embed.add_field(name=t("ad-computers", lang), inline=False, value=t(
+                "ad-computers-behind" if behind else "ad-computers-value", lang,
+                searching=queue.running, waiting=queue.waiting, moves=behind))
         embed.add_field(name=t("ad-version", lang), value=version())
         embed.add_field(name=t("ad-db", lang), value=db_backend(bot.settings.db_path))
         return embed

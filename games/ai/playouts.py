@@ -381,6 +381,9 @@ def sugekari_rollout(state: State, seat: int, rng: random.Random) -> Action:
     hand = s.hands[seat]
     four = s.players == 4
     used_values = {_VALUE[c] for c in round_cards if not _IS_JOKER[c]}
+    # the cards worth keeping to go out with (the others are negative or jokers): a move
+    # leaves none when every such card is the one played
+    strong = {c for c in hand if _VALUE[c] >= 0 and not _IS_JOKER[c]}
     best = legal[0]
     best_score = -1e9
     for action in legal:
@@ -406,7 +409,7 @@ def sugekari_rollout(state: State, seat: int, rng: random.Random) -> Action:
                     score -= 15.0
                 elif not ours and round_cards:
                     score += max(gain, 0)
-                if all(_VALUE[c] < 0 or _IS_JOKER[c] for c in hand if c != card):
+                if not strong or strong == {card}:
                     score -= 30.0
                 if joker:
                     score -= 8.0

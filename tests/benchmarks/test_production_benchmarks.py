@@ -38,6 +38,9 @@ def test_load_figures_are_measured() -> None:
     assert "interactions (steady):" in out
     assert "bot CPU:" in out and "bot memory:" in out
     assert "errors the bot logged: 0" in out
+    # the computers' waits, per level, include their pause (1 s by default)
+    waited = re.search(r"normal computers: (\d+) moves; applied p50 ([\d.]+) s", out)
+    assert waited is not None and int(waited.group(1)) > 0 and float(waited.group(2)) >= 1.0
 
 
 @pytest.mark.timeout(600)  # the run itself may take up to 400 s

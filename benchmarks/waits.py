@@ -1,0 +1,171 @@
+"""How long a computer's move keeps a table waiting, measured in the bot's process.
+
+    # in the bot's process (benchmarks/botproc.py does this when DECKHAND_BENCH_WAITS is set)
+    stamp_waits(client.manager, path)
+    # in the benchmark, after the run
+    waits = read_waits(path)
+    for line in report(waits, shown=table_edits(sim)):
+        print(line)
+
+A computer's wait runs from the moment one of its seats is to act (the update after which the
+game waits for a computer: the table's start, a person's move, the computer's own previous
+move) to its move being applied (the update carrying it), and on to the table message first
+showing that position (the simulated Discord's edit, when the benchmark has the requests).
+It includes the computer's pause (``DECKHAND_AI_DELAY``), so a wait is at least that.
+Every stamp reads ``time.monotonic()``, the clock the simulator stamps with too.
+
+Also written: the search queue (moves waiting for a worker, moves being searched) at each
+change, and the scheduler's counts of moves searched, dropped as stale and played at the
+normal level for want of time (none of this when the scheduler is off).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+#: the table and position a table message shows (its Hand button)
+TABLE_VERSION = re.compile(r"dh:hand:(\d+):(\d+):")
+
+
+def stamp_waits(manager: Any, path: str) -> None:
+    """In the bot's process: append a line to ``path`` for every computer move applied
+    (``move <table> <level> <version after> <due at> <applied at>``) and for every change
+    of the search queue (``queue <at> <waiting> <running> <searched> <dropped> <fallbacks>``)."""
+    from bot.tables import PLAYING, Update
+
+    out = open(path, "a", buffering=1)  # noqa: SIM115 - open as long as the process
+    due: dict[int, tuple[int, float]] = {}
+
+    async def listener(update: Update) -> None:
+        now = time.monotonic()
+        table = update.table
+        for move in update.moves:
+            if move.how == "computer" and table.id in due:
+                version, since = due.pop(table.id)
+                if version == table.version - 1:
+                    out.write(f"move {table.id} {table.level} {table.version} {since} {now}\n")
+        state = table.state
+        waiting = (table.status == PLAYING and state is not None
+                   and any(table.seats[s].auto for s in state.to_act))
+        if not waiting:
+            due.pop(table.id, None)
+        elif due.get(table.id, (-1, 0.0))[0] != table.version:
+            due[table.id] = (table.version, now)
+
+    manager.listeners.append(listener)
+    queue = manager.thinker.scheduler
+    if queue is not None:
+        def changed(_at: float, waiting: int) -> None:
+            out.write(f"queue {time.monotonic()} {waiting} {queue.running} {queue.searched} "
+                      f"{queue.dropped} {queue.fallbacks}\n")
+
+        queue.on_change = changed
+
+
+@dataclass
+class Waits:
+    """What :func:`stamp_waits` wrote."""
+
+    #: (table, level, version after the move, due at, applied at)
+    moves: list[tuple[int, str, int, float, float]] = field(default_factory=list)
+    #: (at, waiting, running, searched, dropped, fallbacks)
+    queue: list[tuple[float, int, int, int, int, int]] = field(default_factory=list)
+
+
+def read_waits(path: str) -> Waits:
+    """The stamps of :func:`stamp_waits` (none when the file is missing)."""
+    found = Waits()
+    try:
+        with open(path) as lines:
+            for line in lines:
+                parts = line.split()
+                if parts[:1] == ["move"] and len(parts) == 6:
+                    found.moves.append((int(parts[1]), parts[2], int(parts[3]),
+                                        float(parts[4]), float(parts[5])))
+                elif parts[:1] == ["queue"] and len(parts) == 7:
+                    at, *counts = parts[1:]
+                    found.queue.append((float(at), *map(int, counts)))  # type: ignore[arg-type]
+    except FileNotFoundError:
+        pass
+    return found
+
+
+def table_edits(requests: Iterable[Any]) -> dict[int, list[tuple[float, int]]]:
+    """Table id → (time, version shown) of every edit of its table message, from the
+    simulated Discord's captured requests."""
+    shown: dict[int, list[tuple[float, int]]] = {}
+    for q in requests:
+        if q.method == "PATCH" and "/messages/" in q.path and "/webhooks/" not in q.path:
+            found = TABLE_VERSION.search(json.dumps(q.json) if q.json is not None else "")
+            if found:
+                shown.setdefault(int(found.group(1)), []).append((q.time, int(found.group(2))))
+    return shown
+
+
+def percentile(ordered: list[float], share: float) -> float:
+    """The value below which ``share`` of the sorted values lie (nearest rank)."""
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def _spread(values: list[float]) -> str:
+    ordered = sorted(values)
+    return (f"p50 {percentile(ordered, 0.5):.2f} s, p99 {percentile(ordered, 0.99):.2f} s, "
+            f"max {ordered[-1]:.2f} s")
+
+
+def report(waits: Waits, shown: dict[int, list[tuple[float, int]]] | None = None,
+           started_at: float | None = None, width: float = 10.0) -> list[str]:
+    """Lines to print: per level, the waits to the move applied (and shown), then the queue
+    over time in ``width``-second windows from ``started_at``."""
+    lines = []
+    for level in sorted({m[1] for m in waits.moves}):
+        mine = [m for m in waits.moves if m[1] == level]
+        applied = [at - since for _, _, _, since, at in mine]
+        line = f"  {level} computers: {len(mine)} moves; applied {_spread(applied)}"
+        if shown is not None:
+            seen = []
+            for table, _, version, since, at in mine:
+                later = [t for t, v in shown.get(table, []) if v >= version and t >= at]
+                if later:
+                    seen.append(min(later) - since)
+            if seen:
+                line += f"; shown ({len(seen)}) {_spread(seen)}"
+        lines.append(line)
+    if not waits.moves:
+        lines.append("  no computer moves were stamped")
+    begin = started_at if started_at is not None else min(
+        [m[3] for m in waits.moves] + [q[0] for q in waits.queue] or [0.0])
+    # computers whose turn had begun and whose move was not yet applied, at most at once
+    events = sorted([(m[3], 1) for m in waits.moves] + [(m[4], -1) for m in waits.moves])
+    most: dict[int, int] = {}
+    ending: dict[int, int] = {}
+    count = 0
+    for at, step in events:
+        count += step
+        k = max(0, int((at - begin) // width))
+        most[k] = max(most.get(k, 0), count)
+        ending[k] = count
+    if most:
+        carried, shown_counts = 0, []
+        for k in range(max(most) + 1):
+            shown_counts.append(str(max(most.get(k, carried), carried)))
+            carried = ending.get(k, carried)
+        lines.append(f"  computers due at once (turn begun, move not yet applied), max per "
+                     f"{width:.0f} s: " + ", ".join(shown_counts))
+    if waits.queue:
+        windows: dict[int, list[int]] = {}
+        for at, waiting, *_ in waits.queue:
+            windows.setdefault(int((at - begin) // width), []).append(waiting)
+        lines.append(f"  search queue (moves waiting for a worker), max per {width:.0f} s: "
+                     + ", ".join(str(max(windows.get(k, [0]))) for k in range(max(windows) + 1)))
+        _, _, _, searched, dropped, fallbacks = waits.queue[-1]
+        lines.append(f"  scheduler: {searched} moves searched, {dropped} dropped as stale, "
+                     f"{fallbacks} played at the normal level for want of time")
+    else:
+        lines.append("  scheduler: off (every search move waits for a worker, full budget)")
+    return lines
