@@ -1,0 +1,138 @@
+"""The guided deals: every tutorial still fits the engine, and the runner answers as promised."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import tutorials
+from games.core import Action
+from games.tutorials.runner import LEARNER, NEXT, Step, TutorialError, parse, replay
+
+GAMES = tutorials.ids()
+
+
+def test_some_games_are_taught() -> None:
+    assert GAMES, "no tutorial found"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tutorial_replays_against_the_engine(game: str) -> None:
+    """Every computer move and every taught move of the script is legal when it comes."""
+    assert replay(tutorials.load(game)) == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_following_the_steps_reaches_the_summary(game: str, lang: str) -> None:
+    lesson = tutorials.lesson(game, lang)
+    texts = set()
+    while not lesson.done:
+        step = lesson.current
+        assert step is not None
+        texts.add(lesson.text())
+        choices = lesson.choices()
+        for taught in step.do or (Action(NEXT),):
+            assert any(taught.same_as(c) for c in choices), taught
+        answer = lesson.act(step.do[0] if step.do else NEXT)
+        assert answer.accepted, answer.reason
+    assert lesson.step == lesson.tutorial.steps
+    assert lesson.text() == lesson.tutorial.summary(lang)
+    assert len(texts) == lesson.tutorial.steps  # every step says something of its own
+    assert not lesson.act(NEXT).accepted
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_text_is_in_both_languages(game: str) -> None:
+    tutorial = tutorials.load(game)
+    for part in tutorial.parts:
+        for item in part.script:
+            if isinstance(item, Step):
+                for text in (item.say, item.why):
+                    if text is not None:
+                        assert text.en != text.ja
+                        assert any(ord(ch) > 0x3000 for ch in text.ja), text.ja
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_another_legal_move_is_answered_with_the_steps_point(game: str) -> None:
+    """At the first step that has a legal alternative, it is refused with the step's why."""
+    lesson = tutorials.lesson(game, "en")
+    while not lesson.done:
+        step = lesson.current
+        assert step is not None
+        other = [a for a in lesson.state.legal_actions(LEARNER) if not step.teaches(a)]
+        if step.do and other:
+            before = lesson.view()
+            answer = lesson.act(other[0])
+            assert not answer.accepted
+            assert step.why is not None and answer.reason == step.why("en")
+            assert lesson.view() == before  # nothing moved
+            return
+        lesson.act(step.do[0] if step.do else NEXT)
+    pytest.fail("no step offers another legal move")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_illegal_move_is_answered_with_the_engines_reason(game: str) -> None:
+    """A card of the hand that cannot be played now gets the engine's own sentence."""
+    lesson = tutorials.lesson(game, "ja")
+    while not lesson.done:
+        step = lesson.current
+        assert step is not None
+        legal = lesson.state.legal_actions(LEARNER)
+        wrong = [a for a in lesson.choices()
+                 if a.kind != NEXT and not any(a.same_as(b) for b in legal)]
+        if step.do and wrong:
+            expected = None
+            try:
+                lesson.state.clone().apply(LEARNER, wrong[0])
+            except ValueError as exc:
+                expected = str(exc)
+            answer = lesson.act(wrong[0])
+            assert not answer.accepted and expected and answer.reason == expected
+            return
+        lesson.act(step.do[0] if step.do else NEXT)
+    pytest.fail("no step offers an illegal card to try")
+
+
+def test_a_reading_step_wants_next() -> None:
+    data = {"game": "bhabhi", "title": {"en": "t", "ja": "て"},
+            "summary": {"en": "s", "ja": "す"},
+            "parts": [{"players": 3, "options": {"dealer": 0},
+                       "deck": " ".join(sorted(tutorials.load("bhabhi").parts[0].deck)),
+                       "script": [{"say": {"en": "read", "ja": "読む"}}]}]}
+    lesson = tutorials.Lesson(parse(data), "en")
+    assert lesson.choices() == [Action(NEXT)]
+    assert not lesson.act("play:AS").accepted
+    assert lesson.act(NEXT).accepted and lesson.done
+
+
+def test_a_tutorial_that_no_longer_fits_is_caught() -> None:
+    """A script whose move the engine refuses is reported, not played on."""
+    deck = tutorials.load("bhabhi").parts[0].deck
+    raw = {"game": "bhabhi", "title": {"en": "t", "ja": "て"},
+           "summary": {"en": "s", "ja": "す"},
+           "parts": [{"players": 4, "options": {"dealer": 0},
+                      "deck": " ".join(deck),
+                      "script": [{"say": {"en": "x", "ja": "え"}, "do": ["play:3S"],
+                                  "why": {"en": "y", "ja": "わい"}}]}]}
+    problems = replay(parse(raw))
+    assert problems and "3S" in problems[0]
+
+
+@pytest.mark.parametrize("broken", [
+    {"parts": []},
+    {"parts": [{"players": 4, "deck": "AS", "script": ["0 play:AS"]}]},
+    {"parts": [{"players": 4, "deck": "AS", "script": [{"say": {"en": "only english"}}]}]},
+    {"parts": [{"players": 4, "deck": "AS", "script": [{"say": {"en": "a", "ja": "あ"},
+                                                        "do": ["play:AS"]}]}]},
+])
+def test_malformed_tutorials_are_refused(broken: dict[str, object]) -> None:
+    raw = {"game": "bhabhi", "title": {"en": "t", "ja": "て"}, "summary": {"en": "s", "ja": "す"}}
+    with pytest.raises(TutorialError):
+        parse({**raw, **broken})
+
+
+def test_unknown_game_has_no_tutorial() -> None:
+    with pytest.raises(KeyError):
+        tutorials.load("chess")
