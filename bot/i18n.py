@@ -687,7 +687,7 @@ def plural(key: str, number: object, lang: str = "en", /, **params: Any) -> str:
 # -- /learn, the guided deals (cogs/learn.py) -------------------------------------------------
 MESSAGES["en"].update({
     "learn-happened": "What happened",
-    "learn-hand": "Your hand",
+    "learn-table": "The table",
     "learn-step": "Step {step} of {steps}",
     "learn-play": "Open a table of {game}",
     "learn-in-dm": "Your lesson is in your direct messages.",
@@ -698,7 +698,7 @@ MESSAGES["en"].update({
 })
 MESSAGES["ja"].update({
     "learn-happened": "これまでの流れ",
-    "learn-hand": "あなたの手札",
+    "learn-table": "テーブル",
     "learn-step": "ステップ {step} / {steps}",
     "learn-play": "{game}の卓を開く",
     "learn-in-dm": "レッスンはダイレクトメッセージに送りました。",

@@ -27,7 +27,6 @@ from cogs import ids
 from cogs.views import COG as PLAY_COG
 from cogs.views import StaticView
 from games import tutorials
-from games.cards import pretty
 from games.tutorials.runner import NEXT, Lesson
 
 if TYPE_CHECKING:
@@ -131,10 +130,8 @@ class LearnCog(commands.Cog, name=COG):
                     style=discord.ButtonStyle.primary,
                     custom_id=ids.make("lplay", number, lesson.step, lesson.tutorial.game))))
         else:
-            hand = [pretty(c) for c in rules.sorted_hand(lesson.view())]
-            if hand:
-                embed.add_field(name=t("learn-hand", lang), value=" ".join(hand)[:1024],
-                                inline=False)
+            table = rules.view_text(lesson.view(), lang)
+            embed.add_field(name=t("learn-table", lang), value=table[:1024], inline=False)
             embed.set_footer(text=t("learn-step", lang, step=lesson.step + 1,
                                     steps=lesson.tutorial.steps))
             for index, action in enumerate(lesson.choices()):
