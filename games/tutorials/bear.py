@@ -23,18 +23,18 @@ TUTORIAL: dict[str, Any] = {
                       "of 5 with a game, or Null. The highest bidder becomes the declarer and "
                       "plays alone against the other two. In a trump game all eight honours "
                       "(A K Q J of spades and of hearts) are trumps. With spades as trumps you "
-                      "hold eight of them: bid 60 spades.",
+                      "hold seven of them: bid 60 spades.",
                 "ja": "ベアは3人で32枚（スペードとハートはA〜5、クラブとダイヤは10〜5）を使い"
                       "ます。得点はK 5、Q 3、J 2、10は10、5は5で、合計80点。同じスート（スペード"
                       "かハート）のQとJを両方取るとボンドで+5。まずディーラーの左から1周だけビッ"
                       "ド：パスするか、40〜100（5刻み）とゲームを宣言するか、ヌル。一番高いビッド"
                       "の人がデクレアラーになり、1人で2人と戦います。切り札のあるゲームでは、絵札"
                       "8枚（スペードとハートのA K Q J）がすべて切り札です。スペードを切り札にす"
-                      "れば、あなたの切り札は8枚。60スペードをビッドしましょう。"},
+                      "れば、あなたの切り札は7枚。60スペードをビッドしましょう。"},
              "do": ["bid=60-S"],
-             "why": {"en": "With eight trumps, spades are your game, and 60 is a bid this hand "
+             "why": {"en": "With seven trumps, spades are your game, and 60 is a bid this hand "
                            "can make: your honours and tens bring the points.",
-                     "ja": "切り札8枚ならスペードのゲームで、60はこの手札で達成できるビッドです。"
+                     "ja": "切り札7枚ならスペードのゲームで、60はこの手札で達成できるビッドです。"
                            "絵札と10が得点を運んでくれます。"}},
             "1 pass", "2 pass",
             {"say": {
@@ -55,8 +55,8 @@ TUTORIAL: dict[str, Any] = {
                 "ja": "最初のトリックはディーラーの左、つまりあなたのリードです。一番強い切り札"
                       "A♠をリードして、相手の切り札を引き出しましょう。"},
              "do": ["play:AS"],
-             "why": {"en": "A♠ cannot lose, and each opponent must follow with a trump.",
-                     "ja": "A♠は負けず、相手はそれぞれ切り札でフォローしなければなりません。"}},
+             "why": {"en": "A♠ cannot lose, and an opponent who holds a trump must play one.",
+                     "ja": "A♠は負けず、切り札を持っている相手はそれを出さなければなりません。"}},
             "1 play:KH", "2 play:5S",
             {"say": {
                 "en": "Seat 2 had to play K♥: with spades as trumps, the heart honours are "

@@ -29,16 +29,16 @@ TUTORIAL: dict[str, Any] = {
                      "ja": "最初のラウンドは必ずA♠から始まります。持っているのはあなたです。"}},
             "1 play:5S", "2 play:9S", "3 play:QS",
             {"say": {
-                "en": "Everyone followed suit, so the four cards are discarded, out of play. "
-                      "The highest card of the led suit takes the round and leads the next one: "
-                      "your A♠. Lead low now. The highest card of the led suit always takes the "
-                      "round, and when someone cannot follow, the taker picks up every card on "
-                      "the table. Lead 2♥.",
+                "en": "Everyone followed suit, so the four cards are discarded, out of play, "
+                      "and you, who played the highest card of the led suit (A♠), lead next. "
+                      "Lead low now: the highest card of the led suit takes every round, and "
+                      "when someone cannot follow, the taker picks up every card on the table. "
+                      "Lead 2♥.",
                 "ja": "全員がスートに従ったので、4枚は捨て札になり、ゲームから除かれます。リード"
-                      "したスートで一番強いカードを出した人がラウンドを取り、次をリードします。"
-                      "今回はあなたのA♠です。ここは弱いカードでリードしましょう。ラウンドを取る"
-                      "のはリードしたスートで一番強いカードで、誰かがフォローできなかったときは、"
-                      "取った人が場のカードを全部手札に加えます。2♥をリードしてください。"},
+                      "したスートで一番強いカード（A♠）を出したあなたが、次のラウンドをリードします。"
+                      "ここは弱いカードでリードしましょう。ラウンドを取るのは毎回リードしたスート"
+                      "で一番強いカードで、誰かがフォローできなかったときは、取った人が場のカード"
+                      "を全部手札に加えます。2♥をリードしてください。"},
              "do": ["play:2H"],
              "why": {"en": "A low lead like 2♥ will hardly be the highest heart, so you will "
                            "hardly be the one who picks up the table.",

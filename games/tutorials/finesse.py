@@ -7,10 +7,10 @@ seats 1-3 are computers. Seat 3 deals, so the learner leads the first trick.
 from typing import Any
 
 _NOT_TRUMP = {
-    "en": "Refill with a card that is not a trump: a trump left among your table cards at the "
-          "end of the deal costs your side 3 points.",
-    "ja": "切り札ではないカードで補充しましょう。ディールの終わりにテーブルカードに残った切り札"
-          "は、1枚につき3点の減点です。",
+    "en": "Refill with 2♦: it is not a trump (a trump left among your table cards at the end "
+          "of the deal costs your side 3 points), and it is the card you need least in hand.",
+    "ja": "2♦で補充しましょう。切り札ではなく（ディールの終わりにテーブルカードに残った切り札"
+          "は1枚につき3点の減点）、手札で一番必要のないカードです。",
 }
 
 TUTORIAL: dict[str, Any] = {

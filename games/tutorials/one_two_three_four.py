@@ -34,15 +34,16 @@ TUTORIAL: dict[str, Any] = {
             {"say": {
                 "en": "After a turn you draw back up to 5 cards (at most 3 at a time). Seat 2 "
                       "played K♦: the number is 13, you need 14 to 17. Several cards can make "
-                      "one play: 9♠ 4♦ 3♣ make 16, and Seat 2 will then need 17 or more.",
+                      "one play: 9♠ 4♦ 3♣ make 16, Seat 2 will then need 17 or more, and you keep "
+                      "your ace.",
                 "ja": "手番の後は5枚になるまで引きます（1回に最大3枚）。2番がK♦を出して超える"
                       "べき数は13、必要なのは14〜17です。複数のカードで1回のプレイにできます。"
-                      "9♠ 4♦ 3♣で16、次の2番は17以上が必要になります。"},
+                      "9♠ 4♦ 3♣で16、次の2番は17以上が必要になり、Aは手元に残ります。"},
              "do": ["play:9S,4D,3C"],
-             "why": {"en": "16 is the highest total you can make: the higher the number, the "
-                           "harder it is for Seat 2 to go on.",
-                     "ja": "16はあなたが作れる一番大きい合計です。数が大きいほど、2番が続けるのは"
-                           "難しくなります。"}},
+             "why": {"en": "9♠ 4♦ 3♣ make a high number for Seat 2 and keep your ace: an ace "
+                           "alone is a pass, and you will need it.",
+                     "ja": "9♠ 4♦ 3♣なら2番に大きい数を残しつつ、Aを手元に残せます。A1枚はパス"
+                           "になり、すぐに必要になります。"}},
             "1 play:7C,JS",
             {"say": {
                 "en": "Seat 2 made 18 with 7♣ J♠: you need 19 to 22, and your cards cannot "

@@ -16,13 +16,15 @@ TUTORIAL: dict[str, Any] = {
                 "KC AC",
         "script": [
             {"say": {
-                "en": "22: nobody wants the last trick of a deal. Its loser takes the card they "
-                      "played as penalty points (A 11, K Q J 10, others their number), and 22 "
-                      "points puts you out. You are Seat 1, against one computer. Suits never "
-                      "matter, only ranks. First the exchange: throw away cards face down and "
-                      "draw as many. High cards are dangerous at the end, so exchange A♠ and K♦.",
-                "ja": "22は、各回の最終トリックを誰も取りたくないゲームです。最終トリックの敗者は"
-                      "出したカードを失点として受け取り（A 11点、K Q J 10点、他は数字どおり）、"
+                "en": "22: nobody wants to win the last trick of a deal. Whoever plays the "
+                      "highest card in it loses the deal and takes that card as penalty points "
+                      "(A 11, K Q J 10, others their number), and 22 points put you out. "
+                      "You are Seat 1, against one computer. Suits never matter, only ranks. "
+                      "First the exchange: throw away cards face down and draw as many. High "
+                      "cards are dangerous at the end, so exchange A♠ and K♦.",
+                "ja": "22は、各回の最終トリックを誰も取りたくないゲームです。最終トリックで一番"
+                      "強いカードを出した人がこの回の敗者となり、そのカードを失点として受け取り"
+                      "（A 11点、K Q J 10点、他は数字どおり）、"
                       "22点で脱落します。あなたは1番席、相手はコンピューター1人。スートは関係な"
                       "く、ランクだけが意味を持ちます。まず交換：好きな枚数を裏向きに捨て、同じ"
                       "枚数を引きます。強いカードは最後に危ないので、A♠とK♦を交換しましょう。"},
