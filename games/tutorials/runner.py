@@ -304,7 +304,8 @@ def replay(tutorial: Tutorial) -> list[str]:
 
     Each part is replayed from its deck: every computer move and every taught move must be
     legal when the script reaches it, the seat must be one the game is waiting for, and each
-    step must come when the learner is to act.
+    step must come when the learner is to act. Where a step teaches several moves, the rest of
+    the script is replayed after each of them.
     """
     problems: list[str] = []
     rules = tutorial.rules
@@ -314,27 +315,39 @@ def replay(tutorial: Tutorial) -> list[str]:
         except ValueError as exc:
             problems.append(f"part {p + 1}: {exc}")
             continue
-        for i, item in enumerate(part.script):
-            where = f"part {p + 1} entry {i + 1}"
-            if isinstance(item, Step):
-                if not item.do:
-                    continue
-                if LEARNER not in state.to_act:
-                    problems.append(f"{where}: the learner is not to act")
-                    break
-                legal = state.legal_actions(LEARNER)
-                for taught in item.do:
-                    if not any(taught.same_as(a) for a in legal):
-                        problems.append(f"{where}: {taught} is not legal")
-                seat, action = LEARNER, item.do[0]
-            else:
-                seat, action = item.seat, item.action
-                if seat not in state.to_act and not state.legal_actions(seat):
-                    problems.append(f"{where}: seat {seat} is not to act")
-                    break
-            try:
-                state.apply(seat, action)
-            except IllegalAction as exc:
-                problems.append(f"{where}: {seat} {action}: {exc}")
-                break
+        problems.extend(_replay_from(part, state, 0, f"part {p + 1}"))
     return problems
+
+
+def _replay_from(part: Part, state: State, start: int, label: str) -> list[str]:
+    """The problems of ``part``'s script from entry ``start`` on, played on ``state``."""
+    for i in range(start, len(part.script)):
+        item = part.script[i]
+        where = f"{label} entry {i + 1}"
+        if isinstance(item, Step):
+            if not item.do:
+                continue
+            if LEARNER not in state.to_act:
+                return [f"{where}: the learner is not to act"]
+            legal = state.legal_actions(LEARNER)
+            wrong = [f"{where}: {taught} is not legal" for taught in item.do
+                     if not any(taught.same_as(a) for a in legal)]
+            if wrong:
+                return wrong
+            found: list[str] = []
+            for other in item.do[1:]:
+                branch = state.clone()
+                branch.apply(LEARNER, other)
+                found += _replay_from(part, branch, i + 1, f"{label} (after {other})")
+            if found:
+                return found
+            seat, action = LEARNER, item.do[0]
+        else:
+            seat, action = item.seat, item.action
+            if seat not in state.to_act and not state.legal_actions(seat):
+                return [f"{where}: seat {seat} is not to act"]
+        try:
+            state.apply(seat, action)
+        except IllegalAction as exc:
+            return [f"{where}: {seat} {action}: {exc}"]
+    return []

@@ -136,3 +136,26 @@ def test_malformed_tutorials_are_refused(broken: dict[str, object]) -> None:
 def test_unknown_game_has_no_tutorial() -> None:
     with pytest.raises(KeyError):
         tutorials.load("chess")
+
+
+def test_every_taught_move_of_a_step_is_replayed() -> None:
+    """A step teaching two moves: the rest of the script must fit after either."""
+    deck = " ".join(tutorials.load("spar").parts[0].deck)
+
+    def script(second: str) -> dict[str, object]:
+        return {"game": "spar", "title": {"en": "t", "ja": "て"},
+                "summary": {"en": "s", "ja": "す"},
+                "parts": [{"players": 2, "options": {"dealer": 0}, "deck": deck, "script": [
+                    "1 play:9H",
+                    {"say": {"en": "x", "ja": "え"}, "do": ["play:AH", "play:7H"],
+                     "why": {"en": "y", "ja": "わい"}},
+                    second]}]}
+
+    # after A♥ the learner leads next; after 7♥ seat 2 does
+    lead = {"say": {"en": "lead", "ja": "リード"}, "do": ["play:KS"],
+            "why": {"en": "w", "ja": "わ"}}
+    problems = replay(parse(script(lead)))
+    assert len(problems) == 1 and "(after play:7H)" in problems[0], problems
+    problems = replay(parse(script("1 play:8H")))
+    assert len(problems) == 1 and "after" not in problems[0], problems
+    assert replay(parse(script({"say": {"en": "read", "ja": "読む"}}))) == []
