@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from bot.i18n import t
+from bot.tables import Refusal
+from cogs import ids
 from games import tutorials
 from games.core import Action
 from games.tutorials.runner import LEARNER, NEXT, Lesson
@@ -170,3 +173,20 @@ async def test_learn_goes_by_dm_for_those_who_chose_dms(tmp_path: Path) -> None:
         guide.act(step.do[0])
         assert _shown(w.sim.message(dms[-1].id)) == guide.text()
         assert w.sim.spec_errors == []
+
+
+async def test_another_persons_click_is_refused(tmp_path: Path) -> None:
+    """Discord shows a lesson only to its learner; a click naming it from anyone else (a forged
+    id) is refused before anything moves."""
+    async with world(tmp_path, people=2) as w:
+        alice, bob = w.users
+        message = await _start(w, alice, "spar", "en")
+        cog = w.bot.get_cog("LearnCog")
+        assert cog is not None
+        found = ids.parse(message.buttons()[0]["custom_id"])
+        assert found is not None
+        forged = SimpleNamespace(user=SimpleNamespace(id=int(bob.id)))
+        with pytest.raises(Refusal) as refused:
+            await cog._click(forged, found)  # type: ignore[attr-defined]
+        assert refused.value.key == "learn-not-yours"
+        assert _shown(w.sim.message(message.id)) == tutorials.lesson("spar", "en").text()
