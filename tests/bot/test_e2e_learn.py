@@ -14,9 +14,10 @@ from bot.tables import Refusal
 from cogs import ids
 from games import tutorials
 from games.core import Action
-from games.tutorials.runner import LEARNER, NEXT, Lesson
+from games.tutorials.runner import LEARNER, NEXT
 from tests.bot.sim_helpers import World, world
 from tests.discord_sim import SimMessage, SimUser
+from tests.games.test_tutorials import first_untaught
 
 LOCALES = {"en": "en-US", "ja": "ja"}
 
@@ -78,20 +79,6 @@ async def test_a_tutorial_is_followed_to_its_end(tmp_path: Path, game: str, lang
         assert w.sim.spec_errors == []
 
 
-def _first_step_with(guide: Lesson, want_legal: bool) -> Action:
-    """Walk ``guide`` to a step offering a move it does not teach (legal or not): that move."""
-    while not guide.done:
-        step = guide.current
-        assert step is not None
-        legal = guide.state.legal_actions(LEARNER)
-        for action in guide.choices():
-            is_legal = any(action.same_as(a) for a in legal)
-            if step.do and not step.teaches(action) and is_legal == want_legal:
-                return action
-        guide.act(step.do[0] if step.do else NEXT)
-    raise AssertionError("no such step")
-
-
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("game", tutorials.ids())
 async def test_wrong_and_illegal_moves_are_answered(tmp_path: Path, game: str, lang: str) -> None:
@@ -100,7 +87,7 @@ async def test_wrong_and_illegal_moves_are_answered(tmp_path: Path, game: str, l
     targets = []
     for want_legal in (True, False):
         guide = tutorials.lesson(game, lang)
-        wrong = _first_step_with(guide, want_legal)
+        wrong = first_untaught(guide, want_legal)
         targets.append((guide.step, want_legal, guide, wrong))
     targets.sort(key=lambda found: found[0])
     async with world(tmp_path, people=1) as w:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games import tutorials
-from games.core import Action
-from games.tutorials.runner import LEARNER, NEXT, Step, TutorialError, parse, replay
+from games.core import Action, IllegalAction
+from games.tutorials.runner import LEARNER, NEXT, Lesson, Step, TutorialError, parse, replay
 
 GAMES = tutorials.ids()
 
@@ -53,46 +53,45 @@ def test_every_text_is_in_both_languages(game: str) -> None:
                         assert any(ord(ch) > 0x3000 for ch in text.ja), text.ja
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_another_legal_move_is_answered_with_the_steps_point(game: str) -> None:
-    """At the first step that has a legal alternative, it is refused with the step's why."""
-    lesson = tutorials.lesson(game, "en")
+def first_untaught(lesson: Lesson, legal: bool) -> Action:
+    """Walk ``lesson`` (by its taught moves) to the first step offering a choice it does not
+    teach that is legal (or, with ``legal=False``, illegal), and return that choice."""
     while not lesson.done:
         step = lesson.current
         assert step is not None
-        other = [a for a in lesson.state.legal_actions(LEARNER) if not step.teaches(a)]
-        if step.do and other:
-            before = lesson.view()
-            answer = lesson.act(other[0])
-            assert not answer.accepted
-            assert step.why is not None and answer.reason == step.why("en")
-            assert lesson.view() == before  # nothing moved
-            return
+        allowed = lesson.state.legal_actions(LEARNER)
+        for action in lesson.choices():
+            is_legal = any(action.same_as(a) for a in allowed)
+            if step.do and not step.teaches(action) and is_legal == legal:
+                return action
         lesson.act(step.do[0] if step.do else NEXT)
-    pytest.fail("no step offers another legal move")
+    raise AssertionError(f"no step offers a{'' if legal else 'n il'}legal move it does not teach")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_another_legal_move_is_answered_with_the_steps_point(game: str) -> None:
+    """At the first step that offers a legal alternative, it is refused with the step's why."""
+    lesson = tutorials.lesson(game, "en")
+    other = first_untaught(lesson, legal=True)
+    step = lesson.current
+    assert step is not None and step.why is not None
+    before = lesson.view()
+    answer = lesson.act(other)
+    assert not answer.accepted and answer.reason == step.why("en")
+    assert lesson.view() == before and lesson.current is step  # nothing moved
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_an_illegal_move_is_answered_with_the_engines_reason(game: str) -> None:
     """A card of the hand that cannot be played now gets the engine's own sentence."""
     lesson = tutorials.lesson(game, "ja")
-    while not lesson.done:
-        step = lesson.current
-        assert step is not None
-        legal = lesson.state.legal_actions(LEARNER)
-        wrong = [a for a in lesson.choices()
-                 if a.kind != NEXT and not any(a.same_as(b) for b in legal)]
-        if step.do and wrong:
-            expected = None
-            try:
-                lesson.state.clone().apply(LEARNER, wrong[0])
-            except ValueError as exc:
-                expected = str(exc)
-            answer = lesson.act(wrong[0])
-            assert not answer.accepted and expected and answer.reason == expected
-            return
-        lesson.act(step.do[0] if step.do else NEXT)
-    pytest.fail("no step offers an illegal card to try")
+    wrong = first_untaught(lesson, legal=False)
+    with pytest.raises(IllegalAction) as refused:
+        lesson.state.clone().apply(LEARNER, wrong)
+    before = lesson.view()
+    answer = lesson.act(wrong)
+    assert not answer.accepted and answer.reason == str(refused.value)
+    assert lesson.view() == before
 
 
 def test_a_reading_step_wants_next() -> None:
