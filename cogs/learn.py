@@ -20,9 +20,9 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.client import refusal_text, reply
 from bot.i18n import lang_of, t
 from bot.tables import Refusal
+from bot.tree import refusal_text, reply
 from cogs import ids
 from cogs.views import COG as PLAY_COG
 from cogs.views import StaticView
