@@ -46,7 +46,8 @@ class Learner:
 
     lesson: Lesson
     user_id: int
-    guild_id: int | None
+    #: whether the lesson's message is in a server channel (ephemeral), where a table can open
+    in_server: bool
 
 
 COG = "LearnCog"
@@ -94,22 +95,23 @@ class LearnCog(commands.Cog, name=COG):
         except KeyError:
             raise Refusal("unknown-game", game=game) from None
         number = next(self._ids)
-        self.lessons[number] = Learner(lesson, interaction.user.id, interaction.guild_id)
+        in_server = interaction.guild_id is not None
+        wants_dm = in_server and (await self.bot.store.user_settings(interaction.user.id)).dm
+        learner = self.lessons[number] = Learner(lesson, interaction.user.id, not wants_dm)
         while len(self.lessons) > KEPT:
             del self.lessons[next(iter(self.lessons))]
-        shown = self.screen(number, lang)
-        wants_dm = (await self.bot.store.user_settings(interaction.user.id)).dm
-        if wants_dm and interaction.guild_id is not None:
+        if wants_dm:
             try:
-                await interaction.user.send(**shown)
+                await interaction.user.send(**self.screen(number, lang))
             except discord.HTTPException:
+                learner.in_server = True
                 await reply(interaction, t("no-dm", lang))
+                await interaction.followup.send(**self.screen(number, lang), ephemeral=True)
             else:
                 await reply(interaction, t("learn-in-dm", lang))
-                return
-            await interaction.followup.send(**shown, ephemeral=True)
             return
-        await interaction.response.send_message(**shown, ephemeral=True)
+        learner.in_server = in_server
+        await interaction.response.send_message(**self.screen(number, lang), ephemeral=True)
 
     def screen(self, number: int, lang: str) -> dict[str, Any]:
         """The lesson message: what happened, the step's text, the hand, the moves."""
@@ -124,7 +126,9 @@ class LearnCog(commands.Cog, name=COG):
         embed.description = lesson.text()[:4000]
         view = StaticView()
         if lesson.done:
-            if learner.guild_id is not None:
+            if not learner.in_server:  # a table opens in a server channel, not here
+                embed.set_footer(text=t("learn-play-in-server", lang))
+            else:
                 view.add_item(LearnButton(discord.ui.Button(
                     label=t("learn-play", lang, game=_name(rules, lang)),
                     style=discord.ButtonStyle.primary,

@@ -106,9 +106,8 @@ TUTORIAL: dict[str, Any] = {
     "summary": {
         "en": "That is Bear: one lap of bidding, the declarer takes the kitty and discards two, "
               "then plays alone for at least the bid in card points. All eight honours are "
-              "trumps in a trump game, and the Q and J of a suit make a Bond. Press the button "
-              "to open a real table.",
+              "trumps in a trump game, and the Q and J of a suit make a Bond.",
         "ja": "これがベアです。ビッドは1周、デクレアラーはキティを取って2枚捨て、1人でビッド"
               "以上の得点を目指します。切り札のあるゲームでは絵札8枚がすべて切り札、同じスート"
-              "のQとJでボンドです。ボタンを押すと本物のテーブルを開けます。"},
+              "のQとJでボンドです。"},
 }

@@ -101,10 +101,9 @@ TUTORIAL: dict[str, Any] = {
     "summary": {
         "en": "That is Getaway: follow suit if you can; if you cannot, play anything and the "
               "round ends, and the highest card of the led suit picks up the table. Lead "
-              "low, keep your high cards for voids, and get out early. Press the button to "
-              "open a real table.",
+              "low, keep your high cards for voids, and get out early.",
         "ja": "これがゲッタウェイです。フォローできるなら必ずフォロー。できなければ何を出しても"
               "よく、ラウンドはそこで終わり、リードしたスートで一番強いカードの人が場のカード"
               "を拾います。弱いカードでリードし、強いカードはボイドで捨て、早く勝ち抜けましょう。"
-              "ボタンを押すと本物のテーブルを開けます。"},
+              ""},
 }

@@ -118,9 +118,8 @@ TUTORIAL: dict[str, Any] = {
         "en": "That is Finesse: the first lead sets trumps; lead from hand or from your "
               "partner's table cards; follow suit, else trump or throw anything; refill your "
               "table after your table card is led, and not with a trump. "
-              "Aim for ten tricks and the last one. Press the button to open a real table.",
+              "Aim for ten tricks and the last one.",
         "ja": "これがフィネスです。最初のリードで切り札が決まり、リードは手札かパートナーのテー"
               "ブルカードから。スートに従い、なければ切り札か何でも。テーブルカードを使われたら"
-              "補充し、切り札は置かないように。10トリックと最終トリックを狙いましょう。ボタンを"
-              "押すと本物のテーブルを開けます。"},
+              "補充し、切り札は置かないように。10トリックと最終トリックを狙いましょう。"},
 }

@@ -71,9 +71,8 @@ TUTORIAL: dict[str, Any] = {
     "summary": {
         "en": "That is 1234: play cards that total 1 to 4 more than the number to beat, or "
               "pass with a special combination; a player who can do neither drops out. Make "
-              "the number high for the next player, and keep an ace for a pass. Press the "
-              "button to open a real table.",
+              "the number high for the next player, and keep an ace for a pass.",
         "ja": "これが1234です。超えるべき数より1〜4大きい合計のカードを出すか、特別な組み合わせ"
               "でパス。どちらもできなければドロップアウトです。次の人のために数を大きくし、パス"
-              "用にAを残しておきましょう。ボタンを押すと本物のテーブルを開けます。"},
+              "用にAを残しておきましょう。"},
 }

@@ -122,9 +122,8 @@ TUTORIAL: dict[str, Any] = {
     "summary": {
         "en": "That is Spar: follow suit if you can, the highest card of the led suit wins, "
               "and only the last trick scores, more with a low card. Keep a 6 or 7 for the end "
-              "and make sure you have the lead. Press the button to open a real table.",
+              "and make sure you have the lead.",
         "ja": "これがスパーです。フォローできるなら必ずフォロー、リードしたスートで一番強い"
               "カードが勝ち、得点になるのは最後のトリックだけ、それも弱いカードで取るほど高得点"
-              "です。6か7を最後に残し、リードを握っておきましょう。ボタンを押すと本物のテーブル"
-              "を開けます。"},
+              "です。6か7を最後に残し、リードを握っておきましょう。"},
 }

@@ -99,8 +99,8 @@ TUTORIAL: dict[str, Any] = {
     "summary": {
         "en": "That is Sugekari 21: never pass 21, never repeat a rank in a round, make 21 or "
               "be the last to play to take a round, and go out with a number card. Minus cards "
-              "keep a round alive for your side. Press the button to open a real table.",
+              "keep a round alive for your side.",
         "ja": "これが菅刈21です。21を超えない、ラウンド中に同じランクを出さない、21を作るか最後"
               "に出してラウンドを取る、上がりは数札で。マイナスのカードで自分のチームのために"
-              "ラウンドをつなぎましょう。ボタンを押すと本物のテーブルを開けます。"},
+              "ラウンドをつなぎましょう。"},
 }

@@ -100,8 +100,8 @@ TUTORIAL: dict[str, Any] = {
     "summary": {
         "en": "That is 22: exchange your high cards, beat a trick with a card equal or higher "
               "or give your lowest, and keep low cards for the final trick. 22 penalty points "
-              "put a player out; the last one in wins. Press the button to open a real table.",
+              "put a player out; the last one in wins.",
         "ja": "これが22です。強いカードは交換し、トリックには同じか強いカードで上回るか一番弱い"
               "カードを出し、弱いカードを最終トリックに残しましょう。失点22点で脱落、最後まで"
-              "残った人の勝ちです。ボタンを押すと本物のテーブルを開けます。"},
+              "残った人の勝ちです。"},
 }

@@ -158,7 +158,20 @@ async def test_learn_goes_by_dm_for_those_who_chose_dms(tmp_path: Path) -> None:
                                  _button(dms[-1], guide.label(step.do[0]))["custom_id"])
         assert r.status == "ok"
         guide.act(step.do[0])
-        assert _shown(w.sim.message(dms[-1].id)) == guide.text()
+        message = w.sim.message(dms[-1].id)
+        assert _shown(message) == guide.text()
+        while not guide.done:  # to the end, in the DM
+            step = guide.current
+            assert step is not None
+            taught = step.do[0] if step.do else Action(NEXT)
+            r = await w.sim.dm_click(alice, message,
+                                     _button(message, guide.label(taught))["custom_id"])
+            assert r.status == "ok"
+            guide.act(taught)
+            message = w.sim.message(message.id)
+        assert _shown(message) == guide.tutorial.summary("en")
+        assert message.buttons() == []  # no table opens in a DM: the lesson says where
+        assert message.embeds[0]["footer"]["text"] == t("learn-play-in-server", "en")
         assert w.sim.spec_errors == []
 
 
