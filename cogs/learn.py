@@ -9,6 +9,7 @@ sentence.
 
 from __future__ import annotations
 
+import io
 import itertools
 import logging
 import re
@@ -21,13 +22,16 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.i18n import lang_of, t
+from bot.render import hand_png_async, playable_cards
+from bot.storage import UserSettings
 from bot.tables import Refusal
 from bot.tree import refusal_text, reply
 from cogs import ids
 from cogs.views import COG as PLAY_COG
-from cogs.views import StaticView
+from cogs.views import HAND_FILE, StaticView
 from games import tutorials
-from games.tutorials.runner import NEXT, Lesson
+from games.cards import pretty
+from games.tutorials.runner import LEARNER, NEXT, Lesson
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -96,25 +100,30 @@ class LearnCog(commands.Cog, name=COG):
             raise Refusal("unknown-game", game=game) from None
         number = next(self._ids)
         in_server = interaction.guild_id is not None
-        wants_dm = in_server and (await self.bot.store.user_settings(interaction.user.id)).dm
+        user = await self.bot.store.user_settings(interaction.user.id)
+        wants_dm = in_server and user.dm
         learner = self.lessons[number] = Learner(lesson, interaction.user.id, not wants_dm)
         while len(self.lessons) > KEPT:
             del self.lessons[next(iter(self.lessons))]
         if wants_dm:
             try:
-                await interaction.user.send(**self.screen(number, lang))
+                await interaction.user.send(**await self.screen(number, lang, user))
             except discord.HTTPException:
                 learner.in_server = True
                 await reply(interaction, t("no-dm", lang))
-                await interaction.followup.send(**self.screen(number, lang), ephemeral=True)
+                await interaction.followup.send(**await self.screen(number, lang, user),
+                                                ephemeral=True)
             else:
                 await reply(interaction, t("learn-in-dm", lang))
             return
         learner.in_server = in_server
-        await interaction.response.send_message(**self.screen(number, lang), ephemeral=True)
+        await interaction.response.send_message(**await self.screen(number, lang, user),
+                                                ephemeral=True)
 
-    def screen(self, number: int, lang: str) -> dict[str, Any]:
-        """The lesson message: what happened, the step's text, the hand, the moves."""
+    async def screen(self, number: int, lang: str, user: UserSettings,
+                     edit: bool = False) -> dict[str, Any]:
+        """The lesson message: what happened, the step's text, the table, the hand (a picture,
+        its playable cards ringed, drawn as the learner chose), the moves."""
         learner = self.lessons[number]
         lesson = learner.lesson
         rules = lesson.tutorial.rules
@@ -125,6 +134,7 @@ class LearnCog(commands.Cog, name=COG):
                             inline=False)
         embed.description = lesson.text()[:4000]
         view = StaticView()
+        files: list[discord.File] = []
         if lesson.done:
             if not learner.in_server:  # a table opens in a server channel, not here
                 embed.set_footer(text=t("learn-play-in-server", lang))
@@ -134,8 +144,18 @@ class LearnCog(commands.Cog, name=COG):
                     style=discord.ButtonStyle.primary,
                     custom_id=ids.make("lplay", number, lesson.step, lesson.tutorial.game))))
         else:
-            table = rules.view_text(lesson.view(), lang)
+            seen = lesson.view()
+            table = rules.view_text(seen, lang)
             embed.add_field(name=t("learn-table", lang), value=table[:1024], inline=False)
+            hand = rules.sorted_hand(seen)
+            if hand:
+                playable = playable_cards(
+                    str(a) for a in lesson.state.legal_actions(LEARNER) if a.kind != NEXT)
+                picture = await hand_png_async({"hand": [str(c) for c in hand]}, playable,
+                                               four_colour=user.four_colour)
+                files = [discord.File(io.BytesIO(picture), filename=HAND_FILE,
+                                      description=" ".join(pretty(c) for c in hand))]
+                embed.set_image(url=f"attachment://{HAND_FILE}")
             embed.set_footer(text=t("learn-step", lang, step=lesson.step + 1,
                                     steps=lesson.tutorial.steps))
             for index, action in enumerate(lesson.choices()):
@@ -144,7 +164,9 @@ class LearnCog(commands.Cog, name=COG):
                     style=(discord.ButtonStyle.primary if action.kind == NEXT
                            else discord.ButtonStyle.secondary),
                     custom_id=ids.make("learn", number, lesson.step, index))))
-        return {"embed": embed, "view": view}
+        if edit:
+            return {"embed": embed, "view": view, "attachments": files}
+        return {"embed": embed, "view": view, "files": files}
 
     # -- the buttons ------------------------------------------------------------------------
     async def click(self, interaction: Interaction, cid: ids.ComponentId) -> None:
@@ -179,7 +201,9 @@ class LearnCog(commands.Cog, name=COG):
         if not answer.accepted:
             await reply(interaction, answer.reason or t("error", lesson.lang))
             return
-        await interaction.response.edit_message(**self.screen(cid.table, lesson.lang))
+        user = await self.bot.store.user_settings(interaction.user.id)
+        await interaction.response.edit_message(
+            **await self.screen(cid.table, lesson.lang, user, edit=True))
 
     async def _open_table(self, interaction: Interaction, game: str) -> None:
         """A real table of the game in the channel, as /play opens it."""

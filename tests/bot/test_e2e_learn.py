@@ -62,12 +62,16 @@ async def test_a_tutorial_is_followed_to_its_end(tmp_path: Path, game: str, lang
                 assert happened.endswith("\n".join(guide.events[-3:]))
             step = guide.current
             assert step is not None
+            # the hand as a picture (its playable cards ringed), attached to the same message
+            assert message.embeds[0]["image"]["url"] == "attachment://hand.png"
+            assert [a["filename"] for a in message.attachments] == ["hand.png"]
             taught = step.do[0] if step.do else Action(NEXT)
             r = await _press(w, alice, message, guide.label(taught), lang)
             assert guide.act(taught).accepted
             assert r.message is not None and r.message.id == message.id  # the same message
             message = r.message
         assert _shown(message) == guide.tutorial.summary(lang)
+        assert message.attachments == [] and "image" not in message.embeds[0]
         name = guide.tutorial.rules.name_ja if lang == "ja" else guide.tutorial.rules.name
         r = await _press(w, alice, message, t("learn-play", lang, game=name), lang)
         await w.sim.settle()
