@@ -700,3 +700,33 @@ def plural(key: str, number: object, lang: str = "en", /, **params: Any) -> str:
     if lang != "ja" and number in (1, "1", 1.0) and f"{key}-one" in MESSAGES["en"]:
         key = f"{key}-one"
     return t(key, lang, **params)
+
+# -- /learn, the guided deals (cogs/learn.py) -------------------------------------------------
+MESSAGES["en"].update({
+    "learn-happened": "What happened",
+    "learn-table": "The table",
+    "learn-step": "Step {step} of {steps}",
+    "learn-play": "Open a table of {game}",
+    "learn-in-dm": "Your lesson is in your direct messages.",
+    "learn-gone": "This lesson has ended. Start a new one with /learn.",
+    "learn-not-yours": "This is someone else's lesson. Start your own with /learn.",
+    "learn-stale": "That step has passed: use the buttons of the newest step.",
+    "learn-play-in-server": "Open a table with /play in a server channel.",
+})
+MESSAGES["ja"].update({
+    "learn-happened": "これまでの流れ",
+    "learn-table": "テーブル",
+    "learn-step": "ステップ {step} / {steps}",
+    "learn-play": "{game}の卓を開く",
+    "learn-in-dm": "レッスンはダイレクトメッセージに送りました。",
+    "learn-gone": "このレッスンは終了しています。/learn で新しく始めてください。",
+    "learn-not-yours": "これは他の人のレッスンです。/learn で自分のレッスンを始めてください。",
+    "learn-stale": "そのステップはもう終わっています。最新のステップのボタンを使ってください。",
+    "learn-play-in-server": "サーバーのチャンネルで /play を使って卓を開いてください。",
+})
+COMMANDS_JA.update({
+    "learn": "learn",
+    "Learn a game: a guided deal against computer players":
+        "ゲームを覚える：コンピューター相手のガイド付きディール",
+    "The game to learn": "覚えるゲーム",
+})

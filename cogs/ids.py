@@ -21,10 +21,15 @@ SELECT_VERBS = (
     "over",  # the host's manage menu
     "pick", "set",  # a player's hand
 )
-VERBS = frozenset(BUTTON_VERBS + SELECT_VERBS)
+LEARN_VERBS = (
+    "learn", "lplay",  # a guided deal's move, and its button that opens a real table
+)
+VERBS = frozenset(BUTTON_VERBS + SELECT_VERBS + LEARN_VERBS)
 _REST = r":(?P<table>\d{1,18}):(?P<version>\d{1,9}):(?P<arg>[A-Za-z0-9_.=,\-]{0,60})"
 BUTTON_TEMPLATE = re.compile(rf"dh:(?P<verb>{'|'.join(BUTTON_VERBS)}){_REST}")
 SELECT_TEMPLATE = re.compile(rf"dh:(?P<verb>{'|'.join(SELECT_VERBS)}){_REST}")
+#: a guided deal's buttons (cogs/learn.py); ``table`` is the lesson, ``version`` its step
+LEARN_TEMPLATE = re.compile(rf"dh:(?P<verb>{'|'.join(LEARN_VERBS)}){_REST}")
 _PATTERN = re.compile(r"dh:([a-z]{1,8}):(\d{1,18}):(\d{1,9}):([A-Za-z0-9_.=,\-]{0,60})")
 
 
@@ -62,5 +67,5 @@ def from_match(found: re.Match[str]) -> ComponentId:
 
 
 def templated(custom_id: str) -> bool:
-    """Whether one of the two templates (and so a registered ``DynamicItem``) matches an id."""
-    return any(p.fullmatch(custom_id) for p in (BUTTON_TEMPLATE, SELECT_TEMPLATE))
+    """Whether a template (and so a registered ``DynamicItem``) matches an id."""
+    return any(p.fullmatch(custom_id) for p in (BUTTON_TEMPLATE, SELECT_TEMPLATE, LEARN_TEMPLATE))
