@@ -1,0 +1,222 @@
+"""The lobby: opening a table, seats, computers, options, timer, level, start and cancel."""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+from collections.abc import Callable
+
+from bot.config import TIMER_CHOICES
+from bot.model import (
+    CANCELLED,
+    COMPUTER_LEVELS,
+    LOBBY,
+    PLAYING,
+    Refusal,
+    Seat,
+    Table,
+    Update,
+)
+from bot.turns import Turns
+
+
+class Lobbies(Turns):
+    """Lobbies under their table's lock: every change stored, then shown."""
+
+    async def open(
+        self, guild_id: int, channel_id: int, game_id: str, host_id: int, host_name: str,
+        seed: int | None = None,
+    ) -> Table:
+        """Open a lobby for a game in a channel, its host seated; Refusal if one is open."""
+        try:
+            rules = self.rules_for(game_id)
+        except KeyError:
+            raise Refusal("unknown-game", game=game_id) from None
+        existing = self.in_channel(channel_id)
+        if existing is not None:
+            raise Refusal("channel-busy", game=existing.rules.name)
+        seats = [Seat(host_id, host_name)]
+        seed = secrets.randbits(62) if seed is None else seed
+        try:
+            table_id = await self.store.create_table(
+                guild_id, channel_id, rules.id, host_id, [s.to_dict() for s in seats], {}, seed,
+                "off")
+        except sqlite3.IntegrityError:
+            raise Refusal("channel-busy", game=rules.name) from None
+        table = Table(table_id, guild_id, channel_id, rules, host_id, LOBBY, seats, {}, seed, "off",
+                      level=self.default_level)
+        self.tables[table_id] = table
+        self.by_channel[channel_id] = table_id
+        return table
+
+    def _lobby(self, table_id: int) -> Table:
+        table = self.get(table_id)
+        if table.status != LOBBY:
+            raise Refusal("already-started")
+        return table
+
+    def _host(self, table: Table, user_id: int) -> None:
+        if user_id != table.host_id:
+            raise Refusal("host-only")
+
+    async def set_message(self, table_id: int, message_id: int) -> None:
+        """Remember the public message of a table."""
+        table = self.get(table_id)
+        table.message_id = message_id
+        await self._save(table)
+
+    async def _change_lobby(self, table_id: int, user_id: int,
+                            change: Callable[[Table], None], host_only: bool = True) -> Table:
+        """Make one change to a lobby under its lock (by its host only, unless ``host_only``
+        is off), then store and show it; ``change`` raises Refusal to refuse, changing
+        nothing."""
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            if host_only:
+                self._host(table, user_id)
+            change(table)
+            await self._save(table)
+            await self._notify(Update(table, "lobby"))
+        return table
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Table:
+        """Seat a person in the lobby."""
+        def seat(table: Table) -> None:
+            if table.seat_of(user_id) is not None:
+                raise Refusal("already-seated")
+            if len(table.seats) >= table.rules.max_players:
+                raise Refusal("table-full", most=table.rules.max_players)
+            table.seats.append(Seat(user_id, name))
+        return await self._change_lobby(table_id, user_id, seat, host_only=False)
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        """Take a person's seat away in the lobby (the host cancels instead)."""
+        def unseat(table: Table) -> None:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not-seated")
+            if user_id == table.host_id:
+                raise Refusal("host-cannot-leave")
+            del table.seats[seat]
+        return await self._change_lobby(table_id, user_id, unseat, host_only=False)
+
+    async def add_computer(self, table_id: int, user_id: int) -> Table:
+        """The host adds a computer player."""
+        def add(table: Table) -> None:
+            if len(table.seats) >= table.rules.max_players:
+                raise Refusal("table-full", most=table.rules.max_players)
+            number = sum(1 for s in table.seats if s.computer) + 1
+            table.seats.append(Seat(None, f"CPU {number}", computer=True))
+        return await self._change_lobby(table_id, user_id, add)
+
+    async def remove_computer(self, table_id: int, user_id: int) -> Table:
+        """The host removes the last computer player."""
+        def remove(table: Table) -> None:
+            for index in range(len(table.seats) - 1, -1, -1):
+                if table.seats[index].computer:
+                    del table.seats[index]
+                    return
+            raise Refusal("no-computer")
+        return await self._change_lobby(table_id, user_id, remove)
+
+    async def set_option(self, table_id: int, user_id: int, name: str, value: object) -> Table:
+        """The host sets one of the game's options (checked against its description)."""
+        def set_it(table: Table) -> None:
+            try:
+                option = table.rules.option(name)
+            except KeyError:
+                raise Refusal("bad-option", reason=f"unknown option '{name}'") from None
+            players = max(len(table.seats), table.rules.min_players)
+            try:
+                coerced = option.coerce(value, players)
+            except ValueError as exc:
+                raise Refusal("bad-option", reason=str(exc)) from None
+            if coerced == option.default:
+                table.options.pop(name, None)
+            else:
+                table.options[name] = coerced
+        return await self._change_lobby(table_id, user_id, set_it)
+
+    async def set_level(self, table_id: int, user_id: int, level: str,
+                        can_manage: bool = False) -> Table:
+        """The host chooses how strong the table's computer players are: in the lobby, or in
+        play (the host or a manager) from the next computer move on."""
+        def set_it(table: Table) -> None:
+            if level not in COMPUTER_LEVELS:
+                raise Refusal("bad-option",
+                              reason=f"the level must be one of {', '.join(COMPUTER_LEVELS)}")
+            table.level = level
+        if self.get(table_id).status == LOBBY:
+            return await self._change_lobby(table_id, user_id, set_it)
+        table = self._playing(table_id, None)
+        async with table.lock:
+            self._playing(table_id, None)
+            if user_id != table.host_id and not can_manage:
+                raise Refusal("host-or-manager")
+            if table.level != level:  # an unknown level is never the table's: refused here
+                set_it(table)
+                await self._save(table)
+                await self._notify(Update(table, "level"))
+        return table
+
+    async def set_timer(self, table_id: int, user_id: int, timer: str) -> Table:
+        """The host chooses the turn timer: off, relaxed, normal or fast."""
+        def set_it(table: Table) -> None:
+            if timer not in TIMER_CHOICES:
+                raise Refusal("bad-option", reason=f"timer must be one of {TIMER_CHOICES}")
+            table.timer = timer
+        return await self._change_lobby(table_id, user_id, set_it)
+
+    async def swap_seats(self, table_id: int, user_id: int, first: int, second: int) -> Table:
+        """The host swaps two seats (choosing partners in team games)."""
+        def swap(table: Table) -> None:
+            count = len(table.seats)
+            if not (0 <= first < count and 0 <= second < count) or first == second:
+                raise Refusal("bad-seat")
+            table.seats[first], table.seats[second] = table.seats[second], table.seats[first]
+        return await self._change_lobby(table_id, user_id, swap)
+
+    async def start(self, table_id: int, user_id: int) -> Table:
+        """The host starts the game when the player count and options are allowed."""
+        table = self._lobby(table_id)
+        async with table.lock:
+            self._lobby(table_id)
+            self._host(table, user_id)
+            rules = table.rules
+            count = len(table.seats)
+            if count not in rules.player_counts():
+                raise Refusal("player-count", least=rules.min_players, most=rules.max_players,
+                              seated=count)
+            try:
+                table.state = rules.new_game(count, seed=table.seed, options=table.options)
+            except ValueError as exc:
+                raise Refusal("bad-option", reason=str(exc)) from None
+            table.status = PLAYING
+            table.version = 0
+            await self._save(table)
+            await self._notify(Update(table, "start"))
+            if table.state.over:  # decided by the deal (a 1234 player with no move drops out)
+                if await self._conclude(table):
+                    await self._notify(Update(table, "finish"))
+                else:
+                    self._conclude_later(table)
+        self._kick(table)
+        return table
+
+    async def cancel(self, table_id: int, user_id: int, can_manage: bool = False) -> Table:
+        """The host, or a member who may manage the server, cancels a table."""
+        table = self.get(table_id)
+        async with table.lock:
+            if table.status not in (LOBBY, PLAYING):
+                raise Refusal("no-table")
+            if user_id != table.host_id and not can_manage:
+                raise Refusal("host-or-manager")
+            if table.state is not None and table.state.over:
+                raise Refusal("not-started")  # over: its result is being stored, not lost
+            table.status = CANCELLED
+            await self._save(table)
+            self._close(table)
+            await self._notify(Update(table, "cancel"))
+        return table
+

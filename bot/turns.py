@@ -1,0 +1,176 @@
+"""Turns: a person's move, the computer players, the turn timer, away and back."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot.config import TIMER_SECONDS
+from bot.finish import Finishing
+from bot.model import AWAY_AFTER, FINISHED, PLAYING, Move, Refusal, Table, Update
+from games.core import Action, IllegalAction
+
+
+class Turns(Finishing):
+    """Moves of people and computers, applied and stored one at a time under a table's lock."""
+
+    async def act(self, table_id: int, user_id: int, version: int | None,
+                  action: Action | str) -> Move:
+        """A seated person's move at a state version; Refusal saying why when it cannot apply."""
+        table = self._playing(table_id, version)
+        async with table.lock:
+            table = self._playing(table_id, version)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not-seated")
+            if table.seats[seat].away:
+                raise Refusal("away")
+            try:
+                parsed = Action.parse(action) if isinstance(action, str) else action
+            except IllegalAction as exc:
+                raise Refusal("illegal", reason=str(exc)) from None
+            state = table.state
+            assert state is not None
+            if seat not in state.to_act and not any(
+                    parsed.same_as(a) for a in state.legal_actions(seat)):
+                raise Refusal("not-your-turn")
+            table.seats[seat].timeouts = 0
+            move = await self._apply(table, seat, parsed, user_id, "player")
+            await self._after(table, move)
+        return move
+
+    async def _apply(self, table: Table, seat: int, action: Action, user_id: int | None,
+                     how: str) -> Move:
+        """Apply, store, bump the version; called with the table's lock held."""
+        state = table.state
+        assert state is not None
+        try:
+            events = state.apply(seat, action)
+        except IllegalAction as exc:
+            raise Refusal("illegal", reason=str(exc)) from None
+        try:
+            await self._writer.add(table.id, table.version, seat, str(action), user_id, how)
+        except Exception:
+            # the move is not on disk, so it did not happen: rebuild from what is stored (and
+            # should it be there after all, a game it ended is concluded)
+            await self._rebuild(table)
+            if table.state is not None and table.state.over:
+                self._conclude_later(table)
+            raise
+        table.version += 1
+        if state.over and not await self._conclude(table):
+            self._conclude_later(table)
+        return Move(seat, action, how, tuple(events))
+    async def _after(self, table: Table, move: Move) -> None:
+        kind = "finish" if table.status == FINISHED else "move"
+        await self._notify(Update(table, kind, (move,), move.seat))
+        self._kick(table)
+
+    async def back(self, table_id: int, user_id: int) -> Table:
+        """"I'm back": the person takes their seat back from the computer."""
+        table = self._playing(table_id, None)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Refusal("not-seated")
+            if not table.seats[seat].away:
+                raise Refusal("not-away")
+            table.seats[seat].away = False
+            table.seats[seat].timeouts = 0
+            await self._save(table)
+            await self._notify(Update(table, "back", seat=seat))
+        self._kick(table)
+        return table
+
+    async def hand_to_computer(self, table_id: int, user_id: int, seat: int,
+                               can_manage: bool = False) -> Table:
+        """The host or a manager lets the computer keep a person's seat."""
+        table = self._playing(table_id, None)
+        async with table.lock:
+            if user_id != table.host_id and not can_manage:
+                raise Refusal("host-or-manager")
+            if not 0 <= seat < len(table.seats) or table.seats[seat].auto:
+                raise Refusal("bad-seat")
+            table.seats[seat].away = True
+            await self._save(table)
+            await self._notify(Update(table, "away", seat=seat))
+        self._kick(table)
+        return table
+
+    # -- computer players and timers --------------------------------------------------------
+    async def _computer_move(self, table: Table, seat: int, how: str) -> Move | None:
+        """Think without the lock, then apply if the table has not moved on meanwhile.
+
+        Called with the lock NOT held; returns the move applied, or None when the position
+        changed while the computer was thinking (the caller looks again).
+        """
+        state = table.state
+        if state is None or table.status != PLAYING:
+            return None
+        version = table.version
+        action = await self.thinker.choose(
+            state, seat, f"{table.seed}:{version}:{seat}", table.level,
+            current=lambda: table.version == version and table.status == PLAYING)
+        async with table.lock:
+            if table.version != version or table.status != PLAYING:
+                return None
+            if how == "timeout":
+                info = table.seats[seat]
+                if info.auto or seat not in table.waiting_for():
+                    return None
+                info.timeouts += 1
+                if info.timeouts >= AWAY_AFTER:
+                    info.away = True
+                await self._save(table)
+            move = await self._apply(table, seat, action, None, how)
+            kind = "finish" if table.status == FINISHED else "move"
+            await self._notify(Update(table, kind, (move,), seat))
+            self._arm_timer(table)
+        return move
+
+    def _kick(self, table: Table) -> None:
+        """Start the computer players and the turn timer if the game waits for them."""
+        if self._closed or table.status != PLAYING or table.state is None:
+            return
+        if any(table.seats[s].auto for s in table.state.to_act) and (
+                table.drive_task is None or table.drive_task.done()):
+            table.drive_task = asyncio.get_running_loop().create_task(self._drive(table))
+        self._arm_timer(table)
+
+    async def _drive(self, table: Table) -> None:
+        """Let the computer move for its seats, one move at a time, pausing between moves."""
+        while not self._closed:
+            await asyncio.sleep(self.ai_delay)
+            state = table.state
+            if table.status != PLAYING or state is None:
+                return
+            due = [s for s in state.to_act if table.seats[s].auto]
+            if not due:
+                return
+            await self._computer_move(table, due[0], "computer")
+
+    def _arm_timer(self, table: Table) -> None:
+        if table.timer_task is not None and table.timer_task is not asyncio.current_task():
+            table.timer_task.cancel()
+        table.timer_task = None
+        table.deadline = None
+        seconds = TIMER_SECONDS.get(table.timer)
+        if seconds is None or table.status != PLAYING or table.state is None:
+            return
+        if not any(not table.seats[s].auto for s in table.state.to_act):
+            return
+        table.deadline = (table.version, time.time() + seconds * self.timer_scale)
+        table.timer_task = asyncio.get_running_loop().create_task(
+            self._expire(table, table.version, seconds * self.timer_scale))
+
+    async def _expire(self, table: Table, version: int, seconds: float) -> None:
+        """When a person's time runs out the computer moves for them; twice, it keeps the seat."""
+        await asyncio.sleep(seconds)
+        state = table.state
+        if table.version != version or table.status != PLAYING or state is None:
+            return
+        late = [s for s in state.to_act if not table.seats[s].auto]
+        if late:
+            await self._computer_move(table, late[0], "timeout")
+        self._kick(table)
+

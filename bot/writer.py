@@ -1,0 +1,82 @@
+"""Storing a table's actions: one transaction for the moves that arrive together."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from bot.storage import Storage
+
+log = logging.getLogger(__name__)
+
+ActionRow = tuple[int, int, int, str, int | None, str]
+
+
+class ActionWriter:
+    """Stores actions, committing the ones that arrive together in one transaction.
+
+    A move waits for its own commit. When nothing is being stored, its caller stores it at
+    once (on SQLite that takes no turn of the event loop at all, see
+    :meth:`bot.db.sqlite.AsyncSqlite.append`); while one commit is under way the next moves
+    gather and go in the next one, so under load a click waits for one transaction instead of a
+    queue of them. When a batch cannot be stored, each of its actions is tried alone, so one
+    bad row fails only its own move.
+    """
+
+    def __init__(self, store: Storage) -> None:
+        self.store = store
+        self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+        self._direct = False  # an action is being stored by its own caller
+
+    async def add(self, *row: Any) -> None:
+        """Store one action ``(table_id, idx, seat, action, user_id, how)``; returns once it is
+        committed (raises what storing it raised)."""
+        if not self._pending and not self._busy():
+            # nothing under way: store it now, with no hop through another task (a store on
+            # the event loop's thread then never waits for a turn of the loop)
+            self._direct = True
+            try:
+                await self.store.add_action(*row)
+            finally:
+                self._direct = False
+                self._kick()
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((row, done))
+        self._kick()
+        await done
+
+    def _busy(self) -> bool:
+        """Whether an action is being stored (by its caller, or by the batch task)."""
+        return self._direct or (self._task is not None and not self._task.done())
+
+    def _kick(self) -> None:
+        """Start storing the waiting actions, unless a store is under way (it will)."""
+        if self._pending and not self._busy():
+            self._task = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            if len(batch) > 1:
+                try:
+                    await self.store.add_actions([row for row, _ in batch])
+                except Exception:
+                    log.warning("%d actions could not be stored together; storing them one by "
+                                "one", len(batch), exc_info=True)
+                else:
+                    for _, done in batch:
+                        if not done.done():
+                            done.set_result(None)
+                    continue
+            for row, done in batch:
+                try:
+                    await self.store.add_action(*row)
+                except Exception as exc:
+                    if not done.done():
+                        done.set_exception(exc)
+                else:
+                    if not done.done():
+                        done.set_result(None)
