@@ -20,7 +20,7 @@ from bot.writer import ActionWriter
 from games.ai import LEVELS
 from games.core import IllegalAction
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bot.tables")  # the table manager's log, whichever layer writes
 
 
 class TableCore:

@@ -9,7 +9,7 @@ from bot import logs
 from bot.core import TableCore
 from bot.model import FINISHED, PLAYING, Table, Update
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bot.tables")  # the table manager's log, whichever layer writes
 #: the longest wait between tries to store a finished game's result (seconds)
 CONCLUDE_RETRY_MOST = 30.0
 

@@ -429,6 +429,49 @@ COMMANDS_JA.update({
 })
 
 
+# -- the play loop: live panels, turn alerts, stale clicks (cogs/turn.py, cogs/panels.py,
+# cogs/alerts.py) -----------------------------------------------------------------------------
+MESSAGES["en"].update({
+    "panel-waiting": "Waiting for {who}.",
+    "panel-recent": "Just now: {news}",
+    "panel-live": "This panel follows the game: it changes when it is your turn.",
+    "panel-expiring": (
+        "This panel stops following the game in a minute (Discord lets me change it for 15 "
+        "minutes). Press **Keep following** for a fresh one."
+    ),
+    "panel-keep": "Keep following",
+    "panel-over": "The game is over; the table message shows the result.",
+    "panel-moved": "The table has moved on since then; this is the current position.",
+    "alert": "{who}: your turn at {game}.",
+    "alert-timer": "{who}: your turn at {game} — time runs out {when}.",
+    "alerts-on": (
+        "When it is your turn I will mention you in a short message in the table's channel."
+    ),
+    "alerts-off": "I will no longer mention you when it is your turn.",
+})
+MESSAGES["ja"].update({
+    "panel-waiting": "{who} さんを待っています。",
+    "panel-recent": "直前：{news}",
+    "panel-live": "このパネルは対局に合わせて変わります。あなたの番になると更新されます。",
+    "panel-expiring": (
+        "このパネルはあと1分ほどで対局に合わせて変わらなくなります（Discord では15分まで"
+        "しか変更できません）。**追い続ける** を押すと新しくなります。"
+    ),
+    "panel-keep": "追い続ける",
+    "panel-over": "対局は終わりました。結果は卓のメッセージにあります。",
+    "panel-moved": "その後に局面が進みました。これが現在の局面です。",
+    "alert": "{who} さん：{game} であなたの番です。",
+    "alert-timer": "{who} さん：{game} であなたの番です。持ち時間は {when} に切れます。",
+    "alerts-on": "あなたの番になると、卓のチャンネルで短いメッセージでお知らせします。",
+    "alerts-off": "あなたの番になってもメンションしません。",
+})
+COMMANDS_JA.update({
+    "alerts": "alerts",
+    "Mention me in the channel when it is my turn (or not)": (
+        "自分の番にチャンネルでメンションするかどうか"),
+    "Mention me when it is my turn": "自分の番にメンションする",
+})
+
 def lang_of(locale: object) -> str:
     """'ja' for a Japanese locale (a discord.Locale or text), else 'en'."""
     value = locale.value if isinstance(locale, discord.Locale) else str(locale or "")

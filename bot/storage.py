@@ -125,6 +125,10 @@ MIGRATIONS: tuple[str, ...] = (
         value TEXT NOT NULL
     );
     """,
+    # 6: a player's choice of being mentioned in the channel when it is their turn
+    """
+    ALTER TABLE user_settings ADD COLUMN alerts INTEGER NOT NULL DEFAULT 1;
+    """,
 )
 
 
@@ -165,6 +169,7 @@ class UserSettings:
     dm: bool = False
     locale: str | None = None
     four_colour: bool = False
+    alerts: bool = True  # mentioned in the table's channel when it is their turn
 
 
 class Storage:
@@ -296,18 +301,20 @@ class Storage:
     async def user_settings(self, user_id: int) -> UserSettings:
         """A user's settings (defaults when none are stored)."""
         row = await self.db.one(
-            "SELECT dm, locale, four_colour FROM user_settings WHERE user_id=?", user_id
+            "SELECT dm, locale, four_colour, alerts FROM user_settings WHERE user_id=?", user_id
         )
         return UserSettings() if row is None else UserSettings(bool(row[0]), row[1],
-                                                               bool(row[2]))
+                                                               bool(row[2]), bool(row[3]))
 
     async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
         """Store a user's settings."""
         await self.db.execute(
-            "INSERT INTO user_settings (user_id, dm, locale, four_colour) VALUES (?, ?, ?, ?)"
+            "INSERT INTO user_settings (user_id, dm, locale, four_colour, alerts)"
+            " VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT(user_id) DO UPDATE SET dm=excluded.dm, locale=excluded.locale,"
-            " four_colour=excluded.four_colour",
+            " four_colour=excluded.four_colour, alerts=excluded.alerts",
             user_id, int(settings.dm), settings.locale, int(settings.four_colour),
+            int(settings.alerts),
         )
 
     # -- the bot's own state ----------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.storage import Storage
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("bot.tables")  # the table manager's log, whichever layer writes
 
 ActionRow = tuple[int, int, int, str, int | None, str]
 

@@ -59,10 +59,30 @@ class World:
         return self.bot
 
     def table_message(self) -> SimMessage:
-        """The last message the bot posted in the channel (the table)."""
-        found = self.sim.last_message(self.channel)
+        """The last message the bot posted in the channel that is not a turn alert (the
+        table)."""
+        found = table_of(self.sim, self.channel)
         assert found is not None
         return found
+
+
+REPLY = 19  # a message's type when it replies to another: the turn alerts
+
+
+def is_alert(message: SimMessage) -> bool:
+    """Whether a message is a turn alert (a reply to the table message)."""
+    return message.type == REPLY
+
+
+def table_of(sim: SimulatedDiscord, channel: SimChannel) -> SimMessage | None:
+    """The last message in a channel that is not a turn alert: the table."""
+    found = [m for m in sim.messages(channel) if not is_alert(m)]
+    return found[-1] if found else None
+
+
+def alerts_in(sim: SimulatedDiscord, channel: SimChannel) -> list[SimMessage]:
+    """The turn alerts a channel shows now."""
+    return [m for m in sim.messages(channel) if is_alert(m)]
 
 
 @asynccontextmanager

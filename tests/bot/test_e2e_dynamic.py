@@ -18,7 +18,14 @@ from cogs import ids
 from cogs.play import PlayCog
 from cogs.views import TableButton, TableSelect
 from tests.bot.sim_helpers import World, button, verb_of, world
-from tests.bot.test_e2e_safety import first_move, mover, open_hand, refused, two_player_table
+from tests.bot.test_e2e_safety import (
+    first_move,
+    moved_on,
+    mover,
+    open_hand,
+    refused,
+    two_player_table,
+)
 from tests.discord_sim import InteractionResult, SimMessage, SimUser
 
 COMPONENT, BUTTON, SELECT = 3, 2, 3
@@ -145,10 +152,11 @@ async def test_after_a_restart_old_buttons_are_rebuilt_from_their_ids(
         expected = Counter(button=1, routed=2)
         expected[kind] += 1
         assert paths.take() == expected
-        # the same control on another old copy of the hand: now stale, refused once, politely
+        # the same control on another old copy of the hand: now stale, answered once with the
+        # position now
         r = await (w.sim.click(user, second_hand, custom_id) if kind == "button"
                    else w.sim.select(user, second_hand, custom_id, values))
-        refused(r, "moved on")
+        moved_on(r, second_hand)
         answered_once(w, r)
         assert len(await w.bot.store.actions(1)) == 1
         assert w.sim.spec_errors == []

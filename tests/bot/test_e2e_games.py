@@ -278,6 +278,8 @@ async def make_a_move(w: World, user: SimUser, hand: SimMessage, rng: random.Ran
         assert r.status == "ok", r
         answer = r.message
         assert answer is not None
+        if "moved on" in answer.content:  # stale: the panel shows the position now
+            return False
         if answer.id != hand.id:  # refused: a new ephemeral sentence; the hand stays
             assert answer.ephemeral and answer.content, answer
             if "moved on" in answer.content or "not your turn" in answer.content:

@@ -58,6 +58,14 @@ def refused(r: InteractionResult, words: str) -> None:
     assert r.content is not None and words in r.content, r.content
 
 
+def moved_on(r: InteractionResult, clicked: SimMessage) -> None:
+    """A stale or doubled click was answered with the position now: the clicked panel edited
+    to the current hand, saying the table has moved on."""
+    assert r.status == "ok", r
+    assert r.callback_type == 7 and r.message is not None and r.message.id == clicked.id, r
+    assert r.content is not None and "moved on" in r.content and "Your hand" in r.content, r
+
+
 async def stored_actions(w: World) -> int:
     return len(await w.bot.store.actions(1))
 
@@ -100,11 +108,11 @@ async def test_simultaneous_clicks_only_one_applies(tmp_path: Path) -> None:
         controls = [first_move(h) for h in hands]
         results = await asyncio.gather(*(use(w, user, hands[i % 4], controls[i % 4])
                                          for i in range(12)))
-        applied = [r for r in results if r.callback_type == 7]
-        refusals = [r for r in results if r.callback_type == 4]
-        assert len(applied) == 1 and len(refusals) == 11
-        assert all(r.ephemeral and r.content for r in refusals)
-        assert all(r.status == "ok" for r in results)
+        # every click answered by editing its panel; one applied, the other eleven shown the
+        # position after it
+        assert all(r.status == "ok" and r.callback_type == 7 for r in results)
+        said = [str(r.responses[0].json["data"]["content"]) for r in results]
+        assert len([s for s in said if "moved on" in s]) == 11, said
         assert await stored_actions(w) == 1
         assert w.sim.spec_errors == []
 
@@ -119,13 +127,17 @@ async def test_strangers_stale_wrong_turn_and_forged_clicks_are_refused(tmp_path
                 "don't have a seat")
         refused(await w.sim.click(stranger, table, button(table, "manage")["custom_id"]),
                 "Only the host")
-        hand = await open_hand(w, user)
+        hand = await open_hand(w, user)  # an older panel: the next Hand press is the live one
         control = first_move(hand)
+        live = await open_hand(w, user)
         other_hand = await open_hand(w, other)
         knock = next(b for b in other_hand.buttons() if verb_of(b["custom_id"]) == "act")
         r = await w.sim.click(other, other_hand, knock["custom_id"])  # out of turn: offered
         assert r.callback_type == 7
-        refused(await use(w, user, hand, control), "moved on")  # stale: a move happened since
+        await w.sim.settle()
+        # the live panel follows: it shows the new position and its controls
+        assert live.find_component(control[1]) is None and first_move(live)
+        moved_on(await use(w, user, hand, control), hand)  # stale: a move happened since
         assert await stored_actions(w) == 1
         assert r.message is not None
         other_hand = r.message

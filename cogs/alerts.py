@@ -1,0 +1,151 @@
+"""Turn alerts: a short new message that mentions the person whose turn has come.
+
+Discord notifies nobody of a mention added by editing a message, so the table message's
+"it's your turn" reaches no one; a new message does. The channel stays readable: a table has
+at most one alert at a time (the previous one is deleted before the next is posted, and as
+soon as nobody it names is still to act), computers and seats the computer keeps get none,
+and neither do people who get their hands by direct message (the DM is their alert) or who
+turned alerts off (``/settings alerts``). An alert mentions only the people it is for
+(allowed mentions), replies to the table message (a tap leads there) and carries a Hand
+button: a way back to a live panel whose token has run out.
+
+Rate limits: per human turn one message posted and one deleted in the table's channel, one
+request at a time per table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import logs
+from bot.config import TIMER_SECONDS
+from bot.i18n import t
+from bot.tables import PLAYING, Table
+from cogs import ids
+from cogs.views import StaticView, button_item, game_name
+
+if TYPE_CHECKING:
+    from cogs.board import TableBoard
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class TableAlert:
+    """The alert of one table: who is due, who still needs one, and the message posted."""
+
+    due: frozenset[int] = frozenset()  # people the table waits for now
+    fresh: set[int] = field(default_factory=set)  # whose turn began, not yet alerted
+    message_id: int | None = None
+    mentioned: frozenset[int] = frozenset()
+    task: asyncio.Task[None] | None = None
+    version: int = 0
+
+
+class Alerts:
+    """Every table's alert."""
+
+    def __init__(self, cog: TableBoard) -> None:
+        self.cog = cog
+        self.tables: dict[int, TableAlert] = {}
+        self.posted = 0
+        self.deleted = 0
+
+    def changed(self, table: Table) -> None:
+        """The manager's news (its lock held: quick): note whose turn began, and start the
+        table's alert task if there is something to post or delete."""
+        entry = self.tables.setdefault(table.id, TableAlert())
+        state = table.state
+        if table.status != PLAYING or state is None or state.over:
+            due: frozenset[int] = frozenset()
+        else:
+            due = frozenset(table.seats[s].user_id for s in state.to_act  # type: ignore[misc]
+                            if not table.seats[s].auto and table.seats[s].user_id is not None)
+        entry.fresh |= due - entry.due
+        entry.fresh &= due
+        entry.due = due
+        entry.version = table.version
+        if self._work(entry) and (entry.task is None or entry.task.done()):
+            entry.task = asyncio.get_running_loop().create_task(self._run(table, entry))
+        elif table.status != PLAYING and entry.message_id is None and (
+                entry.task is None or entry.task.done()):
+            self.tables.pop(table.id, None)
+
+    @staticmethod
+    def _work(entry: TableAlert) -> bool:
+        """Whether the alert must change: someone to alert, or an alert nobody needs."""
+        return bool(entry.fresh) or (entry.message_id is not None
+                                     and not entry.mentioned & entry.due)
+
+    async def _wants(self, user_id: int) -> bool:
+        """Whether a person wants alerts: on, and hands not by direct message."""
+        chosen = await self.cog.settings_of(user_id)
+        return chosen.alerts and not chosen.dm
+
+    async def _run(self, table: Table, entry: TableAlert) -> None:
+        """Delete the alert nobody needs, then post the one that is due; one at a time."""
+        channel = self.cog.bot.get_partial_messageable(table.channel_id)
+        try:
+            while self._work(entry):
+                if entry.message_id is not None:
+                    found, entry.message_id, entry.mentioned = entry.message_id, None, frozenset()
+                    with contextlib.suppress(discord.NotFound):
+                        await channel.get_partial_message(found).delete()
+                    self.deleted += 1
+                fresh, entry.fresh = entry.fresh & entry.due, set()
+                wanted = sorted([u for u in fresh if await self._wants(u)])
+                wanted = [u for u in wanted if u in entry.due]  # may have moved meanwhile
+                if not wanted or table.status != PLAYING:
+                    continue
+                message = await channel.send(**self._message(table, wanted))
+                entry.message_id, entry.mentioned = message.id, frozenset(wanted)
+                self.posted += 1
+        except Exception as exc:  # an alert lost must not stop the game
+            log.warning("table %s: could not post or delete a turn alert (%s)", table.id,
+                        type(exc).__name__, extra=logs.failure(exc))
+        finally:
+            if table.status != PLAYING and entry.message_id is None:
+                self.tables.pop(table.id, None)
+
+    def _message(self, table: Table, users: list[int]) -> dict[str, Any]:
+        """The alert: the people named, the game, the timer as a relative time, a Hand
+        button."""
+        lang = self.cog.public_lang(table)
+        who = ", ".join(f"<@{u}>" for u in users)
+        seconds = TIMER_SECONDS.get(table.timer)
+        if seconds is None:
+            text = t("alert", lang, who=who, game=game_name(table, lang))
+        else:
+            when = int(time.time() + seconds * self.cog.manager.timer_scale)
+            text = t("alert-timer", lang, who=who, game=game_name(table, lang),
+                     when=f"<t:{when}:R>")
+        view = StaticView()
+        view.add_item(button_item(t("hand", lang), ids.make("hand", table.id, table.version),
+                                  discord.ButtonStyle.primary, 0))
+        found: dict[str, Any] = {
+            "content": text, "view": view,
+            "allowed_mentions": discord.AllowedMentions(
+                users=[discord.Object(u) for u in users], everyone=False, roles=False,
+                replied_user=False)}
+        if table.message_id is not None:
+            found["reference"] = discord.MessageReference(
+                message_id=table.message_id, channel_id=table.channel_id,
+                fail_if_not_exists=False)
+            found["mention_author"] = False
+        return found
+
+    async def close(self) -> None:
+        """Stop the alert tasks (at unload)."""
+        tasks = [e.task for e in self.tables.values() if e.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

@@ -1,0 +1,311 @@
+"""The public table message: its recent events, and edits coalesced one writer at a time.
+
+The base of the table cog (:class:`cogs.play.PlayCog`): what every part of it (the lobby, the
+turn) shares — the cog's memory of each table, users' settings, which messages a control may
+act on, and answering a click on the public message with the table as it is now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import logs
+from bot.i18n import lang_of, t
+from bot.storage import UserSettings
+from bot.tables import CANCELLED, FINISHED, PLAYING, Refusal, Table, Update
+from cogs.views import Payload, card_words, hand_payload, hidden_cards, table_payload
+
+if TYPE_CHECKING:
+    from bot.client import Deckhand
+
+log = logging.getLogger(__name__)
+#: seconds the log of a finished or cancelled table is kept after its last edit
+BOARD_KEPT = 60.0
+Interaction = discord.Interaction[Any]
+
+
+@dataclass
+class Board:
+    """What the cog keeps per table: recent public events and the last message it sent."""
+
+    log: deque[tuple[str, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=6))
+    sent: tuple[Any, ...] | None = None
+    dirty: bool = False
+    task: asyncio.Task[None] | None = None
+    dm_turns: dict[int, int] = field(default_factory=dict)  # seat -> the version last DMed
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one writer of the message
+    hidden: tuple[int, set[str], list[str]] | None = None  # (version, cards, their words)
+    edited: float = -math.inf  # when the message was last edited (the event loop's clock)
+
+
+class TableBoard:
+    """The table cog's base: its memory of each table and the public message."""
+
+    def __init__(self, bot: Deckhand) -> None:
+        self.bot = bot
+        self.manager = bot.manager
+        self.boards: dict[int, Board] = {}
+        self.prefs: dict[int, UserSettings] = {}  # users' settings, read once
+        self.hurry = asyncio.Event()  # set at a stop: pending edits go out without their gap
+
+    async def settle_messages(self) -> None:
+        """At a stop: make the edits still waiting for their gap now, and wait for them, so
+        every table message shows the position as stored."""
+        self.hurry.set()
+        pending = [board.task for board in self.boards.values()
+                   if board.task is not None and not board.task.done()]
+        if pending:
+            await asyncio.wait(pending)
+
+    def refresh_later(self, tables: list[Table]) -> None:
+        """After a restart: refresh each resumed table's message once the bot is ready."""
+
+        async def run() -> None:
+            await self.bot.wait_until_ready()
+            for table in tables:
+                if table.message_id is None:
+                    await self._repost(table)
+                else:
+                    self._mark(table)
+
+        self.bot.loop.create_task(run())
+
+    async def _repost(self, table: Table) -> None:
+        """A resumed table with no message (the bot stopped between storing the table and
+        posting its lobby, or before storing the posted message's id) gets a new public
+        message; without one nobody could join, play or cancel it, and it would hold the
+        channel."""
+        board = self.board(table.id)
+        try:
+            async with board.lock:
+                async with table.lock:
+                    if table.message_id is not None or table.id not in self.manager.tables:
+                        return
+                    payload = self.render(table)
+                channel = self.bot.get_partial_messageable(table.channel_id)
+                message = await channel.send(
+                    **payload.send(), files=await payload.files(),
+                    allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
+                                                             roles=False))
+                await self.manager.set_message(table.id, message.id)
+                board.sent = payload.key()
+        except Exception as exc:  # the table stays; a click on an old message adopts it
+            log.warning("table %s: could not post its message again (%s)", table.id,
+                        type(exc).__name__, extra=logs.failure(exc))
+
+    # -- helpers ----------------------------------------------------------------------------
+    def public_lang(self, table: Table) -> str:
+        """The language of a table's server."""
+        guild = self.bot.get_guild(table.guild_id)
+        return lang_of(guild.preferred_locale if guild is not None else None)
+
+    def board(self, table_id: int) -> Board:
+        """The cog's memory of a table."""
+        found = self.boards.get(table_id)
+        if found is None:
+            found = self.boards[table_id] = Board()
+        return found
+
+    async def settings_of(self, user_id: int) -> UserSettings:
+        """A user's settings (read once, then kept; this cog is their only writer)."""
+        found = self.prefs.get(user_id)
+        if found is None:
+            found = self.prefs[user_id] = await self.bot.store.user_settings(user_id)
+        return found
+
+    async def wants_dm(self, user_id: int) -> bool:
+        """The user's DM preference."""
+        return (await self.settings_of(user_id)).dm
+
+    async def hand_for(self, table: Table, seat: int, lang: str, user_id: int,
+                       **more: Any) -> Payload:
+        """A seat's private hand, drawn as its player chose (four colours or two)."""
+        chosen = await self.settings_of(user_id)
+        async with table.lock:  # never a position half applied (shown before it is stored)
+            return hand_payload(table, seat, lang, four_colour=chosen.four_colour, **more)
+
+    def _log_lines(self, table: Table, lang: str) -> list[str]:
+        """Recent public events, leaving out any that names a card now hidden in a hand
+        (an earlier deal's play once the cards are dealt again)."""
+        lines = []
+        board = self.board(table.id)
+        hidden: set[str] = set()
+        words: list[str] = []
+        if table.state is not None and any(kind == "event" for kind, _ in board.log):
+            if board.hidden is None or board.hidden[0] != table.version:
+                found = hidden_cards(table.state)
+                board.hidden = (table.version, found, card_words(found))
+            _, hidden, words = board.hidden
+        names = [seat.name for seat in table.seats]  # each line names its player once
+        for kind, params in board.log:
+            if kind == "event":
+                event = params["event"]
+                if hidden and any(str(c) in hidden for c in event.cards):
+                    continue
+                text = table.rules.event_text(event, lang, names)
+                if text and words and any(word in text for word in words):
+                    continue
+                if text:
+                    lines.append(text)
+            elif kind == "level-changed":  # the level's name in the message's language
+                lines.append(t(kind, lang, level=t("level-" + params["level"], lang)))
+            else:
+                lines.append(t(kind, lang, **params))
+        return lines
+
+    def render(self, table: Table) -> Payload:
+        """The public message of a table now (call with the table's lock held: a move is
+        applied, then stored, and only then may it be shown)."""
+        lang = self.public_lang(table)
+        return table_payload(table, lang, self._log_lines(table, lang))
+
+    async def _send_edit(self, table: Table, payload: Payload) -> None:
+        if table.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        message = channel.get_partial_message(table.message_id)
+        await message.edit(content=payload.content, embed=payload.embed, view=payload.view,
+                           attachments=await payload.files(),
+                           allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
+                                                                    roles=False))
+
+    def _mark(self, table: Table) -> None:
+        board = self.board(table.id)
+        board.dirty = True
+        if board.task is None or board.task.done():
+            board.task = asyncio.get_running_loop().create_task(self._flush(table))
+
+    async def _flush(self, table: Table) -> None:
+        """Edit the public message until it shows the latest position (edits coalesce)."""
+        board = self.board(table.id)
+        gap = self.bot.settings.edit_gap
+        while board.dirty:
+            wait = board.edited + gap - asyncio.get_running_loop().time()
+            if wait > 0 and table.status not in (FINISHED, CANCELLED) and not self.hurry.is_set():
+                # what happens meanwhile is shown in the same edit (a stop: at once)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.hurry.wait(), wait)
+            async with board.lock:
+                async with table.lock:
+                    board.dirty = False
+                    payload = self.render(table)
+                key = payload.key()
+                if key == board.sent:
+                    continue
+                try:
+                    board.edited = asyncio.get_running_loop().time()
+                    await self._send_edit(table, payload)
+                    board.sent = key
+                except Exception as exc:  # a failed edit must not stop later ones
+                    log.warning("table %s: could not edit its message (%s)", table.id,
+                                type(exc).__name__, extra=logs.failure(exc))
+        if table.status in (FINISHED, CANCELLED):
+            # forgotten a little later: the click that ended the table (a Start whose deal
+            # decided the game) may still be answered with the table's log
+            asyncio.get_running_loop().call_later(BOARD_KEPT, self.boards.pop, table.id, None)
+
+    def note(self, update: Update) -> None:
+        """Keep an update's public events for the table message."""
+        table = update.table
+        board = self.board(table.id)
+        for move in update.moves:
+            name = table.seats[move.seat].name
+            if move.how == "timeout":
+                key = "now-away" if table.seats[move.seat].away else "timed-out"
+                board.log.append((key, {"name": name}))
+            for event in move.events:
+                board.log.append(("event", {"event": event.for_seat(None)}))
+        if update.kind == "away" and update.seat is not None:
+            board.log.append(("handed-over", {"name": table.seats[update.seat].name}))
+        if update.kind == "back" and update.seat is not None:
+            board.log.append(("returned", {"name": table.seats[update.seat].name}))
+        if update.kind == "level":
+            board.log.append(("level-changed", {"level": table.level}))
+        if update.kind == "finish" and table.version == 0:  # e.g. a 1234 player dropped out
+            board.log.append(("decided-by-deal", {}))
+        self._mark(table)
+
+    @staticmethod
+    def _is_private(interaction: Interaction) -> bool:
+        """Whether the clicked message is an ephemeral one or in a DM."""
+        message = interaction.message
+        return message is not None and (interaction.guild_id is None
+                                        or message.flags.ephemeral)
+
+    @staticmethod
+    def _own_message(interaction: Interaction, table: Table) -> None:
+        """A table's public buttons act only on its own message: the answer edits the clicked
+        message into the table, which would overwrite another table's message."""
+        message = interaction.message
+        if message is not None and table.message_id is not None \
+                and message.id != table.message_id:
+            raise Refusal("unknown-component")
+
+    @staticmethod
+    def _private_only(interaction: Interaction, table: Table) -> None:
+        """Controls of private messages (a hand, a confirmation, a host's menu) never act on a
+        public message: the answer edits the clicked message, and would show everyone a hand."""
+        message = interaction.message
+        if message is not None and (message.id == table.message_id or (
+                interaction.guild_id is not None and not message.flags.ephemeral)):
+            raise Refusal("unknown-component")
+
+    def _seat(self, table: Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise Refusal("not-seated")
+        return seat
+
+    def _playing(self, table: Table) -> None:
+        if table.status != PLAYING or table.state is None:
+            raise Refusal("not-started")
+
+    async def _answer_public(self, interaction: Interaction, table: Table) -> None:
+        """Answer a click on the public message by editing it to the table as it is now.
+
+        While a move is being applied and stored (the table's lock is held) the position may
+        not be shown yet: the click is acknowledged at once and the coalesced edit, which waits
+        for the lock, shows the table.
+        """
+        board = self.board(table.id)
+        if table.lock.locked():
+            await interaction.response.defer()
+            self._mark(table)
+            await self._adopt(interaction, table)
+            return
+        payload = self.render(table)  # no await since the lock was seen free: nothing moves
+        embed = payload.embed
+        if payload.picture is not None and embed is not None:
+            # a picture takes a moment to draw: answer with the words now, and let the
+            # coalesced edit add the picture
+            embed = discord.Embed.from_dict(embed.to_dict())
+            embed.set_image(url=None)
+        async with board.lock:  # taken before the first await: no coalesced edit overtakes
+            await interaction.response.edit_message(
+                content=payload.content, embed=embed, view=payload.view, attachments=[],
+                allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False))
+        if payload.picture is None:
+            board.sent = payload.key()
+        else:
+            board.sent = None
+            self._mark(table)
+        await self._adopt(interaction, table)
+
+    async def _adopt(self, interaction: Interaction, table: Table) -> None:
+        """A table whose message was never stored (the bot stopped between posting the lobby
+        and storing its id) takes the public message its buttons were clicked on; otherwise
+        its message would never show a move again."""
+        message = interaction.message
+        if (table.message_id is None and message is not None
+                and not self._is_private(interaction) and table.id in self.manager.tables):
+            await self.manager.set_message(table.id, message.id)
+            self._mark(table)
+

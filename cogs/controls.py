@@ -1,0 +1,211 @@
+"""The parts every message of a table is made of: static views, the table's buttons and menus
+(rebuilt from their custom ids on each click), pictures drawn off the event loop, payloads."""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from PIL import Image
+
+from bot.i18n import t
+from bot.render import hand_png_async, table_png_async
+from bot.tables import Table
+from cogs import ids
+
+# Pillow imports its format plugins lazily on the first save; two pictures drawn at once in
+# worker threads could both start that import and stall, so it happens here, once.
+Image.preinit()
+Image.init()
+
+log = logging.getLogger(__name__)
+PAGE = 25  # the most options a select menu may hold
+ROWS = 5  # the most action rows a message may hold
+
+
+class StaticView(discord.ui.View):
+    """Components sent with a message; clicks reach :class:`TableButton` / :class:`TableSelect`.
+
+    The view itself is never kept in memory: the dynamic items are rebuilt from the custom id
+    of each click, so buttons keep working after a restart.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        """Never stored: the registered dynamic items read the custom id instead."""
+        return False
+
+
+COG = "PlayCog"  # the cog whose ``component`` method routes every table component
+
+
+async def _route(interaction: discord.Interaction[Any], cid: ids.ComponentId) -> None:
+    cog = interaction.client.get_cog(COG)
+    if cog is None:  # pragma: no cover - the items are removed with the cog
+        return
+    await cog.component(interaction, cid)
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=ids.BUTTON_TEMPLATE):
+    """A table's button, rebuilt from its custom id ``dh:<verb>:<table>:<version>:<arg>``."""
+
+    def __init__(self, item: discord.ui.Button[Any], row: int | None = None) -> None:
+        super().__init__(item, row=row)
+        found = ids.BUTTON_TEMPLATE.fullmatch(self.custom_id)
+        assert found is not None, self.custom_id
+        self.cid = ids.from_match(found)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> TableButton:
+        """The button of a click (the custom id already matched the template)."""
+        return cls(item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the table cog's router."""
+        await _route(interaction, self.cid)
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=ids.SELECT_TEMPLATE):
+    """A table's select menu, rebuilt from its custom id like :class:`TableButton`."""
+
+    def __init__(self, item: discord.ui.Select[Any], row: int | None = None) -> None:
+        super().__init__(item, row=row)
+        found = ids.SELECT_TEMPLATE.fullmatch(self.custom_id)
+        assert found is not None, self.custom_id
+        self.cid = ids.from_match(found)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> TableSelect:
+        """The menu of a choice (the custom id already matched the template)."""
+        return cls(item)  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the choice to the table cog's router."""
+        await _route(interaction, self.cid)
+
+
+def select_menu(custom_id: str, options: list[discord.SelectOption], placeholder: str | None = None,
+            row: int | None = None, min_values: int = 1, max_values: int = 1) -> TableSelect:
+    return TableSelect(discord.ui.Select(custom_id=custom_id, options=options,
+                                         placeholder=placeholder, min_values=min_values,
+                                         max_values=max_values), row=row)
+
+
+TABLE_FILE = "table.png"  # fixed names: a file name must never carry a card code
+HAND_FILE = "hand.png"
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture to attach: the view it is drawn from (a snapshot), drawn off the event loop."""
+
+    kind: str  # "table" or "hand"
+    view: dict[str, Any] = field(compare=False)
+    key: tuple[Any, ...]
+    names: tuple[str, ...] = ()
+    lang: str = "en"
+    playable: frozenset[str] = frozenset()
+    title: str = ""
+    alt: str = ""
+    four_colour: bool = False
+    avatars: tuple[bytes | None, ...] = field(default=(), compare=False)
+    computers: tuple[int, ...] = ()
+
+    @property
+    def filename(self) -> str:
+        """The attachment's name (never anything from the cards)."""
+        return TABLE_FILE if self.kind == "table" else HAND_FILE
+
+    async def png(self) -> bytes:
+        """The PNG bytes, drawn in a worker thread."""
+        if self.kind == "table":
+            return await table_png_async(self.view, list(self.names), self.lang,
+                                         avatars=self.avatars, computers=self.computers)
+        return await hand_png_async(self.view, set(self.playable), self.title,
+                                    four_colour=self.four_colour)
+
+    async def file(self) -> discord.File:
+        """The picture as an upload."""
+        return discord.File(io.BytesIO(await self.png()), filename=self.filename,
+                            description=self.alt[:1024] or None)
+
+
+@dataclass
+class Payload:
+    """The parts of a message (``picture``: an attachment to draw, or None for none)."""
+
+    content: str
+    embed: discord.Embed | None
+    view: StaticView
+    mentions: tuple[int, ...] = ()
+    picture: Picture | None = None
+
+    def send(self) -> dict[str, Any]:
+        """Keyword arguments for sending this as a new message."""
+        found: dict[str, Any] = {"content": self.content or None, "view": self.view}
+        if self.embed is not None:
+            found["embed"] = self.embed
+        return found
+
+    def edit(self) -> dict[str, Any]:
+        """Keyword arguments for editing a message into this."""
+        return {"content": self.content, "embed": self.embed, "view": self.view}
+
+    def key(self) -> tuple[Any, ...]:
+        """A comparable form, to skip edits that would change nothing."""
+        return (self.content, None if self.embed is None else self.embed.to_dict(),
+                [c.to_component_dict() for c in self.view.children],
+                None if self.picture is None else self.picture.key)
+
+    async def files(self) -> list[discord.File]:
+        """The attachments this message should carry now (drawn off the event loop).
+
+        A game the pictures cannot draw yet falls back to its text form, so play goes on.
+        """
+        if self.picture is None:
+            return []
+        try:
+            return [await self.picture.file()]
+        except Exception:
+            log.warning("no %s picture for this view; showing text", self.picture.kind,
+                        exc_info=True)
+        if self.embed is not None and self.picture.kind == "table":
+            self.embed.set_image(url=None)
+            text = "\n\n".join(p for p in (self.picture.alt, self.embed.description) if p)
+            self.embed.description = text[:4000]
+        self.picture = None
+        return []
+
+
+def game_name(table: Table, lang: str) -> str:
+    """The game's name in a language."""
+    return str(table.rules.name_ja if lang == "ja" else table.rules.name)
+
+
+def seat_label(table: Table, seat: int, lang: str, mention: bool = False) -> str:
+    """'Alice' / '<@id>' / 'CPU 1 (computer)' for a seat."""
+    info = table.seats[seat]
+    if info.computer:
+        return f"{info.name} ({t('computer', lang)})"
+    name = f"<@{info.user_id}>" if mention and info.user_id is not None else info.name
+    return f"{name} {t('away-mark', lang)}" if info.away else name
+
+
+def button_item(label: str, custom_id: str,
+                style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                row: int | None = None, disabled: bool = False) -> TableButton:
+    return TableButton(discord.ui.Button(label=label[:80], custom_id=custom_id, style=style,
+                                         disabled=disabled), row=row)
+

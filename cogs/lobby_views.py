@@ -1,0 +1,172 @@
+"""The lobby's messages: the public lobby and the host's option menus."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.config import TIMER_CHOICES
+from bot.i18n import t
+from bot.results import table_unrated
+from bot.tables import CANCELLED, COMPUTER_LEVELS, Table
+from cogs import ids
+from cogs.controls import (
+    PAGE,
+    ROWS,
+    Payload,
+    StaticView,
+    TableSelect,
+    button_item,
+    game_name,
+    seat_label,
+    select_menu,
+)
+
+
+def option_value_text(value: object, lang: str) -> str:
+    """An option value for people."""
+    if value is True:
+        return t("on", lang)
+    if value is False:
+        return t("off", lang)
+    if value is None:
+        return t("random-seat", lang)
+    return str(value)
+
+
+def _option_shown(rules: Any, name: str, value: object, lang: str) -> str:
+    """A chosen option's value as people count: a seat from 1."""
+    try:
+        kind = rules.option(name).kind
+    except KeyError:
+        kind = ""
+    if kind == "seat" and isinstance(value, int) and not isinstance(value, bool):
+        return str(value + 1)
+    return option_value_text(value, lang)
+
+
+def computers_line(table: Table, lang: str) -> str:
+    """'Computer players: hard': the level a table's computers play at."""
+    return t("lobby-level", lang, level=t("level-" + table.level, lang))
+
+
+def lobby_payload(table: Table, lang: str) -> Payload:
+    """The lobby message: seats, options, timer and the lobby buttons."""
+    rules = table.rules
+    if table.status == CANCELLED:
+        return Payload(t("cancelled", lang), None, StaticView())
+    seats = "\n".join(f"{i + 1}. {seat_label(table, i, lang)}" for i in range(len(table.seats)))
+    host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
+    need = t("lobby-need-exact" if rules.min_players == rules.max_players else
+             "lobby-need-range", lang, least=rules.min_players, most=rules.max_players)
+    body = t("lobby-body", lang, host=host, count=len(table.seats), need=need, seats=seats)
+    teams = rules.teams(len(table.seats), {**{o.name: o.default for o in rules.options},
+                                           **table.options}) \
+        if len(table.seats) in rules.player_counts() else None
+    if teams:
+        body += "\n" + " / ".join(
+            "+".join(str(s + 1) for s in team) for team in teams)
+    chosen = " · ".join(f"{k.replace('_', ' ')}: {_option_shown(rules, k, v, lang)}"
+                        for k, v in table.options.items())  # in words, seats from 1
+    if chosen:
+        body += "\n" + t("lobby-options", lang, options=chosen)
+    body += "\n" + t("lobby-timer", lang, timer=t("timer-" + table.timer, lang))
+    body += "\n" + computers_line(table, lang)
+    unrated = table_unrated(table, lang)  # a game that will not count for ratings says why
+    if unrated:
+        body += "\n" + unrated
+    embed = discord.Embed(title=t("lobby-title", lang, game=game_name(table, lang)),
+                          description=body)
+    view = StaticView()
+    tid = table.id
+    for verb, key, style, row in (
+        ("join", "join", discord.ButtonStyle.primary, 0),
+        ("leave", "leave", discord.ButtonStyle.secondary, 0),
+        ("addc", "add-computer", discord.ButtonStyle.secondary, 0),
+        ("remc", "remove-computer", discord.ButtonStyle.secondary, 0),
+        ("opts", "options", discord.ButtonStyle.secondary, 1),
+        ("start", "start", discord.ButtonStyle.success, 1),
+        ("cancel", "cancel", discord.ButtonStyle.danger, 1),
+    ):
+        view.add_item(button_item(t(key, lang), ids.make(verb, tid), style, row))
+    return Payload("", embed, view)
+
+
+def _int_values(option: Any, current: object) -> list[int]:
+    low = option.minimum if option.minimum is not None else 0
+    high = option.maximum if option.maximum is not None else max(low, int(option.default or 0)) * 4
+    found = {v for v in (option.default, current, *option.samples) if isinstance(v, int)
+             and not isinstance(v, bool)}
+    found.update({low, high})
+    span = max(1, (high - low) // 18)
+    found.update(range(low, high + 1, span))
+    return sorted(v for v in found if low <= v <= high)[:PAGE]
+
+
+def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
+    """The host's option menus: timer, computer level, seat swaps and one select per game
+    option."""
+    rules = table.rules
+    players = max(len(table.seats), rules.min_players)
+    menus: list[TableSelect] = []
+    timer = select_menu(
+        custom_id=ids.make("timer", table.id), placeholder=t("timer", lang),
+        options=[discord.SelectOption(label=t("timer-" + c, lang), value=c,
+                                      default=c == table.timer) for c in TIMER_CHOICES])
+    menus.append(timer)
+    menus.append(level_select(table, lang))
+    count = len(table.seats)
+    if count >= 2:
+        pairs = [(a, b) for a in range(count) for b in range(a + 1, count)][:PAGE]
+        menus.append(select_menu(
+            custom_id=ids.make("swap", table.id), placeholder=t("swap", lang),
+            options=[discord.SelectOption(
+                label=t("swap-pair", lang, a=a + 1, b=b + 1)[:100],
+                description=f"{table.seats[a].name} ↔ {table.seats[b].name}"[:100],
+                value=f"{a}-{b}") for a, b in pairs]))
+    for option in rules.options:
+        current = table.options.get(option.name, option.default)
+        help_text = option.help_ja if lang == "ja" else option.help_en
+        values: list[tuple[str, str]]
+        if option.kind == "bool":
+            values = [("true", t("on", lang)), ("false", t("off", lang))]
+            chosen = "true" if current else "false"
+        elif option.kind == "choice":
+            values = [(c, c) for c in option.choices[:PAGE]]
+            chosen = str(current)
+        elif option.kind == "seat":
+            values = [("random", t("random-seat", lang))] + [
+                (str(s), str(s + 1)) for s in range(players)]
+            chosen = "random" if current is None else str(current)
+        else:
+            values = [(str(v), str(v)) for v in _int_values(option, current)]
+            chosen = str(current)
+        menus.append(select_menu(
+            custom_id=ids.make("opt", table.id, 0, option.name[:60]),
+            placeholder=f"{option.name}: {help_text}"[:150],
+            options=[discord.SelectOption(label=f"{option.name}: {label}"[:100], value=value,
+                                          default=value == chosen) for value, label in values]))
+    per_page = ROWS - 1
+    pages = max(1, -(-len(menus) // per_page))
+    page = page % pages
+    view = StaticView()
+    for row, menu in enumerate(menus[page * per_page:(page + 1) * per_page]):
+        menu.row = row
+        view.add_item(menu)
+    if pages > 1:
+        view.add_item(button_item(t("more", lang), ids.make("opts", table.id, 0, page + 1),
+                              row=ROWS - 1))
+    title = t("options-title", lang, game=game_name(table, lang))
+    return Payload(f"**{title}**", None, view)
+
+
+def level_select(table: Table, lang: str, row: int | None = None) -> TableSelect:
+    """The computer players' level, the table's marked (the lobby's options and the host's
+    menu in play)."""
+    return select_menu(
+        custom_id=ids.make("level", table.id), placeholder=t("level", lang),
+        options=[discord.SelectOption(label=t("level-" + c, lang)[:100], value=c,
+                                      description=t("level-" + c + "-about", lang)[:100],
+                                      default=c == table.level) for c in COMPUTER_LEVELS],
+        row=row)

@@ -1,0 +1,136 @@
+"""A player's private panel: their hand and the controls of the moves allowed now."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import move_word, t
+from bot.render import hand_alt, playable_cards
+from bot.tables import CANCELLED, FINISHED, Table
+from cogs import ids
+from cogs.controls import (
+    PAGE,
+    ROWS,
+    Payload,
+    Picture,
+    StaticView,
+    TableButton,
+    button_item,
+    game_name,
+    select_menu,
+)
+from games.cards import parse as parse_card
+from games.cards import pretty
+from games.core import Action
+
+
+def _cards_text(codes: list[str]) -> str:
+    return " ".join(pretty(parse_card(c)) for c in codes)
+
+
+def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int] = (0, 0),
+                 note: str = "", dm: bool = False, guild: str = "", channel: str = "",
+                 four_colour: bool = False, recent: tuple[str, ...] = (),
+                 keep: bool = False) -> Payload:
+    """A seat's private hand with controls built from its legal actions only; ``recent``:
+    what happened last at the table (public lines), ``keep``: a Keep following button (a live
+    panel whose token runs out soon)."""
+    state = table.state
+    assert state is not None
+    rules = table.rules
+    mine = state.view(seat)
+    hand = list(mine["hand"])
+    name = game_name(table, lang)
+    lines = []
+    if note:
+        lines.append(note)
+    if dm:
+        lines.append(t("dm-where", lang, game=name, guild=guild, channel=channel))
+    lines.append(t("your-hand", lang, game=name, seat=seat + 1, cards=_cards_text(hand))
+                 if hand else t("your-hand-empty", lang, game=name, seat=seat + 1))
+    over = table.status in (FINISHED, CANCELLED) or state.over
+    legal = [] if over else state.legal_actions(seat)
+    if recent:
+        lines.append(t("panel-recent", lang, news=" · ".join(recent)))
+    if legal and seat not in state.to_act:
+        lines.append(t("hand-out-of-turn", lang))
+    elif legal:
+        lines.append(t("choose", lang))
+    elif over:
+        lines.append(t("panel-over", lang))
+    else:
+        lines.append(t("panel-waiting", lang, who=", ".join(
+            table.seats[s].name for s in state.to_act)))
+    embed = discord.Embed(description=rules.view_text(mine, lang)[:4000])
+    view = StaticView()
+    groups: dict[str, list[int]] = {}
+    for index, action in enumerate(legal):
+        groups.setdefault(action.kind, []).append(index)
+    rows_used = 0
+    nav: list[TableButton] = []
+    for number, (kind, members) in enumerate(groups.items()):
+        if rows_used >= ROWS:
+            break
+        actions = [legal[i] for i in members]
+        multi = any(len(a.cards) > 1 for a in actions)
+        no_cards = all(not a.cards for a in actions)
+        if len(actions) <= 5 and (no_cards or (len(actions) <= 3 and not multi)):
+            for i in members:
+                view.add_item(button_item(rules.action_text(legal[i], lang),
+                                      ids.make("act", table.id, table.version, i),
+                                      discord.ButtonStyle.primary, rows_used))
+            rows_used += 1
+        elif not multi or len(actions) <= PAGE:
+            pages = -(-len(members) // PAGE)
+            page = group_page[1] % pages if group_page[0] == number else 0
+            shown = members[page * PAGE:(page + 1) * PAGE]
+            view.add_item(select_menu(
+                custom_id=ids.make("pick", table.id, table.version, f"{number}.{page}"),
+                placeholder=rules.action_text(legal[shown[0]], lang)[:150] if len(
+                    shown) == 1 else t("choose", lang),
+                options=[discord.SelectOption(label=rules.action_text(legal[i], lang)[:100],
+                                              value=str(i)) for i in shown],
+                row=rows_used))
+            rows_used += 1
+            if pages > 1:
+                first = page * PAGE + 1
+                where = t("page", lang, first=first, last=first + len(shown) - 1,
+                          total=len(members))
+                nav.append(button_item(
+                    f"{t('more', lang)} ({where})",
+                    ids.make("page", table.id, table.version, f"{number}.{page + 1}")))
+        else:
+            cards = list(dict.fromkeys(c for a in actions for c in a.cards))[:PAGE]
+            low = min(len(a.cards) for a in actions)
+            high = min(max(len(a.cards) for a in actions), len(cards))
+            view.add_item(select_menu(
+                custom_id=ids.make("set", table.id, table.version, kind[:60]),
+                placeholder=t("pick-cards", lang, move=move_word(kind, lang))[:150],
+                min_values=min(low, len(cards)), max_values=max(1, high),
+                options=[discord.SelectOption(label=pretty(c), value=str(c)) for c in cards],
+                row=rows_used))
+            rows_used += 1
+    if keep:
+        nav.append(button_item(t("panel-keep", lang), ids.make("view", table.id, table.version),
+                               discord.ButtonStyle.success))
+    if nav and rows_used < ROWS:
+        for button in nav[:5]:
+            button.row = rows_used
+            view.add_item(button)
+    picture = Picture("hand", mine.to_dict(), ("hand", table.id, table.version, seat,
+                                               four_colour),
+                      playable=frozenset(playable_cards(str(a) for a in legal)),
+                      title=f"{name} · {seat + 1}", four_colour=four_colour,
+                      alt=hand_alt(mine.to_dict(), playable_cards(str(a) for a in legal), lang))
+    return Payload("\n".join(lines)[:2000], embed, view, picture=picture)
+
+
+def confirm_payload(table: Table, seat: int, lang: str, index: int, action: Action) -> Payload:
+    """A confirm step for a costly move: Confirm or Back."""
+    view = StaticView()
+    view.add_item(button_item(t("confirm", lang), ids.make("act", table.id, table.version, index),
+                          discord.ButtonStyle.success, 0))
+    view.add_item(button_item(t("back", lang), ids.make("view", table.id, table.version),
+                          discord.ButtonStyle.secondary, 0))
+    text = t("confirm-move", lang, move=table.rules.action_text(action, lang))
+    return Payload(text, None, view)

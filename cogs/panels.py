@@ -1,0 +1,214 @@
+"""Live private panels: one ephemeral message per person and table that follows the game.
+
+A press of Hand answers with an ephemeral panel; every later click on it answers by editing it
+(callback type 7). The token of each such interaction lets the bot edit the panel for 15
+minutes (``PATCH /webhooks/{application}/{token}/messages/@original``), so the bot keeps the
+latest one. When a person may act (their turn, or a move offered out of turn such as
+Getaway's take), the bot edits their panel to the new hand and the moves allowed now; when it
+stops being their turn in some other way (a timeout, a move from a direct message, the game's
+end) it takes the old controls away. A minute before the token runs out the panel says so and
+offers a fresh one (Keep following: a click, so a new token); the turn alert's Hand button is
+always a way back.
+
+Rate limits: one edit at a time per panel (edits that pile up while one is under way are
+coalesced into the next), and an edit only when the person may act or stops being able to, so
+a token sees about one request per turn of its person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import logs
+from bot.i18n import t
+from bot.tables import PLAYING, Table
+from cogs.views import Payload, StaticView
+
+if TYPE_CHECKING:
+    from cogs.turn import TurnControls
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[Any]
+#: how long Discord lets an interaction's token edit its message (seconds)
+TOKEN_LIFE = 15 * 60.0
+#: how long before the token runs out the panel offers a fresh one (seconds)
+WARN_BEFORE = 60.0
+
+
+def may_act(table: Table, seat: int) -> bool:
+    """Whether a person's seat may act now (their turn, or a move offered out of turn)."""
+    state = table.state
+    if table.status != PLAYING or state is None or state.over or table.seats[seat].auto:
+        return False
+    return seat in state.to_act or bool(state.legal_actions(seat))
+
+
+def shows(table: Table, seat: int) -> tuple[int, bool, bool]:
+    """What a panel shows of a table: its position (version), whether the seat may act, and
+    whether the table is over (finished or cancelled)."""
+    return (table.version, may_act(table, seat), table.status != PLAYING
+            or table.state is None or table.state.over)
+
+
+@dataclass(eq=False)
+class Panel:
+    """A person's live panel at a table: the interaction whose token edits it, and what it
+    shows."""
+
+    table_id: int
+    user_id: int
+    seat: int
+    lang: str = "en"
+    interaction: Interaction | None = None  # None: no token to edit it with (any more)
+    since: float = 0.0  # when that interaction came (the event loop's clock)
+    shown: tuple[int, bool, bool] | None = None
+    #: held while the panel is being answered or edited: one writer at a time
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    task: asyncio.Task[None] | None = None  # an edit under way
+    dirty: bool = False
+    expiry: asyncio.Task[None] | None = None
+
+
+class Panels:
+    """Every live panel of the process, by table and person."""
+
+    def __init__(self, cog: TurnControls) -> None:
+        self.cog = cog
+        self.by_table: dict[int, dict[int, Panel]] = {}
+        self.token_life = TOKEN_LIFE
+        self.warn_before = WARN_BEFORE
+        self.edits = 0  # panels edited through a token (for the benchmark's count)
+
+    def get(self, table: Table, user_id: int, seat: int) -> Panel:
+        """The panel of a person at a table (made, with no token yet, if there is none)."""
+        here = self.by_table.setdefault(table.id, {})
+        found = here.get(user_id)
+        if found is None or found.seat != seat:
+            found = here[user_id] = Panel(table.id, user_id, seat)
+        return found
+
+    def adopt(self, panel: Panel, interaction: Interaction, lang: str,
+              shown: tuple[int, bool, bool]) -> None:
+        """The message this interaction answered is now the person's live panel (call with the
+        panel's lock held): its token edits it from now on."""
+        if interaction.guild_id is None:  # a direct message: the DM turns show the hand
+            return
+        panel.interaction = interaction
+        panel.lang = lang
+        panel.since = asyncio.get_running_loop().time()
+        panel.shown = shown
+        if panel.expiry is not None and panel.expiry is not asyncio.current_task():
+            panel.expiry.cancel()
+        panel.expiry = asyncio.get_running_loop().create_task(self._expire(panel, panel.since))
+        if shown[2]:
+            self._drop(panel)
+
+    def changed(self, table: Table) -> None:
+        """The manager's news (its lock held: quick, no waiting): edit the panels that show a
+        position their person can no longer act on, or that should now show their move."""
+        for panel in list(self.by_table.get(table.id, {}).values()):
+            if panel.interaction is None:
+                continue
+            if self._stale(panel, table):
+                panel.dirty = True
+                if panel.task is None or panel.task.done():
+                    panel.task = asyncio.get_running_loop().create_task(
+                        self._edit(panel, table))
+        if table.status != PLAYING and not any(
+                p.interaction is not None for p in self.by_table.get(table.id, {}).values()):
+            self.by_table.pop(table.id, None)
+
+    @staticmethod
+    def _stale(panel: Panel, table: Table) -> bool:
+        """Whether a panel should be edited: it shows controls no longer right, or the person
+        may act at a position it does not show, or the game ended."""
+        if panel.seat >= len(table.seats):
+            return False
+        now = shows(table, panel.seat)
+        if now == panel.shown:
+            return False
+        shown_act = panel.shown is not None and panel.shown[1]
+        return now[1] or now[2] or shown_act
+
+    async def _edit(self, panel: Panel, table: Table) -> None:
+        """Edit a panel until it shows what it should (edits coalesce)."""
+        while panel.dirty:
+            async with panel.lock:
+                panel.dirty = False
+                interaction = panel.interaction
+                if interaction is None or not self._stale(panel, table):
+                    continue
+                try:
+                    payload, shown = await self.cog.panel_for(table, panel.seat, panel.lang,
+                                                              panel.user_id)
+                    await interaction.edit_original_response(
+                        **payload.edit(), attachments=await payload.files())
+                    self.edits += 1
+                except discord.HTTPException as exc:  # a dismissed panel, a spent token
+                    log.info("table %s: a panel could not be edited (%s)", table.id,
+                             type(exc).__name__)
+                    panel.interaction = None
+                    self._drop(panel)
+                    return
+                except Exception as exc:
+                    log.warning("table %s: a panel could not be edited (%s)", table.id,
+                                type(exc).__name__, extra=logs.failure(exc))
+                    return
+                panel.shown = shown
+                if shown[2]:
+                    self._drop(panel)
+
+    async def _expire(self, panel: Panel, since: float) -> None:
+        """A minute before its token runs out, the panel offers a fresh one; then it stops."""
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(max(0.0, since + self.token_life - self.warn_before - loop.time()))
+        async with panel.lock:
+            table = self.cog.manager.tables.get(panel.table_id)
+            interaction = panel.interaction
+            if interaction is not None and panel.since == since and table is not None:
+                try:
+                    payload, _ = await self.cog.panel_for(
+                        table, panel.seat, panel.lang, panel.user_id,
+                        note=t("panel-expiring", panel.lang), keep=True)
+                    await interaction.edit_original_response(
+                        **payload.edit(), attachments=await payload.files())
+                    self.edits += 1
+                except discord.HTTPException:
+                    log.info("table %s: a panel could not be told its end", panel.table_id)
+        await asyncio.sleep(max(0.0, since + self.token_life - loop.time()))
+        if panel.since == since:
+            panel.interaction = None  # its token is spent: a click gives a fresh one
+
+    def _drop(self, panel: Panel) -> None:
+        """Forget a panel (the game is over, or its message is gone)."""
+        here = self.by_table.get(panel.table_id, {})
+        if here.get(panel.user_id) is panel:
+            del here[panel.user_id]
+        if not here:
+            self.by_table.pop(panel.table_id, None)
+        if panel.expiry is not None and panel.expiry is not asyncio.current_task():
+            panel.expiry.cancel()
+
+    async def close(self) -> None:
+        """Stop the panels' timers (at unload)."""
+        tasks = [p.expiry for here in self.by_table.values() for p in here.values()
+                 if p.expiry is not None]
+        tasks += [p.task for here in self.by_table.values() for p in here.values()
+                  if p.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.by_table.clear()
+
+
+def closed_payload(lang: str) -> Payload:
+    """A panel's last words when its table is cancelled."""
+    return Payload(t("cancelled", lang), None, StaticView())

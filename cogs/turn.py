@@ -1,0 +1,196 @@
+"""The turn: a player's live panel and its moves, turn alerts, direct-message turns, and the
+host's menu in play (the manager's timers and computers are in :mod:`bot.turns`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import lang_of, t
+from bot.tables import CANCELLED, PLAYING, Refusal, Table, Update
+from bot.tree import reply
+from cogs import ids
+from cogs.alerts import Alerts
+from cogs.board import Interaction
+from cogs.lobby import LobbyControls, can_manage
+from cogs.panels import Panel, Panels, closed_payload, shows
+from cogs.views import (
+    Payload,
+    confirm_payload,
+    game_name,
+    hand_payload,
+    manage_payload,
+    optional_seats,
+)
+
+if TYPE_CHECKING:
+    from bot.client import Deckhand
+
+log = logging.getLogger(__name__)
+
+
+class TurnControls(LobbyControls):
+    """The turn's part of the table cog: panels, alerts, moves."""
+
+    def __init__(self, bot: Deckhand) -> None:
+        super().__init__(bot)
+        self.panels = Panels(self)
+        self.alerts = Alerts(self)
+
+    def turn_changed(self, update: Update) -> None:
+        """The manager's news for the turn: DM hands, live panels, alerts (quick: tasks)."""
+        table = update.table
+        self.panels.changed(table)
+        self.alerts.changed(table)
+        if table.status != PLAYING or table.state is None:
+            return
+        board = self.board(table.id)
+        due = [(seat, False) for seat in table.state.to_act]
+        due += [(seat, True) for seat in optional_seats(table)]
+        for seat, out_of_turn in due:
+            info = table.seats[seat]
+            if info.auto or info.user_id is None:
+                continue
+            if board.dm_turns.get(seat) == table.version:
+                continue
+            board.dm_turns[seat] = table.version
+            asyncio.get_running_loop().create_task(
+                self._dm_turn(table, seat, table.version, out_of_turn))
+
+    async def _dm_turn(self, table: Table, seat: int, version: int,
+                       out_of_turn: bool = False) -> None:
+        """Send a player who chose DMs their hand when they may act: their turn, or a move
+        offered out of turn (Bhabhi's take)."""
+        user_id = table.seats[seat].user_id
+        if user_id is None or not await self.wants_dm(user_id):
+            return
+        if table.version != version or table.status != PLAYING:
+            return
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            lang = lang_of(user and (await self.settings_of(user_id)).locale)
+            guild = self.bot.get_guild(table.guild_id)
+            channel = self.bot.get_channel(table.channel_id)
+            where = {"guild": guild.name if guild else "?",
+                     "channel": getattr(channel, "name", "?")}
+            note = t("dm-may-act" if out_of_turn else "dm-turn", lang,
+                     game=game_name(table, lang), **where)
+            payload = await self.hand_for(table, seat, lang, user_id, dm=True, note=note,
+                                          guild=where["guild"], channel=where["channel"])
+            await user.send(**payload.send(), files=await payload.files())
+        except discord.HTTPException:
+            log.info("table %s: could not DM seat %s", table.id, seat)
+
+    async def panel_for(self, table: Table, seat: int, lang: str, user_id: int,
+                        **more: Any) -> tuple[Payload, tuple[int, bool, bool]]:
+        """A person's panel now, and what it shows (taken together under the table's lock:
+        never a position half applied)."""
+        chosen = await self.settings_of(user_id)
+        async with table.lock:
+            if table.status == CANCELLED:
+                return closed_payload(lang), shows(table, seat)
+            recent = tuple(self._log_lines(table, lang)[-2:])
+            payload = hand_payload(table, seat, lang, four_colour=chosen.four_colour,
+                                        recent=recent, **more)
+            return payload, shows(table, seat)
+
+    async def on_hand(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+                      values: list[str], lang: str) -> None:
+        """Hand (on the table message or an alert): a new live panel."""
+        seat = self._seat(table, interaction.user.id)
+        self._playing(table)
+        panel = self.panels.get(table, interaction.user.id, seat)
+        async with panel.lock:
+            payload, shown = await self.panel_for(table, seat, lang, interaction.user.id)
+            await interaction.response.send_message(**payload.send(),
+                                                    files=await payload.files(), ephemeral=True)
+            self.panels.adopt(panel, interaction, lang, shown)
+
+    async def on_panel(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+                       values: list[str], lang: str) -> None:
+        """Moves and navigation on a player's panel (or a hand sent by direct message)."""
+        self._private_only(interaction, table)
+        seat = self._seat(table, interaction.user.id)
+        if table.state is None:
+            raise Refusal("not-started")
+        panel = self.panels.get(table, interaction.user.id, seat)
+        async with panel.lock:
+            await self._panel_click(interaction, table, seat, panel, cid, values, lang)
+
+    async def _answer_panel(self, interaction: Interaction, table: Table, seat: int,
+                            panel: Panel, lang: str, **more: Any) -> None:
+        """Answer a click on a panel by editing it to the position now; it is the live one."""
+        payload, shown = await self.panel_for(table, seat, lang, interaction.user.id, **more)
+        await interaction.response.edit_message(**payload.edit(),
+                                                attachments=await payload.files())
+        self.panels.adopt(panel, interaction, lang, shown)
+
+    async def _panel_click(self, interaction: Interaction, table: Table, seat: int,
+                           panel: Panel, cid: ids.ComponentId, values: list[str],
+                           lang: str) -> None:
+        moved = t("panel-moved", lang)
+        if cid.version != table.version or table.status != PLAYING:
+            # an old or doubled click: the position now, nothing applied
+            note = "" if cid.verb == "view" else moved
+            await self._answer_panel(interaction, table, seat, panel, lang, note=note)
+            return
+        state = table.state
+        assert state is not None
+        legal = state.legal_actions(seat)
+        if not legal and seat not in state.to_act:
+            raise Refusal("not-your-turn")
+        if cid.verb in ("page", "view"):
+            group, _, page = cid.arg.partition(".")
+            where = (int(group), int(page)) if group.isdigit() and page.isdigit() else (0, 0)
+            await self._answer_panel(interaction, table, seat, panel, lang, group_page=where)
+            return
+        if cid.verb == "set":
+            chosen = sorted(values)
+            matches = [i for i, a in enumerate(legal)
+                       if a.kind == cid.arg and sorted(str(c) for c in a.cards) == chosen]
+            if not matches:
+                raise Refusal("illegal", reason=t("no-such-choice", lang))
+            index = matches[0]
+            # a set of cards chosen in a menu that closes on its own: confirmed before it goes
+            payload = confirm_payload(table, seat, lang, index, legal[index])
+            await interaction.response.edit_message(content=payload.content, embed=None,
+                                                    view=payload.view, attachments=[])
+            return
+        raw = cid.arg if cid.verb == "act" else (values[0] if values else "")
+        if not raw.isdigit() or int(raw) >= len(legal):
+            raise Refusal("no-such-choice")
+        try:
+            await self.manager.act(table.id, interaction.user.id, cid.version, legal[int(raw)])
+        except Refusal as refusal:
+            if refusal.key not in ("stale", "not-started"):
+                raise
+            await self._answer_panel(interaction, table, seat, panel, lang, note=moved)
+            return
+        await self._answer_panel(interaction, table, seat, panel, lang)
+
+    async def on_back(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+                      values: list[str], lang: str) -> None:
+        """I'm back: the person takes their seat back from the computer."""
+        await self.manager.back(table.id, interaction.user.id)
+        await reply(interaction, t("returned", lang, name=interaction.user.display_name))
+
+    async def on_manage(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+                        values: list[str], lang: str) -> None:
+        """The host's (or a manager's) menu in play."""
+        if interaction.user.id != table.host_id and not can_manage(interaction):
+            raise Refusal("host-or-manager")
+        payload = manage_payload(table, lang)
+        await interaction.response.send_message(**payload.send(), ephemeral=True)
+
+    async def on_over(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+                      values: list[str], lang: str) -> None:
+        """The host lets the computer keep a person's seat."""
+        self._private_only(interaction, table)
+        if not values or not values[0].isdigit():
+            raise Refusal("bad-seat")
+        await self.manager.hand_to_computer(table.id, interaction.user.id, int(values[0]),
+                                            can_manage(interaction))
+        await interaction.response.edit_message(content=t("done", lang), view=None)
