@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bot.py [--tables 100] [--moves 12] [--ai-delay 0.1]
         [--ai-level normal] [--ai-workers N] [--scheduler on|off] [--edit-gap 1.0]
+        [--loop panel|hand]
         [--validate] [--profile FILE]
 
 The bot runs unmodified in a child process of its own (``benchmarks/botproc.py``: the
@@ -10,8 +11,14 @@ pointed at the simulated Discord that this process serves), so the simulator's w
 bookkeeping, optional schema validation) and the scripted players are not counted against it.
 Every table is opened with /play, joined, filled with computers (level ``--ai-level``, waiting
 ``--ai-delay`` seconds before each move), started (the openings spread over OPENING seconds),
-then its two human players take turns through the Hand button and their private controls, all
-tables at once, each click after a think time of up to THINK seconds.
+then its two human players take turns, all tables at once, each click after a think time of up
+to THINK seconds: with ``--loop panel`` (the default) each presses Hand once and then moves on
+their live panel (the bot edits it when their turn comes); with ``--loop hand`` they press Hand
+on the table message for every move, as players had to before live panels.
+
+Also printed: the REST requests the bot sent per move while the turns were taken, by kind
+(interaction callbacks, panel edits through interaction tokens, table message edits, turn
+alerts posted and deleted, direct messages, anything else).
 
 Printed, the measure of the target: p50/p95/p99 from an interaction's arrival at the bot (its
 dispatch on the simulated gateway: the frame is written to the bot's socket then) to the bot
@@ -52,7 +59,7 @@ import games
 from benchmarks.botproc import BotProcess, ProcDiscord, read_stamps
 from benchmarks.waits import read_waits, report, table_edits
 from tests.bot.fakegame import lookup
-from tests.bot.sim_helpers import button, verb_of
+from tests.bot.sim_helpers import button, table_of, verb_of
 from tests.discord_sim import InteractionResult, SimChannel, SimMessage, SimulatedDiscord, SimUser
 
 TARGET_P99_MS = 150.0
@@ -192,9 +199,25 @@ class Bench:
 
 
 def last(sim: SimulatedDiscord, channel: SimChannel) -> SimMessage:
-    found = sim.last_message(channel)
+    """The table message of a channel (its last message that is not a turn alert)."""
+    found = table_of(sim, channel)
     assert found is not None
     return found
+
+
+def request_kind(path: str, method: str) -> str:
+    """What a REST request of the bot was, for the count per move."""
+    if "/callback" in path:
+        return "callbacks"
+    if "/webhooks/" in path:
+        return "panel edits" if method == "PATCH" else "followups"
+    if "/messages" in path and method == "PATCH":
+        return "table edits"
+    if "/messages" in path and method == "POST":
+        return "messages posted (alerts, DMs)"
+    if "/messages" in path and method == "DELETE":
+        return "alerts deleted"
+    return "other"
 
 
 async def open_table(b: Bench, channel: SimChannel, users: list[SimUser], game_id: str,
@@ -214,24 +237,33 @@ async def open_table(b: Bench, channel: SimChannel, users: list[SimUser], game_i
 
 
 async def take_turns(b: Bench, channel: SimChannel, users: list[SimUser], moves: int,
-                     rng: random.Random) -> None:
+                     rng: random.Random, loop: str = "panel") -> int:
+    """Make up to ``moves`` moves at a table; the number made."""
     sim = b.sim
     made = 0
+    panels: dict[str, SimMessage] = {}
     for _ in range(moves * 40):
         if made >= moves:
-            return
+            return made
         await asyncio.sleep(rng.uniform(THINK / 2, THINK))
         table = last(sim, channel)
         if "game is over" in table.content:
-            return
+            return made
         turn = [u for u in users if f"<@{u.id}>" in table.content]
         if not turn:
             continue
         user = turn[0]
-        r = b.note(await sim.click(user, table, button(table, "hand")["custom_id"]), "hand")
-        hand = r.message
-        if hand is None:
-            continue
+        if loop == "panel" and user.id in panels:
+            hand = sim.message(panels[user.id].id)
+            at = TABLE_VERSION.search(json.dumps(table.components))
+            shows = ANY_VERSION.search(json.dumps(hand.components))
+            if at is None or shows is None or at.group(2) != shows.group(2):
+                continue  # the panel's edit for this turn is still on its way
+        else:
+            r = b.note(await sim.click(user, table, button(table, "hand")["custom_id"]), "hand")
+            if r.message is None:
+                continue
+            hand = panels[user.id] = r.message
         controls: list[tuple[str, Any]] = [("b", x) for x in hand.buttons()
                                            if verb_of(x["custom_id"]) == "act"]
         controls += [("s", x) for x in hand.selects() if verb_of(x["custom_id"]) == "pick"]
@@ -252,6 +284,7 @@ async def take_turns(b: Bench, channel: SimChannel, users: list[SimUser], moves:
             if confirm and any(verb_of(x["custom_id"]) == "view" for x in answer.buttons()):
                 b.note(await sim.click(user, answer, confirm[0]["custom_id"]), "move")
             made += 1
+    return made
 
 
 def percentile(ordered: list[float], share: float) -> float:
@@ -262,7 +295,7 @@ def percentile(ordered: list[float], share: float) -> float:
 async def run(tables: int, moves: int, validate: bool = False, profile: str | None = None,
               ai_delay: float = AI_DELAY, ai_level: str = "normal",
               ai_workers: int | None = None, edit_gap: float = 1.0,
-              scheduler: str = "on") -> int:
+              scheduler: str = "on", loop: str = "panel") -> int:
     mix = [*games.ids()] or ["high-card"]
     async with BenchDiscord(interaction_deadline=3.0, validate=validate, quick=True) as sim:
         b = Bench(sim)
@@ -288,9 +321,16 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                 await asyncio.gather(*(open_table(b, ch, us, mix[i % len(mix)],
                                                   OPENING * i / tables)
                                        for i, (ch, us) in enumerate(places)))
-                await asyncio.gather(*(take_turns(b, ch, us, moves, random.Random(i))
-                                       for i, (ch, us) in enumerate(places)))
+                first = len(sim.requests)
+                made = sum(await asyncio.gather(*(
+                    take_turns(b, ch, us, moves, random.Random(i), loop)
+                    for i, (ch, us) in enumerate(places))))
                 await sim.settle(idle=0.1, timeout=60)
+                kinds: dict[str, int] = {}
+                for q in sim.requests[first:]:
+                    found = request_kind(q.path, q.method)
+                    kinds[found] = kinds.get(found, 0) + 1
+
                 wall = time.perf_counter() - started
                 cpu = bot.cpu_seconds() - cpu_before
                 helpers = bot.helpers_cpu_seconds() - helpers_before
@@ -334,6 +374,11 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                 for line in report(read_waits(waits_file), table_edits(sim.requests),
                                    started_at=sim.now() - wall):
                     print(line)
+                total = sum(kinds.values())
+                print(f"REST requests of the bot while the turns were taken ({loop} loop): "
+                      f"{total} for {made} moves by people, {total / max(1, made):.2f} per move "
+                      "(the computers' moves in between included): " + ", ".join(
+                          f"{k} {v / max(1, made):.2f}" for k, v in sorted(kinds.items())))
                 print(f"errors: {len(failed)} interactions not answered in time or refused, "
                       f"{len(bot.errors)} error lines logged by the bot, "
                       f"{len(sim.spec_errors)} spec errors")
@@ -381,9 +426,13 @@ def main() -> int:
                         help="DECKHAND_AI_SCHEDULER: share the workers among the search moves")
     parser.add_argument("--edit-gap", type=float, default=1.0,
                         help="DECKHAND_EDIT_GAP: least seconds between edits of a table message")
+    parser.add_argument("--loop", choices=("panel", "hand"), default="panel",
+                        help="panel: one Hand press, then moves on the live panel; hand: a "
+                             "Hand press for every move")
     args = parser.parse_args()
     return asyncio.run(run(args.tables, args.moves, args.validate, args.profile, args.ai_delay,
-                           args.ai_level, args.ai_workers, args.edit_gap, args.scheduler))
+                           args.ai_level, args.ai_workers, args.edit_gap, args.scheduler,
+                           args.loop))
 
 
 if __name__ == "__main__":

@@ -154,16 +154,20 @@ class TurnControls(LobbyControls):
             if not matches:
                 raise Refusal("illegal", reason=t("no-such-choice", lang))
             index = matches[0]
-            # a set of cards chosen in a menu that closes on its own: confirmed before it goes
-            payload = confirm_payload(table, seat, lang, index, legal[index])
-            await interaction.response.edit_message(content=payload.content, embed=None,
-                                                    view=payload.view, attachments=[])
-            return
-        raw = cid.arg if cid.verb == "act" else (values[0] if values else "")
-        if not raw.isdigit() or int(raw) >= len(legal):
-            raise Refusal("no-such-choice")
+            if len(chosen) > 1:
+                # several cards chosen in a menu that closes on its own (an easy misclick):
+                # confirmed before they go; a single card never asks
+                payload = confirm_payload(table, seat, lang, index, legal[index])
+                await interaction.response.edit_message(content=payload.content, embed=None,
+                                                        view=payload.view, attachments=[])
+                return
+        else:
+            raw = cid.arg if cid.verb == "act" else (values[0] if values else "")
+            if not raw.isdigit() or int(raw) >= len(legal):
+                raise Refusal("no-such-choice")
+            index = int(raw)
         try:
-            await self.manager.act(table.id, interaction.user.id, cid.version, legal[int(raw)])
+            await self.manager.act(table.id, interaction.user.id, cid.version, legal[index])
         except Refusal as refusal:
             if refusal.key not in ("stale", "not-started"):
                 raise
