@@ -83,7 +83,9 @@ class Panels:
         self.by_table: dict[int, dict[int, Panel]] = {}
         self.token_life = TOKEN_LIFE
         self.warn_before = WARN_BEFORE
-        self.edits = 0  # panels edited through a token (for the benchmark's count)
+        self.edits = 0  # panels edited through a token when their person may act
+        self.pictures = 0  # pictures added to panels answered with words first
+        self._background: set[asyncio.Task[None]] = set()
 
     def get(self, table: Table, user_id: int, seat: int) -> Panel:
         """The panel of a person at a table (made, with no token yet, if there is none)."""
@@ -137,32 +139,66 @@ class Panels:
         return now[1] or now[2] or shown_act
 
     async def _edit(self, panel: Panel, table: Table) -> None:
-        """Edit a panel until it shows what it should (edits coalesce)."""
+        """Edit a panel until it shows what it should (edits coalesce). The picture is drawn
+        without the panel's lock, so a click on the panel meanwhile is not kept waiting; the
+        edit is made only if nothing answered the panel in between."""
         while panel.dirty:
+            panel.dirty = False
             async with panel.lock:
-                panel.dirty = False
-                interaction = panel.interaction
+                interaction, before = panel.interaction, panel.shown
                 if interaction is None or not self._stale(panel, table):
                     continue
-                try:
-                    payload, shown = await self.cog.panel_for(table, panel.seat, panel.lang,
-                                                              panel.user_id)
-                    await interaction.edit_original_response(
-                        **payload.edit(), attachments=await payload.files())
+                payload, shown = await self.cog.panel_for(table, panel.seat, panel.lang,
+                                                          panel.user_id)
+            try:
+                files = await payload.files()
+                async with panel.lock:
+                    if panel.interaction is not interaction or panel.shown != before \
+                            or shows(table, panel.seat) != shown:
+                        panel.dirty = True  # answered or moved on meanwhile: look again
+                        continue
+                    await interaction.edit_original_response(**payload.edit(),
+                                                             attachments=files)
                     self.edits += 1
-                except discord.HTTPException as exc:  # a dismissed panel, a spent token
-                    log.info("table %s: a panel could not be edited (%s)", table.id,
-                             type(exc).__name__)
-                    panel.interaction = None
-                    self._drop(panel)
-                    return
-                except Exception as exc:
-                    log.warning("table %s: a panel could not be edited (%s)", table.id,
-                                type(exc).__name__, extra=logs.failure(exc))
-                    return
-                panel.shown = shown
-                if shown[2]:
-                    self._drop(panel)
+                    panel.shown = shown
+                    if shown[2]:
+                        self._drop(panel)
+            except discord.HTTPException as exc:  # a dismissed panel, a spent token
+                log.info("table %s: a panel could not be edited (%s)", table.id,
+                         type(exc).__name__)
+                panel.interaction = None
+                self._drop(panel)
+                return
+            except Exception as exc:
+                log.warning("table %s: a panel could not be edited (%s)", table.id,
+                            type(exc).__name__, extra=logs.failure(exc))
+                return
+
+    def picture_later(self, panel: Panel, interaction: Interaction, payload: Payload,
+                      shown: tuple[int, bool, bool]) -> None:
+        """Add the hand's picture to a panel just answered with words and controls, unless
+        the panel has moved on by the time it is drawn."""
+        if payload.picture is None:
+            return
+
+        async def add() -> None:
+            try:
+                files = await payload.files()
+                async with panel.lock:
+                    current = panel.interaction is interaction or (
+                        panel.interaction is None and shown[2])
+                    if not current or panel.shown not in (shown, None):
+                        return
+                    await interaction.edit_original_response(embed=payload.embed,
+                                                             attachments=files)
+                    self.pictures += 1
+            except discord.HTTPException as exc:
+                log.info("table %s: a panel's picture could not be added (%s)",
+                         panel.table_id, type(exc).__name__)
+
+        task = asyncio.get_running_loop().create_task(add())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _expire(self, panel: Panel, since: float) -> None:
         """A minute before its token runs out, the panel offers a fresh one; then it stops."""
@@ -201,6 +237,7 @@ class Panels:
                  if p.expiry is not None]
         tasks += [p.task for here in self.by_table.values() for p in here.values()
                   if p.task is not None]
+        tasks += list(self._background)
         for task in tasks:
             task.cancel()
         for task in tasks:

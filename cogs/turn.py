@@ -105,9 +105,10 @@ class TurnControls(LobbyControls):
         panel = self.panels.get(table, interaction.user.id, seat)
         async with panel.lock:
             payload, shown = await self.panel_for(table, seat, lang, interaction.user.id)
-            await interaction.response.send_message(**payload.send(),
-                                                    files=await payload.files(), ephemeral=True)
+            # the words and controls at once; the picture follows (drawn off the event loop)
+            await interaction.response.send_message(**payload.send(), ephemeral=True)
             self.panels.adopt(panel, interaction, lang, shown)
+        self.panels.picture_later(panel, interaction, payload, shown)
 
     async def on_panel(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                        values: list[str], lang: str) -> None:
@@ -124,9 +125,14 @@ class TurnControls(LobbyControls):
                             panel: Panel, lang: str, **more: Any) -> None:
         """Answer a click on a panel by editing it to the position now; it is the live one."""
         payload, shown = await self.panel_for(table, seat, lang, interaction.user.id, **more)
-        await interaction.response.edit_message(**payload.edit(),
-                                                attachments=await payload.files())
+        if interaction.guild_id is None:  # a hand sent by DM: with its picture, as always
+            await interaction.response.edit_message(**payload.edit(),
+                                                    attachments=await payload.files())
+            return
+        # the words and controls at once; the picture follows (drawn off the event loop)
+        await interaction.response.edit_message(**payload.edit(), attachments=[])
         self.panels.adopt(panel, interaction, lang, shown)
+        self.panels.picture_later(panel, interaction, payload, shown)
 
     async def _panel_click(self, interaction: Interaction, table: Table, seat: int,
                            panel: Panel, cid: ids.ComponentId, values: list[str],
