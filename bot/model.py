@@ -87,6 +87,8 @@ class Table:
     #: the level the computer players here play at (one of ``COMPUTER_LEVELS``, or the bot's
     #: ``random``); the computer keeping an away person's seat plays at it too
     level: str = "hard"
+    #: the last position at which the computers weighed a move open to them out of turn
+    weighed: int = field(default=-1, repr=False)
 
     @property
     def game_id(self) -> str:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 
 from bot.config import TIMER_SECONDS
 from bot.finish import Finishing
 from bot.model import AWAY_AFTER, FINISHED, PLAYING, Move, Refusal, Table, Update
+from games import ai
 from games.core import Action, IllegalAction
 
 
@@ -125,7 +127,7 @@ class Turns(Finishing):
             move = await self._apply(table, seat, action, None, how)
             kind = "finish" if table.status == FINISHED else "move"
             await self._notify(Update(table, kind, (move,), seat))
-            self._arm_timer(table)
+            self._kick(table)  # its timer, and the computers' look at a window it opened
         return move
 
     def _kick(self, table: Table) -> None:
@@ -135,7 +137,38 @@ class Turns(Finishing):
         if any(table.seats[s].auto for s in table.state.to_act) and (
                 table.drive_task is None or table.drive_task.done()):
             table.drive_task = asyncio.get_running_loop().create_task(self._drive(table))
+        if table.weighed != table.version and self._offered(table):
+            table.weighed = table.version
+            asyncio.get_running_loop().create_task(self._weigh(table, table.version))
         self._arm_timer(table)
+
+    @staticmethod
+    def _offered(table: Table) -> list[int]:
+        """Computer seats that are not due but may act now (Getaway's take window)."""
+        state = table.state
+        if state is None or state.over:
+            return []
+        return [s for s, info in enumerate(table.seats)
+                if info.auto and s not in state.to_act and state.legal_actions(s)]
+
+    async def _weigh(self, table: Table, version: int) -> None:
+        """When a move opens to computer seats out of turn, each weighs it by its game's rule
+        of thumb at once (a quick look, no thinking time), so nobody waits for a computer
+        that lets it pass."""
+        async with table.lock:
+            state = table.state
+            if table.version != version or table.status != PLAYING or state is None:
+                return
+            for seat in self._offered(table):
+                rng = random.Random(f"{table.seed}:{version}:{seat}:out-of-turn")
+                action = ai.out_of_turn(ai.observe(state, seat), rng)
+                if action is None:
+                    continue
+                move = await self._apply(table, seat, action, None, "computer")
+                kind = "finish" if table.status == FINISHED else "move"
+                await self._notify(Update(table, kind, (move,), seat))
+                break  # a new position: weighed again from there
+        self._kick(table)
 
     async def _drive(self, table: Table) -> None:
         """Let the computer move for its seats, one move at a time, pausing between moves."""

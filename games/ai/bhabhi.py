@@ -68,3 +68,31 @@ def _lead_choice(cards: list[Card]) -> Card:
         by_suit.setdefault(_suit(c), []).append(c)
     shortest = min(by_suit.values(), key=lambda group: (len(group), min(group).rank))
     return min(shortest)
+
+
+#: the highest rank of a card a computer takes from another hand (ranks 2..14)
+TAKE_AT_MOST = 5
+
+
+def out_of_turn(obs: Observation, rng: random.Random) -> Action | None:
+    """Weigh a take while the take window is open (``take_hand``), for a seat not due to lead.
+
+    A take adds the target's cards to ours and lets the target out at once, so it is nearly
+    always a loss: the rule of thumb takes only a hand of one low card (at most a 5) of a suit
+    we hold, a card easy to shed under anyone's follow, and otherwise lets the window pass.
+    """
+    takes = [a for a in obs.legal if a.kind == "take"]
+    if not takes:
+        return None
+    view = obs.view
+    counts = view["hand_counts"]
+    mine = [parse(c) for c in view["hand"]]
+    for action in sorted(takes, key=lambda a: int(a.arg or 0)):
+        target = int(action.arg or 0)
+        if counts[target] != 1:
+            continue
+        known = [parse(c) for c in view["known"][target]]  # its cards seen picked up
+        if len(known) == 1 and known[0].rank <= TAKE_AT_MOST and any(
+                _suit(c) == _suit(known[0]) for c in mine):
+            return action
+    return None
