@@ -442,6 +442,7 @@ MESSAGES["en"].update({
     "panel-keep": "Keep following",
     "panel-over": "The game is over; the table message shows the result.",
     "panel-moved": "The table has moved on since then; this is the current position.",
+    "part-first": "First choose the amount",
     "alert": "{who}: your turn at {game}.",
     "alert-timer": "{who}: your turn at {game} — time runs out {when}.",
     "alerts-on": (
@@ -460,6 +461,7 @@ MESSAGES["ja"].update({
     "panel-keep": "追い続ける",
     "panel-over": "対局は終わりました。結果は卓のメッセージにあります。",
     "panel-moved": "その後に局面が進みました。これが現在の局面です。",
+    "part-first": "まず数を選んでください",
     "alert": "{who} さん：{game} であなたの番です。",
     "alert-timer": "{who} さん：{game} であなたの番です。持ち時間は {when} に切れます。",
     "alerts-on": "あなたの番になると、卓のチャンネルで短いメッセージでお知らせします。",

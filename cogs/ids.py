@@ -19,7 +19,7 @@ BUTTON_VERBS = (
 SELECT_VERBS = (
     "opt", "timer", "swap", "level",  # option menus
     "over",  # the host's manage menu
-    "pick", "set",  # a player's hand
+    "pick", "set", "part",  # a player's hand
 )
 LEARN_VERBS = (
     "learn", "lplay",  # a guided deal's move, and its button that opens a real table

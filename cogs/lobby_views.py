@@ -93,6 +93,11 @@ def lobby_payload(table: Table, lang: str) -> Payload:
     return Payload("", embed, view)
 
 
+#: options that set a game's length (its target, a cap, the number of deals or games): the
+#: host sees them first
+LENGTH_OPTIONS = frozenset({"target", "cap", "deals", "games", "chips", "best_of_three"})
+
+
 def _int_values(option: Any, current: object) -> list[int]:
     low = option.minimum if option.minimum is not None else 0
     high = option.maximum if option.maximum is not None else max(low, int(option.default or 0)) * 4
@@ -105,8 +110,8 @@ def _int_values(option: Any, current: object) -> list[int]:
 
 
 def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
-    """The host's option menus: timer, computer level, seat swaps and one select per game
-    option."""
+    """The host's option menus: the options that set the game's length first, then the
+    timer, the computer level, seat swaps and the game's other options."""
     rules = table.rules
     players = max(len(table.seats), rules.min_players)
     menus: list[TableSelect] = []
@@ -125,6 +130,7 @@ def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
                 label=t("swap-pair", lang, a=a + 1, b=b + 1)[:100],
                 description=f"{table.seats[a].name} ↔ {table.seats[b].name}"[:100],
                 value=f"{a}-{b}") for a, b in pairs]))
+    length: list[TableSelect] = []  # the options that set how long a game lasts: first
     for option in rules.options:
         current = table.options.get(option.name, option.default)
         help_text = option.help_ja if lang == "ja" else option.help_en
@@ -142,11 +148,12 @@ def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
         else:
             values = [(str(v), str(v)) for v in _int_values(option, current)]
             chosen = str(current)
-        menus.append(select_menu(
+        (length if option.name in LENGTH_OPTIONS else menus).append(select_menu(
             custom_id=ids.make("opt", table.id, 0, option.name[:60]),
             placeholder=f"{option.name}: {help_text}"[:150],
             options=[discord.SelectOption(label=f"{option.name}: {label}"[:100], value=value,
                                           default=value == chosen) for value, label in values]))
+    menus = length + menus
     per_page = ROWS - 1
     pages = max(1, -(-len(menus) // per_page))
     page = page % pages

@@ -31,10 +31,11 @@ def _cards_text(codes: list[str]) -> str:
 def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int] = (0, 0),
                  note: str = "", dm: bool = False, guild: str = "", channel: str = "",
                  four_colour: bool = False, recent: tuple[str, ...] = (),
-                 keep: bool = False) -> Payload:
+                 keep: bool = False, part: tuple[int, str] | None = None) -> Payload:
     """A seat's private hand with controls built from its legal actions only; ``recent``:
     what happened last at the table (public lines), ``keep``: a Keep following button (a live
-    panel whose token runs out soon)."""
+    panel whose token runs out soon), ``part``: the first part chosen of a move with parts
+    (its group's number and the part)."""
     state = table.state
     assert state is not None
     rules = table.rules
@@ -80,6 +81,27 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
                                       ids.make("act", table.id, table.version, i),
                                       discord.ButtonStyle.primary, rows_used))
             rows_used += 1
+        elif no_cards and len(actions) > PAGE and _parts(actions):
+            # a move with parts (Bear's bid: an amount, then a game): chosen part by part
+            firsts = _parts(actions)
+            chosen = part[1] if part is not None and part[0] == number else None
+            view.add_item(select_menu(
+                custom_id=ids.make("part", table.id, table.version, number),
+                placeholder=t("part-first", lang)[:150],
+                options=[discord.SelectOption(label=first[:100], value=first,
+                                              default=first == chosen) for first in firsts],
+                row=rows_used))
+            rows_used += 1
+            shown = [i for i in members if str(legal[i].arg).split("-", 1)[0] == chosen]
+            if shown and rows_used < ROWS:
+                view.add_item(select_menu(
+                    custom_id=ids.make("pick", table.id, table.version, f"{number}.0"),
+                    placeholder=t("choose", lang),
+                    options=[discord.SelectOption(
+                        label=rules.action_text(legal[i], lang)[:100], value=str(i))
+                        for i in shown[:PAGE]],
+                    row=rows_used))
+                rows_used += 1
         elif not multi or len(actions) <= PAGE:
             pages = -(-len(members) // PAGE)
             page = group_page[1] % pages if group_page[0] == number else 0
@@ -123,6 +145,14 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
                       title=f"{name} · {seat + 1}", four_colour=four_colour,
                       alt=hand_alt(mine.to_dict(), playable_cards(str(a) for a in legal), lang))
     return Payload("\n".join(lines)[:2000], embed, view, picture=picture)
+
+
+def _parts(actions: list[Action]) -> list[str]:
+    """The first parts of moves written ``<part>-<rest>`` (Bear's bids: their amounts; a
+    move without a dash, like a null bid, is a part of its own), when they fit one menu;
+    else none."""
+    firsts = list(dict.fromkeys(str(a.arg).split("-", 1)[0] for a in actions))
+    return firsts if len(firsts) <= PAGE < len(actions) else []
 
 
 def confirm_payload(table: Table, seat: int, lang: str, index: int, action: Action) -> Payload:

@@ -54,7 +54,7 @@ class PlayCog(TurnControls, commands.Cog, name=COG):
             "opts": self.on_options,
             **dict.fromkeys(("opt", "timer", "swap", "level"), self.on_option),
             "hand": self.on_hand,
-            **dict.fromkeys(("act", "pick", "set", "page", "view"), self.on_panel),
+            **dict.fromkeys(("act", "pick", "set", "part", "page", "view"), self.on_panel),
             "back": self.on_back,
             "manage": self.on_manage,
             "over": self.on_over,

@@ -148,6 +148,12 @@ class TurnControls(LobbyControls):
         legal = state.legal_actions(seat)
         if not legal and seat not in state.to_act:
             raise Refusal("not-your-turn")
+        if cid.verb == "part":  # the first part of a move with parts: now its second
+            if not values or not cid.arg.isdigit():
+                raise Refusal("no-such-choice")
+            await self._answer_panel(interaction, table, seat, panel, lang,
+                                     part=(int(cid.arg), values[0]))
+            return
         if cid.verb in ("page", "view"):
             group, _, page = cid.arg.partition(".")
             where = (int(group), int(page)) if group.isdigit() and page.isdigit() else (0, 0)

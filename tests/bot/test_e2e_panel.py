@@ -80,7 +80,7 @@ def move_controls(panel: SimMessage) -> list[tuple[str, dict[str, Any]]]:
     found: list[tuple[str, dict[str, Any]]] = [
         ("act", b) for b in panel.buttons() if verb_of(b["custom_id"]) == "act"]
     found += [(verb_of(s["custom_id"]), s) for s in panel.selects()
-              if verb_of(s["custom_id"]) in ("pick", "set")]
+              if verb_of(s["custom_id"]) in ("pick", "set", "part")]
     return found
 
 
@@ -90,9 +90,10 @@ class Clicks:
 
     single: list[int] = field(default_factory=list)
     more: list[int] = field(default_factory=list)
+    parts: list[int] = field(default_factory=list)  # moves with parts: an amount, then a game
 
     def mean(self) -> float:
-        every = self.single + self.more
+        every = self.single + self.more + self.parts
         return sum(every) / len(every) if every else 0.0
 
 
@@ -104,11 +105,21 @@ async def move_on_panel(w: World, user: SimUser, panel: SimMessage, rng: random.
         return False
     table = next(iter(w.bot.manager.tables.values()), None)
     before = table.version if table is not None else -1
-    kind, control = rng.choice(controls)
+    parted = [c for c in controls if c[0] == "part"]  # exercised whenever on offer
+    kind, control = parted[0] if parted and rng.random() < 0.7 else rng.choice(controls)
     spent = 1
     if kind == "act":
         r = await w.sim.click(user, panel, control["custom_id"])
         cards = 1
+    elif kind == "part":  # a move with parts (Bear's bid): its amount, then the move itself
+        amount = rng.choice([o["value"] for o in control["options"]])
+        r = await w.sim.select(user, panel, control["custom_id"], [amount])
+        assert r.status == "ok" and r.message is not None and r.message.id == panel.id, r
+        second = [m for m in r.message.selects() if verb_of(m["custom_id"]) == "pick"]
+        assert second, r.message.selects()
+        bid = rng.choice([o["value"] for o in second[0]["options"]])
+        r = await w.sim.select(user, r.message, second[0]["custom_id"], [bid])
+        spent, cards = 2, 0
     else:
         options = [o["value"] for o in control["options"]]
         count = 1 if kind == "pick" else rng.randint(control["min_values"],
@@ -128,7 +139,8 @@ async def move_on_panel(w: World, user: SimUser, panel: SimMessage, rng: random.
     now = w.bot.manager.tables.get(table.id) if table is not None else None
     applied = now is None or now.version > before
     if applied:
-        (clicks.single if cards == 1 else clicks.more).append(spent)
+        (clicks.single if cards == 1 else clicks.parts if cards == 0 else clicks.more
+         ).append(spent)
     return applied
 
 
@@ -173,10 +185,16 @@ async def test_one_hand_press_then_one_click_a_move(tmp_path: Path, game_id: str
         assert presses["hand"] == 2  # one press each for the whole game
         assert clicks.single, "no single-card move was made"
         assert set(clicks.single) == {1}, clicks.single  # every single-card move: one click
-        assert all(n <= 2 for n in clicks.more), clicks.more
-        print(f"\n{game_id}: {len(clicks.single) + len(clicks.more)} moves, "
-              f"{clicks.mean():.2f} interactions per move "
-              f"({len(clicks.more)} of several cards)")
+        assert all(n <= 2 for n in clicks.more + clicks.parts), (clicks.more, clicks.parts)
+        if game_id == "bear":
+            assert clicks.parts, "no bid was chosen as an amount and a game"
+        moves = len(clicks.single) + len(clicks.more) + len(clicks.parts)
+        print(f"\n{game_id}: {moves} moves, {clicks.mean():.2f} interactions per move "
+              f"({len(clicks.more)} of several cards, {len(clicks.parts)} in two parts); "
+              f"{(sum(clicks.single + clicks.more + clicks.parts) + 2) / moves:.2f} with the "
+              f"two Hand presses")
+        # no move of a hand of up to 25 cards needed a "More" page
+        assert not [q for q in w.sim.requests if '"dh:page:' in str(q.json)]
         # alerts: one new message mentioning the person per turn of theirs, one at a time
         posts = alert_posts(w)
         per_user: Counter[int] = Counter()
@@ -264,4 +282,20 @@ async def test_a_panel_offers_a_fresh_one_before_its_token_runs_out(tmp_path: Pa
         live = cog.panels.by_table.get(1, {}).get(alice.id)
         assert live is None or live.interaction is None
         assert edits >= 1  # the warning again, through the fresh token
+        assert w.sim.spec_errors == []
+
+
+@pytest.mark.parametrize("game_id", ["bear", "spar", "finesse", "1234"])
+async def test_the_options_show_the_game_length_first(tmp_path: Path, game_id: str) -> None:
+    async with world(tmp_path, people=2) as w:
+        r = await w.sim.slash(w.users[0], w.channel, "play", {"game": game_id})
+        assert r.status == "ok"
+        await w.sim.settle()
+        table = w.table_message()
+        r = await w.sim.click(w.users[0], table, button(table, "opts")["custom_id"])
+        assert r.message is not None
+        first_page = [s["custom_id"].rsplit(":", 1)[-1] for s in r.message.selects()]
+        length = [o.name for o in lookup(game_id).options
+                  if o.name in ("target", "cap", "deals", "games", "chips", "best_of_three")]
+        assert length and first_page[:len(length)] == length, first_page
         assert w.sim.spec_errors == []
