@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 
+from bot import logs
 from bot.config import TIMER_SECONDS
 from bot.finish import Finishing
 from bot.model import AWAY_AFTER, FINISHED, PLAYING, Move, Refusal, Table, Update
 from games import ai
 from games.core import Action, IllegalAction
+
+log = logging.getLogger("bot.tables")  # the table manager's log, whichever layer writes
 
 
 class Turns(Finishing):
@@ -161,7 +165,12 @@ class Turns(Finishing):
                 return
             for seat in self._offered(table):
                 rng = random.Random(f"{table.seed}:{version}:{seat}:out-of-turn")
-                action = ai.out_of_turn(ai.observe(state, seat), rng)
+                try:
+                    action = ai.out_of_turn(ai.observe(state, seat), rng)
+                except Exception as exc:  # a rule of thumb that fails lets the move pass
+                    log.warning("table %s: seat %s could not weigh a move out of turn (%s)",
+                                table.id, seat, type(exc).__name__, extra=logs.failure(exc))
+                    continue
                 if action is None:
                     continue
                 move = await self._apply(table, seat, action, None, "computer")

@@ -192,9 +192,9 @@ class Panels:
                     await interaction.edit_original_response(embed=payload.embed,
                                                              attachments=files)
                     self.pictures += 1
-            except discord.HTTPException as exc:
-                log.info("table %s: a panel's picture could not be added (%s)",
-                         panel.table_id, type(exc).__name__)
+            except Exception as exc:  # the panel keeps its words and controls
+                log.warning("table %s: a panel's picture could not be added (%s)",
+                            panel.table_id, type(exc).__name__, extra=logs.failure(exc))
 
         task = asyncio.get_running_loop().create_task(add())
         self._background.add(task)

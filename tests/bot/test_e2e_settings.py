@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -43,7 +44,11 @@ async def test_a_player_who_chose_four_colours_sees_their_hand_in_four(tmp_path:
             message = w.table_message()
             r = await w.sim.click(user, message, button(message, "hand")["custom_id"])
             assert r.message is not None and r.message.ephemeral
-            [picture] = r.message.attachments
+            for _ in range(100):  # the panel's picture follows its words
+                if w.sim.message(r.message.id).attachments:
+                    break
+                await asyncio.sleep(0.05)
+            [picture] = w.sim.message(r.message.id).attachments
             view = table.state.view(seat).to_dict()
             assert {c[1] for c in view["hand"]} & {"D", "C"}, "a hand the colours can tell apart"
             playable = playable_cards(str(a) for a in table.state.legal_actions(seat))
