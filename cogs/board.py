@@ -172,8 +172,12 @@ class TableBoard:
             return
         channel = self.bot.get_partial_messageable(table.channel_id)
         message = channel.get_partial_message(table.message_id)
+        files = await payload.files()
+        # the gap runs from the edit's sending, not from before its picture was drawn: a slow
+        # drawing then a quick one would otherwise send two edits closer than the gap
+        self.board(table.id).edited = asyncio.get_running_loop().time()
         await message.edit(content=payload.content, embed=payload.embed, view=payload.view,
-                           attachments=await payload.files(),
+                           attachments=files,
                            allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                                     roles=False))
 
@@ -201,7 +205,6 @@ class TableBoard:
                 if key == board.sent:
                     continue
                 try:
-                    board.edited = asyncio.get_running_loop().time()
                     await self._send_edit(table, payload)
                     board.sent = key
                 except Exception as exc:  # a failed edit must not stop later ones
