@@ -55,7 +55,7 @@ import games  # noqa: E402
 from bot.client import Deckhand  # noqa: E402
 from bot.tables import PLAYING, Table  # noqa: E402
 from tests.bot.fakegame import lookup  # noqa: E402
-from tests.bot.sim_helpers import make_bot, verb_of  # noqa: E402
+from tests.bot.sim_helpers import make_bot, table_of, verb_of  # noqa: E402
 from tests.discord_sim import (  # noqa: E402
     InteractionResult,
     SimChannel,
@@ -202,7 +202,7 @@ class Storm:
         return self.bot.manager.tables.get(place.table_id)
 
     def public(self, place: Place) -> SimMessage:
-        found = self.sim.last_message(place.channel)
+        found = table_of(self.sim, place.channel)
         assert found is not None
         return found
 
@@ -459,14 +459,14 @@ async def open_table(sim: SimulatedDiscord, place: Place, seats: int, start: boo
     r = await sim.slash(host, place.channel, "play", {"game": place.game})
     assert r.status == "ok", r
     for user in place.people[1:]:
-        shown = sim.last_message(place.channel)
+        shown = table_of(sim, place.channel)
         assert shown is not None
         await sim.click(user, shown, find(shown, "join"))
     for _ in range(seats - len(place.people)):
-        shown = sim.last_message(place.channel)
+        shown = table_of(sim, place.channel)
         assert shown is not None
         await sim.click(host, shown, find(shown, "addc"))
-    shown = sim.last_message(place.channel)
+    shown = table_of(sim, place.channel)
     assert shown is not None
     place.table_id = int(find(shown, "start").split(":")[2])
     if start:
@@ -484,7 +484,7 @@ async def play_move(sim: SimulatedDiscord, bot: Deckhand, place: Place,
     if not acting:
         return False
     user = acting[0]
-    shown = sim.last_message(place.channel)
+    shown = table_of(sim, place.channel)
     assert shown is not None
     if not any(verb_of(c["custom_id"]) == "hand" for c in ids_on(shown)):
         raise AssertionError(f"table {place.table_id}: its message has no Hand button: "
@@ -546,7 +546,7 @@ async def corrupted(bot: Deckhand, sim: SimulatedDiscord, place: Place) -> list[
             problems.append(f"table {table.id}: seat {seat}'s view differs from the replay")
     if tuple(replay.to_act) != tuple(table.state.to_act):
         problems.append(f"table {table.id}: to act differs from the replay")
-    shown = sim.last_message(place.channel)
+    shown = table_of(sim, place.channel)
     hand_ids = [c["custom_id"] for c in ids_on(shown)] if shown else []
     versions = {int(c.split(":")[3]) for c in hand_ids if verb_of(c) == "hand"}
     if versions != {table.version}:
@@ -634,7 +634,7 @@ async def storm_and_check(sim: StormDiscord, bot: Deckhand, guild: Any, places: 
     await open_table(sim, lobby, 1, start=False)
     await open_table(sim, old[0], 2)  # played to its end below
     await open_table(sim, old[1], 3)  # cancelled by its host
-    shown = sim.last_message(old[1].channel)
+    shown = table_of(sim, old[1].channel)
     assert shown is not None
     await sim.click(old[1].people[0], shown, find(shown, "manage"))
     menu = sim.ephemerals(old[1].people[0])[-1]
@@ -698,7 +698,7 @@ async def storm_and_check(sim: StormDiscord, bot: Deckhand, guild: Any, places: 
 
     # -- every table still plays to its end --
     sim.result_idle = 0.05
-    lobby_shown = sim.last_message(lobby.channel)
+    lobby_shown = table_of(sim, lobby.channel)
     assert lobby_shown is not None
     lobby_table = bot.manager.tables.get(lobby.table_id)
     if lobby_table is not None and lobby_table.status == "lobby":

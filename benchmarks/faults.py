@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 import games  # noqa: E402
 from benchmarks.botproc import BotProcess, ProcDiscord  # noqa: E402
+from tests.bot.sim_helpers import table_of as table_in  # noqa: E402
 from tests.bot.sim_helpers import verb_of  # noqa: E402
 from tests.discord_sim import SimChannel, SimMessage, SimUser  # noqa: E402
 
@@ -237,19 +238,19 @@ async def open_table(f: Faults, place: Place) -> None:
     if r.status != "ok" or r.ephemeral:
         await asyncio.sleep(0.2)
         return
-    shown = sim.last_message(place.channel)
+    shown = table_in(sim, place.channel)
     assert shown is not None
     join = by_verb(shown, "join")
     if join is None:
         return
     await sim.click(other, shown, join)
     for _ in range(games.get(place.game).usual_players - 2):
-        shown = sim.last_message(place.channel)
+        shown = table_in(sim, place.channel)
         assert shown is not None
         addc = by_verb(shown, "addc")
         if addc:
             await sim.click(host, shown, addc)
-    shown = sim.last_message(place.channel)
+    shown = table_in(sim, place.channel)
     assert shown is not None
     start = by_verb(shown, "start")
     if start:
@@ -260,7 +261,7 @@ async def step(f: Faults, place: Place) -> None:
     sim, rng = f.sim, f.rng
     await asyncio.sleep(rng.uniform(*THINK))
     await f.up.wait()
-    shown = sim.last_message(place.channel)
+    shown = table_in(sim, place.channel)
     if shown is None or not ids_on(shown):  # no table yet, or the last one ended
         if f.closing:  # the end: no new tables
             await asyncio.sleep(0.2)
@@ -273,9 +274,9 @@ async def step(f: Faults, place: Place) -> None:
         host, other = place.people
         await sim.click(other, shown, by_verb(shown, "join") or "")  # refused if seated
         for _ in range(games.get(place.game).usual_players - 2):
-            current = sim.last_message(place.channel) or shown
+            current = table_in(sim, place.channel) or shown
             await sim.click(host, current, by_verb(current, "addc") or "")
-        current = sim.last_message(place.channel) or shown
+        current = table_in(sim, place.channel) or shown
         await sim.click(host, current, by_verb(current, "start") or "")
         return
     f.note_shown(shown)
@@ -393,7 +394,7 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
                     waiting = dict(expected)
                     while waiting and time.monotonic() < limit:
                         for place in places:
-                            shown = sim.last_message(place.channel)
+                            shown = table_in(sim, place.channel)
                             table = table_of(shown)
                             version = version_shown(shown)
                             if table in waiting and version is not None \
@@ -412,7 +413,7 @@ async def run(runs: int, tables: int, seed: int, ai_delay: float, debug: bool = 
                     if waiting:
                         stale_messages += len(waiting)
                         seen = {table_of(m): (version_shown(m), m.content[:60] if m else "")
-                                for m in (sim.last_message(p.channel) for p in places)}
+                                for m in (table_in(sim, p.channel) for p in places)}
                         rows = f.stored()
                         seen["stored now"] = {  # type: ignore[index]
                             t: (rows[t].status, len(rows[t].actions)) for t in waiting

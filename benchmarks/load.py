@@ -46,7 +46,7 @@ import games  # noqa: E402
 from benchmarks.botproc import BotProcess, ProcDiscord  # noqa: E402
 from benchmarks.faults import by_verb, ids_on  # noqa: E402
 from benchmarks.waits import Waits, read_waits, report, table_edits  # noqa: E402
-from tests.bot.sim_helpers import verb_of  # noqa: E402
+from tests.bot.sim_helpers import table_of, verb_of  # noqa: E402
 from tests.discord_sim import SimChannel, SimMessage, SimUser  # noqa: E402
 
 MIX = ("1234", "bhabhi", "sugekari-21", "bear", "spar", "twenty-two", "finesse")
@@ -99,20 +99,20 @@ async def open_table(load: Load, channel: SimChannel, people: list[SimUser], gam
         return
     load.opened += 1
     await load.pause()
-    shown = sim.last_message(channel)
+    shown = table_of(sim, channel)
     if shown is None or by_verb(shown, "join") is None:
         return
     await sim.click(other, shown, by_verb(shown, "join") or "")
     for _ in range(games.get(game).usual_players - 2):
-        current = sim.last_message(channel) or shown
+        current = table_of(sim, channel) or shown
         await sim.click(host, current, by_verb(current, "addc") or "")
-    current = sim.last_message(channel) or shown
+    current = table_of(sim, channel) or shown
     await sim.click(host, current, by_verb(current, "start") or "")
 
 
 async def turn(load: Load, channel: SimChannel, people: list[SimUser], game: str) -> None:
     sim, rng = load.sim, load.rng
-    shown = sim.last_message(channel)
+    shown = table_of(sim, channel)
     if shown is None or not ids_on(shown):  # the game ended: a new one in its place
         if shown is not None:
             load.finished += 1
@@ -222,7 +222,7 @@ async def run(tables: int, minutes: float, think: tuple[float, float], ai_delay:
                 end_rss = bot.rss_bytes()
                 load_after = os.getloadavg()
                 playing = sum(1 for ch, _, _ in places
-                              if by_verb_of(sim.last_message(ch), "hand"))
+                              if by_verb_of(table_of(sim, ch), "hand"))
             finally:
                 # The scripted people finish the turn they are in: a click cancelled while the
                 # bot answers it would close its connection under the bot's reply (a

@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.botproc import BotProcess, ProcDiscord  # noqa: E402
 from benchmarks.faults import by_verb, ids_on  # noqa: E402
-from tests.bot.sim_helpers import verb_of  # noqa: E402
+from tests.bot.sim_helpers import table_of, verb_of  # noqa: E402
 from tests.discord_sim import SimChannel, SimGuild, SimUser  # noqa: E402
 
 GAME = "1234"
@@ -164,7 +164,7 @@ async def open_table(sim: ProcDiscord, server: Server, timeout: float = 120.0) -
     limit = time.monotonic() + timeout
     series_set = False
     while time.monotonic() < limit:
-        shown = sim.last_message(server.channel)
+        shown = table_of(sim, server.channel)
         if shown is not None and by_verb(shown, "hand") is not None:
             table = int((by_verb(shown, "hand") or "").split(":")[2])
             if table not in server.tables:
@@ -179,15 +179,15 @@ async def open_table(sim: ProcDiscord, server: Server, timeout: float = 120.0) -
         if not series_set:
             series_set = await short_series(sim, server)
             continue
-        current = sim.last_message(server.channel) or shown
+        current = table_of(sim, server.channel) or shown
         await sim.click(host, current, by_verb(current, "start") or "")
         waited = time.monotonic() + 5.0
         while time.monotonic() < waited:
-            now = sim.last_message(server.channel)
+            now = table_of(sim, server.channel)
             if now is not None and by_verb(now, "hand") is not None:
                 break
             await asyncio.sleep(0.05)
-    shown = sim.last_message(server.channel)
+    shown = table_of(sim, server.channel)
     raise AssertionError(f"{server.guild.name}: the table did not start in {timeout:.0f} s; "
                          f"the channel shows {shown.content[:300] if shown else None!r}")
 
@@ -196,7 +196,7 @@ async def short_series(sim: ProcDiscord, server: Server) -> bool:
     """The host sets 1234's series to one game in the options menu (a short game); whether
     the menu was found and chosen from."""
     host = server.people[0]
-    shown = sim.last_message(server.channel)
+    shown = table_of(sim, server.channel)
     assert shown is not None
     menu = (await sim.click(host, shown, by_verb(shown, "opts") or "")).message
     for _ in range(4):
@@ -215,7 +215,7 @@ async def short_series(sim: ProcDiscord, server: Server) -> bool:
 
 async def move(sim: ProcDiscord, server: Server, rng: random.Random) -> bool:
     """One move by the person to act, if any; False when the table is not waiting for one."""
-    shown = sim.last_message(server.channel)
+    shown = table_of(sim, server.channel)
     if shown is None or by_verb(shown, "hand") is None:
         return False
     due = [u for u in server.people if f"<@{u.id}>" in shown.content]
@@ -250,7 +250,7 @@ async def play(sim: ProcDiscord, server: Server, rng: random.Random, moves: int 
     made = 0
     limit = time.monotonic() + timeout
     while time.monotonic() < limit:
-        shown = sim.last_message(server.channel)
+        shown = table_of(sim, server.channel)
         if shown is not None and not ids_on(shown):
             return moves is None  # the game is over
         if moves is not None and made >= moves:
@@ -304,7 +304,7 @@ async def run(guild_count: int, game_count: int, pg: str | None, seed: int) -> i
                     for _ in range(game_count):
                         await open_table(sim, server)
                         if not await play(sim, server, rng, None):
-                            shown = sim.last_message(server.channel)
+                            shown = table_of(sim, server.channel)
                             text = shown.content[:300] if shown else None
                             problems.append(f"{server.guild.name}: a game did not finish; "
                                             f"the channel shows {text!r}")
@@ -323,7 +323,7 @@ async def run(guild_count: int, game_count: int, pg: str | None, seed: int) -> i
                         await open_table(sim, server)
                         made = await play(sim, server, rng, 3)
                         await sim.settle(idle=0.05)
-                        shown = sim.last_message(server.channel)
+                        shown = table_of(sim, server.channel)
                         if made and shown is not None and ids_on(shown):
                             return  # still going
                     problems.append(f"{server.guild.name}: every game ended within three moves")

@@ -12,7 +12,7 @@ from bot.client import Deckhand, shard_of
 from bot.config import Settings
 from bot.storage import Storage
 from tests.bot.fakegame import lookup
-from tests.bot.sim_helpers import World, button, game_ids
+from tests.bot.sim_helpers import World, button, game_ids, table_of
 from tests.bot.test_e2e_games import PublicWatch, open_table, play_to_the_end
 from tests.discord_sim import SimGuild, SimulatedDiscord, SimUser
 
@@ -123,7 +123,7 @@ async def test_two_bots_with_one_shard_slice_each_serve_their_own_guilds(tmp_pat
                 r = await sim.slash(users[guild.id][0], channel, "play", {"game": "high-card"})
                 assert r.status == "ok", r
                 await sim.settle()
-                lobby = sim.last_message(channel)
+                lobby = table_of(sim, channel)
                 assert lobby is not None and button(lobby, "join")
                 assert [t.guild_id for t in bot.manager.tables.values()] == [int(guild.id)]
 

@@ -18,7 +18,7 @@ from bot.client import STOP_SECONDS
 from bot.orphans import alive
 from bot.storage import Storage
 from tests.bot.realbot import RealBot
-from tests.bot.sim_helpers import world
+from tests.bot.sim_helpers import table_of, world
 from tests.bot.test_e2e_games import open_table
 from tests.bot.test_e2e_safety import first_move, mover, open_hand, use
 from tests.bot.test_e2e_shutdown import hold
@@ -51,7 +51,7 @@ class Room:
 
     def table_message(self) -> SimMessage:
         """The last message in the channel (the table)."""
-        found = self.sim.last_message(self.channel)
+        found = table_of(self.sim, self.channel)
         assert found is not None
         return found
 
