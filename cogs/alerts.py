@@ -10,7 +10,8 @@ turned alerts off (``/settings alerts``). An alert mentions only the people it i
 button: a way back to a live panel whose token has run out.
 
 Rate limits: per human turn one message posted and one deleted in the table's channel, one
-request at a time per table.
+request at a time per table. Each table's alert is stored (``bot_state``), so after a restart
+the old one is deleted before a new one is posted.
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ class Alerts:
                     with contextlib.suppress(discord.NotFound):
                         await channel.get_partial_message(found).delete()
                     self.deleted += 1
+                    await self._remember(table.id, None)
                 fresh, entry.fresh = entry.fresh & entry.due, set()
                 wanted = sorted([u for u in fresh if await self._wants(u)])
                 wanted = [u for u in wanted if u in entry.due]  # may have moved meanwhile
@@ -107,12 +109,40 @@ class Alerts:
                 message = await channel.send(**self._message(table, wanted))
                 entry.message_id, entry.mentioned = message.id, frozenset(wanted)
                 self.posted += 1
+                await self._remember(table.id, message.id)
         except Exception as exc:  # an alert lost must not stop the game
             log.warning("table %s: could not post or delete a turn alert (%s)", table.id,
                         type(exc).__name__, extra=logs.failure(exc))
         finally:
             if table.status != PLAYING and entry.message_id is None:
                 self.tables.pop(table.id, None)
+
+    async def _remember(self, table_id: int, message_id: int | None) -> None:
+        """Store a table's alert (or that it has none), so a restart can delete it."""
+        try:
+            await self.cog.bot.store.set_state(f"alert:{table_id}", str(message_id or ""))
+        except Exception as exc:  # the alert still works; only a restart would miss it
+            log.warning("table %s: could not store its turn alert (%s)", table_id,
+                        type(exc).__name__, extra=logs.failure(exc))
+
+    async def resumed(self, tables: list[Table]) -> None:
+        """After a restart: delete the alert each resumed table had, then alert whoever the
+        table waits for (a table keeps one alert, across restarts too)."""
+        await self.cog.bot.wait_until_ready()
+        for table in tables:
+            try:
+                found = await self.cog.bot.store.state(f"alert:{table.id}")
+                if found:
+                    channel = self.cog.bot.get_partial_messageable(table.channel_id)
+                    with contextlib.suppress(discord.NotFound):
+                        await channel.get_partial_message(int(found)).delete()
+                    self.deleted += 1
+                    await self._remember(table.id, None)
+            except Exception as exc:
+                log.warning("table %s: could not delete its old turn alert (%s)", table.id,
+                            type(exc).__name__, extra=logs.failure(exc))
+            if table.id in self.cog.manager.tables:
+                self.changed(table)
 
     def _message(self, table: Table, users: list[int]) -> dict[str, Any]:
         """The alert: the people named, the game, the timer as a relative time, a Hand

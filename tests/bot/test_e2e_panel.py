@@ -299,3 +299,23 @@ async def test_the_options_show_the_game_length_first(tmp_path: Path, game_id: s
                   if o.name in ("target", "cap", "deals", "games", "chips", "best_of_three")]
         assert length and first_page[:len(length)] == length, first_page
         assert w.sim.spec_errors == []
+
+
+async def test_a_restart_leaves_one_alert_not_two(tmp_path: Path) -> None:
+    async with world(tmp_path, people=2) as w:
+        alice, bob = w.users
+        await open_table(w, "high-card", [alice, bob], 2, {"hand": "4"})
+        await w.sim.settle()
+        [before] = alerts_in(w.sim, w.channel)
+        await w.restart()
+        await w.sim.settle(idle=0.3)
+        after = alerts_in(w.sim, w.channel)
+        assert len(after) == 1 and after[0].id != before.id, (before, after)
+        assert w.sim.message(before.id).deleted
+        # the new alert names the same person, the one the table waits for
+        table = w.bot.manager.tables[1]
+        assert table.state is not None
+        due = table.seats[table.state.to_act[0]].user_id
+        assert f"<@{due}>" in after[0].content and f"<@{due}>" in before.content
+        assert most_alerts_at_once(w) <= 1
+        assert w.sim.spec_errors == []
