@@ -104,8 +104,8 @@ class Alerts:
                 fresh, entry.fresh = entry.fresh & entry.due, set()
                 wanted = sorted([u for u in fresh if await self._wants(u)])
                 wanted = [u for u in wanted if u in entry.due]  # may have moved meanwhile
-                if not wanted or table.status != PLAYING:
-                    continue
+                if not wanted or table.status != PLAYING or table.message_id is None:
+                    continue  # (a table whose message is being posted again: none to reply to)
                 message = await channel.send(**self._message(table, wanted))
                 entry.message_id, entry.mentioned = message.id, frozenset(wanted)
                 self.posted += 1

@@ -65,18 +65,15 @@ class TableBoard:
         if pending:
             await asyncio.wait(pending)
 
-    def refresh_later(self, tables: list[Table]) -> None:
-        """After a restart: refresh each resumed table's message once the bot is ready."""
-
-        async def run() -> None:
-            await self.bot.wait_until_ready()
-            for table in tables:
-                if table.message_id is None:
-                    await self._repost(table)
-                else:
-                    self._mark(table)
-
-        self.bot.loop.create_task(run())
+    async def refresh(self, tables: list[Table]) -> None:
+        """Once the bot is ready: post again the message of each resumed table that has none,
+        and refresh the others."""
+        await self.bot.wait_until_ready()
+        for table in tables:
+            if table.message_id is None:
+                await self._repost(table)
+            else:
+                self._mark(table)
 
     async def _repost(self, table: Table) -> None:
         """A resumed table with no message (the bot stopped between storing the table and

@@ -160,8 +160,12 @@ class PlayCog(TurnControls, commands.Cog, name=COG):
     @commands.Cog.listener()
     async def on_tables_resumed(self, tables: list[Table]) -> None:
         """The bot resumed these tables at its start."""
-        self.refresh_later(tables)
-        self.bot.loop.create_task(self.alerts.resumed(tables))
+
+        async def refresh() -> None:  # the alerts reply to the table messages: those first
+            await self.refresh(tables)
+            await self.alerts.resumed(tables)
+
+        self.bot.loop.create_task(refresh())
 
     async def on_update(self, update: Update) -> None:
         """The manager's news (its lock held): the table message's events and edit, then the

@@ -15,7 +15,7 @@ from bot.scheduler import Dropped, Scheduler
 from bot.tables import Table
 from games import ai
 from games.core import Action
-from tests.bot.sim_helpers import World, button, verb_of, world
+from tests.bot.sim_helpers import World, button, table_of, verb_of, world
 from tests.discord_sim import SimChannel, SimUser
 
 
@@ -235,22 +235,22 @@ async def hard_table(w: World, host: SimUser, channel: SimChannel) -> Table:
     sim = w.sim
     await sim.slash(host, channel, "play", {"game": "high-card"})
     await sim.settle()
-    lobby = sim.last_message(channel)
+    lobby = table_of(sim, channel)
     assert lobby is not None
     await sim.click(host, lobby, button(lobby, "addc")["custom_id"])
-    lobby = sim.last_message(channel)
+    lobby = table_of(sim, channel)
     assert lobby is not None
     r = await sim.click(host, lobby, button(lobby, "opts")["custom_id"])
     assert r.message is not None
     [level] = [s for s in r.message.selects() if verb_of(s["custom_id"]) == "level"]
     await sim.select(host, r.message, level["custom_id"], ["hard"])
-    lobby = sim.last_message(channel)
+    lobby = table_of(sim, channel)
     assert lobby is not None
     await sim.click(host, lobby, button(lobby, "start")["custom_id"])
     await sim.settle()
     [table] = [t for t in w.bot.manager.tables.values() if t.channel_id == int(channel.id)]
     assert table.level == "hard" and table.waiting_for() == [0]
-    shown = sim.last_message(channel)
+    shown = table_of(sim, channel)
     assert shown is not None
     r = await sim.click(host, shown, button(shown, "hand")["custom_id"])
     assert r.message is not None
@@ -293,7 +293,7 @@ async def test_a_tables_computer_moves_while_another_tables_search_is_under_way(
             await turn()
             await w.sim.settle(idle=0.3)
             assert second.version == 2  # its computer's move is applied ...
-            second_shown = w.sim.last_message(second_channel)
+            second_shown = table_of(w.sim, second_channel)
             assert second_shown is not None  # ... and shown
             assert f"dh:hand:{second.id}:2:" in button(second_shown, "hand")["custom_id"]
             assert first.version == 1 and queue.running == 1 and pondering.seats == [1]
