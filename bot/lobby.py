@@ -18,6 +18,7 @@ from bot.model import (
     Update,
 )
 from bot.turns import Turns
+from games.core import OptionError
 
 
 class Lobbies(Turns):
@@ -190,6 +191,8 @@ class Lobbies(Turns):
                               seated=count)
             try:
                 table.state = rules.new_game(count, seed=table.seed, options=table.options)
+            except OptionError as exc:  # shown in the reader's language (bot.tree)
+                raise Refusal("bad-option", reason=exc) from None
             except ValueError as exc:
                 raise Refusal("bad-option", reason=str(exc)) from None
             table.status = PLAYING

@@ -21,6 +21,7 @@ from discord import app_commands
 
 from bot.i18n import lang_of, t
 from bot.tables import Refusal
+from games.core import OptionError
 
 if TYPE_CHECKING:
     from bot.storage import Storage
@@ -44,7 +45,9 @@ def refusal_text(error: BaseException, locale: object) -> str:
     """The sentence for a refusal, or the generic apology for anything else."""
     lang = lang_of(locale)
     if isinstance(error, Refusal):
-        return t(error.key, lang, **error.params)
+        params = {name: value.text(lang) if isinstance(value, OptionError) else value
+                  for name, value in error.params.items()}
+        return t(error.key, lang, **params)
     return t("error", lang)
 
 

@@ -20,6 +20,7 @@ from games.core import (
     Event,
     IllegalAction,
     Option,
+    OptionError,
     OptionValue,
     Outcome,
     Rules,
@@ -131,10 +132,7 @@ class BhabhiRules(Rules):
         # Optional rules, Decision: both decide what happens to a player who wins a round with
         # their last card, so they cannot both be on.
         if options.get("shootout") and options.get("taker_stays"):
-            raise ValueError(
-                "options 'shootout' and 'taker_stays' cannot both be on: both decide what "
-                "happens to a player who wins a round with their last card"
-            )
+            raise OptionError("shootout-taker-stays")
 
     def create(
         self,

@@ -23,7 +23,7 @@ from typing import TextIO
 from games import ai
 from games.cards import Card, pretty, show
 from games.cli_text import LANGS, TEXTS, say
-from games.core import Action, Event, IllegalAction, Rules, State, View
+from games.core import Action, Event, IllegalAction, OptionError, Rules, State, View
 from games.registry import get, ids
 
 
@@ -82,7 +82,8 @@ def _engine_options(rules: Rules, players: int, given: dict[str, str],
     try:
         rules.validate_options(players, found)
     except ValueError as bad:
-        raise _Refusal(say("bad-options", lang, reason=bad)) from None
+        reason = bad.text(lang) if isinstance(bad, OptionError) else str(bad)
+        raise _Refusal(say("bad-options", lang, reason=reason)) from None
     return found
 
 

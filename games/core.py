@@ -17,12 +17,30 @@ from typing import Any, ClassVar, NamedTuple
 
 from games import cards as _cards
 from games.cards import Card
+from games.option_text import option_text
 
 OptionValue = bool | int | str | None
 
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message is a sentence a player can read."""
+
+
+class OptionError(ValueError):
+    """An option combination the rules refuse (from a game's ``check_options``).
+
+    ``key`` and ``params`` name the sentence in :mod:`games.option_text`; the error's own text
+    is the English one, and :meth:`text` gives it in a reader's language.
+    """
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(option_text(key, "en", **params))
+        self.key = key
+        self.params = params
+
+    def text(self, lang: str = "en") -> str:
+        """The refusal in ``lang`` ('en' or 'ja')."""
+        return option_text(self.key, lang, **self.params)
 
 
 _KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -425,7 +443,8 @@ class Rules(ABC):
         return result
 
     def check_options(self, players: int, options: dict[str, OptionValue]) -> None:  # noqa: B027
-        """Refuse option combinations or player counts the rules do not allow (ValueError)."""
+        """Refuse option combinations or player counts the rules do not allow
+        (:class:`OptionError`, a ValueError)."""
 
     # -- words for people (the CLI and the bot's text mode); games override these ----------
     def action_text(self, action: Action, lang: str = "en") -> str:

@@ -29,6 +29,7 @@ from games.core import (
     Event,
     IllegalAction,
     Option,
+    OptionError,
     OptionValue,
     Outcome,
     Rules,
@@ -572,9 +573,9 @@ class OneTwoThreeFourRules(Rules):
     def check_options(self, players: int, options: dict[str, OptionValue]) -> None:
         """Chips only matter with chips scoring, target only with winner scoring."""
         if options["chips"] != 100 and options["scoring"] != "chips":
-            raise ValueError("option 'chips' applies only when scoring is 'chips'")
+            raise OptionError("only-with-scoring", name="chips", scoring="chips")
         if options["target"] != 100 and options["scoring"] != "winner":
-            raise ValueError("option 'target' applies only when scoring is 'winner'")
+            raise OptionError("only-with-scoring", name="target", scoring="winner")
 
     def create(
         self, players: int, seed: int, options: dict[str, OptionValue], deck: list[Card] | None

@@ -20,6 +20,7 @@ from games.core import (
     Event,
     IllegalAction,
     Option,
+    OptionError,
     OptionValue,
     Outcome,
     Rules,
@@ -741,25 +742,19 @@ class SparRules(Rules):
         if v.name != "spar":
             for name in SPAR_ONLY:
                 if options[name] != defaults[name]:
-                    raise ValueError(
-                        f"option '{name}' belongs to Spar only, not to variant '{v.name}'")
+                    raise OptionError("spar-only", name=name, variant=v.name)
         if v.scoring == "deals":
             if options["target"] is not None:
-                raise ValueError(
-                    f"option 'target' does not apply to variant '{v.name}' (it counts deals; "
-                    "use 'deals')")
+                raise OptionError("target-counts-deals", variant=v.name)
         elif options["deals"] != defaults["deals"]:
-            raise ValueError(
-                f"option 'deals' applies only to agram, sink-sink and agram-mali, not to "
-                f"variant '{v.name}'")
+            raise OptionError("deals-only", variant=v.name)
         size = len(pack_of(v, bool(options["spade_ace"])))
         hand = 7 if options["hand"] == "7" else sum(v.packets)
         if hand == 7 and players > 5:
-            raise ValueError("option 'hand' = 7 allows at most 5 players")
+            raise OptionError("hand-seven", most=5)
         if players * hand > size:
-            raise ValueError(
-                f"option 'variant' {v.name} deals {hand} cards each from {size}: at most "
-                f"{size // hand} players")
+            raise OptionError("variant-players", variant=v.name, hand=hand, size=size,
+                              most=size // hand)
 
     def create(
         self, players: int, seed: int, options: dict[str, OptionValue], deck: list[Card] | None

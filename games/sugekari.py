@@ -22,6 +22,7 @@ from games.core import (
     Event,
     IllegalAction,
     Option,
+    OptionError,
     OptionValue,
     Outcome,
     Rules,
@@ -900,6 +901,10 @@ class SugekariRules(Rules):
         """Two or four players (teams needs four; the two-player modes two)."""
         return range(2, 5, 2)
 
+    def players_text(self, lang: str = "en") -> str:
+        """'2 or 4' ('2か4' in Japanese): three players cannot play."""
+        return "2か4" if lang == "ja" else "2 or 4"
+
     def default_text(self, option: Option, lang: str = "en") -> str:
         """The mode's default depends on the players: teams for 4, two-decks for 2."""
         if option.name != "mode":
@@ -920,35 +925,17 @@ class SugekariRules(Rules):
         """Refuse player counts and spice combinations the rules do not allow."""
         mode = options["mode"]
         if players == 3:
-            raise ValueError(
-                "Sugekari 21 is for 4 players (mode 'teams') or 2 players (mode 'two-decks' "
-                "or 'refill'), not 3"
-            )
+            raise OptionError("sugekari-three")
         if mode == "teams" and players != 4:
-            raise ValueError(
-                f"option 'mode' = 'teams' needs 4 players, not {players}; with 2 players use "
-                "mode 'two-decks' or 'refill'"
-            )
+            raise OptionError("teams-four", players=players)
         if mode != "teams" and players != 2:
-            raise ValueError(
-                f"option 'mode' = '{mode}' is for 2 players, not {players}; with 4 players use "
-                "mode 'teams'"
-            )
+            raise OptionError("mode-two", mode=mode, players=players)
         if options["exchange"] == "partner" and mode != "teams":
-            raise ValueError(
-                "option 'exchange' = 'partner' needs partners (mode 'teams'); with 2 players use "
-                "exchange 'rotate' or 'none'"
-            )
+            raise OptionError("partner-teams")
         if options["jokers"] and not options["best_of_three"]:
-            raise ValueError(
-                "option 'jokers' needs option 'best_of_three' (the jokers join from the second "
-                "game)"
-            )
+            raise OptionError("jokers-best-of-three")
         if options["best_of_three"] and mode == "two-decks":
-            raise ValueError(
-                "option 'best_of_three' cannot be used with mode 'two-decks', which is already a "
-                "match of two games; use mode 'teams' or 'refill'"
-            )
+            raise OptionError("best-of-three-two-decks")
 
     def teams(self, players: int, options: Mapping[str, OptionValue]) -> list[list[int]] | None:
         """Partners sit opposite in teams mode: [[0, 2], [1, 3]]."""

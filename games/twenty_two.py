@@ -33,6 +33,7 @@ from games.core import (
     Event,
     IllegalAction,
     Option,
+    OptionError,
     OptionValue,
     Outcome,
     Rules,
@@ -865,7 +866,7 @@ class TwentyTwoRules(Rules):
     def check_options(self, players: int, options: dict[str, OptionValue]) -> None:
         """The rebuy variant is for 3 to 8 players."""
         if options["rebuy"] and players < 3:
-            raise ValueError("option 'rebuy' needs 3 to 8 players")
+            raise OptionError("rebuy-players", least=3, most=self.max_players)
 
     def create(self, players: int, seed: int, options: dict[str, OptionValue],
                deck: list[Card] | None) -> TwentyTwoState:

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from bot.storage import Storage
-from bot.tables import CANCELLED, FINISHED, PLAYING, Refusal, Table, TableManager
+from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Refusal, Table, TableManager
+from bot.tree import refusal_text
 from tests.bot.conftest import Recorder
 from tests.bot.fakegame import lookup
 
@@ -109,6 +110,21 @@ async def test_start_needs_an_allowed_player_count(manager: Manager) -> None:
     await m.join(table.id, BOB, "Bob")
     await m.start(table.id, HOST)
     assert table.status == PLAYING and table.state is not None
+
+
+async def test_a_refused_option_combination_reads_in_the_players_language(
+        manager: Manager) -> None:
+    m, _ = manager
+    table = await m.open(100, 10, "twenty-two", HOST, "Host", seed=5)
+    await m.join(table.id, BOB, "Bob")
+    await m.set_option(table.id, HOST, "rebuy", True)
+    with pytest.raises(Refusal) as refused:
+        await m.start(table.id, HOST)
+    assert refused.value.key == "bad-option" and table.status == LOBBY
+    assert refusal_text(refused.value, "en-US") == (
+        "That option can't be used: option 'rebuy' needs 3 to 8 players.")
+    assert refusal_text(refused.value, "ja") == (
+        "その設定は使えません：オプション「rebuy」は 3〜8 人で使えます。")
 
 
 async def test_options_are_checked_against_their_description(manager: Manager) -> None:

@@ -20,7 +20,8 @@ from games import ai
 from games.cards import parse_many, pretty, show
 from games.cli import main, simulate
 from games.cli_text import TEXTS
-from games.core import Event, View
+from games.core import Event, OptionError, View
+from games.option_text import OPTION_TEXTS
 
 # a card written as its code (TS, 7H) where a person reads
 RAW_CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")
@@ -185,6 +186,61 @@ def test_a_bad_option_value_is_answered_in_the_readers_language(option: str, en:
     assert code == 2 and text.startswith(ja) and text.endswith("。\n")
     code, text = run("play", "spar", "--option", "target=0")
     assert code == 2 and text == "Option 'target' is a whole number from 1 to 1000, not '0'.\n"
+
+
+# option combinations a game refuses, typed as a person types them (seats from 1)
+REFUSED_MIXES = [
+    ("twenty-two", 2, ["rebuy=true"], "rebuy-players"),
+    ("bhabhi", 4, ["shootout=true", "taker_stays=true"], "shootout-taker-stays"),
+    ("1234", 4, ["scoring=winner", "chips=50"], "only-with-scoring"),
+    ("1234", 4, ["target=50"], "only-with-scoring"),
+    ("spar", 4, ["variant=agram", "peek=true"], "spar-only"),
+    ("spar", 4, ["variant=agram", "target=10"], "target-counts-deals"),
+    ("spar", 4, ["deals=3"], "deals-only"),
+    ("spar", 6, ["hand=7"], "hand-seven"),
+    ("spar", 7, ["variant=agram"], "variant-players"),
+    ("sugekari-21", 3, [], "sugekari-three"),
+    ("sugekari-21", 2, ["mode=teams"], "teams-four"),
+    ("sugekari-21", 4, ["mode=refill"], "mode-two"),
+    ("sugekari-21", 2, ["mode=refill", "exchange=partner"], "partner-teams"),
+    ("sugekari-21", 4, ["jokers=true"], "jokers-best-of-three"),
+    ("sugekari-21", 2, ["mode=two-decks", "best_of_three=true"], "best-of-three-two-decks"),
+]
+
+
+def test_every_refused_combination_is_tried() -> None:
+    assert {key for *_, key in REFUSED_MIXES} == set(OPTION_TEXTS["en"]) == set(
+        OPTION_TEXTS["ja"])
+
+
+@pytest.mark.parametrize(("gid", "players", "typed", "key"), REFUSED_MIXES)
+def test_a_refused_combination_is_answered_in_the_readers_language(
+        gid: str, players: int, typed: list[str], key: str) -> None:
+    rules = games.get(gid)
+    given = dict(pair.split("=") for pair in typed)
+    with pytest.raises(OptionError) as refused:
+        rules.validate_options(players, given)
+    assert refused.value.key == key
+    # the rules interface is unchanged: a ValueError whose English text names the option
+    assert isinstance(refused.value, ValueError)
+    assert any(f"'{name}'" in str(refused.value) for name in given) or not given
+    if players not in rules.player_counts():  # the terminal refuses the count first
+        code, text = run("play", gid, "--players", str(players), "--lang", "ja")
+        assert code == 2 and text == "菅刈21 は 2か4 人用です（3 人ではできません）。\n"
+        code, text = run("play", gid, "--players", str(players))
+        assert code == 2 and text == "Sugekari 21 is for 2 or 4 players, not 3.\n"
+        return
+    argv = ["play", gid, "--players", str(players)]
+    for pair in typed:
+        argv += ["--option", pair]
+    code, text = run(*argv)
+    assert code == 2 and text == f"These options are not accepted: {refused.value}\n"
+    code, text = run(*argv, "--lang", "ja")
+    assert code == 2 and text.startswith("このオプションは使えません：オプション「")
+    # what is left once the option names and values a person types (in 「」) are taken out
+    words = ENGLISH_WORD.findall(re.sub(r"「[^」]*」", "", text))
+    assert not words, (words, text)
+    assert all(f"「{name}」" in text for name in given)
 
 
 @pytest.mark.parametrize("gid", games.ids())
