@@ -38,12 +38,13 @@ current_table: contextvars.ContextVar[int | None] = contextvars.ContextVar(
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}")
 HIDDEN = "<redacted>"
 #: a card as the games and the bot write it: a rank and suit symbol (``K♦``, ``10♠``, ``T♠``)
-#: next to anything, a joker (``Joker(R)``), or a code (``KD``, ``TS``, ``10S``, ``RJ``) standing
-#: alone: an ASCII letter or digit beside a code makes it part of a word (``ASK``, ``KDE``), left
-#: as it is; a lone upper-case pair such as ``AS`` or ``3D`` is taken for a card all the same
+#: next to anything, a joker by name (``Red Joker``, ``黒ジョーカー``), or a code (``KD``,
+#: ``TS``, ``10S``, ``RJ``) standing alone: an ASCII letter or digit beside a code makes it part
+#: of a word (``ASK``, ``KDE``), left as it is; a lone upper-case pair such as ``AS`` or ``3D`` is
+#: taken for a card all the same
 CARD_SHAPE = re.compile(
     r"(?:10|[2-9TJQKA])[\u2660-\u2667]\ufe0f?"
-    r"|Joker\([RB]\)"
+    r"|(?:Red|Black) Joker|[赤黒]ジョーカー"
     r"|(?<![0-9A-Za-z])(?:(?:10|[2-9TJQKA])[SHDC]|[RB]J)(?![0-9A-Za-z])")
 CARD_HIDDEN = "<card>"
 FIELDS = ("table", "guild", "shard")

@@ -131,22 +131,30 @@ def rank_char(rank: int) -> str:
     return RANKS[rank - 2] if 2 <= rank <= 14 else "*"
 
 
-def pretty(c: Card) -> str:
-    """A human-readable form with a suit symbol: 'T♠', '🃏' style jokers as 'RJ'."""
+#: the jokers' names where a person reads them (a joker's picture is drawn in its colour)
+JOKER_NAMES = {
+    "en": {RED_JOKER: "Red Joker", BLACK_JOKER: "Black Joker"},
+    "ja": {RED_JOKER: "赤ジョーカー", BLACK_JOKER: "黒ジョーカー"},
+}
+
+
+def pretty(c: Card, lang: str = "en") -> str:
+    """A human-readable form with a suit symbol: '10♠', 'K♥'; a joker by its name in ``lang``
+    ('Red Joker', '黒ジョーカー')."""
     if c.is_joker:
-        return "Joker(R)" if c == RED_JOKER else "Joker(B)"
+        return JOKER_NAMES.get(lang, JOKER_NAMES["en"])[c]
     r = rank_char(c.rank)
     return ("10" if r == "T" else r) + SUIT_SYMBOLS[c.suit]
 
 
-def show(cards: Iterable[Card]) -> str:
+def show(cards: Iterable[Card], lang: str = "en") -> str:
     """Cards as a person reads them, with suit symbols: '10♠ J♥'."""
-    return " ".join(pretty(c) for c in cards)
+    return " ".join(pretty(c, lang) for c in cards)
 
 
-def show_codes(codes: Iterable[str]) -> str:
+def show_codes(codes: Iterable[str], lang: str = "en") -> str:
     """Card codes from a view, as a person reads them: ['TS', 'JH'] → '10♠ J♥'."""
-    return " ".join(pretty(parse(c)) for c in codes)
+    return " ".join(pretty(parse(c), lang) for c in codes)
 
 
 def count_text(count: int, lang: str = "en") -> str:

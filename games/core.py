@@ -459,7 +459,7 @@ class Rules(ABC):
         """
         who = "" if event.seat is None else (
             named(event.seat, names, f"seat {event.seat + 1}") + ": ")
-        cards = " ".join(_cards.pretty(c) for c in event.cards)
+        cards = _cards.show(event.cards, lang)
         return f"{who}{event.kind} {event.arg or ''} {cards}".strip()
 
     def view_text(self, view: View, lang: str = "en") -> str:

@@ -962,7 +962,7 @@ class SugekariRules(Rules):
     def action_text(self, action: Action, lang: str = "en") -> str:
         """A short label for an action ('Play 7♠', 'Pass')."""
         ja = lang == "ja"
-        cards = " ".join(_cards.pretty(c) for c in action.cards)
+        cards = _cards.show(action.cards, lang)
         if action.kind == "pass":
             return "パス" if ja else "Pass"
         if action.kind == "play" and action.cards and action.cards[0].is_joker:
@@ -983,7 +983,7 @@ class SugekariRules(Rules):
         ja = lang == "ja"
         who = "" if event.seat is None else named(
             event.seat, names, f"席{event.seat + 1}" if ja else f"Seat {event.seat + 1}")
-        cards = " ".join(_cards.pretty(c) for c in event.cards)
+        cards = _cards.show(event.cards, lang)
         count = event.hidden or len(event.cards)
         many = _cards.count_text(count)
         kind = event.kind
@@ -1043,7 +1043,7 @@ class SugekariRules(Rules):
         data = view.to_dict()
 
         def show(codes: list[str]) -> str:
-            return " ".join(_cards.pretty(_cards.parse(c)) for c in codes) or "-"
+            return _cards.show_codes(codes, lang) or "-"
 
         sides = data["sides"]
         lines = [
@@ -1069,7 +1069,7 @@ class SugekariRules(Rules):
                                  + show(cards))
         if data["seat"] is not None:
             lines.append(("手札: " if ja else "Your hand: ")
-                         + (_cards.show(self.sorted_hand(view)) or "-"))
+                         + (_cards.show(self.sorted_hand(view), lang) or "-"))
         if data["over"]:
             lines.append("ゲーム終了" if ja else "The match is over.")
         elif data["turn"] is not None:

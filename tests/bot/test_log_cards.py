@@ -57,11 +57,13 @@ def leaks(records: Iterable[logging.LogRecord], hidden: Iterable[str]) -> list[s
 # -- the structured handler ---------------------------------------------------------------------
 def test_cards_are_redacted_and_ordinary_words_kept() -> None:
     named = ("You do not hold K♦.", "Action('play:KD,TS')", "[KD, 10S, RJ, BJ]",
-             "あなたはK♦を持っていません", "KDを", "Joker(R)", "10♠", "9♣\ufe0f", "dh:1:play:QH:3")
+             "あなたはK♦を持っていません", "KDを", "Red Joker", "黒ジョーカーを", "10♠", "9♣\ufe0f",
+             "dh:1:play:QH:3")
     for text in named:
         redacted = logs.redact_cards(text)
         assert "<card>" in redacted, text
-        assert not re.search(r"[♠♥♦♣]|\b(KD|TS|10S|RJ|BJ|QH)\b|Joker", redacted), redacted
+        assert not re.search(r"[♠♥♦♣]|\b(KD|TS|10S|RJ|BJ|QH)\b|Joker|ジョーカー",
+                             redacted), redacted
     assert logs.redact_cards("[KD, 10S, RJ, BJ]") == "[<card>, <card>, <card>, <card>]"
     ordinary = ("ASK the KDE team", "as Kd js ts", "HTTP 404 after 10 s", "TSV, 3DS, 2DX",
                 "QHD screen", "AST 10SX", "Table 12: 7 actions", "shard 3 ready", "♠ alone")
