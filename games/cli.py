@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
 import sys
 import time
@@ -18,7 +19,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from games import ai
 from games.cards import Card, pretty, show
@@ -168,19 +169,23 @@ def simulate(
 
 
 def cmd_simulate(args: argparse.Namespace, players: int, options: dict[str, str],
-                 out: TextIO) -> int:
+                 out: TextIO, lang: str = "en") -> int:
     """Print win shares, mean actions and time per action between computer players."""
     rules = get(args.game)
     levels = args.levels.split(",")
+    if not set(levels) <= set(ai.LEVELS):
+        raise _Refusal(say("bad-levels", lang, levels=", ".join(ai.LEVELS), given=args.levels))
     result = simulate(args.game, args.n, players, options, levels, args.seed)
     shares = result["win_share"]
     assert isinstance(shares, list)
-    out.write(f"{rules.name}: {args.n} games, {players} players, levels {levels}\n")
+    named = [say(f"level-{level}", lang) for level in levels]
+    out.write(say("sim-title", lang, game=_name(rules, lang), games=args.n, players=players,
+                  levels=say("level-sep", lang).join(named)) + "\n")
     for seat, share in enumerate(shares):
-        out.write(f"  seat {seat + 1} ({levels[seat % len(levels)]}): win share {share:.1%}\n")
-    out.write(f"  mean actions per game: {result['mean_actions']:.1f}\n")
-    out.write(f"  median time per action (computer players included): "
-              f"{result['us_per_action']:.1f} µs\n")
+        out.write(say("sim-seat", lang, seat=seat + 1, level=named[seat % len(levels)],
+                      share=f"{share:.1%}") + "\n")
+    out.write(say("sim-actions", lang, mean=f"{result['mean_actions']:.1f}") + "\n")
+    out.write(say("sim-time", lang, us=f"{result['us_per_action']:.1f}") + "\n")
     return 0
 
 
@@ -268,9 +273,9 @@ def _pick(rules: Rules, what: str, moves: Sequence[Action], view: View,
             return done[0]
         out.write(say("pick-title", lang, what=what) + "\n")
         picked = sorted(chosen.elements(), key=key)
-        out.write((say("picked", lang, cards=show(picked)) if picked
+        out.write((say("picked", lang, cards=show(picked, lang)) if picked
                    else say("picked-none", lang)) + "\n")
-        labels = [pretty(c) for c in more]
+        labels = [pretty(c, lang) for c in more]
         labels += [say("done", lang, move=rules.action_text(
             m._replace(cards=tuple(sorted(m.cards, key=key))), lang)) for m in done]
         labels += [say("start-over", lang)] if picked else []
@@ -381,11 +386,60 @@ def _reader(out: TextIO) -> Callable[[str], str]:
     return read
 
 
+# argparse's refusals, read back into a sentence key of games.cli_text and its fields
+_ARG_ERRORS = [(re.compile(pattern), key) for pattern, key in (
+    (r"argument (?P<arg>\S+): invalid choice: '(?P<value>.*)' \(choose from (?P<choices>.*)\)$",
+     "arg-choice"),
+    (r"argument (?P<arg>\S+): invalid \w+ value: '(?P<value>.*)'$", "arg-value"),
+    (r"argument (?P<arg>\S+): expected one argument$", "arg-one"),
+    (r"the following arguments are required: (?P<args>.*)$", "arg-required"),
+    (r"unrecognized arguments: (?P<args>.*)$", "arg-unknown"),
+    (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)$", "arg-ambiguous"),
+)]
+
+
+def _lang_asked(argv: Sequence[str]) -> str:
+    """The ``--lang`` a command line asks for, read before argparse (its own refusals come
+    before the parsed arguments exist)."""
+    for i, word in enumerate(argv):
+        value = word[len("--lang="):] if word.startswith("--lang=") else (
+            argv[i + 1] if word == "--lang" and i + 1 < len(argv) else None)
+        if value in LANGS:
+            return value
+    return "en"
+
+
+def _parser_class(lang: str) -> type[argparse.ArgumentParser]:
+    """argparse's parser, its refusals (usage and error) in ``lang``; its help stays English."""
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            if lang == "en":
+                super().error(message)
+            for pattern, key in _ARG_ERRORS:
+                found = pattern.match(message)
+                if found:
+                    fields = found.groupdict()
+                    if fields.get("arg") == "command":  # the subcommand's own name
+                        fields["arg"] = say("arg-command", lang)
+                    said = say(key, lang, **fields)
+                    break
+            else:
+                said = say("arg-other", lang, message=message)
+            usage = self.format_usage().removeprefix("usage: ")
+            self.exit(2, say("usage", lang) + usage
+                      + say("arg-error", lang, prog=self.prog, message=said) + "\n")
+
+    return Parser
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
          read: Callable[[str], str] | None = None) -> int:
     """Run the command line; returns the exit status (130 after Ctrl-C)."""
     stream = out or sys.stdout
-    parser = argparse.ArgumentParser(prog="python -m games", description="Deckhand's card games")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = _parser_class(_lang_asked(argv))(prog="python -m games",
+                                              description="Deckhand's card games")
     sub = parser.add_subparsers(dest="command", required=True)
     p_list = sub.add_parser("list", help="list the games")
     p_list.add_argument("--lang", choices=LANGS, default="en")
@@ -401,6 +455,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
     p_sim.add_argument("--levels", default="normal",
                        help="comma-separated levels per seat, repeated (random, easy, normal)")
     p_sim.add_argument("--seed", type=int, default=1)
+    p_sim.add_argument("--lang", choices=LANGS, default="en")
     p_play = sub.add_parser("play", help="play a game in the terminal against the computer")
     p_play.add_argument("game")
     p_play.add_argument("--players", type=int, default=0)
@@ -421,7 +476,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
         players = _players(rules, args.players, lang)
         options = _engine_options(rules, players, _options(args.option, lang), lang)
         if args.command == "simulate":
-            return cmd_simulate(args, players, options, stream)
+            return cmd_simulate(args, players, options, stream, lang)
         if not 1 <= args.seat <= players:
             raise _Refusal(say("seat-range", lang, players=players, seat=args.seat))
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)

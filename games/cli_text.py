@@ -60,6 +60,24 @@ TEXTS: dict[str, dict[str, str]] = {
         "options": "Options:",
         "option-seat": "seat 1 to {most}, or random",
         "option-line": "  {name}={default}{allowed}: {help}",
+        # simulate's report
+        "sim-title": "{game}: {games} games, {players} players, levels {levels}",
+        "sim-seat": "  seat {seat} ({level}): win share {share}",
+        "sim-actions": "  mean actions per game: {mean}",
+        "sim-time": "  median time per action (computer players included): {us} µs",
+        "bad-levels": "--levels is a comma-separated list of {levels}, not '{given}'.",
+        "level-sep": ", ",
+        # the command line's own refusals (argparse's words; English is argparse's own)
+        "usage": "usage: ",
+        "arg-error": "{prog}: error: {message}",
+        "arg-choice": "argument {arg}: invalid choice: '{value}' (choose from {choices})",
+        "arg-value": "argument {arg}: invalid value: '{value}'",
+        "arg-one": "argument {arg}: expected one argument",
+        "arg-required": "the following arguments are required: {args}",
+        "arg-unknown": "unrecognized arguments: {args}",
+        "arg-ambiguous": "ambiguous option: {option} could match {matches}",
+        "arg-other": "{message}",
+        "arg-command": "command",
     },
     "ja": {
         "you-are": ("あなたは {players} 席中の {seat} 番席です。"
@@ -109,6 +127,23 @@ TEXTS: dict[str, dict[str, str]] = {
         "options": "オプション：",
         "option-seat": "1〜{most} の席番号、または random",
         "option-line": "  {name}={default}{allowed}：{help}",
+        "sim-title": "{game}：{games} ゲーム、{players} 人、レベル {levels}",
+        "sim-seat": "  {seat}番席（{level}）：勝率 {share}",
+        "sim-actions": "  1ゲームの平均手数：{mean}",
+        "sim-time": "  1手にかかる時間の中央値（コンピューターの思考を含む）：{us} マイクロ秒",
+        "bad-levels": ("--levels は {levels} をコンマで区切って並べたものです"
+                       "（「{given}」ではありません）。"),
+        "level-sep": "、",
+        "usage": "使い方：",
+        "arg-error": "{prog}：エラー：{message}",
+        "arg-choice": "{arg} に「{value}」は選べません（{choices} から選んでください）。",
+        "arg-value": "{arg} に「{value}」は使えません。",
+        "arg-one": "{arg} のあとに値を1つ書いてください。",
+        "arg-required": "次の引数を書いてください：{args}",
+        "arg-unknown": "知らない引数です：{args}",
+        "arg-ambiguous": "「{option}」は {matches} のどれのことかわかりません。",
+        "arg-other": "コマンドの書き方が違います（{message}）。",
+        "arg-command": "コマンド",
     },
 }
 

@@ -20,7 +20,7 @@ from games import ai
 from games.cards import parse_many, pretty, show
 from games.cli import main, simulate
 from games.cli_text import TEXTS
-from games.core import Event, OptionError, View
+from games.core import Action, Event, OptionError, View
 from games.option_text import OPTION_TEXTS
 
 # a card written as its code (TS, 7H) where a person reads
@@ -258,6 +258,51 @@ def test_simulate_reports_win_shares_that_add_up(gid: str) -> None:
     assert "seat 1 (easy)" in text and not SEAT_ZERO.search(text)
 
 
+def test_simulate_reports_in_japanese() -> None:
+    code, text = run("simulate", "twenty-two", "-n", "2", "--levels", "easy,normal",
+                     "--lang", "ja")
+    assert code == 0
+    lines = text.splitlines()
+    assert lines[0] == "22（トゥエンティ・ツー）：2 ゲーム、4 人、レベル やさしい、ふつう"
+    assert re.fullmatch(r"  1番席（やさしい）：勝率 \d+\.\d%", lines[1])
+    assert re.fullmatch(r"  4番席（ふつう）：勝率 \d+\.\d%", lines[4])
+    assert re.fullmatch(r"  1ゲームの平均手数：\d+\.\d", lines[5])
+    assert lines[6].startswith("  1手にかかる時間の中央値") and lines[6].endswith("マイクロ秒")
+    assert len(lines) == 7 and not ENGLISH_WORD.findall(text) and not SEAT_ZERO.search(text)
+    code, text = run("simulate", "twenty-two", "-n", "1", "--levels", "easy,pro", "--lang", "ja")
+    assert code == 2 and text == ("--levels は random, easy, normal, hard をコンマで区切って"
+                                  "並べたものです（「easy,pro」ではありません）。\n")
+    code, text = run("simulate", "twenty-two", "-n", "1", "--levels", "pro")
+    assert code == 2 and text == (
+        "--levels is a comma-separated list of random, easy, normal, hard, not 'pro'.\n")
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["play", "twenty-two", "--players", "x"], "--players に「x」は使えません。"),
+    (["play"], "次の引数を書いてください：game"),
+    (["play", "twenty-two", "--level", "pro"],
+     "--level に「pro」は選べません（'random', 'easy', 'normal', 'hard' から選んでください）。"),
+    (["poker"], "コマンド に「poker」は選べません（'list', 'rules', 'simulate', 'play' から"
+                "選んでください）。"),
+    (["play", "twenty-two", "--bogus", "3"], "知らない引数です：--bogus 3"),
+    (["play", "twenty-two", "--seat"], "--seat のあとに値を1つ書いてください。"),
+])
+def test_the_command_lines_own_refusals_read_in_japanese(
+        argv: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for lang_args in (["--lang", "ja"], ["--lang=ja"]):
+        with pytest.raises(SystemExit) as stopped:
+            main([*argv, *lang_args], out=io.StringIO())
+        assert stopped.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("使い方：python -m games") and err.endswith(said + "\n"), err
+        assert "usage" not in err and "error" not in err and "argument" not in err
+    with pytest.raises(SystemExit) as stopped:  # English: argparse's own words
+        main(argv, out=io.StringIO())
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and err.startswith("usage: python -m games")
+    assert "python -m games" in err and ": error: " in err
+
+
 # -- playing -------------------------------------------------------------------------------------
 
 
@@ -296,8 +341,7 @@ def test_every_option_mix_reads_in_japanese(gid: str, players: int,
     code, text = run(*argv, "--seed", "2")
     assert code == 0, text
     assert TEXTS["ja"]["you-win"] in text or "あなたの順位" in text
-    # the jokers keep the name printed on them
-    assert not ENGLISH_WORD.findall(text.replace("Joker", "")), sorted(
+    assert not ENGLISH_WORD.findall(text), sorted(
         set(ENGLISH_WORD.findall(text)))[:20]
     assert not RAW_CODE.search(text) and not SEAT_ZERO.search(text)
 
@@ -406,11 +450,30 @@ def test_hands_sort_by_suit_and_each_games_rank_order() -> None:
     assert _order("twenty-two", "AS 2S KH 3C TD") == "2♠ A♠ K♥ 10♦ 3♣"
     assert _order("bhabhi", "3C AS 2S") == "2♠ A♠ 3♣"
     assert _order("1234", "KS AS 5S 2H") == "A♠ 5♠ K♠ 2♥", "an ace counts 1 in 1234"
-    assert _order("sugekari-21", "KS RJ AS 2S") == "A♠ 2♠ K♠ Joker(R)"
+    assert _order("sugekari-21", "KS RJ AS 2S") == "A♠ 2♠ K♠ Red Joker"
     assert _order("finesse", "AS 2D KH JD", trumps="D") == "2♦ J♦ A♠ K♥", "trumps first"
     assert _order("finesse", "AS 2D KH JD", trumps=None) == "A♠ K♥ 2♦ J♦"
     assert _order("spar", "AS 3S TS", variant="agram") == "3♠ 10♠ A♠"
     assert _order("spar", "KS JS TS", variant="agram-mali") == "J♠ 10♠ K♠", "Mali: A K T Q 9 8 J 7"
+
+
+@pytest.mark.parametrize(("lang", "red", "black"), [
+    ("en", "Red Joker", "Black Joker"), ("ja", "赤ジョーカー", "黒ジョーカー")])
+def test_jokers_are_named_in_the_readers_language(lang: str, red: str, black: str) -> None:
+    rj, bj = parse_many("RJ BJ")
+    assert (str(rj), str(bj)) == ("RJ", "BJ"), "the card codes stay as they are"
+    assert (pretty(rj, lang), pretty(bj, lang)) == (red, black)
+    assert show(parse_many("AS RJ BJ"), lang) == f"A♠ {red} {black}"
+    rules = games.get("sugekari-21")
+    copy = rules.action_text(Action("play", "7", (rj,)), lang)
+    assert copy == (f"Play {red} as 7" if lang == "en" else f"{red}を7として出す")
+    code, text = run("play", "sugekari-21", "--players", "4", "--option", "jokers=true",
+                     "--option", "best_of_three=true", "--seed", "2", "--lang", lang)
+    assert code == 0 and "Joker(" not in text
+    played = [line for line in text.splitlines() if red in line or black in line]
+    assert played and all(" as " in line or "として出す" in line for line in played), played
+    if lang == "ja":
+        assert not ENGLISH_WORD.findall(text)
 
 
 def test_bears_trumps_sit_together_honours_included() -> None:
