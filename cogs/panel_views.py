@@ -24,8 +24,8 @@ from games.cards import pretty
 from games.core import Action
 
 
-def _cards_text(codes: list[str]) -> str:
-    return " ".join(pretty(parse_card(c)) for c in codes)
+def _cards_text(codes: list[str], lang: str) -> str:
+    return " ".join(pretty(parse_card(c), lang) for c in codes)
 
 
 def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int] = (0, 0),
@@ -47,7 +47,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
         lines.append(note)
     if dm:
         lines.append(t("dm-where", lang, game=name, guild=guild, channel=channel))
-    lines.append(t("your-hand", lang, game=name, seat=seat + 1, cards=_cards_text(hand))
+    lines.append(t("your-hand", lang, game=name, seat=seat + 1, cards=_cards_text(hand, lang))
                  if hand else t("your-hand-empty", lang, game=name, seat=seat + 1))
     over = table.status in (FINISHED, CANCELLED) or state.over
     legal = [] if over else state.legal_actions(seat)
@@ -129,7 +129,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
                 custom_id=ids.make("set", table.id, table.version, kind[:60]),
                 placeholder=t("pick-cards", lang, move=move_word(kind, lang))[:150],
                 min_values=min(low, len(cards)), max_values=max(1, high),
-                options=[discord.SelectOption(label=pretty(c), value=str(c)) for c in cards],
+                options=[discord.SelectOption(label=pretty(c, lang), value=str(c)) for c in cards],
                 row=rows_used))
             rows_used += 1
     if keep:

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot import avatars
-from bot.i18n import t
+from bot.i18n import LANGS, t
 from bot.results import add_results
 from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Table
 from cogs import ids
@@ -91,8 +91,9 @@ def hidden_cards(state: Any) -> set[str]:
 
 
 def card_words(codes: set[str]) -> list[str]:
-    """How those cards are written in sentences (their pretty forms)."""
-    return [pretty(parse_card(c)) for c in codes]
+    """How those cards are written in sentences, in every language (a joker is 'Red Joker' in
+    English and '赤ジョーカー' in Japanese)."""
+    return list(dict.fromkeys(pretty(parse_card(c), lang) for c in codes for lang in LANGS))
 
 
 def optional_seats(table: Table) -> list[int]:

@@ -118,3 +118,13 @@ async def test_an_old_event_naming_a_card_now_in_a_hand_is_left_out(tmp_path: Pa
         text = str(embed.to_dict())
         assert pretty(parse(code)) not in text and code not in text
         assert "passed" in text  # the events that name no hidden card stay
+
+
+def test_a_hidden_card_is_looked_for_under_every_languages_name() -> None:
+    """A joker reads 'Red Joker' in English and '赤ジョーカー' in Japanese: a public line in
+    either language naming a hidden joker is left out."""
+    from cogs.views import card_words
+
+    words = card_words({"RJ", "BJ", "AS"})
+    assert sorted(words) == sorted(["Red Joker", "赤ジョーカー", "Black Joker", "黒ジョーカー",
+                                    "A♠"])
