@@ -125,12 +125,21 @@ class TurnControls(LobbyControls):
                             panel: Panel, lang: str, **more: Any) -> None:
         """Answer a click on a panel by editing it to the position now; it is the live one."""
         payload, shown = await self.panel_for(table, seat, lang, interaction.user.id, **more)
-        if interaction.guild_id is None:  # a hand sent by DM: with its picture, as always
-            await interaction.response.edit_message(**payload.edit(),
-                                                    attachments=await payload.files())
-            return
-        # the words and controls at once; the picture follows (drawn off the event loop)
-        await interaction.response.edit_message(**payload.edit(), attachments=[])
+        try:
+            if interaction.guild_id is None:  # a hand sent by DM: with its picture, as always
+                await interaction.response.edit_message(**payload.edit(),
+                                                        attachments=await payload.files())
+                return
+            # the words and controls at once; the picture follows (drawn off the event loop)
+            await interaction.response.edit_message(**payload.edit(), attachments=[])
+        except discord.NotFound:
+            # the clicked message is gone (or never was one of ours): the position goes out as
+            # a fresh private panel instead, so the click is still answered with it
+            if interaction.response.is_done():
+                raise
+            await interaction.response.send_message(**payload.send(), ephemeral=True)
+            if interaction.guild_id is None:
+                return
         self.panels.adopt(panel, interaction, lang, shown)
         self.panels.picture_later(panel, interaction, payload, shown)
 
