@@ -3,7 +3,7 @@
 One auction lap makes a declarer, who plays alone against the other two, either to take at
 least the bid in card points or, in Null, to take no trick at all. In a trump game all eight
 honours (A K Q J of spades and of hearts) are trumps and belong to the trump suit, which is
-what following suit has to respect. The rules are in ``rules/bear.md``.
+what following suit has to respect. The rules are in ``docs/rules/bear.md``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from games.core import (
 PLAYERS = 3
 HAND_SIZE = 10
 
-# -- the pack (rules/bear.md, "Cards") ------------------------------------------------------
+# -- the pack (docs/rules/bear.md, "Cards") ----------------------------------------------------
 # Decision: the red suit that keeps its honours is hearts.
 HONOUR_SUITS = ("S", "H")
 FULL_RANKS = (14, 13, 12, 11, 10, 9, 8, 7, 6, 5)
@@ -83,7 +83,7 @@ def bond_bonus(cards: set[Card] | frozenset[Card]) -> int:
     return BOND * (spades + hearts)
 
 
-# -- games and trumps (rules/bear.md, "Games and trumps") -----------------------------------
+# -- games and trumps (docs/rules/bear.md, "Games and trumps") ---------------------------------
 SUIT_GAMES = ("S", "H", "D", "C")
 GRAND_GAMES = ("grand-red", "grand-black")
 BID_GAMES = SUIT_GAMES + GRAND_GAMES
@@ -135,7 +135,7 @@ def _make_table(game: str) -> GameTable:
 
 TABLES: dict[str, GameTable] = {g: _make_table(g) for g in (*BID_GAMES, NULL, SLOP)}
 
-# -- the auction (rules/bear.md, "Auction") -------------------------------------------------
+# -- the auction (docs/rules/bear.md, "Auction") -----------------------------------------------
 # Ranking of bids: 40 < 45 < … < 95 < Null < 100; Null sits between 95 and 100.
 NULL_RANK = 97
 BID_NUMBERS = tuple(range(40, 101, 5))
@@ -164,7 +164,7 @@ _BIDS_ABOVE: dict[int, list[Action]] = {
 }
 PLAY_ACTIONS: dict[Card, Action] = {c: Action("play", None, (c,)) for c in PACK}
 
-# -- scoring (rules/bear.md, "Scoring (Decision)") ------------------------------------------
+# -- scoring (docs/rules/bear.md, "Scoring") ---------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -478,7 +478,7 @@ class BearState(State):
             self._end_deal(early=True)
 
     def _failure_certain(self) -> bool:
-        """True once the declarer cannot make the contract (rules/bear.md, "Play")."""
+        """True once the declarer cannot make the contract (docs/rules/bear.md, "Play")."""
         declarer = self.declarer
         if declarer is None:
             return False  # a Slop round is always played out

@@ -1,6 +1,6 @@
 """Bhabhi, shown as Getaway (Bhabhi): a shedding game where failing to follow ends the round.
 
-Rules: ``rules/bhabhi.md``. Players follow suit; the first player who cannot follow ends the
+Rules: ``docs/rules/bhabhi.md``. Players follow suit; the first player who cannot follow ends the
 round at once and the taker (highest card of the led suit) picks up everything on the table.
 Players who run out of cards are safe; the last player holding cards loses.
 

@@ -1,6 +1,6 @@
 """Finesse: a partnership trick-taking game without bidding (Miles Edward Allen, 2000).
 
-Rules: ``rules/finesse.md``. Four players, partners opposite (0 and 2 against 1 and 3), a
+Rules: ``docs/rules/finesse.md``. Four players, partners opposite (0 and 2 against 1 and 3), a
 64-card pack (52 plus a second K, Q and J of each suit), three face-up table cards in front of
 each player that only the partner may lead, trumps fixed by the first lead of the deal, and a
 score table that rewards 10 tricks above all.

@@ -1,6 +1,6 @@
 """1234 (Thai: nueng-song-sam-si): beat the number by 1 to 4, or pass with a combination.
 
-Rules: /work/shared/rules/1234.md. Each turn a player puts down either a **play** whose values
+Rules: ``docs/rules/1234.md``. Each turn a player puts down either a **play** whose values
 add up to 1-4 more than the number to beat, or a **pass** combination; a player who can do
 neither drops out. The last player in, or the best hand when the stock runs out, wins the game;
 a table plays a series of games scored in chips, winner's points or penalty points.

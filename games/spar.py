@@ -1,6 +1,6 @@
 """Spar and its West African relatives: short trick games where only the last trick counts.
 
-Rules: /work/shared/rules/spar.md. No trumps; follow suit if you can; the highest card of the
+Rules: ``docs/rules/spar.md``. No trumps; follow suit if you can; the highest card of the
 led suit wins; whoever wins the last trick wins the deal (and, in the scored members, more for
 winning it with a low card). Option ``variant`` picks the member of the family.
 """

@@ -1,7 +1,7 @@
 """Sugekari 21 (菅刈21): add cards to a running total that may never pass 21.
 
 Whoever played the last card of a round captures the round's cards for their side; the side
-that captures more cards wins. Rules: ``rules/sugekari-21.md`` (seed 002).
+that captures more cards wins. Rules: ``docs/rules/sugekari-21.md``.
 
 Sides: seats 0 and 2 against 1 and 3 in ``teams`` mode; in the two-player modes each player is
 their own side. Either way a seat's side is ``seat % 2``.

@@ -1,4 +1,4 @@
-"""22 (Twenty-Two), the American member of the Cucumber family (rules/twenty-two.md).
+"""22 (Twenty-Two), the American member of the Cucumber family (docs/rules/twenty-two.md).
 
 Nobody wants the last trick of a deal: its winner takes the card they played there as penalty
 points, and a player whose penalty reaches 22 (30 with ``scoring="cucumber"``) is out. The last

@@ -1,4 +1,4 @@
-"""Bear (rules/bear.md): every rule point, every Decision and every option's effect."""
+"""Bear (docs/rules/bear.md): every rule point, every Decision and every option's effect."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def cards(text: str) -> list[Card]:
 
 
 def deck_for(hands: dict[int, str], kitty: str, dealer: int = 0) -> list[str]:
-    """The deck order of rules/bear.md's Actions: 3 each from the dealer's left, kitty 2, 4, 3."""
+    """The deck order of docs/rules/bear.md: 3 each from the dealer's left, kitty 2, 4, 3."""
     order = [(dealer + 1) % 3, (dealer + 2) % 3, dealer]
     held = {s: hands[s].split() for s in hands}
     deck: list[str] = []

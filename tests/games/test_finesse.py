@@ -1,4 +1,4 @@
-"""Finesse: every rule point, example and option of rules/finesse.md."""
+"""Finesse: every rule point, example and option of docs/rules/finesse.md."""
 
 from __future__ import annotations
 

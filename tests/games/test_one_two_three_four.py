@@ -1,4 +1,4 @@
-"""1234: every example and Decision of rules/1234.md, and each option's effect."""
+"""1234: every example and Decision of docs/rules/1234.md, and each option's effect."""
 
 from __future__ import annotations
 

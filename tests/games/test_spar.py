@@ -1,4 +1,4 @@
-"""The Spar family: every variant, rule and Decision of rules/spar.md, and each option's effect."""
+"""The Spar family: every member, rule and Decision of docs/rules/spar.md, and every option."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sugekari 21: every example and Decision of rules/sugekari-21.md, each mode and spice."""
+"""Sugekari 21: every example and Decision of docs/rules/sugekari-21.md, each mode and spice."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""22 (rules/twenty-two.md): every example, every decision and every option's effect."""
+"""22 (docs/rules/twenty-two.md): every example, every decision and every option's effect."""
 
 from __future__ import annotations
 
