@@ -732,6 +732,22 @@ MESSAGES["ja"].update({
     "unrated-repeat": "同じ人が2つの席に座っています",
 })
 
+# -- /rules: every option with its default, and the rule book page (cogs/rules_text.py) -------
+MESSAGES["en"].update({
+    "rules-options": "**Options** (name = default; values):",
+    "rules-option-line": "`{name}` = **{default}** ({values}): {help}",
+    "rules-option-seat": "a seat number, or random",
+    "rules-option-own": "the game's own",
+    "rules-book": "Full rules, with every Decision and example: {page} in Deckhand's source",
+})
+MESSAGES["ja"].update({
+    "rules-options": "**オプション**(名前 = 既定値、取りうる値):",
+    "rules-option-line": "`{name}` = **{default}**({values}):{help}",
+    "rules-option-seat": "席の番号、またはランダム",
+    "rules-option-own": "ゲームごとの既定",
+    "rules-book": "すべての裁定と例を含む完全なルール:Deckhand のソースの {page}",
+})
+
 # Japanese has a single form where English has one for exactly one ("1 trick").
 MESSAGES["ja"].update({key: MESSAGES["ja"][key.removesuffix("-one")]
                        for key in MESSAGES["en"] if key.endswith("-one")

@@ -29,6 +29,7 @@ from cogs import ids
 from cogs.board import BOARD_KEPT as BOARD_KEPT  # re-exported
 from cogs.board import Board as Board  # re-exported
 from cogs.board import Interaction
+from cogs.rules_text import rules_embed
 from cogs.turn import TurnControls
 from cogs.views import COG, TableButton, TableSelect
 
@@ -186,17 +187,13 @@ class PlayCog(TurnControls, commands.Cog, name=COG):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def rules(self, interaction: Interaction, game: str) -> None:
-        """/rules: a game's summary in the user's language."""
+        """/rules: a game's summary and options in the user's language."""
         lang = lang_of(interaction.locale)
         try:
             rules = self.bot.rules_for(game)
         except KeyError:
             raise Refusal("unknown-game", game=game) from None
-        name = rules.name_ja if lang == "ja" else rules.name
-        summary = rules.summary_ja if lang == "ja" else rules.summary_en
-        embed = discord.Embed(title=t("rules-title", lang, name=name),
-                              description=(summary or "-")[:4000])
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(embed=rules_embed(rules, lang), ephemeral=True)
 
     async def _change_settings(self, interaction: Interaction, **changes: Any) -> str:
         """Store some of a user's settings (the others kept); the user's language."""

@@ -1,4 +1,4 @@
-"""The rules interface every game implements (see DESIGN.md, "The rules interface").
+"""The rules interface every game implements (docs/engine.md explains it for game authors).
 
 A game is a :class:`Rules` (what the game is: name, player counts, options) that makes
 :class:`State` objects (one match in progress). Other layers see a state only through

@@ -1,0 +1,63 @@
+"""The text of ``/rules``: a game's summary, every option with its default, and where the full
+rule book page is."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import t
+from cogs.views import option_value_text
+from games.core import Option, Rules
+
+#: Discord's limit for an embed's description is 4096 characters; stay under it
+DESCRIPTION_LIMIT = 4000
+
+
+def rulebook_page(game_id: str) -> str:
+    """The game's page of the rule book, as a path inside the repository."""
+    return f"docs/rules/{game_id}.md"
+
+
+def default_text(option: Option, lang: str) -> str:
+    """An option's default as a player reads it (on/off, random seat, or the value itself)."""
+    if option.default is None and option.kind != "seat":
+        return t("rules-option-own", lang)
+    return option_value_text(option.default, lang)
+
+
+def allowed_text(option: Option, lang: str) -> str:
+    """The values an option takes: its choices, a range of numbers, on/off or a seat."""
+    if option.kind == "choice":
+        return " | ".join(option.choices)
+    if option.kind == "bool":
+        return f"{t('on', lang)} | {t('off', lang)}"
+    if option.kind == "seat":
+        return t("rules-option-seat", lang)
+    low = "" if option.minimum is None else str(option.minimum)
+    high = "" if option.maximum is None else str(option.maximum)
+    return f"{low}–{high}"
+
+
+def option_lines(rules: Rules, lang: str) -> list[str]:
+    """One line per option: ``name`` = default (values): what it does."""
+    lines = []
+    for option in rules.options:
+        help_text = option.help_ja if lang == "ja" else option.help_en
+        lines.append(t("rules-option-line", lang, name=option.name,
+                       default=default_text(option, lang), values=allowed_text(option, lang),
+                       help=help_text))
+    return lines
+
+
+def rules_embed(rules: Rules, lang: str) -> discord.Embed:
+    """The ``/rules`` answer: the summary, the options, and the rule book page in the footer."""
+    name = rules.name_ja if lang == "ja" else rules.name
+    summary = (rules.summary_ja if lang == "ja" else rules.summary_en).strip() or "-"
+    text = summary
+    lines = option_lines(rules, lang)
+    if lines:
+        text += "\n\n" + t("rules-options", lang) + "\n" + "\n".join(lines)
+    embed = discord.Embed(title=t("rules-title", lang, name=name),
+                          description=text[:DESCRIPTION_LIMIT])
+    embed.set_footer(text=t("rules-book", lang, page=rulebook_page(rules.id)))
+    return embed
