@@ -1,4 +1,4 @@
-"""Getaway (Bhabhi): every example and Decision of docs/rules/bhabhi.md, and each option's effect."""
+"""Getaway (Bhabhi): every example and Decision of docs/rules/bhabhi.md, and every option."""
 
 from __future__ import annotations
 

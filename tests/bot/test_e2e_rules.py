@@ -1,0 +1,35 @@
+"""/rules on the simulated Discord: every game's summary, every option with its default, and the
+game's page of the rule book, privately and in the asker's language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import games
+from tests.bot.sim_helpers import world
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_rules_shows_every_option_and_the_rule_book_page(tmp_path: Path) -> None:
+    async with world(tmp_path, people=1) as w:
+        alice = w.users[0]
+        for gid in games.ids():
+            rules = games.get(gid)
+            for locale, lang in (("en-US", "en"), ("ja", "ja")):
+                r = await w.sim.slash(alice, w.channel, "rules", {"game": gid}, locale=locale)
+                assert r.ephemeral and r.message is not None, (gid, lang)
+                (embed,) = r.message.embeds
+                summary = rules.summary_ja if lang == "ja" else rules.summary_en
+                description = embed["description"]
+                assert description.startswith(summary.strip().splitlines()[0])
+                for opt in rules.options:
+                    help_text = opt.help_ja if lang == "ja" else opt.help_en
+                    assert f"`{opt.name}` = **" in description, (gid, opt.name)
+                    assert help_text in description, (gid, opt.name)
+                page = f"docs/rules/{gid}.md"
+                assert page in embed["footer"]["text"]
+                assert (ROOT / page).is_file()
+            # The Japanese answer is in Japanese, the English one is not.
+            assert "オプション" in description and "Options" not in description
+        assert w.sim.spec_errors == []
