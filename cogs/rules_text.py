@@ -13,9 +13,9 @@ from games.core import Option, Rules
 DESCRIPTION_LIMIT = 4000
 
 
-def rulebook_page(game_id: str) -> str:
-    """The game's page of the rule book, as a path inside the repository."""
-    return f"docs/rules/{game_id}.md"
+def rulebook_page(game_id: str, lang: str = "en") -> str:
+    """The game's page of the rule book in that language, as a path inside the repository."""
+    return f"docs/rules/ja/{game_id}.md" if lang == "ja" else f"docs/rules/{game_id}.md"
 
 
 def default_text(option: Option, lang: str) -> str:
@@ -59,5 +59,5 @@ def rules_embed(rules: Rules, lang: str) -> discord.Embed:
         text += "\n\n" + t("rules-options", lang) + "\n" + "\n".join(lines)
     embed = discord.Embed(title=t("rules-title", lang, name=name),
                           description=text[:DESCRIPTION_LIMIT])
-    embed.set_footer(text=t("rules-book", lang, page=rulebook_page(rules.id)))
+    embed.set_footer(text=t("rules-book", lang, page=rulebook_page(rules.id, lang)))
     return embed

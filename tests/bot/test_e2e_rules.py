@@ -1,5 +1,5 @@
 """/rules on the simulated Discord: every game's summary, every option with its default, and the
-game's page of the rule book, privately and in the asker's language."""
+game's page of the rule book in the asker's language, privately."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ async def test_rules_shows_every_option_and_the_rule_book_page(tmp_path: Path) -
                     help_text = opt.help_ja if lang == "ja" else opt.help_en
                     assert f"`{opt.name}` = **" in description, (gid, opt.name)
                     assert help_text in description, (gid, opt.name)
-                page = f"docs/rules/{gid}.md"
+                page = f"docs/rules/ja/{gid}.md" if lang == "ja" else f"docs/rules/{gid}.md"
                 assert page in embed["footer"]["text"]
                 assert (ROOT / page).is_file()
             # The Japanese answer is in Japanese, the English one is not.

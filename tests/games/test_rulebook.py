@@ -1,9 +1,10 @@
 """The rule book in docs/rules/ agrees with the engine, with /rules and with the command line.
 
-Every game has a page; every page's Options table lists exactly the options its game declares,
-with the values the engine accepts and the defaults it really uses; the bot's /rules text and
-``python -m games rules`` show the same options with the same defaults; and no tracked file of
-the repository points at a path outside it.
+Every game has a page in English (docs/rules/) and in Japanese (docs/rules/ja/); every page's
+Options table lists exactly the options its game declares, with the values the engine accepts
+and the defaults it really uses; the bot's /rules text and ``python -m games rules`` show the
+same options with the same defaults; and no tracked file of the repository points at a path
+outside it.
 """
 
 from __future__ import annotations
@@ -22,22 +23,32 @@ from games.cli import main as cli_main
 from games.core import Option, OptionValue, Rules
 
 ROOT = Path(__file__).resolve().parents[2]
-BOOK = ROOT / "docs" / "rules"
+BOOKS = {"en": ROOT / "docs" / "rules", "ja": ROOT / "docs" / "rules" / "ja"}
+LANGS = list(BOOKS)
+#: the headings every page has, in each language: options, Decisions, moves and deck order
+HEADINGS = {
+    "en": ("Options", "Decisions", "For contributors: moves and deck order"),
+    "ja": ("オプション", "裁定(Decisions)", "開発者向け(操作と配札順)"),
+}
+#: how each language's Options table names a seat option's values
+SEAT_WORD = {"en": "seat", "ja": "席"}
 GAME_IDS = games.ids()
-ALL_OPTIONS = [(gid, opt.name) for gid in GAME_IDS for opt in games.get(gid).options]
+ALL_OPTIONS = [(gid, opt.name, lang) for gid in GAME_IDS for opt in games.get(gid).options
+               for lang in LANGS]
 _ROW = re.compile(r"^\|\s*`(?P<name>[a-z_]+)`\s*\|(?P<values>[^|]*)\|(?P<default>[^|]*)\|")
 _CODE = re.compile(r"`([^`]+)`")
 
 
-def page(gid: str) -> str:
-    return (BOOK / f"{gid}.md").read_text(encoding="utf-8")
+def page(gid: str, lang: str = "en") -> str:
+    return (BOOKS[lang] / f"{gid}.md").read_text(encoding="utf-8")
 
 
-def options_table(gid: str) -> dict[str, tuple[str, str]]:
+def options_table(gid: str, lang: str = "en") -> dict[str, tuple[str, str]]:
     """The page's Options table: option name -> (values cell, default cell)."""
-    text = page(gid)
-    assert "\n## Options\n" in text, f"docs/rules/{gid}.md has no '## Options' section"
-    section = text.split("\n## Options\n", 1)[1].split("\n## ", 1)[0]
+    text = page(gid, lang)
+    heading = f"\n## {HEADINGS[lang][0]}\n"
+    assert heading in text, f"the {lang} page of {gid} has no {heading.strip()!r} section"
+    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
     rows: dict[str, tuple[str, str]] = {}
     for line in section.splitlines():
         found = _ROW.match(line)
@@ -55,9 +66,9 @@ def value_of_token(opt: Option, token: str) -> OptionValue:
     return opt.coerce(token, players=8)
 
 
-def page_default(gid: str, opt: Option) -> OptionValue:
+def page_default(gid: str, opt: Option, lang: str = "en") -> OptionValue:
     """The default the page gives for an option: the first value written in its default cell."""
-    _values, default = options_table(gid)[opt.name]
+    _values, default = options_table(gid, lang)[opt.name]
     tokens = _CODE.findall(default)
     assert tokens, f"{gid}: option {opt.name} has no `value` in its default cell: {default!r}"
     return value_of_token(opt, tokens[0])
@@ -75,52 +86,59 @@ def real_defaults(rules: Rules, opt: Option) -> set[OptionValue]:
 
 
 # -- the pages -------------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("gid", GAME_IDS)
-def test_every_game_has_a_page_listed_in_the_index(gid: str) -> None:
-    assert (BOOK / f"{gid}.md").is_file()
-    heading = page(gid).splitlines()[0]
-    assert heading.startswith("# ") and f"game id `{gid}`" in heading
-    assert f"]({gid}.md)" in (BOOK / "README.md").read_text(encoding="utf-8")
+def test_every_game_has_a_page_listed_in_the_index(gid: str, lang: str) -> None:
+    assert (BOOKS[lang] / f"{gid}.md").is_file()
+    heading = page(gid, lang).splitlines()[0]
+    assert heading.startswith("# ") and f"`{gid}`" in heading
+    assert f"]({gid}.md)" in (BOOKS[lang] / "README.md").read_text(encoding="utf-8")
 
 
-def test_the_index_lists_no_page_that_is_not_a_game() -> None:
-    linked = set(re.findall(r"\]\(([a-z0-9-]+)\.md\)", (BOOK / "README.md").read_text()))
-    assert linked == set(GAME_IDS)
-    assert {p.stem for p in BOOK.glob("*.md")} == set(GAME_IDS) | {"README"}
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_index_lists_no_page_that_is_not_a_game(lang: str) -> None:
+    index = (BOOKS[lang] / "README.md").read_text(encoding="utf-8")
+    assert set(re.findall(r"\]\(([a-z0-9-]+)\.md\)", index)) == set(GAME_IDS)
+    assert {p.stem for p in BOOKS[lang].glob("*.md")} == set(GAME_IDS) | {"README"}
 
 
+def test_the_english_index_leads_to_the_japanese_book() -> None:
+    assert "](ja/README.md)" in (BOOKS["en"] / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("gid", GAME_IDS)
-def test_every_page_has_the_sections_players_and_contributors_need(gid: str) -> None:
-    text = page(gid)
-    headings = ("Options", "Decisions", "For contributors: moves and deck order")
-    for heading in (f"\n## {h}\n" for h in headings):
-        assert heading in text, f"docs/rules/{gid}.md lacks {heading.strip()!r}"
+def test_every_page_has_the_sections_players_and_contributors_need(gid: str, lang: str) -> None:
+    text = page(gid, lang)
+    for heading in (f"\n## {h}\n" for h in HEADINGS[lang]):
+        assert heading in text, f"the {lang} page of {gid} lacks {heading.strip()!r}"
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("gid", GAME_IDS)
-def test_page_lists_exactly_the_options_the_engine_offers(gid: str) -> None:
+def test_page_lists_exactly_the_options_the_engine_offers(gid: str, lang: str) -> None:
     rules = games.get(gid)
-    assert list(options_table(gid)) == [opt.name for opt in rules.options]
-    assert {d["name"] for d in rules.describe_options()} == set(options_table(gid))
+    assert list(options_table(gid, lang)) == [opt.name for opt in rules.options]
+    assert {d["name"] for d in rules.describe_options()} == set(options_table(gid, lang))
 
 
-@pytest.mark.parametrize(("gid", "name"), ALL_OPTIONS)
-def test_page_gives_the_engines_default(gid: str, name: str) -> None:
+@pytest.mark.parametrize(("gid", "name", "lang"), ALL_OPTIONS)
+def test_page_gives_the_engines_default(gid: str, name: str, lang: str) -> None:
     rules = games.get(gid)
     opt = rules.option(name)
     described = next(d for d in rules.describe_options() if d["name"] == name)
-    assert page_default(gid, opt) == described["default"] == opt.default
+    assert page_default(gid, opt, lang) == described["default"] == opt.default
     # Where the default depends on the table (Sugekari's mode at two players), the page names
     # every value the engine really uses.
-    _values, cell = options_table(gid)[name]
+    _values, cell = options_table(gid, lang)[name]
     written = {value_of_token(opt, token) for token in _CODE.findall(cell)}
     assert real_defaults(rules, opt) <= written
 
 
-@pytest.mark.parametrize(("gid", "name"), ALL_OPTIONS)
-def test_page_gives_the_values_the_engine_accepts(gid: str, name: str) -> None:
+@pytest.mark.parametrize(("gid", "name", "lang"), ALL_OPTIONS)
+def test_page_gives_the_values_the_engine_accepts(gid: str, name: str, lang: str) -> None:
     opt = games.get(gid).option(name)
-    values, _default = options_table(gid)[name]
+    values, _default = options_table(gid, lang)[name]
     tokens = _CODE.findall(values)
     if opt.kind == "choice":
         assert tokens == list(opt.choices)
@@ -128,7 +146,7 @@ def test_page_gives_the_values_the_engine_accepts(gid: str, name: str) -> None:
         assert set(tokens) == {"on", "off"}
         assert {value_of_token(opt, token) for token in tokens} == {True, False}
     elif opt.kind == "seat":
-        assert "seat" in values and tokens == ["random"]
+        assert SEAT_WORD[lang] in values and tokens == ["random"]
         assert value_of_token(opt, "random") is None
     else:
         assert f"{opt.minimum}–{opt.maximum}" in values
@@ -149,22 +167,23 @@ def shown_default(opt: Option, value: OptionValue, lang: str) -> str:
     return str(value)
 
 
-@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("gid", GAME_IDS)
 def test_rules_command_shows_the_pages_options_and_defaults(gid: str, lang: str) -> None:
     rules = games.get(gid)
     shown = rules_lines(gid, lang)
-    assert list(shown) == list(options_table(gid))
+    assert list(shown) == list(options_table(gid, lang))
     for opt in rules.options:
-        assert shown[opt.name] == shown_default(opt, page_default(gid, opt), lang)
+        assert shown[opt.name] == shown_default(opt, page_default(gid, opt, lang), lang)
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("gid", GAME_IDS)
-def test_rules_command_names_the_games_page(gid: str) -> None:
-    for lang in ("en", "ja"):
-        footer = rules_embed(games.get(gid), lang).footer.text or ""
-        assert rulebook_page(gid) in footer
-    assert (ROOT / rulebook_page(gid)).is_file()
+def test_rules_command_names_the_games_page_in_the_askers_language(gid: str, lang: str) -> None:
+    footer = rules_embed(games.get(gid), lang).footer.text or ""
+    assert rulebook_page(gid, lang) in footer
+    assert (ROOT / rulebook_page(gid, lang)) == BOOKS[lang] / f"{gid}.md"
+    assert (ROOT / rulebook_page(gid, lang)).is_file()
 
 
 # -- python -m games rules --------------------------------------------------------------------
@@ -174,24 +193,26 @@ def cli_rules(gid: str, lang: str) -> str:
     return out.getvalue()
 
 
-def cli_renderings(opt: Option, value: OptionValue) -> set[str]:
-    """Ways a terminal may write a default: the value itself, true/false or on/off."""
+def cli_renderings(opt: Option, value: OptionValue, lang: str) -> set[str]:
+    """Ways a terminal may write a default: the value itself, true/false or on/off, in words
+    of either language (the bot's words for on, off and a random seat)."""
     if isinstance(value, bool):
-        return {str(value), str(value).lower(), "on" if value else "off"}
+        word = "on" if value else "off"
+        return {str(value), str(value).lower(), word, t(word, lang)}
     if value is None:
-        return {"random"} if opt.kind == "seat" else set()
+        return {"random", t("random-seat", lang)} if opt.kind == "seat" else set()
     return {str(value)}
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("gid", GAME_IDS)
-def test_cli_rules_shows_the_pages_options_and_defaults(gid: str) -> None:
-    text = cli_rules(gid, "en")
-    lines = text.splitlines()
+def test_cli_rules_shows_the_pages_options_and_defaults(gid: str, lang: str) -> None:
+    lines = cli_rules(gid, lang).splitlines()
     for opt in games.get(gid).options:
         word = re.compile(rf"(?<![\w-]){re.escape(opt.name)}(?![\w-])")
         own = [line for line in lines if word.search(line)]
         assert own, f"python -m games rules {gid} does not show option {opt.name}"
-        wanted = cli_renderings(opt, page_default(gid, opt))
+        wanted = cli_renderings(opt, page_default(gid, opt, lang), lang)
         # A default with no fixed value (Spar's target: each variant's own) has no single
         # word to look for; every other default must stand on the option's own line.
         if wanted:
