@@ -18,8 +18,13 @@ def rulebook_page(game_id: str, lang: str = "en") -> str:
     return f"docs/rules/ja/{game_id}.md" if lang == "ja" else f"docs/rules/{game_id}.md"
 
 
-def default_text(option: Option, lang: str) -> str:
-    """An option's default as a player reads it (on/off, random seat, or the value itself)."""
+def default_text(rules: Rules, option: Option, lang: str) -> str:
+    """An option's default as a player reads it: the game's own words where its default depends
+    on something (Spar's target, Sugekari's mode), else the value in the bot's words (on/off,
+    a random seat) as the Options menu shows it."""
+    own = rules.default_text(option, lang)
+    if own != Rules.default_text(rules, option, lang):
+        return own
     if option.default is None and option.kind != "seat":
         return t("rules-option-own", lang)
     return option_value_text(option.default, lang)
@@ -44,7 +49,8 @@ def option_lines(rules: Rules, lang: str) -> list[str]:
     for option in rules.options:
         help_text = option.help_ja if lang == "ja" else option.help_en
         lines.append(t("rules-option-line", lang, name=option.name,
-                       default=default_text(option, lang), values=allowed_text(option, lang),
+                       default=default_text(rules, option, lang),
+                       values=allowed_text(option, lang),
                        help=help_text))
     return lines
 
