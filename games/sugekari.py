@@ -862,7 +862,7 @@ class SugekariRules(Rules):
     summary_en: ClassVar[str] = (
         "Sugekari 21 — an original game from Sugekari, Meguro, Tokyo.\n"
         "Values: A = 1, 2–10 as printed, J = −1, Q = −2, K = −3. Suits never matter.\n"
-        "Teams (default): 4 players, seats 0+2 against 1+3, 13 cards each.\n"
+        "Teams (default): 4 players, seats 1+3 against 2+4, 13 cards each.\n"
         "A round: the starter plays any card; then in turn each plays one card or passes.\n"
         "The round's total may never pass 21; no rank twice in a round; nobody may play a J, Q "
         "or K as their last card.\n"
@@ -875,13 +875,12 @@ class SugekariRules(Rules):
         "round, drawn cards shown).\n"
         "Spices: exchange (3 cards, rotate or partner), best_of_three, jokers (games 2–3: a "
         "joker copies a number card of the round or halves an even total, 0 too; −5 when "
-        "captured).\n"
-        "Moves: play:7H, play=7:RJ, play=half:RJ, pass, exchange:7H,8S,KD, discard:7H."
+        "captured)."
     )
     summary_ja: ClassVar[str] = (
         "菅刈21 — 東京都目黒区菅刈生まれのオリジナルゲーム。\n"
         "数値: A=1、2〜10は額面、J=−1、Q=−2、K=−3。マークは関係ない。\n"
-        "チーム戦(標準): 4人、席0・2 対 1・3、13枚ずつ配る。\n"
+        "チーム戦(標準): 4人、席1・3 対 2・4、13枚ずつ配る。\n"
         "ラウンド: 先攻が好きな1枚を出し、以後順番に1枚出すかパスする。\n"
         "合計は21を超えてはならない。同じ数字はラウンド中に1度だけ。最後の1枚をJ・Q・Kで"
         "出すことはできない。\n"
@@ -893,8 +892,7 @@ class SugekariRules(Rules):
         "2人: two-decks(1回のシャッフルで2ゲーム)または refill(ラウンドごとに13枚まで補充、"
         "引いたカードは公開)。\n"
         "スパイス: exchange(3枚交換、rotate/partner)、best_of_three、jokers(2・3ゲーム目、"
-        "ジョーカーは場の数札の代わりか偶数(0も)の合計を半分に。獲得すると−5)。\n"
-        "操作: play:7H、play=7:RJ、play=half:RJ、pass、exchange:7H,8S,KD、discard:7H。"
+        "ジョーカーは場の数札の代わりか偶数(0も)の合計を半分に。獲得すると−5)。"
     )
 
     def player_counts(self) -> range:
