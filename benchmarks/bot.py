@@ -57,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # "bot": the packa
 
 import games
 from benchmarks.botproc import BotProcess, ProcDiscord, read_stamps
-from benchmarks.waits import read_waits, report, table_edits
+from benchmarks.waits import percentile, read_waits, report, table_edits
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import button, table_of, verb_of
 from tests.discord_sim import InteractionResult, SimChannel, SimMessage, SimulatedDiscord, SimUser
@@ -285,11 +285,6 @@ async def take_turns(b: Bench, channel: SimChannel, users: list[SimUser], moves:
                 b.note(await sim.click(user, answer, confirm[0]["custom_id"]), "move")
             made += 1
     return made
-
-
-def percentile(ordered: list[float], share: float) -> float:
-    """The value below which ``share`` of the sorted values lie (nearest rank)."""
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
 async def run(tables: int, moves: int, validate: bool = False, profile: str | None = None,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n import plural, t
 from bot.ratings import unrated_reason
-from games.cards import Card, pretty
+from games.cards import show
 from games.core import Action, Entry, Event, Rules, State, Tally
 
 if TYPE_CHECKING:
@@ -36,10 +36,6 @@ def points_text(points: float) -> str:
     if whole == 0:
         return "0"
     return f"+{whole:g}" if whole > 0 else f"−{-whole:g}"
-
-
-def _cards(cards: Sequence[Card]) -> str:
-    return " ".join(pretty(c) for c in cards)
 
 
 def who_text(seats: Sequence[int], names: Sequence[str], lang: str) -> str:
@@ -71,7 +67,7 @@ def _item(rules: Rules, entry: Entry, lang: str, hidden: frozenset[str]) -> str:
     """One entry in words (without its cards when one of them is hidden now: the key's
     '-bare' wording)."""
     game, key, value = rules.id, entry.key, entry.value
-    params: dict[str, Any] = {"value": value, "cards": _cards(entry.cards),
+    params: dict[str, Any] = {"value": value, "cards": show(entry.cards),
                               "points": points_text(entry.points)}
     bare = "-bare" if any(str(c) in hidden for c in entry.cards) else ""
     if game == "bear":

@@ -30,7 +30,7 @@ from cogs import ids
 from cogs.views import COG as PLAY_COG
 from cogs.views import HAND_FILE, StaticView
 from games import tutorials
-from games.cards import pretty
+from games.cards import show
 from games.tutorials.runner import LEARNER, NEXT, Lesson
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ class LearnCog(commands.Cog, name=COG):
                 picture = await hand_png_async({"hand": [str(c) for c in hand]}, playable,
                                                four_colour=user.four_colour)
                 files = [discord.File(io.BytesIO(picture), filename=HAND_FILE,
-                                      description=" ".join(pretty(c) for c in hand))]
+                                      description=show(hand))]
                 embed.set_image(url=f"attachment://{HAND_FILE}")
             embed.set_footer(text=t("learn-step", lang, step=lesson.step + 1,
                                     steps=lesson.tutorial.steps))

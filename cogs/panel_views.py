@@ -19,13 +19,8 @@ from cogs.controls import (
     game_name,
     select_menu,
 )
-from games.cards import parse as parse_card
-from games.cards import pretty
+from games.cards import pretty, show_codes
 from games.core import Action
-
-
-def _cards_text(codes: list[str], lang: str) -> str:
-    return " ".join(pretty(parse_card(c), lang) for c in codes)
 
 
 def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int] = (0, 0),
@@ -47,7 +42,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
         lines.append(note)
     if dm:
         lines.append(t("dm-where", lang, game=name, guild=guild, channel=channel))
-    lines.append(t("your-hand", lang, game=name, seat=seat + 1, cards=_cards_text(hand, lang))
+    lines.append(t("your-hand", lang, game=name, seat=seat + 1, cards=show_codes(hand, lang))
                  if hand else t("your-hand-empty", lang, game=name, seat=seat + 1))
     over = table.status in (FINISHED, CANCELLED) or state.over
     legal = [] if over else state.legal_actions(seat)
