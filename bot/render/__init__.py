@@ -15,7 +15,7 @@ from typing import Any
 from bot.render import painter
 from bot.render.order import sort_hand
 from bot.render.scenes import scene_for, word
-from bot.render.table import draw_scene, hand_picture, png, pretty_card
+from bot.render.table import draw_scene, hand_picture, png, pretty_card, table_and_hand
 
 
 def table_png(view: dict[str, Any], names: Sequence[str], lang: str = "en",
@@ -25,6 +25,15 @@ def table_png(view: dict[str, Any], names: Sequence[str], lang: str = "en",
     (None: initials), ``computers`` the seats a computer plays (drawn with a mark of their own).
     """
     return png(draw_scene(scene_for(view, names, lang, avatars, computers), four_colour))
+
+
+def position_png(view: dict[str, Any], names: Sequence[str], lang: str = "en",
+                 ring: Iterable[str] = (), title: str = "") -> bytes:
+    """A seat's view as one picture: the table, and under it that seat's hand with the
+    ``ring`` cards ringed (none ringed nor dimmed when ``ring`` is empty)."""
+    marked = set(ring) or None
+    hand = hand_picture(sort_hand(view, list(view.get("hand", []))), marked, False, title)
+    return png(table_and_hand(draw_scene(scene_for(view, names, lang)), hand))
 
 
 def playable_cards(actions: Iterable[str]) -> set[str]:

@@ -266,16 +266,29 @@ def _draw_trick(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene,
                 last: bool = False) -> None:
     """Each card of a trick in front of the seat that played it, the lead marked."""
     plays = scene.last_trick if last else scene.trick
+    drawn: list[Rect] = []
     for i, (seat, codes) in enumerate(plays):
         tx, ty = trick_spot(*spots[seat], h, crowded)
         x0, x1 = _card_row(image, codes, tx, ty - CARD_H // 2, CARD_W, CARD_H, four_colour,
                            CARD_W + 30 * 5, f"{'last' if last else 'trick'}:{seat}", dim=last)
+        drawn.append((x0, ty - CARD_H // 2, x1, ty + CARD_H // 2))
         if i == 0 and scene.lead_label:  # the previous trick's cards and lead are greyed
             _label(image, draw, ((x0 + x1) // 2, ty - CARD_H // 2 - 18), scene.lead_label,
                    "lead-last" if last else "lead", seat=seat)
     if last and scene.last_label:
-        fonts.draw_text(image, (CENTRE[0], CENTRE[1] + 2), fonts.fit(scene.last_label, TEXT, 360),
-                        TEXT, WHITE, bold=True, anchor="m")
+        fonts.draw_text(image, (CENTRE[0], _label_y(drawn)),
+                        fonts.fit(scene.last_label, TEXT, 360), TEXT, WHITE, bold=True,
+                        anchor="m")
+
+
+def _label_y(cards_drawn: list[Rect]) -> int:
+    """Where the previous trick's label goes: the centre, or above the trick's cards (clear of
+    the lead badge) when a card lies there."""
+    y = CENTRE[1] + 2
+    if all(bottom < y - 18 or top > y + 18 or right < CENTRE[0] - 180 or left > CENTRE[0] + 180
+           for left, top, right, bottom in cards_drawn):
+        return y
+    return min(top for _, top, _, _ in cards_drawn) - 52
 
 
 def _draw_previous(image: Image.Image, scene: Scene, spots: list[tuple[int, int]], h: int,
@@ -413,6 +426,23 @@ def hand_picture(codes: list[str], playable: set[str] | None, four_colour: bool 
     if not codes:
         fonts.draw_text(image, (width // 2, head + h // 2), "—", 30, MUTED, anchor="m")
     return image
+
+
+#: how much larger a hand is drawn under a table than alone (it is read at the table's scale)
+HAND_SCALE = 1.4
+
+
+def table_and_hand(table: Image.Image, hand: Image.Image) -> Image.Image:
+    """A table picture with a hand picture under it, centred, enlarged to the table's scale."""
+    scale = min(HAND_SCALE, (WIDTH - 2 * MARGIN) / hand.width)
+    size = (round(hand.width * scale), round(hand.height * scale))
+    hand = hand.resize(size, Image.Resampling.LANCZOS)
+    image = Image.new("RGB", (WIDTH, HEIGHT + hand.height), FELT)
+    image.paste(table, (0, 0))
+    image.paste(hand, ((WIDTH - hand.width) // 2, HEIGHT))
+    return image
+
+
 # The colours pictures are made of, and the steps between pairs of them that anti-aliased
 # edges and text produce: a fixed palette makes PNG encoding several times faster than RGB.
 _INKS = [FELT, TABLE, RIM, BOX, (40, 40, 40), WHITE, MUTED, GOLD, (250, 250, 247),
