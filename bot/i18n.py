@@ -748,6 +748,59 @@ MESSAGES["ja"].update({
     "rules-book": "すべての裁定と例を含む完全なルール:Deckhand のソースの {page}",
 })
 
+# -- /rules: the picture of a typical position and the rule it shows (bot/rules_pictures.py) --
+MESSAGES["en"].update({
+    "rules-picture": "In the picture",
+    "rules-picture-seat": "Seat {n}",
+    "rules-picture-hand": "Seat {n}'s hand",
+    "rules-picture-1234": "The number to beat was 13: Seat 1 played 9♠ + 4♦ + 3♣ = 16, which is "
+                          "3 more. A play must total 1 to 4 more than the number to beat; now "
+                          "Seat 2 must beat 16.",
+    "rules-picture-twenty-two": "Seat 2 led 6♦. Seat 1 must play a card equal or higher (9♥ or "
+                                "6♣) or their lowest card (2♣): the ringed cards are the ones "
+                                "allowed.",
+    "rules-picture-bhabhi": "Seat 4 led K♣ and Seat 1 has no club, so plays K♥: the round stops "
+                            "at once, and Seat 4, who played the highest club, picks up the "
+                            "round's cards (K♣ K♥, now in Seat 4's hand).",
+    "rules-picture-finesse": "K♦ was led and Seat 2 has no diamonds, so trumps it with 2♠: "
+                             "spades are trumps, and any trump beats every card of another "
+                             "suit.",
+    "rules-picture-sugekari-21": "The round's total is 15 (10 + 5 + 3, and the K counts −3). "
+                                 "Seat 1 plays 6♦ to make exactly 21 and captures the round's "
+                                 "cards.",
+    "rules-picture-bear": "The auction: Seat 1 bid 60 spades and the others passed, so Seat 1 "
+                          "is the declarer. The kitty's two cards (ringed) join the declarer's "
+                          "hand, who then discards two cards face down.",
+    "rules-picture-spar": "The last trick: Seat 1 led 6♣ and Seat 2 has no club (only 10♦), so "
+                          "the 6 wins the last trick and the deal: 3 points from each other "
+                          "player (a 7 scores 2, any other card 1).",
+})
+MESSAGES["ja"].update({
+    "rules-picture": "図の局面",
+    "rules-picture-seat": "席{n}",
+    "rules-picture-hand": "席{n}の手札",
+    "rules-picture-1234": "超える数は13でした。席1は9♠+4♦+3♣=16を出し、3だけ上回りました。"
+                          "プレイの合計は超える数より1〜4大きくなければなりません。次は席2が16を"
+                          "超える番です。",
+    "rules-picture-twenty-two": "席2が6♦をリードしました。席1は同じか高いカード（9♥か6♣）か、"
+                                "一番低いカード（2♣）を出さなければなりません。出せるカードを"
+                                "枠で囲んでいます。",
+    "rules-picture-bhabhi": "席4がK♣をリードし、席1はクラブがないのでK♥を出しました。ラウンドは"
+                            "そこで終わり、一番高いクラブを出した席4が場のカードを引き取ります"
+                            "（K♣ K♥は席4の手札に）。",
+    "rules-picture-finesse": "K♦がリードされ、席2はダイヤがないので2♠で切り札を出しました。"
+                             "切り札はスペードで、どんな切り札もほかのスートのカードすべてに"
+                             "勝ちます。",
+    "rules-picture-sugekari-21": "このラウンドの合計は15（10+5+3、Kは−3）。席1が6♦を出すと"
+                                 "ちょうど21になり、ラウンドのカードを獲得します。",
+    "rules-picture-bear": "ビッド：席1が60スペードをビッドし、ほかの2人はパスしたので、席1が"
+                          "デクレアラーです。キティの2枚（枠付き）がデクレアラーの手札に入り、"
+                          "そのあと2枚を裏向きに捨てます。",
+    "rules-picture-spar": "最後のトリック：席1が6♣をリードし、席2はクラブがない（10♦だけ）"
+                          "ので、6が最後のトリックとディールに勝ちます。ほかの各プレイヤーから"
+                          "3点（7なら2点、それ以外は1点）。",
+})
+
 # Japanese has a single form where English has one for exactly one ("1 trick").
 MESSAGES["ja"].update({key: MESSAGES["ja"][key.removesuffix("-one")]
                        for key in MESSAGES["en"] if key.endswith("-one")

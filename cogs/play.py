@@ -29,7 +29,7 @@ from cogs import ids
 from cogs.board import BOARD_KEPT as BOARD_KEPT  # re-exported
 from cogs.board import Board as Board  # re-exported
 from cogs.board import Interaction
-from cogs.rules_text import rules_embed
+from cogs.rules_text import rules_answer
 from cogs.turn import TurnControls
 from cogs.views import COG, TableButton, TableSelect
 
@@ -193,7 +193,7 @@ class PlayCog(TurnControls, commands.Cog, name=COG):
             rules = self.bot.rules_for(game)
         except KeyError:
             raise Refusal("unknown-game", game=game) from None
-        await interaction.response.send_message(embed=rules_embed(rules, lang), ephemeral=True)
+        await interaction.response.send_message(**await rules_answer(rules, lang), ephemeral=True)
 
     async def _change_settings(self, interaction: Interaction, **changes: Any) -> str:
         """Store some of a user's settings (the others kept); the user's language."""

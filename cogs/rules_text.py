@@ -1,10 +1,14 @@
-"""The text of ``/rules``: a game's summary, every option with its default, and where the full
-rule book page is."""
+"""The answer to ``/rules``: a game's summary, every option with its default, where the full
+rule book page is, and a picture of a typical position with the rule it shows."""
 
 from __future__ import annotations
 
+import io
+from typing import Any
+
 import discord
 
+from bot import rules_pictures
 from bot.i18n import t
 from cogs.views import option_value_text
 from games.core import Option, Rules
@@ -67,3 +71,23 @@ def rules_embed(rules: Rules, lang: str) -> discord.Embed:
                           description=text[:DESCRIPTION_LIMIT])
     embed.set_footer(text=t("rules-book", lang, page=rulebook_page(rules.id, lang)))
     return embed
+
+
+def picture_file(game_id: str) -> str:
+    """The attachment's file name of a game's picture."""
+    return f"rules-{game_id}.png"
+
+
+async def rules_answer(rules: Rules, lang: str) -> dict[str, Any]:
+    """The ``/rules`` message's parts: the embed, with the game's picture attached and shown in
+    it under its caption when the game has one."""
+    embed = rules_embed(rules, lang)
+    picture = await rules_pictures.picture(rules.id, lang)
+    if picture is None:
+        return {"embed": embed}
+    said = rules_pictures.caption(rules.id, lang)
+    name = picture_file(rules.id)
+    embed.add_field(name=t("rules-picture", lang), value=said, inline=False)
+    embed.set_image(url=f"attachment://{name}")
+    return {"embed": embed,
+            "files": [discord.File(io.BytesIO(picture), filename=name, description=said)]}

@@ -1,0 +1,44 @@
+"""The picture ``/rules`` shows: a game's typical position (:mod:`games.positions`) drawn from
+its seat's view, with a caption naming the rule it shows.
+
+The picture is the same for every request, so it is drawn once per game and language (off the
+event loop, with the table painter) and kept.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import MESSAGES, t
+from bot.render import painter, position_png
+from games import positions
+
+#: (game, language) -> the picture's PNG bytes
+_DRAWN: dict[tuple[str, str], bytes] = {}
+
+
+def has_picture(game: str) -> bool:
+    """Whether a game has a typical position and its caption."""
+    return game in positions.ids() and f"rules-picture-{game}" in MESSAGES["en"]
+
+
+def caption(game: str, lang: str) -> str:
+    """The sentence under the picture: the position and the rule it shows."""
+    return t(f"rules-picture-{game}", lang)
+
+
+def draw(game: str, lang: str) -> bytes:
+    """The picture (PNG) of a game's typical position, seats named in the language."""
+    position = positions.build(game)
+    view = position.view().to_dict()
+    names = [t("rules-picture-seat", lang, n=seat + 1) for seat in range(view["players"])]
+    return position_png(view, names, lang, sorted(position.ring),
+                        t("rules-picture-hand", lang, n=position.seat + 1))
+
+
+async def picture(game: str, lang: str) -> bytes | None:
+    """A game's picture in a language, drawn the first time only; None when it has none."""
+    if not has_picture(game):
+        return None
+    key = (game, lang)
+    if key not in _DRAWN:
+        _DRAWN[key] = await painter.current().run(draw, game, lang)
+    return _DRAWN[key]
