@@ -3,9 +3,10 @@
 ``table_png(view, names)`` draws the public table from ``state.view(None).to_dict()``;
 ``hand_png(view, playable)`` draws one seat's hand from ``state.view(seat).to_dict()`` with the
 cards it may play now ringed; ``position_png(view, names, lang, ring)`` draws a seat's view as
-the table with that seat's hand under it (the ``/rules`` pictures). All are pure and synchronous; the ``*_async`` forms draw them off
-the event loop with the painters in use (:mod:`bot.render.painter`: worker processes in the bot,
-threads otherwise), one for tables and one for hands.
+the table with that seat's hand under it (the ``/rules`` pictures). All are pure and
+synchronous; the ``*_async`` forms draw them off the event loop with the painters in use
+(:mod:`bot.render.painter`: worker processes in the bot, threads otherwise), one for tables and
+one for hands.
 """
 
 from __future__ import annotations
