@@ -84,26 +84,84 @@ TUTORIAL: dict[str, Any] = {
                       "を出した席2が4枚を拾います。手札がなくなった人は勝ち抜けで、早いほど上位"
                       "です。最後まで手札が残った人が負け。残った全員が同じラウンドで出し切った"
                       "ら引き分けです。"}},
+        ],
+    }, {
+        # The shootout option, played: late in a two-player game, seat 2 leads their last card.
+        "players": 2,
+        "options": {"dealer": 0, "shootout": True},
+        "deck": "5D 9S JD 7D KC 7C KS QS 3S 4D 3D JC QC TS 3C 5H KH 9C 8D JS AS "
+                "QH 7H 5S 4C KD QD 4H 6S AC 8H AD 6H 2S 2H 7S 8S 6D 3H TH 8C 4S "
+                "9H 2C 2D 5C 6C TC AH TD 9D JH",
+        "prelude": "0/play:AS 1/play:2S 0/play:2D 1/play:TD 1/play:JH 0/play:9H 1/play:4H "
+                "0/play:7H 0/play:6H 1/play:QH 1/play:7S 0/play:3S 1/play:AD 0/play:5D 1/play:4D "
+                "0/play:QD 0/play:8S 1/play:JS 1/play:7D 0/play:8D 0/play:2H 1/play:TH 1/play:5H "
+                "0/play:KH 0/play:8C 1/play:2C 0/play:9D 1/play:KD 1/play:7C 0/play:6C 1/play:4S "
+                "0/play:KS 0/play:3D 1/play:6D 1/play:9C 0/play:3C 1/play:5S 0/play:6S 0/play:KC "
+                "1/play:5C 0/play:8H 1/play:QS 0/play:AH 1/play:TC 0/play:AH 1/play:9S 0/play:3H "
+                "1/play:AC 0/play:9S 1/play:TS",
+        "script": [
+            "1 play:JC",
             {"say": {
-                "en": "An option worth knowing: shootout. When two players are left and one "
-                      "wins a round with their last card against a card of the same suit, "
-                      "they are not simply safe: the discards are shuffled and turned up one "
-                      "at a time, and the other player must follow each from hand. A turned "
-                      "card that beats theirs continues the shootout; the first time they "
-                      "beat it, or cannot follow, they lose.",
-                "ja": "知っておきたいオプション「シュートアウト」。残り2人のとき、一方が最後の"
-                      "1枚で同じスートのカードに勝つと、そのまま勝ち抜けにはなりません。捨て札を"
-                      "切って1枚ずつ表にし、もう一方は毎回手札からフォローします。めくったカード"
-                      "の方が強ければ続行、初めて手札の方が強かったとき、またはフォローできな"
-                      "かったときに負けが決まります。"}},
+                "en": "Now a game with the shootout option, near its end: only you and seat 2 "
+                      "are left, and seat 2 has just led J♣, their last card. Beat it and you "
+                      "take the round: seat 2, out of cards, is safe and you lose. Play under "
+                      "it and seat 2's last card wins the round, which starts a shootout. Play "
+                      "10♣ under J♣.",
+                "ja": "次はシュートアウトのオプションありのゲームの終盤です。残りはあなたと席2"
+                      "だけで、席2は最後の1枚J♣をリードしました。これに勝つとあなたがラウンドを"
+                      "取り、手札のなくなった席2は勝ち抜けで、あなたの負けです。下のカードを出せ"
+                      "ば席2の最後の1枚がラウンドに勝ち、シュートアウトが始まります。J♣の下に"
+                      "10♣を出しましょう。"},
+             "do": ["play:TC"],
+             "why": {"en": "Q♣ or A♣ would beat J♣: seat 2 would simply be safe and you would "
+                           "lose. And 10♣ rather than 4♣: keep your small club for the "
+                           "shootout, where you must play under each turned card.",
+                     "ja": "Q♣やA♣ではJ♣に勝ってしまい、席2はそのまま勝ち抜けで、あなたの負けで"
+                           "す。また4♣ではなく10♣を。シュートアウトではめくられたカードの下を出"
+                           "し続けるので、小さいクラブを残しておきます。"}},
+            {"say": {
+                "en": "Shootout! The discards are shuffled and seat 2 turns them up one at a "
+                      "time; you follow each from your hand. If the turned card is higher, "
+                      "both go out of play and the next is turned. Beat a turned card and you "
+                      "lose; if you cannot follow its suit, seat 2 loses. 8♣ is turned: play "
+                      "4♣ under it.",
+                "ja": "シュートアウト！捨て札を切り、席2が1枚ずつ表にします。あなたは毎回手札"
+                      "からフォローします。めくったカードの方が強ければ、両方とも場から除かれ、"
+                      "次の1枚がめくられます。めくったカードに勝つとあなたの負け、そのスートを"
+                      "出せなければ席2の負けです。8♣がめくられました。下の4♣を出しましょう。"},
+             "do": ["play:4C"],
+             "why": {"en": "Q♣ or A♣ would beat 8♣, and beating a turned card loses the "
+                           "shootout.",
+                     "ja": "Q♣やA♣は8♣に勝ってしまいます。めくったカードに勝つとシュートアウト"
+                           "の負けです。"}},
+            {"say": {
+                "en": "K♦ is turned. You must follow suit: J♦, your only diamond, is lower, so "
+                      "the shootout goes on.",
+                "ja": "K♦がめくられました。スートには従わなければなりません。ただ1枚のダイヤ"
+                      "J♦はK♦より弱いので、シュートアウトは続きます。"},
+             "do": ["play:JD"],
+             "why": {"en": "You hold a diamond, so you must play it.",
+                     "ja": "ダイヤを持っているので、それを出さなければなりません。"}},
+            {"say": {
+                "en": "2♦ is turned and you have no diamonds left: you cannot follow, so seat "
+                      "2 loses the shootout and is the last player. Play any card.",
+                "ja": "2♦がめくられましたが、もうダイヤがありません。フォローできないので、"
+                      "席2がシュートアウトに負けて最後の1人になります。どのカードでも出しま"
+                      "しょう。"},
+             "do": ["play:QS", "play:3H", "play:8H", "play:AH", "play:QC", "play:AC"],
+             "why": {"en": "With no diamond, any card ends the shootout.",
+                     "ja": "ダイヤがないので、どのカードでもシュートアウトは終わります。"}},
         ],
     }],
     "summary": {
         "en": "That is Getaway: follow suit if you can; if you cannot, play anything and the "
               "round ends, and the highest card of the led suit picks up the table. Lead "
-              "low, keep your high cards for voids, and get out early.",
+              "low, keep your high cards for voids, and get out early. With the shootout "
+              "option, a last card that wins against the same suit starts a shootout: play "
+              "under each turned card, and hope for a suit you lack.",
         "ja": "これがゲッタウェイです。フォローできるなら必ずフォロー。できなければ何を出しても"
               "よく、ラウンドはそこで終わり、リードしたスートで一番強いカードの人が場のカード"
               "を拾います。弱いカードでリードし、強いカードはボイドで捨て、早く勝ち抜けましょう。"
-              ""},
+              "シュートアウトのオプションでは、同じスートに最後の1枚で勝つとシュートアウトにな"
+              "ります。めくられたカードの下を出し続け、持っていないスートが出るのを待ちましょう。"},
 }

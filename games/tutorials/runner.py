@@ -1,8 +1,9 @@
 """The guided deal: a tutorial (plain data) played against the engine, one step at a time.
 
 A tutorial is a dict (see :func:`parse`): the game, a summary, and one or more *parts*, each a
-stacked first deal (``deck``, the engine's ``deck=`` argument of ``new_game``), the options, and a
-*script* that lists, in the order the game asks for them, the computer seats' moves (``"2
+stacked first deal (``deck``, the engine's ``deck=`` argument of ``new_game``), the options, an
+optional *prelude* of moves played unseen before the part begins (``"0/play:AS 1/play:2S"``),
+and a *script* that lists, in the order the game asks for them, the computer seats' moves (``"2
 play:KS"``) and the learner's steps (``{"say": ..., "do": [...], "why": ...}``). The learner is
 seat 0. At each step the learner may only make a taught move; another legal move is answered
 with the step's ``why`` and an illegal one with the engine's own sentence. Nothing here does
@@ -72,11 +73,20 @@ class Part:
     deck: tuple[str, ...]
     seed: int
     script: tuple[Step | Move, ...]
+    #: moves of any seat played before the part begins, unseen: a part may start late in a
+    #: deal (two players left, or a later game of a match)
+    prelude: tuple[tuple[int, Action], ...] = ()
 
     def new_state(self, rules: Rules) -> State:
-        """The part's first position."""
-        return rules.new_game(self.players, seed=self.seed, options=self.options,
-                              deck=list(self.deck))
+        """The part's first position: the stacked deal, then the prelude's moves."""
+        state = rules.new_game(self.players, seed=self.seed, options=self.options,
+                               deck=list(self.deck))
+        for i, (seat, action) in enumerate(self.prelude):
+            try:
+                state.apply(seat, action)
+            except IllegalAction as exc:
+                raise TutorialError(f"prelude move {i + 1}, {seat} {action}: {exc}") from None
+        return state
 
 
 @dataclass(frozen=True)
@@ -132,6 +142,14 @@ def _item(raw: object, where: str) -> Step | Move:
     raise TutorialError(f"{where}: a script entry is a computer move or a step")
 
 
+def _prelude_move(raw: str, where: str) -> tuple[int, Action]:
+    """A prelude move written ``seat/kind:cards`` ('0/play:AS'): any seat, the learner too."""
+    seat, sep, move = raw.partition("/")
+    if not sep or not seat.isdigit():
+        raise TutorialError(f"{where}: a prelude move is written like '1/play:KD'")
+    return int(seat), _action(move, where)
+
+
 def parse(data: Mapping[str, Any]) -> Tutorial:
     """A tutorial from its data; TutorialError names what does not fit the format."""
     game = str(data.get("game"))
@@ -144,8 +162,10 @@ def parse(data: Mapping[str, Any]) -> Tutorial:
             raise TutorialError(f"{where}: 'deck' is card codes in one string, 'options' a dict")
         script = tuple(_item(entry, f"{where} entry {i + 1}")
                        for i, entry in enumerate(raw.get("script", [])))
+        prelude = tuple(_prelude_move(move, f"{where} prelude move {i + 1}")
+                        for i, move in enumerate(str(raw.get("prelude", "")).split()))
         parts.append(Part(int(raw.get("players", 0)), dict(options), tuple(deck.split()),
-                          int(raw.get("seed", 0)), script))
+                          int(raw.get("seed", 0)), script, prelude))
     if not parts:
         raise TutorialError(f"{game}: a tutorial has at least one part")
     return Tutorial(game, _text(data.get("title"), game), tuple(parts),

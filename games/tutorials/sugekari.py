@@ -85,22 +85,64 @@ TUTORIAL: dict[str, Any] = {
                       "ます。そのチームは最終ラウンドの半分（切り上げ）を獲得し、残りと手札はすべ"
                       "て無効です。最後の1枚をJ・Q・Kで出すことはできません。獲得枚数の多い方の"
                       "勝ち、同数なら上がったチームの勝ちです。"}},
+        ],
+    }, {
+        # The jokers spice, played: game 2 of a best-of-three match, with two jokers in the pack.
+        "players": 4,
+        "options": {"first": 0, "best_of_three": True, "jokers": True},
+        "seed": 3,
+        "deck": "2H 4D 5S 8H 5D 2D AC JH QD QS 8D 8S KS 6H 9D JC KH 7D 3S 7H 7S "
+                "4S TH 7C TC 6C 4C 3D 5C 9H 9S JS AH QC 2C AS 3H JD 5H 8C 2S 9C "
+                "6S KC 3C 6D AD QH TS TD KD 4H",
+        "prelude": "0/play:KH 1/play:9C 2/play:2C 3/pass 0/play:5C 1/play:QC 2/play:AD 3/play:4H "
+                "0/play:3C 1/pass 2/pass 3/play:JS 0/pass 1/pass 2/pass 3/play:7C 0/play:TS "
+                "1/play:JD 2/play:5H 2/play:AC 3/play:JC 0/play:7S 1/play:4S 2/play:8D 3/play:KC "
+                "0/play:3H 1/pass 2/pass 3/play:QH 0/play:2S 1/pass 2/pass 3/pass 0/play:2H "
+                "1/play:6C 2/play:KD 3/play:8C 0/play:5D 1/play:QS 2/pass 3/play:JH 0/pass 1/pass "
+                "2/pass 3/play:7H 0/pass 1/play:2D 2/play:5S 3/play:AS 0/play:QD 1/play:4D "
+                "2/play:3S 3/pass 0/play:KS 1/pass 2/pass 3/pass 0/play:TC 1/play:6H 2/pass "
+                "3/pass 0/pass 1/play:9H 2/pass 3/pass 0/pass 1/play:TD 2/play:6S 3/play:3D "
+                "0/pass 1/pass 2/pass 3/play:8S 0/pass 1/play:6D 2/pass 3/pass 0/play:AH "
+                "1/discard:AD 3/discard:8C",
+        "script": [
+            "1 play:4C", "2 play:7S", "3 play:5S",
             {"say": {
-                "en": "A spice to know: jokers. With best_of_three and jokers, games 2 and 3 "
-                      "add two jokers. A joker is played as a copy of a number card already "
-                      "played in this round (adding its value), or, when the total is even, it "
-                      "halves the total. Each captured joker counts −5 for its side.",
-                "ja": "知っておきたいスパイス「ジョーカー」。best_of_threeとjokersを使うと、2・3"
-                      "ゲーム目にジョーカー2枚が加わります。ジョーカーは、このラウンドで出た数札"
-                      "のコピー（その値を足す）として出すか、合計が偶数なら合計を半分にします。"
-                      "獲得したジョーカーは1枚につき−5です。"}},
+                "en": "Now game 2 of a best-of-three match with the jokers spice: games 2 and 3 "
+                      "add two jokers, and you hold the black joker. The round is 4♣ 7♠ 5♠, "
+                      "total 16. A joker is played as a copy of a number card already played "
+                      "this round, adding its value (here 4 or 5), or, when the total is even, "
+                      "it halves the total (16 → 8). A joker cannot open a round. Play your "
+                      "joker, whichever way you like.",
+                "ja": "次はスパイス「ジョーカー」ありの3ゲームマッチの第2ゲームです。2・3ゲーム"
+                      "目にはジョーカー2枚が加わり、あなたは黒ジョーカーを持っています。このラウ"
+                      "ンドは4♣ 7♠ 5♠で、合計16。ジョーカーは、このラウンドで出た数札のコピーと"
+                      "して出してその値を足すか（ここでは4か5）、合計が偶数なら合計を半分にしま"
+                      "す（16→8）。ジョーカーでラウンドを始めることはできません。どちらの出し方"
+                      "でもよいので、ジョーカーを出しましょう。"},
+             "do": ["play=5:BJ", "play=4:BJ", "play=half:BJ"],
+             "why": {"en": "This step is about the joker: play it as a copy of 4 or 5, or to "
+                           "halve the total.",
+                     "ja": "このステップではジョーカーを使います。4か5のコピーとして、または合計"
+                           "を半分にするために出しましょう。"}},
+            {"say": {
+                "en": "A joker counts −5 for the side that captures it, and is not counted as "
+                      "a captured card. Copied as 5 here it makes exactly 21 and takes the "
+                      "round, but those four cards then count 3 − 5 = −2: a joker is best left "
+                      "in a round the other side will take. A joker that can be played neither "
+                      "way cannot be played.",
+                "ja": "ジョーカーは獲得したチームにとって1枚につき−5で、獲得枚数には数えません。"
+                      "ここで5のコピーにすればちょうど21でラウンドを取れますが、その4枚は3−5="
+                      "−2になります。ジョーカーは相手チームが取るラウンドに残すのが得策です。どち"
+                      "らの出し方もできないジョーカーは出せません。"}},
         ],
     }],
     "summary": {
         "en": "That is Sugekari 21: never pass 21, never repeat a rank in a round, make 21 or "
               "be the last to play to take a round, and go out with a number card. Minus cards "
-              "keep a round alive for your side.",
+              "keep a round alive for your side. With jokers, a joker copies a number card of "
+              "the round or halves an even total, and costs −5 to the side that captures it.",
         "ja": "これが菅刈21です。21を超えない、ラウンド中に同じランクを出さない、21を作るか最後"
               "に出してラウンドを取る、上がりは数札で。マイナスのカードで自分のチームのために"
-              "ラウンドをつなぎましょう。"},
+              "ラウンドをつなぎましょう。ジョーカーありでは、ジョーカーはラウンドの数札のコピー"
+              "か偶数の合計の半分として出し、獲得したチームには−5です。"},
 }
