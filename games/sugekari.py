@@ -963,7 +963,7 @@ class SugekariRules(Rules):
         cards = _cards.show(action.cards, lang)
         if action.kind == "pass":
             return "パス" if ja else "Pass"
-        if action.kind == "play" and action.cards and action.cards[0].is_joker:
+        if action.kind == "play" and action.cards and action.cards[0].is_joker and action.arg:
             if action.arg == "half":
                 return f"{cards}で合計を半分に" if ja else f"Play {cards}: halve the total"
             return f"{cards}を{action.arg}として出す" if ja else f"Play {cards} as {action.arg}"

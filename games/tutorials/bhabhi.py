@@ -109,8 +109,8 @@ TUTORIAL: dict[str, Any] = {
                       "10♣ under J♣.",
                 "ja": "次はシュートアウトのオプションありのゲームの終盤です。残りはあなたと席2"
                       "だけで、席2は最後の1枚J♣をリードしました。これに勝つとあなたがラウンドを"
-                      "取り、手札のなくなった席2は勝ち抜けで、あなたの負けです。下のカードを出せ"
-                      "ば席2の最後の1枚がラウンドに勝ち、シュートアウトが始まります。J♣の下に"
+                      "取り、手札のなくなった席2は勝ち抜けで、あなたの負けです。J♣より弱いクラ"
+                      "ブを出せば席2の最後の1枚がラウンドに勝ち、シュートアウトが始まります。"
                       "10♣を出しましょう。"},
              "do": ["play:TC"],
              "why": {"en": "Q♣ or A♣ would beat J♣: seat 2 would simply be safe and you would "
@@ -128,17 +128,17 @@ TUTORIAL: dict[str, Any] = {
                 "ja": "シュートアウト！捨て札を切り、席2が1枚ずつ表にします。あなたは毎回手札"
                       "からフォローします。めくったカードの方が強ければ、両方とも場から除かれ、"
                       "次の1枚がめくられます。めくったカードに勝つとあなたの負け、そのスートを"
-                      "出せなければ席2の負けです。8♣がめくられました。下の4♣を出しましょう。"},
+                      "出せなければ席2の負けです。8♣がめくられました。8♣より弱い4♣を出しましょう。"},
              "do": ["play:4C"],
              "why": {"en": "Q♣ or A♣ would beat 8♣, and beating a turned card loses the "
                            "shootout.",
                      "ja": "Q♣やA♣は8♣に勝ってしまいます。めくったカードに勝つとシュートアウト"
                            "の負けです。"}},
             {"say": {
-                "en": "K♦ is turned. You must follow suit: J♦, your only diamond, is lower, so "
-                      "the shootout goes on.",
-                "ja": "K♦がめくられました。スートには従わなければなりません。ただ1枚のダイヤ"
-                      "J♦はK♦より弱いので、シュートアウトは続きます。"},
+                "en": "K♦ is turned. You must follow suit, and J♦ is your only diamond: it "
+                      "is lower than K♦, so the shootout goes on. Play J♦.",
+                "ja": "K♦がめくられました。スートには従わなければならず、ダイヤはJ♦の1枚だけ"
+                      "です。J♦はK♦より弱いので、シュートアウトは続きます。J♦を出しましょう。"},
              "do": ["play:JD"],
              "why": {"en": "You hold a diamond, so you must play it.",
                      "ja": "ダイヤを持っているので、それを出さなければなりません。"}},

@@ -247,7 +247,8 @@ class Lesson:
             add(action)
         rules = self.tutorial.rules
         for card in rules.sorted_hand(self.view()):
-            add(Action("play", None, (card,)))
+            if not any(a.cards == (card,) for a in found):  # a joker is offered as played
+                add(Action("play", None, (card,)))
         return found
 
     def label(self, action: Action) -> str:

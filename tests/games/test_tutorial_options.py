@@ -80,6 +80,11 @@ def test_sugekari_a_joker_is_the_point_of_its_step() -> None:
     assert not answer.accepted and answer.reason == step.why("en")
     answer = lesson.act("play:BJ")  # a joker says how it is played
     assert not answer.accepted and "joker" in (answer.reason or "").lower()
+    # the joker is offered only in the ways it can be played, each named in words
+    labels = [lesson.label(a) for a in lesson.choices()]
+    jokers = [label for label in labels if "Joker" in label]
+    assert jokers == ["Play Black Joker as 5", "Play Black Joker as 4",
+                      "Play Black Joker: halve the total"], labels
 
 
 def test_a_prelude_that_no_longer_fits_is_caught() -> None:
