@@ -7,6 +7,8 @@ event loop, with the table painter) and kept.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.i18n import MESSAGES, t
 from bot.render import painter, position_png
 from games import positions
@@ -25,13 +27,20 @@ def caption(game: str, lang: str) -> str:
     return t(f"rules-picture-{game}", lang)
 
 
-def draw(game: str, lang: str) -> bytes:
-    """The picture (PNG) of a game's typical position, seats named in the language."""
+def _drawing(game: str, lang: str) -> tuple[dict[str, Any], list[str], str, list[str], str]:
+    """What :func:`bot.render.position_png` draws for a game: the seat's view, the seats'
+    names, the language, the ringed cards and the hand's title (words found here, so that a
+    worker process draws with nothing but the render package)."""
     position = positions.build(game)
     view = position.view().to_dict()
     names = [t("rules-picture-seat", lang, n=seat + 1) for seat in range(view["players"])]
-    return position_png(view, names, lang, sorted(position.ring),
-                        t("rules-picture-hand", lang, n=position.seat + 1))
+    return (view, names, lang, sorted(position.ring),
+            t("rules-picture-hand", lang, n=position.seat + 1))
+
+
+def draw(game: str, lang: str) -> bytes:
+    """The picture (PNG) of a game's typical position, seats named in the language."""
+    return position_png(*_drawing(game, lang))
 
 
 async def picture(game: str, lang: str) -> bytes | None:
@@ -40,5 +49,5 @@ async def picture(game: str, lang: str) -> bytes | None:
         return None
     key = (game, lang)
     if key not in _DRAWN:
-        _DRAWN[key] = await painter.current().run(draw, game, lang)
+        _DRAWN[key] = await painter.current().run(position_png, *_drawing(game, lang))
     return _DRAWN[key]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops
@@ -61,13 +62,14 @@ def test_the_pictures_differ_between_games_and_languages() -> None:
 
 def test_a_picture_is_drawn_once_per_game_and_language(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, str]] = []
-    real = rules_pictures.draw
+    real = rules_pictures.position_png
 
-    def counted(game: str, lang: str) -> bytes:
-        calls.append((game, lang))
-        return real(game, lang)
+    def counted(view: dict[str, Any], names: list[str], lang: str, ring: list[str],
+                title: str) -> bytes:
+        calls.append((view["game"], lang))
+        return real(view, names, lang, ring, title)
 
-    monkeypatch.setattr(rules_pictures, "draw", counted)
+    monkeypatch.setattr(rules_pictures, "position_png", counted)
     monkeypatch.setattr(rules_pictures, "_DRAWN", {})
 
     async def ask() -> list[bytes | None]:
