@@ -7,11 +7,15 @@ event loop, with the table painter) and kept.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from bot.i18n import MESSAGES, t
 from bot.render import painter, position_png
 from games import positions
+from games.positions import PositionError
+
+log = logging.getLogger(__name__)
 
 #: (game, language) -> the picture's PNG bytes
 _DRAWN: dict[tuple[str, str], bytes] = {}
@@ -49,5 +53,9 @@ async def picture(game: str, lang: str) -> bytes | None:
         return None
     key = (game, lang)
     if key not in _DRAWN:
-        _DRAWN[key] = await painter.current().run(position_png, *_drawing(game, lang))
+        try:
+            _DRAWN[key] = await painter.current().run(position_png, *_drawing(game, lang))
+        except (PositionError, OSError, RuntimeError):  # the text is answered all the same
+            log.exception("the /rules picture of %s could not be drawn", game)
+            return None
     return _DRAWN[key]

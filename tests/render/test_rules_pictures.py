@@ -80,3 +80,12 @@ def test_a_picture_is_drawn_once_per_game_and_language(monkeypatch: pytest.Monke
     assert calls == [("spar", "en"), ("spar", "ja"), ("bear", "en"), ("bear", "ja")]
     assert answers[0] == answers[2] and answers[0] != answers[1]
     assert asyncio.run(rules_pictures.picture("no-such-game", "en")) is None
+
+
+def test_a_position_that_no_longer_fits_leaves_the_text_without_a_picture(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    broken = {**positions.POSITIONS["spar"], "moves": ["1 play:9H", "1 play:8H"]}
+    monkeypatch.setitem(positions.POSITIONS, "spar", broken)
+    monkeypatch.setattr(rules_pictures, "_DRAWN", {})
+    assert asyncio.run(rules_pictures.picture("spar", "en")) is None
+    assert "could not be drawn" in caplog.text
