@@ -177,10 +177,15 @@ class SearchPlayer:
         # Playouts of the last choice (iterations of the tree), and rounds of paired playouts.
         self.last_iterations = 0
         self.last_rounds = 0
+        # The root's statistics of the last choice, for analysis (games/ai/analysis.py): per
+        # move, its playouts and its mean reward (tree), or its rounds and its mean difference
+        # from the rule of thumb's move (paired playouts). Empty when nothing was searched.
+        self.last_stats: dict[Action, tuple[int, float]] = {}
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
         """The action the search likes best (most visited at the root)."""
         self.last_iterations = self.last_rounds = 0
+        self.last_stats = {}
         if len(obs.legal) == 1:
             return obs.legal[0]
         if self.prior is not None and self.prior_decides is not None and self.prior_decides(obs):
@@ -223,6 +228,8 @@ class SearchPlayer:
                                  done / max(at - started, 1e-9) * (deadline - at)):
                     break
         self.last_iterations = done
+        self.last_stats = {action: (child.visits, child.reward / max(child.visits, 1))
+                           for action, child in root.children.items()}
         best: Action | None = None
         best_key = (-1, -1.0)
         for action, child in root.children.items():
@@ -420,6 +427,8 @@ class SearchPlayer:
                 alive = _still_racing(alive, gains, squares, counts, self.race)
         self.last_iterations = played
         self.last_rounds = rounds
+        self.last_stats = {listed[i]: (counts[i], gains[i] / max(counts[i], 1))
+                           for i in range(count)}
         best = max(alive, key=lambda i: (gains[i] / max(counts[i], 1), -i))
         if best == 0 or counts[best] < 2:
             return listed[0]
