@@ -801,6 +801,88 @@ MESSAGES["ja"].update({
                           "3点（7なら2点、それ以外は1点）。",
 })
 
+# -- hints: the table option, the panel's Hint button and its answer (bot/hints.py) ---------
+MESSAGES["en"].update({
+    "hints-menu": "Hints for the players",
+    "hints-choice-on": "Hints: on",
+    "hints-choice-on-about": "A Hint button on each panel; a game with a hint is unrated",
+    "hints-choice-off": "Hints: off",
+    "hints-choice-off-about": "No Hint button",
+    "lobby-hints-on": "Hints: on (a game in which someone uses a hint is unrated)",
+    "lobby-hints-off": "Hints: off",
+    "hint": "Hint",
+    "hints-off": "Hints are off at this table; the host can allow them in the lobby's options.",
+    "hint-stale": "The turn moved on before your hint was ready, so it would no longer be "
+                  "right; ask again when it is your turn.",
+    "hint-not-your-turn": "A hint is for your own turn, and it is not your turn now.",
+    "hint-busy": "The computer players are busy right now; ask for the hint again in a moment.",
+    "hint-answer": "Hint: **{move}** — {reason}.",
+    "hint-next": "Next best: {move} — {reason}.",
+    "hint-trick": "wins this trick in {share}% of the deals consistent with what you have seen",
+    "hint-trick-side": "your side wins this trick in {share}% of the deals consistent with what "
+                       "you have seen",
+    "hint-goal-spar": "you win the deal (the last trick) in {share}% of the deals consistent "
+                      "with what you have seen",
+    "hint-goal-bhabhi": "you get away (you are not left last) in {share}% of the deals "
+                        "consistent with what you have seen",
+    "hint-goal-sugekari-21": "you go out in {share}% of the deals consistent with what you "
+                             "have seen",
+    "hint-goal-sugekari-21-side": "your side goes out in {share}% of the deals consistent "
+                                  "with what you have seen",
+    "hint-goal-twenty-two": "you escape the penalty card in {share}% of the deals consistent "
+                            "with what you have seen",
+    "hint-points": "it is worth {points} points to you on average over the rest of this deal "
+                   "(fewer penalty points count as more), in the deals consistent with what "
+                   "you have seen",
+    "hint-and": "; ",
+    "hint-forced": "it is your only move",
+    "hint-footer": "Judged from your own view only, over {samples} deals that fit it. Hints you "
+                   "used in this game: {count} (the game is unrated).",
+    "unrated-hints": "a hint was used",
+    "unrated-hints-was": "hints were used",
+    "learn-hint": "Hint",
+    "learn-hint-answer": "Hint: **{move}** — {why}",
+})
+MESSAGES["ja"].update({
+    "hints-menu": "プレイヤーへのヒント",
+    "hints-choice-on": "ヒント：あり",
+    "hints-choice-on-about": "各パネルにヒントボタン。ヒントを使った対局はレート対象外",
+    "hints-choice-off": "ヒント：なし",
+    "hints-choice-off-about": "ヒントボタンを出しません",
+    "lobby-hints-on": "ヒント：あり（誰かがヒントを使った対局はレート対象外になります）",
+    "lobby-hints-off": "ヒント：なし",
+    "hint": "ヒント",
+    "hints-off": "この卓ではヒントはオフです。ホストがロビーのオプションで許可できます。",
+    "hint-stale": "ヒントの用意ができる前に局面が進んだため、そのヒントはもう正しくありません。"
+                  "あなたの番になったらもう一度どうぞ。",
+    "hint-not-your-turn": "ヒントは自分の番に使えます。今はあなたの番ではありません。",
+    "hint-busy": "コンピューターが混み合っています。少し待ってからもう一度ヒントを押してください。",
+    "hint-answer": "ヒント：**{move}** — {reason}。",
+    "hint-next": "次点：{move} — {reason}。",
+    "hint-trick": "あなたから見てありうる配り方の{share}%でこのトリックを取ります",
+    "hint-trick-side": "あなたから見てありうる配り方の"
+        "{share}%で、このトリックをあなたの側が取ります",
+    "hint-goal-spar": "あなたから見てありうる配り方の"
+        "{share}%で、最後のトリックを取ってディールに勝ちます",
+    "hint-goal-bhabhi": "あなたから見てありうる配り方の"
+        "{share}%で、最後の一人にならずに抜けられます",
+    "hint-goal-sugekari-21": "あなたから見てありうる配り方の{share}%で上がれます",
+    "hint-goal-sugekari-21-side": "あなたから見てありうる配り方の"
+        "{share}%で、あなたの側が上がれます",
+    "hint-goal-twenty-two": "あなたから見てありうる配り方の"
+        "{share}%で失点カードを取らずに済みます",
+    "hint-points": "あなたから見てありうる配り方で、このディールの残りにあなたが得る点は"
+                   "平均{points}です（失点が減るのも得点に数えます）",
+    "hint-and": "。また、",
+    "hint-forced": "ほかに出せる手はありません",
+    "hint-footer": "あなたに見えている情報だけから、それに合う{samples}通りの配り方で判断しました。"
+                   "この対局で使ったヒント：{count}回（この対局はレート対象外です）。",
+    "unrated-hints": "ヒントが使われています",
+    "unrated-hints-was": "ヒントが使われました",
+    "learn-hint": "ヒント",
+    "learn-hint-answer": "ヒント：**{move}** — {why}",
+})
+
 # Japanese has a single form where English has one for exactly one ("1 trick").
 MESSAGES["ja"].update({key: MESSAGES["ja"][key.removesuffix("-one")]
                        for key in MESSAGES["en"] if key.endswith("-one")

@@ -42,6 +42,7 @@ class Seat:
     computer: bool = False
     away: bool = False  # a person's seat the computer keeps until "I'm back"
     timeouts: int = 0
+    hints: int = 0  # hints this seat's person was shown in this game (bot.hints)
 
     @property
     def auto(self) -> bool:
@@ -50,14 +51,19 @@ class Seat:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict for storage."""
-        return {"user_id": self.user_id, "name": self.name, "computer": self.computer,
-                "away": self.away, "timeouts": self.timeouts}
+        found: dict[str, Any] = {"user_id": self.user_id, "name": self.name,
+                                 "computer": self.computer, "away": self.away,
+                                 "timeouts": self.timeouts}
+        if self.hints:
+            found["hints"] = self.hints  # with the game: a game with hints is unrated
+        return found
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
         """The seat stored by :meth:`to_dict`."""
         return cls(data.get("user_id"), str(data.get("name", "")), bool(data.get("computer")),
-                   bool(data.get("away")), int(data.get("timeouts", 0)))
+                   bool(data.get("away")), int(data.get("timeouts", 0)),
+                   int(data.get("hints", 0)))
 
 
 @dataclass(eq=False)
@@ -87,6 +93,8 @@ class Table:
     #: the level the computer players here play at (one of ``COMPUTER_LEVELS``, or the bot's
     #: ``random``); the computer keeping an away person's seat plays at it too
     level: str = "hard"
+    #: whether the host allows hints: a Hint button on the players' panels (bot.hints)
+    hints: bool = False
     #: the last position at which the computers weighed a move open to them out of turn
     weighed: int = field(default=-1, repr=False)
 
@@ -110,7 +118,7 @@ class Table:
         """The table as stored."""
         return TableRow(self.id, self.guild_id, self.channel_id, self.rules.id, self.host_id,
                         self.status, [s.to_dict() for s in self.seats], dict(self.options),
-                        self.seed, self.timer, self.message_id, self.level)
+                        self.seed, self.timer, self.message_id, self.level, self.hints)
 
     def waiting_for(self) -> list[int]:
         """Seats the game waits for (empty outside play)."""

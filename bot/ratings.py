@@ -45,13 +45,16 @@ class Side:
 
 def unrated_reason(seats: Sequence[Mapping[str, Any]]) -> str | None:
     """Why a game with these seats (dicts with ``user_id`` and ``computer``) counts for no
-    rating: 'computer' (a computer plays a seat) or 'repeat' (one person in two seats); None
-    when it is rated."""
+    rating: 'computer' (a computer plays a seat), 'repeat' (one person in two seats) or
+    'hints' (someone was shown a hint, ``hints`` counted on their seat); None when it is
+    rated."""
     if any(s.get("computer") or s.get("user_id") is None for s in seats):
         return "computer"
     users = [s.get("user_id") for s in seats]
     if len(set(users)) != len(users):
         return "repeat"
+    if any(int(s.get("hints") or 0) > 0 for s in seats):
+        return "hints"
     return None
 
 

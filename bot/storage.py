@@ -129,13 +129,17 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE user_settings ADD COLUMN alerts INTEGER NOT NULL DEFAULT 1;
     """,
+    # 7: whether a table's host allows hints (the Hint button on the players' panels)
+    """
+    ALTER TABLE tables ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 
 @dataclass
 class TableRow:
     """A table as stored: lobby, seats, options, seed, host, channel, message, timer, status
-    and its computer players' level ('': the bot's own)."""
+    its computer players' level ('': the bot's own) and whether hints are allowed."""
 
     id: int
     guild_id: int
@@ -149,6 +153,7 @@ class TableRow:
     timer: str
     message_id: int | None
     level: str = ""
+    hints: bool = False
 
 
 @dataclass(frozen=True)
@@ -228,9 +233,9 @@ class Storage:
         """Write a table's lobby fields, seats, status and message id."""
         await self.db.execute(
             "UPDATE tables SET game=?, host_id=?, status=?, seats=?, options=?, seed=?, timer=?,"
-            " message_id=?, level=?, updated=? WHERE id=?",
+            " message_id=?, level=?, hints=?, updated=? WHERE id=?",
             row.game, row.host_id, row.status, json.dumps(row.seats), json.dumps(row.options),
-            row.seed, row.timer, row.message_id, row.level, time.time(), row.id,
+            row.seed, row.timer, row.message_id, row.level, int(row.hints), time.time(), row.id,
         )
 
     async def table(self, table_id: int) -> TableRow | None:
@@ -347,7 +352,7 @@ def _finish(row: TableRow, outcome: dict[str, Any]) -> Plan[None]:
 
 
 _TABLE_COLUMNS = ("id, guild_id, channel_id, game, host_id, status, seats, options, seed, timer,"
-                  " message_id, level")
+                  " message_id, level, hints")
 
 
 def _table_row(r: Row) -> TableRow:
@@ -355,5 +360,5 @@ def _table_row(r: Row) -> TableRow:
         id=int(r[0]), guild_id=int(r[1]), channel_id=int(r[2]), game=str(r[3]),
         host_id=int(r[4]), status=str(r[5]), seats=json.loads(r[6]), options=json.loads(r[7]),
         seed=int(r[8]), timer=str(r[9]), message_id=None if r[10] is None else int(r[10]),
-        level=str(r[11]),
+        level=str(r[11]), hints=bool(r[12]),
     )

@@ -18,7 +18,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 
-from bot.lobby import Lobbies
+from bot.hints import HintTables
 from bot.model import (  # re-exported: the names the cogs and tests know
     AWAY_AFTER,
     CANCELLED,
@@ -47,7 +47,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
-class TableManager(Lobbies):
+class TableManager(HintTables):
     """Every table of the process, with their locks, computer players and timers."""
 
 
@@ -66,7 +66,8 @@ class TableManager(Lobbies):
                 continue
             table = Table(row.id, row.guild_id, row.channel_id, rules, row.host_id, row.status,
                           [Seat.from_dict(s) for s in row.seats], dict(row.options), row.seed,
-                          row.timer, row.message_id, level=self._stored_level(row.level))
+                          row.timer, row.message_id, level=self._stored_level(row.level),
+                          hints=row.hints)
             if table.status == PLAYING:
                 try:
                     await self._rebuild(table)

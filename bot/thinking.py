@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import logging
 import os
 import pickle
 import random
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
 
 import games
 from bot import logs
@@ -37,6 +39,7 @@ from games import ai
 from games.core import Action, IllegalAction, State
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: modules the forkserver imports once, so that every worker starts with them loaded
 PRELOAD = ["games", "games.ai", "games.ai.search", "games.ai.playouts"]
@@ -239,6 +242,31 @@ class Thinker:
                                               label=game_id)
         except Dropped:
             return cheap()
+
+    async def offload(self, work: Callable[..., T], *args: object,
+                      current: Callable[[], bool] | None = None, label: str = "") -> T | None:
+        """A search that is not a move (a hint): ``work(*args, budget)``, a function of a
+        module the workers can import, in a worker process (in a thread without workers, or
+        when the worker fails) once the scheduler grants it a slot and a budget (the full
+        budget without the scheduler). None when the workers cannot fit it in time; Dropped
+        when ``current()`` turns False before it is searched."""
+        async def search(budget: float | None) -> T | None:
+            if self.workers:
+                pool: Pool | None = None
+                try:
+                    pool = await self.pool.ready()
+                    return await asyncio.get_running_loop().run_in_executor(
+                        pool, functools.partial(work, *args, budget))
+                except (BrokenProcessPool, OSError) as exc:
+                    log.warning("%s in a worker failed (%s); thought in a thread", label,
+                                type(exc).__name__, extra=logs.failure(exc))
+                    if pool is not None and isinstance(exc, BrokenProcessPool):
+                        self.pool.replace(pool)
+            return await asyncio.to_thread(work, *args, budget)
+
+        if self.scheduler is None:
+            return await search(self.budget or ai.HARD_BUDGET)
+        return await self.scheduler.think(search, lambda: None, current=current, label=label)
 
     async def _in_worker(self, blob: bytes, legal: list[Action], seat: int, seed: str,
                          level: str, budget: float | None) -> Action | None:

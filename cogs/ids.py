@@ -15,14 +15,16 @@ BUTTON_VERBS = (
     "join", "leave", "addc", "remc", "opts", "start", "cancel",  # lobby
     "hand", "back", "manage",  # public table
     "act", "page", "view",  # a player's hand
+    "hint",  # a player's hint (bot/hints.py)
 )
 SELECT_VERBS = (
-    "opt", "timer", "swap", "level",  # option menus
+    "opt", "timer", "swap", "level", "hints",  # option menus
     "over",  # the host's manage menu
     "pick", "set", "part",  # a player's hand
 )
 LEARN_VERBS = (
     "learn", "lplay",  # a guided deal's move, and its button that opens a real table
+    "lhint",  # a guided deal's hint
 )
 VERBS = frozenset(BUTTON_VERBS + SELECT_VERBS + LEARN_VERBS)
 _REST = r":(?P<table>\d{1,18}):(?P<version>\d{1,9}):(?P<arg>[A-Za-z0-9_.=,\-]{0,60})"

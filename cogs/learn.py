@@ -164,6 +164,10 @@ class LearnCog(commands.Cog, name=COG):
                     style=(discord.ButtonStyle.primary if action.kind == NEXT
                            else discord.ButtonStyle.secondary),
                     custom_id=ids.make("learn", number, lesson.step, index))))
+            if lesson.hint() is not None:  # hints are always on in a lesson
+                view.add_item(LearnButton(discord.ui.Button(
+                    label=t("learn-hint", lang), style=discord.ButtonStyle.secondary,
+                    custom_id=ids.make("lhint", number, lesson.step))))
         if edit:
             return {"embed": embed, "view": view, "attachments": files}
         return {"embed": embed, "view": view, "files": files}
@@ -193,6 +197,14 @@ class LearnCog(commands.Cog, name=COG):
             raise Refusal("learn-stale")
         if cid.verb == "lplay":
             await self._open_table(interaction, lesson.tutorial.game)
+            return
+        if cid.verb == "lhint":  # the move this step teaches, and why: privately
+            found = lesson.hint()
+            if found is None:
+                raise Refusal("learn-stale")
+            move, why = found
+            await reply(interaction, t("learn-hint-answer", lesson.lang,
+                                       move=lesson.label(move), why=why))
             return
         choices = lesson.choices()
         if not cid.arg.isdigit() or int(cid.arg) >= len(choices):

@@ -90,7 +90,8 @@ class LobbyControls(TableBoard):
 
     async def on_option(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                         values: list[str], lang: str) -> None:
-        """One of the host's menus: an option, the timer, the computers' level, a seat swap."""
+        """One of the host's menus: an option, the timer, the computers' level, hints, a seat
+        swap."""
         m, user, verb = self.manager, interaction.user, cid.verb
         self._private_only(interaction, table)
         if not values:
@@ -108,6 +109,10 @@ class LobbyControls(TableBoard):
             await m.set_timer(table.id, user.id, values[0])
         elif verb == "level":
             await m.set_level(table.id, user.id, values[0])
+        elif verb == "hints":
+            if values[0] not in ("on", "off"):
+                raise Refusal("no-such-choice")
+            await m.set_hints(table.id, user.id, values[0] == "on")
         else:
             first, _, second = values[0].partition("-")
             if not (first.isdigit() and second.isdigit()):

@@ -73,6 +73,7 @@ def lobby_payload(table: Table, lang: str) -> Payload:
         body += "\n" + t("lobby-options", lang, options=chosen)
     body += "\n" + t("lobby-timer", lang, timer=t("timer-" + table.timer, lang))
     body += "\n" + computers_line(table, lang)
+    body += "\n" + t("lobby-hints-on" if table.hints else "lobby-hints-off", lang)
     unrated = table_unrated(table, lang)  # a game that will not count for ratings says why
     if unrated:
         body += "\n" + unrated
@@ -121,6 +122,12 @@ def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
                                       default=c == table.timer) for c in TIMER_CHOICES])
     menus.append(timer)
     menus.append(level_select(table, lang))
+    menus.append(select_menu(
+        custom_id=ids.make("hints", table.id), placeholder=t("hints-menu", lang),
+        options=[discord.SelectOption(label=t(f"hints-choice-{c}", lang),
+                                      description=t(f"hints-choice-{c}-about", lang)[:100],
+                                      value=c, default=(c == "on") == table.hints)
+                 for c in ("off", "on")]))
     count = len(table.seats)
     if count >= 2:
         pairs = [(a, b) for a in range(count) for b in range(a + 1, count)][:PAGE]

@@ -127,6 +127,8 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
                 options=[discord.SelectOption(label=pretty(c, lang), value=str(c)) for c in cards],
                 row=rows_used))
             rows_used += 1
+    if legal and table.hints and seat in state.to_act:  # the table allows hints (bot.hints)
+        nav.append(button_item(t("hint", lang), ids.make("hint", table.id, table.version)))
     if keep:
         nav.append(button_item(t("panel-keep", lang), ids.make("view", table.id, table.version),
                                discord.ButtonStyle.success))

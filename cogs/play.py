@@ -29,8 +29,8 @@ from cogs import ids
 from cogs.board import BOARD_KEPT as BOARD_KEPT  # re-exported
 from cogs.board import Board as Board  # re-exported
 from cogs.board import Interaction
+from cogs.hints import HintControls
 from cogs.rules_text import rules_answer
-from cogs.turn import TurnControls
 from cogs.views import COG, TableButton, TableSelect
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Interaction, Table, ids.ComponentId, list[str], str], Awaitable[None]]
 
 
-class PlayCog(TurnControls, commands.Cog, name=COG):
+class PlayCog(HintControls, commands.Cog, name=COG):
     """Slash commands and components for tables."""
 
     def __init__(self, bot: Deckhand) -> None:
@@ -53,9 +53,10 @@ class PlayCog(TurnControls, commands.Cog, name=COG):
             **dict.fromkeys(("join", "leave", "addc", "remc", "start"), self.on_seats),
             "cancel": self.on_cancel,
             "opts": self.on_options,
-            **dict.fromkeys(("opt", "timer", "swap", "level"), self.on_option),
+            **dict.fromkeys(("opt", "timer", "swap", "level", "hints"), self.on_option),
             "hand": self.on_hand,
             **dict.fromkeys(("act", "pick", "set", "part", "page", "view"), self.on_panel),
+            "hint": self.on_hint,
             "back": self.on_back,
             "manage": self.on_manage,
             "over": self.on_over,

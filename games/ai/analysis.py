@@ -47,7 +47,7 @@ FORCED_ROUNDS = 16
 _GOALS: dict[str, tuple[str, bool]] = {
     "spar": ("deal-won", True),
     "bhabhi": ("safe", True),
-    "sugekari": ("out", True),
+    "sugekari-21": ("out", True),
     "twenty-two": ("penalty", False),
 }
 

@@ -251,6 +251,14 @@ class Lesson:
                 add(Action("play", None, (card,)))
         return found
 
+    def hint(self) -> tuple[Action, str] | None:
+        """The step's hint: the move it teaches and why that move is the point of the step
+        (None on a step that only explains, or once done)."""
+        step = self.current
+        if step is None or not step.do or step.why is None:
+            return None
+        return step.do[0], step.why(self.lang)
+
     def label(self, action: Action) -> str:
         """A button's words for a move."""
         if action.kind == NEXT:

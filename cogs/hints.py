@@ -1,0 +1,37 @@
+"""The panel's Hint button: answered at once ("thinking…"), the hint follows privately.
+
+A thin adapter over :mod:`bot.hints`: the manager checks the table allows hints, that it is the
+person's turn at the position the button was drawn for, thinks it off the event loop and
+counts it; this part only answers the click and words the answer.
+"""
+
+from __future__ import annotations
+
+from bot.hints import hint_text
+from bot.tables import Refusal, Table
+from cogs import ids
+from cogs.board import Interaction
+from cogs.turn import TurnControls
+
+
+class HintControls(TurnControls):
+    """The hint's part of the table cog."""
+
+    async def on_hint(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+                      values: list[str], lang: str) -> None:
+        """Hint: a private answer naming the move the strong computer would make from the
+        person's own view, and why (refused with a sentence where hints are off, or it is
+        not their turn, or the turn moved on)."""
+        self._private_only(interaction, table)
+        self._seat(table, interaction.user.id)
+        if not table.hints:
+            raise Refusal("hints-off")
+        if cid.version != table.version:
+            raise Refusal("hint-stale")
+        # the search takes up to a second: the click is answered now, the hint follows
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        hint = await self.manager.hint(table.id, interaction.user.id, cid.version)
+        state = table.state
+        assert state is not None
+        text = hint_text(table.rules, state.players, table.options, hint, lang)
+        await interaction.followup.send(text[:2000], ephemeral=True)
