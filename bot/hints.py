@@ -18,7 +18,7 @@ from __future__ import annotations
 import pickle
 import random
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n import MESSAGES, t
@@ -33,7 +33,10 @@ from games.core import Rules, State
 #: games where taking the trick now played is what a move is about (Spar also has its goal)
 TRICK_GAMES = frozenset({"spar", "finesse", "bear"})
 #: games whose goal in a deal the hint names (the analysis' ``Outlook.goal``)
-GOAL_GAMES = frozenset({"spar", "bhabhi", "sugekari-21", "twenty-two"})
+GOAL_GAMES = frozenset({"spar", "bhabhi", "sugekari-21", "twenty-two", "bear"})
+#: the share of playouts from which taking the trick is given as a reason for a move (a move
+#: that mostly lets the trick go is explained by the deal instead)
+TRICK_WORTH = 0.5
 
 
 def analyse_in_worker(blob: bytes, seat: int, seed: int, budget: float | None) -> Analysis:
@@ -47,10 +50,12 @@ def analyse_in_worker(blob: bytes, seat: int, seed: int, budget: float | None) -
 
 @dataclass(frozen=True)
 class Hint:
-    """A hint shown: the analysis it came from and how many hints the person has used."""
+    """A hint shown: the analysis it came from, how many hints the person has used, and the
+    seat's view of the position it was asked at (for its words)."""
 
     analysis: Analysis
     count: int
+    view: dict[str, Any] = field(default_factory=dict)
 
 
 class HintTables(Lobbies):
@@ -85,6 +90,7 @@ class HintTables(Lobbies):
             raise Refusal("hint-not-your-turn")
         # taken now, before any await: the position asked about
         blob = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+        seen = state.view(seat).to_dict()
 
         def current() -> bool:
             return table.version == version and table.status == PLAYING
@@ -103,7 +109,7 @@ class HintTables(Lobbies):
             person = table.seats[seat]
             person.hints += 1
             await self._save(table)
-        return Hint(found, person.hints)
+        return Hint(found, person.hints, seen)
 
 
 # -- the answer in words --------------------------------------------------------------------
@@ -111,20 +117,44 @@ def _share(value: float) -> int:
     return round(100 * value)
 
 
-def reason_text(game: str, outlook: Outlook, side: bool, lang: str) -> str:
-    """Why a move is good, in words from its playouts (``side``: the seat has a partner)."""
-    parts: list[str] = []
-    if game in TRICK_GAMES and outlook.trick is not None:
-        parts.append(t("hint-trick-side" if side else "hint-trick", lang,
-                       share=_share(outlook.trick)))
-    if game in GOAL_GAMES and outlook.goal is not None:
-        key = f"hint-goal-{game}"
-        if side and f"{key}-side" in MESSAGES["en"]:
-            key += "-side"
-        parts.append(t(key, lang, share=_share(outlook.goal)))
-    if not parts:
-        parts.append(t("hint-points", lang, points=points_text(round(outlook.points, 1))))
-    return t("hint-and", lang).join(parts)
+def goal_key(game: str, seat: int, view: dict[str, Any], side: bool) -> str | None:
+    """The words of the deal's goal for this seat (None: the hint does not name one)."""
+    if game == "bear":  # the contract: once there is a declarer
+        declarer = view.get("declarer")
+        if declarer is None:
+            return None
+        return "hint-goal-bear-declarer" if declarer == seat else "hint-goal-bear"
+    if game not in GOAL_GAMES:
+        return None
+    key = f"hint-goal-{game}"
+    return f"{key}-side" if side and f"{key}-side" in MESSAGES["en"] else key
+
+
+def measures(game: str, outlook: Outlook, goal: str | None) -> tuple[str, ...]:
+    """What the words of a hint measure, chosen by the best move's outlook: the trick now
+    played (when the move is likely to take it), the deal's goal, else the points."""
+    found: list[str] = []
+    if game in TRICK_GAMES and outlook.trick is not None and outlook.trick >= TRICK_WORTH:
+        found.append("trick")
+    if goal is not None and outlook.goal is not None:
+        found.append("goal")
+    return tuple(found) or ("points",)
+
+
+def reason_text(outlook: Outlook, kinds: tuple[str, ...], goal: str | None, side: bool,
+                lang: str) -> str:
+    """Why a move is good, in words from its playouts (``kinds`` from :func:`measures`,
+    ``goal`` from :func:`goal_key`; ``side``: the seat has a partner)."""
+    if kinds == ("points",):
+        return t("hint-points", lang, points=points_text(round(outlook.points, 1)))
+    clauses: list[str] = []
+    for kind in kinds:
+        if kind == "trick":
+            clauses.append(t("hint-trick-side" if side else "hint-trick", lang,
+                             share=_share(outlook.trick or 0.0)))
+        elif goal is not None:
+            clauses.append(t(goal, lang, share=_share(outlook.goal or 0.0)))
+    return t("hint-reason", lang, clauses=t("hint-and", lang).join(clauses))
 
 
 def hint_text(rules: Rules, players: int, options: dict[str, Any], hint: Hint,
@@ -133,22 +163,28 @@ def hint_text(rules: Rules, players: int, options: dict[str, Any], hint: Hint,
     analysis = hint.analysis
     teams = rules.teams(players, {**{o.name: o.default for o in rules.options}, **options})
     side = any(analysis.seat in team and len(team) > 1 for team in teams or ())
+    goal = goal_key(rules.id, analysis.seat, hint.view, side)
     best = analysis.moves[0]
     lines = []
+    kinds = measures(rules.id, best.outlook, goal)
     if len(analysis.moves) == 1:  # every legal move is measured: this one is forced
         reason = t("hint-forced", lang)
     else:
-        reason = reason_text(rules.id, best.outlook, side, lang)
+        reason = reason_text(best.outlook, kinds, goal, side, lang)
     lines.append(t("hint-answer", lang, move=rules.action_text(analysis.best, lang),
                    reason=reason))
     runner = _runner_up(analysis)
     if runner is not None:
         lines.append(t("hint-next", lang, move=rules.action_text(runner.action, lang),
-                       reason=reason_text(rules.id, runner.outlook, side, lang)))
+                       reason=reason_text(runner.outlook, kinds, goal, side, lang)))
     lines.append(t("hint-footer", lang, samples=analysis.samples, count=hint.count))
     return "\n".join(lines)
 
 
 def _runner_up(analysis: Analysis) -> MoveValue | None:
-    """The best of the other moves measured (None when there is none)."""
-    return analysis.moves[1] if len(analysis.moves) > 1 else None
+    """The best of the other moves measured, when it measured no better than the search's
+    choice (the search may prefer a move whose few measuring playouts fell short: a runner-up
+    that looks better would only confuse)."""
+    if len(analysis.moves) < 2 or analysis.moves[1].value > analysis.moves[0].value:
+        return None
+    return analysis.moves[1]

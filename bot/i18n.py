@@ -818,23 +818,20 @@ MESSAGES["en"].update({
     "hint-busy": "The computer players are busy right now; ask for the hint again in a moment.",
     "hint-answer": "Hint: **{move}** — {reason}.",
     "hint-next": "Next best: {move} — {reason}.",
-    "hint-trick": "wins this trick in {share}% of the deals consistent with what you have seen",
-    "hint-trick-side": "your side wins this trick in {share}% of the deals consistent with what "
-                       "you have seen",
-    "hint-goal-spar": "you win the deal (the last trick) in {share}% of the deals consistent "
-                      "with what you have seen",
-    "hint-goal-bhabhi": "you get away (you are not left last) in {share}% of the deals "
-                        "consistent with what you have seen",
-    "hint-goal-sugekari-21": "you go out in {share}% of the deals consistent with what you "
-                             "have seen",
-    "hint-goal-sugekari-21-side": "your side goes out in {share}% of the deals consistent "
-                                  "with what you have seen",
-    "hint-goal-twenty-two": "you escape the penalty card in {share}% of the deals consistent "
-                            "with what you have seen",
+    "hint-reason": "{clauses} of the deals consistent with what you have seen",
+    "hint-trick": "wins this trick in {share}%",
+    "hint-trick-side": "your side wins this trick in {share}%",
+    "hint-goal-spar": "you win the deal (the last trick) in {share}%",
+    "hint-goal-bhabhi": "you get away (you are not left last) in {share}%",
+    "hint-goal-sugekari-21": "you go out in {share}%",
+    "hint-goal-sugekari-21-side": "your side goes out in {share}%",
+    "hint-goal-twenty-two": "you escape the penalty card in {share}%",
+    "hint-goal-bear-declarer": "you make your contract in {share}%",
+    "hint-goal-bear": "the declarer fails in {share}%",
     "hint-points": "it is worth {points} points to you on average over the rest of this deal "
                    "(fewer penalty points count as more), in the deals consistent with what "
                    "you have seen",
-    "hint-and": "; ",
+    "hint-and": ", and ",
     "hint-forced": "it is your only move",
     "hint-footer": "Judged from your own view only, over {samples} deals that fit it. Hints you "
                    "used in this game: {count} (the game is unrated).",
@@ -859,18 +856,16 @@ MESSAGES["ja"].update({
     "hint-busy": "コンピューターが混み合っています。少し待ってからもう一度ヒントを押してください。",
     "hint-answer": "ヒント：**{move}** — {reason}。",
     "hint-next": "次点：{move} — {reason}。",
-    "hint-trick": "あなたから見てありうる配り方の{share}%でこのトリックを取ります",
-    "hint-trick-side": "あなたから見てありうる配り方の"
-        "{share}%で、このトリックをあなたの側が取ります",
-    "hint-goal-spar": "あなたから見てありうる配り方の"
-        "{share}%で、最後のトリックを取ってディールに勝ちます",
-    "hint-goal-bhabhi": "あなたから見てありうる配り方の"
-        "{share}%で、最後の一人にならずに抜けられます",
-    "hint-goal-sugekari-21": "あなたから見てありうる配り方の{share}%で上がれます",
-    "hint-goal-sugekari-21-side": "あなたから見てありうる配り方の"
-        "{share}%で、あなたの側が上がれます",
-    "hint-goal-twenty-two": "あなたから見てありうる配り方の"
-        "{share}%で失点カードを取らずに済みます",
+    "hint-reason": "あなたから見てありうる配り方のうち、{clauses}",
+    "hint-trick": "{share}%でこのトリックを取ります",
+    "hint-trick-side": "{share}%でこのトリックをあなたの側が取ります",
+    "hint-goal-spar": "{share}%で最後のトリックを取ってディールに勝ちます",
+    "hint-goal-bhabhi": "{share}%で最後の一人にならずに抜けられます",
+    "hint-goal-sugekari-21": "{share}%で上がれます",
+    "hint-goal-sugekari-21-side": "{share}%であなたの側が上がれます",
+    "hint-goal-twenty-two": "{share}%で失点カードを取らずに済みます",
+    "hint-goal-bear-declarer": "{share}%で契約を達成します",
+    "hint-goal-bear": "{share}%でデクレアラーの契約が失敗します",
     "hint-points": "あなたから見てありうる配り方で、このディールの残りにあなたが得る点は"
                    "平均{points}です（失点が減るのも得点に数えます）",
     "hint-and": "。また、",

@@ -23,15 +23,18 @@ class HintControls(TurnControls):
         person's own view, and why (refused with a sentence where hints are off, or it is
         not their turn, or the turn moved on)."""
         self._private_only(interaction, table)
-        self._seat(table, interaction.user.id)
+        seat = self._seat(table, interaction.user.id)
         if not table.hints:
             raise Refusal("hints-off")
+        self._playing(table)
+        state = table.state
+        assert state is not None
         if cid.version != table.version:
             raise Refusal("hint-stale")
+        if seat not in state.to_act:
+            raise Refusal("hint-not-your-turn")
         # the search takes up to a second: the click is answered now, the hint follows
         await interaction.response.defer(ephemeral=True, thinking=True)
         hint = await self.manager.hint(table.id, interaction.user.id, cid.version)
-        state = table.state
-        assert state is not None
         text = hint_text(table.rules, state.players, table.options, hint, lang)
         await interaction.followup.send(text[:2000], ephemeral=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +29,6 @@ from games.ai import HARD_BUDGET, Observation, get_player
 from games.ai.playouts import Hooks, hooks_for
 from games.ai.search import PLAYOUT_MOVES, SearchPlayer
 from games.core import Action, Event, State
-from games.registry import get as get_rules
 
 # Of a timed analysis, the share of the budget the choice of the best move gets; the rest
 # measures the moves.
@@ -50,6 +49,19 @@ _GOALS: dict[str, tuple[str, bool]] = {
     "sugekari-21": ("out", True),
     "twenty-two": ("penalty", False),
 }
+
+
+def _bear_goal(state: State, seat: int) -> bool:
+    """Bear, at a deal's end: the declarer made the contract (for the declarer), or failed
+    (for the others); never reached in a Slop round."""
+    result: Any = getattr(state, "last_result", None) or {}
+    if "made" not in result:
+        return False
+    return bool(result["made"]) is (result.get("declarer") == seat)
+
+
+# A deal's goal read from the state at the deal's end, per game: Bear's contract.
+_GOAL_AT_END: dict[str, Callable[[State, int], bool]] = {"bear": _bear_goal}
 
 
 class ViewOnlyRandom(random.Random):
@@ -91,8 +103,9 @@ class Outlook:
     ``points``: the mean change of the seat's score over the rest of the deal, in the game's own
     measure, turned round where fewer points are better (22, 1234's penalties), so more is
     always better. ``goal``: the share of playouts in which the seat reached the deal's goal
-    (Spar: won the deal; Getaway: got away; Sugekari: its side went out; 22: took no penalty),
-    None for games without one.
+    (Spar: won the deal; Getaway: got away; Sugekari: its side went out; 22: took no penalty;
+    Bear: the declarer made the contract, or for the others failed), None for games without
+    one.
     """
 
     trick: float | None
@@ -253,12 +266,12 @@ def _measure(obs: Observation, listed: list[Action], rng: random.Random, hooks: 
              rounds: int | None, deadline: float | None) -> _Measured:
     """Paired playouts of every move of ``listed`` (``rounds`` rounds, else until
     ``deadline``, at least :data:`MIN_ROUNDS`)."""
-    view: Any = obs.view
-    side = _side(obs.game, obs.seat, view)
+    side: frozenset[int] | None = None
     goal = _GOALS.get(obs.game)
     refine = hooks.belief(obs) if hooks.belief is not None else None
     measured = _Measured(len(listed))
-    measured._goal = goal is not None
+    at_end = _GOAL_AT_END.get(obs.game)
+    measured._goal = goal is not None or at_end is not None
     seat = obs.seat
     while True:
         if rounds is not None:
@@ -271,6 +284,8 @@ def _measure(obs: Observation, listed: list[Action], rng: random.Random, hooks: 
         if refine is not None:
             sample = refine(sample, rng)
         sample.stop_at_deal_end = True
+        if side is None:
+            side = _side(sample, seat)
         start = sample.scores()
         direction = sample.score_direction()
         dice = rng.getrandbits(64)
@@ -278,6 +293,9 @@ def _measure(obs: Observation, listed: list[Action], rng: random.Random, hooks: 
         for i, action in enumerate(listed):
             trial = sample.clone()
             result = _play(trial, seat, action, side, goal, hooks, random.Random(dice))
+            if at_end is not None:  # read once the deal has ended (else not reached)
+                ended = trial.over or trial.deal_number != sample.deal_number
+                result = (result[0], ended and at_end(trial, seat))
             reward = hooks.judge(trial, start)[seat]
             if i == 0:
                 first = reward
@@ -329,11 +347,9 @@ def _play(state: State, seat: int, action: Action, side: frozenset[int],
     return trick, hit == good
 
 
-def _side(game: str, seat: int, view: Any) -> frozenset[int]:
+def _side(state: State, seat: int) -> frozenset[int]:
     """The seat and its partners."""
-    teams = get_rules(game).teams(int(view["players"]), view["options"])
-    for team in teams or ():
+    for team in state.rules.teams(state.players, state.options) or ():
         if seat in team:
             return frozenset(team)
     return frozenset((seat,))
-
