@@ -33,8 +33,11 @@ from games.core import Action, Event, State
 # Of a timed analysis, the share of the budget the choice of the best move gets; the rest
 # measures the moves.
 CHOICE_SHARE = 0.5
-# The fewest rounds of paired playouts an analysis measures, however short its budget.
+# The fewest rounds of paired playouts an analysis with an exact count measures, and the fewest
+# a timed one measures, however short its budget (a timed one starts no round that would end
+# past its deadline at the pace of its longest round so far).
 MIN_ROUNDS = 8
+MIN_TIMED_ROUNDS = 2
 # Decisions with more moves than this (22's exchange: any subset of the hand) measure only the
 # best move, the rule of thumb's, the search's most visited ones and a few others.
 MAX_MOVES = 12
@@ -265,7 +268,7 @@ class _Measured:
 def _measure(obs: Observation, listed: list[Action], rng: random.Random, hooks: Hooks,
              rounds: int | None, deadline: float | None) -> _Measured:
     """Paired playouts of every move of ``listed`` (``rounds`` rounds, else until
-    ``deadline``, at least :data:`MIN_ROUNDS`)."""
+    ``deadline``, at least :data:`MIN_TIMED_ROUNDS`)."""
     side: frozenset[int] | None = None
     goal = _GOALS.get(obs.game)
     refine = hooks.belief(obs) if hooks.belief is not None else None
@@ -273,12 +276,14 @@ def _measure(obs: Observation, listed: list[Action], rng: random.Random, hooks: 
     at_end = _GOAL_AT_END.get(obs.game)
     measured._goal = goal is not None or at_end is not None
     seat = obs.seat
+    longest = 0.0  # seconds of the longest round so far
     while True:
+        began = time.perf_counter()
         if rounds is not None:
             if measured.rounds >= rounds:
                 break
-        elif measured.rounds >= MIN_ROUNDS and deadline is not None and \
-                time.perf_counter() >= deadline:
+        elif measured.rounds >= MIN_TIMED_ROUNDS and deadline is not None and \
+                began + longest >= deadline:
             break
         sample = obs.sample(rng)
         if refine is not None:
@@ -311,6 +316,7 @@ def _measure(obs: Observation, listed: list[Action], rng: random.Random, hooks: 
                 measured.won[i] += trick
             measured.goals[i] += reached
         measured.rounds += 1
+        longest = max(longest, time.perf_counter() - began)
     return measured
 
 
