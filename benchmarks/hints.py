@@ -4,7 +4,7 @@
 
 For each game, one match is played by the basic players from a fixed seed; at its decisions
 with more than one legal move (every third one, until ``--hints`` are taken) a hint is worked
-out as a worker does it (:func:`bot.hints.analyse_in_worker`: the pickled state in, the seat's
+out as a worker does it (:func:`bot.hints.analyse_pickled`: the pickled state in, the seat's
 observation made, the hard player's choice and the paired measurements within ``--budget``
 seconds). Printed per game: the hints, the time of each (p50, p99, max; the issue's target is
 p99 within 1 s at the hard budget), the measuring playouts and the deals sampled per hint.
@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games
 from benchmarks.waits import percentile
-from bot.hints import analyse_in_worker
 from games.ai import HARD_BUDGET, get_player, observe
+from games.ai.analysis import analyse_pickled
 
 
 def hint_times(gid: str, hints: int, budget: float, seed: int) -> tuple[list[float], int, int]:
@@ -48,7 +48,7 @@ def hint_times(gid: str, hints: int, budget: float, seed: int) -> tuple[list[flo
             if decisions % 3 == 1:
                 blob = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
                 began = time.perf_counter()
-                found = analyse_in_worker(blob, seat, len(times), budget)
+                found = analyse_pickled(blob, seat, len(times), budget)
                 times.append(time.perf_counter() - began)
                 playouts += found.playouts
                 samples += found.samples

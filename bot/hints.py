@@ -16,7 +16,6 @@ it was ready is not shown (nor counted): the person is told the turn moved on.
 from __future__ import annotations
 
 import pickle
-import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,9 +25,8 @@ from bot.lobby import Lobbies
 from bot.model import LOBBY, PLAYING, Refusal, Table
 from bot.results import points_text
 from bot.scheduler import Dropped
-from games.ai import observe
-from games.ai.analysis import Analysis, MoveValue, Outlook, analyse
-from games.core import Rules, State
+from games.ai.analysis import Analysis, MoveValue, Outlook, analyse_pickled
+from games.core import Rules
 
 #: games where taking the trick now played is what a move is about (Spar also has its goal)
 TRICK_GAMES = frozenset({"spar", "finesse", "bear"})
@@ -37,15 +35,6 @@ GOAL_GAMES = frozenset({"spar", "bhabhi", "sugekari-21", "twenty-two", "bear"})
 #: the share of playouts from which taking the trick is given as a reason for a move (a move
 #: that mostly lets the trick go is explained by the deal instead)
 TRICK_WORTH = 0.5
-
-
-def analyse_in_worker(blob: bytes, seat: int, seed: int, budget: float | None) -> Analysis:
-    """The analysis of a seat's decision (in an AI worker process): only the seat's
-    observation reaches the analysis, never the state."""
-    state: State = pickle.loads(blob)
-    obs = observe(state, seat)
-    del state
-    return analyse(obs, random.Random(seed), budget=budget)
 
 
 @dataclass(frozen=True)
@@ -97,7 +86,7 @@ class HintTables(Lobbies):
 
         try:
             found = await self.thinker.offload(
-                analyse_in_worker, blob, seat, secrets.randbits(62), current=current,
+                analyse_pickled, blob, seat, secrets.randbits(62), current=current,
                 label=f"hint {table.rules.id}")
         except Dropped:
             raise Refusal("hint-stale") from None

@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 #: modules the forkserver imports once, so that every worker starts with them loaded
-PRELOAD = ["games", "games.ai", "games.ai.search", "games.ai.playouts"]
+PRELOAD = ["games", "games.ai", "games.ai.search", "games.ai.playouts", "games.ai.analysis"]
 #: the level a search move is played at when the workers cannot keep up
 FALLBACK_LEVEL = "normal"
 

@@ -19,13 +19,14 @@ With ``iterations`` the result is a pure function of the observation and the rng
 from __future__ import annotations
 
 import math
+import pickle
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.ai import HARD_BUDGET, Observation, get_player
+from games.ai import HARD_BUDGET, Observation, get_player, observe
 from games.ai.playouts import Hooks, hooks_for
 from games.ai.search import PLAYOUT_MOVES, SearchPlayer
 from games.core import Action, Event, State
@@ -182,6 +183,15 @@ def analyse(obs: Observation, rng: random.Random, *, budget: float | None = None
     samples = measured.rounds + (player.last_rounds or search_playouts)
     return Analysis(obs.seat, best, ordered, search_playouts + measured.rounds * len(listed),
                     samples, ordered[0].outlook)
+
+
+def analyse_pickled(blob: bytes, seat: int, seed: int, budget: float | None) -> Analysis:
+    """:func:`analyse` of a pickled state's seat, for a worker process (the bot's hints): only
+    the seat's observation reaches the analysis, never the state."""
+    state: State = pickle.loads(blob)
+    obs = observe(state, seat)
+    del state
+    return analyse(obs, random.Random(seed), budget=budget)
 
 
 def compare(obs: Observation, a: Action, b: Action, rng: random.Random, *,
