@@ -173,7 +173,7 @@ def analyse(obs: Observation, rng: random.Random, *, budget: float | None = None
     rounds = None if iterations is None else max(MIN_ROUNDS, -(-iterations // len(listed)))
     if len(obs.legal) == 1:
         rounds = FORCED_ROUNDS  # nothing to choose: a few playouts for the outlook only
-    measured = _measure(obs, listed, rng, hooks_for(obs.game), rounds, deadline)
+    measured = _measure(obs, listed, rng, _hooks(obs.game), rounds, deadline)
     values = [
         MoveValue(listed[i], measured.mean(i), measured.error(i), measured.rounds,
                   measured.outlook(i))
@@ -210,14 +210,27 @@ def compare(obs: Observation, a: Action, b: Action, rng: random.Random, *,
     total = HARD_BUDGET if budget is None else budget
     deadline = None if iterations is not None else time.perf_counter() + total
     rounds = None if iterations is None else max(MIN_ROUNDS, iterations)
-    measured = _measure(obs, [b, a], rng, hooks_for(obs.game), rounds, deadline)
+    measured = _measure(obs, [b, a], rng, _hooks(obs.game), rounds, deadline)
     return measured.mean(1) - measured.mean(0), measured.error(1)
 
 
 def _hard_player(game: str) -> SearchPlayer:
-    player = get_player("hard", game)
+    """The hard level's player of a game; the search with its default hooks for a game outside
+    the registry (which has no rule of thumb)."""
+    try:
+        player = get_player("hard", game)
+    except KeyError:
+        player = SearchPlayer(budget=HARD_BUDGET)
     assert isinstance(player, SearchPlayer)
     return player
+
+
+def _hooks(game: str) -> Hooks:
+    """The search's hooks of a game (the defaults for a game outside the registry)."""
+    try:
+        return hooks_for(game)
+    except KeyError:
+        return Hooks()
 
 
 def _candidates(obs: Observation, best: Action, player: SearchPlayer,

@@ -66,7 +66,7 @@ def hooks_for(game_id: str) -> Hooks:
     """The search settings of a game (random rollouts unless the game has better ones)."""
     try:
         prior: Policy | None = _PRIORS.get(game_id) or basic_policy(game_id)
-    except (ImportError, AttributeError, KeyError):  # KeyError: a game outside the registry
+    except (ImportError, AttributeError):
         prior = None
     share = _BASIC_SHARE.get(game_id, 0.0)
     rollout = _ROLLOUTS.get(game_id, random_rollout)
