@@ -22,10 +22,12 @@ from tests.discord_sim.interactions import DEFERRED_CHANNEL_MESSAGE
 COMPONENT, BUTTON = 3, 2
 
 
-async def open_two(w: World, hints: str | None, locale: str = "en-US") -> SimMessage:
-    """Alice hosts a table of the test game, Bob joins; the host sets hints in the options."""
+async def open_two(w: World, hints: str | None, locale: str = "en-US",
+                   game: str = "high-card") -> SimMessage:
+    """Alice hosts a table of a game (the test game), Bob joins; the host sets hints in the
+    options."""
     alice, bob = w.users[:2]
-    await w.sim.slash(alice, w.channel, "play", {"game": "high-card"}, locale=locale)
+    await w.sim.slash(alice, w.channel, "play", {"game": game}, locale=locale)
     await w.sim.settle()
     r = await w.sim.click(bob, w.table_message(), button(w.table_message(), "join")["custom_id"])
     assert r.status == "ok", r
@@ -34,13 +36,22 @@ async def open_two(w: World, hints: str | None, locale: str = "en-US") -> SimMes
                               button(w.table_message(), "opts")["custom_id"], locale=locale)
         menu = r.message
         assert menu is not None and menu.ephemeral
-        [select] = [s for s in menu.selects() if verb_of(s["custom_id"]) == "hints"]
+        for _ in range(5):  # the menus' pages, until the one with the hints
+            found = [s for s in menu.selects() if verb_of(s["custom_id"]) == "hints"]
+            if found:
+                break
+            r = await w.sim.click(alice, menu, button(menu, "opts")["custom_id"], locale=locale)
+            assert r.message is not None
+            menu = r.message
+        [select] = found
         assert [o["value"] for o in select["options"] if o.get("default")] == ["off"]
         assert all(o.get("description") for o in select["options"])
         r = await w.sim.select(alice, menu, select["custom_id"], [hints], locale=locale)
         assert r.status == "ok" and r.message is not None, r
-        [again] = [s for s in r.message.selects() if verb_of(s["custom_id"]) == "hints"]
-        assert [o["value"] for o in again["options"] if o.get("default")] == [hints]
+        # the menus come back at their first page, which shows the hints menu when it fits
+        for again in [s for s in r.message.selects() if verb_of(s["custom_id"]) == "hints"]:
+            assert [o["value"] for o in again["options"] if o.get("default")] == [hints]
+        assert w.bot.manager.tables[1].hints is (hints == "on")
     await w.sim.settle()
     return w.table_message()
 
@@ -128,6 +139,27 @@ async def test_a_hint_is_private_counted_and_makes_the_game_unrated(tmp_path: Pa
         record = await w.bot.store.db.one("SELECT rated, seats FROM records WHERE table_id=1")
         assert record is not None and record[0] == 0
         assert json.loads(record[1])[seat]["hints"] == 1
+        assert w.sim.spec_errors == [] and w.sim.client_errors == []
+
+
+async def test_a_hint_in_a_real_game_names_cards_and_gives_its_reason(tmp_path: Path) -> None:
+    async with world(tmp_path, people=2) as w:
+        await open_two(w, "on", game="spar")
+        await start(w)
+        table = w.bot.manager.tables[1]
+        assert table.state is not None
+        seat, mover, _other = due(w)
+        panel = await panel_of(w, mover)
+        [hint] = hint_buttons(panel)
+        legal = [table.rules.action_text(a, "en") for a in table.state.legal_actions(seat)]
+        text = await answered(await w.sim.click(mover, panel, hint["custom_id"]))
+        first = text.splitlines()[0]
+        named = first.split("**")[1]
+        assert named in legal and any(suit in named for suit in "♠♥♦♣"), text
+        # Spar's reason: the deal's goal (and the trick, when the move takes it)
+        assert "you win the deal (the last trick) in " in first, text
+        assert first.endswith("% of the deals consistent with what you have seen."), text
+        assert table.seats[seat].hints == 1
         assert w.sim.spec_errors == [] and w.sim.client_errors == []
 
 
