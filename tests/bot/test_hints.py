@@ -139,6 +139,12 @@ async def test_the_option_and_the_count_are_stored_and_refusals(tmp_path: Path) 
         assert hint.count == 2 and table.seats[seat].hints == 2
         row = await store.table(table.id)
         assert row is not None and row.hints and row.seats[seat]["hints"] == 2
+        # workers that cannot fit a hint in time: it is refused, not counted
+        m.thinker.scheduler.patience = 0.0
+        with pytest.raises(Refusal) as refused:
+            await m.hint(table.id, person, table.version)
+        assert refused.value.key == "hint-busy" and table.seats[seat].hints == 2
+        assert t("hint-busy", "en").startswith("The computer players are busy")
         # a restart keeps both
         await m.close()
         m = TableManager(store, rules_for=lookup, ai_delay=0.0, ai_level="normal")
