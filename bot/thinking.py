@@ -248,9 +248,14 @@ class Thinker:
         """A search that is not a move (a hint): ``work(*args, budget)``, a function of a
         module the workers can import, in a worker process (in a thread without workers, or
         when the worker fails) once the scheduler grants it a slot and a budget (the full
-        budget without the scheduler). None when the workers cannot fit it in time; Dropped
-        when ``current()`` turns False before it is searched."""
-        async def search(budget: float | None) -> T | None:
+        budget without the scheduler). The work's own budget is the grant less the hand-over the
+        scheduler expects (a person waits for the whole of it, not for the search alone), at
+        least the scheduler's floor. None when the workers cannot fit it in time; Dropped when
+        ``current()`` turns False before it is searched."""
+        async def search(granted: float | None) -> T | None:
+            budget = granted
+            if granted is not None and self.scheduler is not None:
+                budget = max(self.scheduler.floor, granted - self.scheduler.overhead)
             if self.workers:
                 pool: Pool | None = None
                 try:
