@@ -47,7 +47,7 @@ DRAIN_SECONDS = 3.0
 #: seconds a stop first leaves for interactions already received to start being answered
 ARRIVAL_GRACE = 0.1
 #: the modules that give the bot its commands (each with ``async def setup(bot)``), in order
-EXTENSIONS = ("cogs.play", "cogs.stats", "cogs.admin", "cogs.learn")
+EXTENSIONS = ("cogs.play", "cogs.stats", "cogs.admin", "cogs.learn", "cogs.review")
 
 _TABLE_IN_ID = re.compile(r"^dh:[a-z]{1,8}:(\d{1,18}):")
 

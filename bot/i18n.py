@@ -926,3 +926,64 @@ COMMANDS_JA.update({
         "ゲームを覚える：コンピューター相手のガイド付きディール",
     "The game to learn": "覚えるゲーム",
 })
+
+# -- the review after a game (cogs/review.py, bot/review.py) ----------------------------------
+MESSAGES["en"].update({
+    "rv-button": "My review",
+    "rv-head": "**Your review of {game}, game #{id}**",
+    "rv-judged": "{count} of your decisions were judged, each from what you could see at the "
+                 "time (never from the cards hidden from you).",
+    "rv-costliest": "Your {count} costliest:",
+    "rv-none-costly": "None of them was costly: wherever the computer preferred another move, "
+                      "the difference was within what its estimate can tell apart.",
+    "rv-no-decisions": "You had no decision to judge in this game: every move you made was "
+                       "the only one you could make.",
+    "rv-scale": "The cost is in points of 100 of a deal's result (100: the best result of the "
+                "table, 0: the worst), ± its margin of error.",
+    "rv-decision": "{number}. Move {move} (deal {deal})",
+    "rv-made": "You played: **{move}**",
+    "rv-preferred": "The computer prefers: **{move}**",
+    "rv-cost": "Estimated cost: **{points}** points (± {error})",
+    "rv-hand": "Your hand then (the computer's move ringed)",
+    "rv-working": "Your review is being prepared; it will appear here in a few seconds.",
+    "rv-later": "The computers are busy with live games; your review will come when they have "
+                "time (here, or in a direct message).",
+    "rv-again": "Your review is already being prepared; it will come as soon as it is ready.",
+    "rv-in-dm": "Your review will come in your direct messages.",
+    "rv-not-seated": "You did not play in this game, so there is no review of yours: a review "
+                     "is only for the people who played.",
+    "rv-no-game": "There is no finished game #{id} in this server.",
+    "rv-failed": "Your review could not be made; please ask again later.",
+})
+MESSAGES["ja"].update({
+    "rv-button": "自分の振り返り",
+    "rv-head": "**{game}(ゲーム #{id})の振り返り**",
+    "rv-judged": "あなたの判断 {count} 回を、その時点で見えていた情報だけで評価しました"
+                 "(あなたに見えなかったカードは使っていません)。",
+    "rv-costliest": "損失の大きかった {count} 手:",
+    "rv-none-costly": "損失の大きい手はありませんでした。コンピューターが別の手を選ぶ場面でも、"
+                      "差は推定の誤差の範囲内でした。",
+    "rv-no-decisions": "このゲームでは評価する判断がありませんでした。どの手も、"
+                       "出せる手がそれしかありませんでした。",
+    "rv-scale": "損失はディールの結果を100点満点で表した点数です(100:卓で最良の結果、0:最悪)。"
+                "± は誤差の幅です。",
+    "rv-decision": "{number}. 第{move}手(第{deal}ディール)",
+    "rv-made": "あなたの手:**{move}**",
+    "rv-preferred": "コンピューターの推奨:**{move}**",
+    "rv-cost": "推定損失:**{points}** 点(± {error})",
+    "rv-hand": "その時の手札(コンピューターの推奨を囲んでいます)",
+    "rv-working": "振り返りを準備しています。数秒後にここに表示されます。",
+    "rv-later": "コンピューターは進行中のゲームで忙しいため、手が空きしだい振り返りを送ります"
+                "(ここ、またはダイレクトメッセージで)。",
+    "rv-again": "振り返りはすでに準備中です。できしだいお送りします。",
+    "rv-in-dm": "振り返りはダイレクトメッセージに送ります。",
+    "rv-not-seated": "このゲームに参加していないため、あなたの振り返りはありません。"
+                     "振り返りはプレイした人だけのものです。",
+    "rv-no-game": "このサーバーに終了したゲーム #{id} はありません。",
+    "rv-failed": "振り返りを作れませんでした。後でもう一度お試しください。",
+})
+COMMANDS_JA.update({
+    "review": "review",
+    "Your review of a finished game: your three costliest decisions":
+        "終了したゲームの振り返り:損失の大きかった3手",
+})

@@ -17,6 +17,11 @@ more tables there are, without limit. The :class:`Scheduler` keeps that wait bou
   minute at most) and shown by ``/status`` (:meth:`Scheduler.behind`), so the bot says when
   its workers cannot keep up rather than going quiet.
 
+- **Spare time.** Background work nobody waits on move by move (a review after a game) asks
+  for a slot with :meth:`Scheduler.spare`: it gets one only when no move waits, and never the
+  last free slot of several, so a move asking meanwhile finds a slot; it comes in short parts,
+  whose expected end the moves in line count with.
+
 The scheduler only grants slots; the caller searches (in a worker process or a thread) while
 holding one. Its clock is injectable, so its decisions are tested without waiting.
 """
@@ -110,6 +115,9 @@ class Scheduler:
         self._recent: deque[float] = deque()
         self._logged_at: float | None = None
         self._unlogged = 0
+        #: background work waiting for a spare slot (with its expected seconds), and running
+        self._spare: deque[tuple[Request, float]] = deque()
+        self._spare_running: set[Request] = set()
         #: (clock, moves waiting) at each change, for the benchmarks' queue over time
         self.on_change: Callable[[float, int], None] | None = None
 
@@ -136,7 +144,36 @@ class Scheduler:
         share = self.slack * self.slots / max(1, waiting)
         return max(self.floor, min(self.full, share))
 
+    @property
+    def spare_slots(self) -> int:
+        """The most slots background work holds at once: all but one (one when there is one)."""
+        return max(1, self.slots - 1)
+
+    def spare_free(self) -> bool:
+        """Whether background work asking now would start at once."""
+        return (not self._queue and not self._spare and len(self._running) < self.slots
+                and len(self._spare_running) < self.spare_slots)
+
     # -- the caller's side ----------------------------------------------------------------
+    async def spare(self, work: Callable[[float], Awaitable[T]], *, expect: float,
+                    label: str = "") -> T:
+        """``work(expect)`` in spare time: once no move waits and a spare slot is free (in the
+        order asked). ``expect``: its seconds, counted as the slot's busy time meanwhile."""
+        now = self.clock()
+        request = Request(now, now, next(self._seq), _always, label,
+                          asyncio.get_running_loop().create_future())
+        self._spare.append((request, expect))
+        self.pump()
+        try:
+            await request.grant
+            return await work(expect)
+        finally:
+            if not request.grant.done():
+                request.grant.cancel()
+            self._running.pop(request, None)
+            self._spare_running.discard(request)
+            self.pump()
+
     async def think(self, search: Callable[[float], Awaitable[T]], cheap: Callable[[], T], *,
                     current: Callable[[], bool] | None = None, started: float | None = None,
                     label: str = "") -> T:
@@ -211,10 +248,23 @@ class Scheduler:
             request.grant.set_result(budget)
         self._queue = [(r.key(), r) for r in kept]
         heapq.heapify(self._queue)
+        self._grant_spare(now)
         if self.on_change is not None:
             self.on_change(now, len(self._queue))
         if kept and self.wake:
             self._arm(now, kept)
+
+    def _grant_spare(self, now: float) -> None:
+        """Background work into the free spare slots, when no move waits."""
+        self._spare = deque(item for item in self._spare if not item[0].grant.done())
+        while self._spare and not self._queue and len(self._running) < self.slots \
+                and len(self._spare_running) < self.spare_slots:
+            request, expect = self._spare.popleft()
+            if request.grant.done():  # its caller went away
+                continue
+            self._running[request] = now + expect
+            self._spare_running.add(request)
+            request.grant.set_result(expect)
 
     def _still_current(self, request: Request) -> bool:
         try:

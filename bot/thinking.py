@@ -299,6 +299,29 @@ class Thinker:
                 self.pool.replace(pool)
             return None
 
+    # -- background work --------------------------------------------------------------------------
+    async def in_spare_time(self, work: Callable[[], T], *, expect: float,
+                            label: str = "") -> T:
+        """``work()`` (picklable: a top-level function or a partial of one) in a worker when no
+        computer move wants the slot (:meth:`Scheduler.spare`); in a thread without workers,
+        or when a worker fails. ``expect``: its seconds."""
+        async def run(_granted: float) -> T:
+            if self.workers:
+                pool: Pool | None = None
+                try:
+                    pool = await self.pool.ready()
+                    return await asyncio.get_running_loop().run_in_executor(pool, work)
+                except (BrokenProcessPool, OSError) as exc:
+                    log.warning("background work in a worker failed (%s); it runs in a "
+                                "thread", type(exc).__name__, extra=logs.failure(exc))
+                    if pool is not None and isinstance(exc, BrokenProcessPool):
+                        self.pool.replace(pool)
+            return await asyncio.to_thread(work)
+
+        if self.scheduler is None:
+            return await run(expect)
+        return await self.scheduler.spare(run, expect=expect, label=label)
+
     async def close(self) -> None:
         """Stop the workers (a move being thought is finished first, at most one budget)."""
         if self.scheduler is not None:

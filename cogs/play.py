@@ -263,7 +263,7 @@ class PlayCog(HintControls, commands.Cog, name=COG):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if custom_id.startswith("dhs:"):  # the records cog's buttons (cogs/stats.py)
+        if custom_id.startswith(("dhs:", "dhr:")):  # the records' and reviews' own buttons
             return
         if ids.templated(custom_id) and _carries(interaction.message, custom_id,
                                                  data.get("component_type")):
