@@ -25,7 +25,7 @@ from bot.storage import ActionRow, TableRow
 from bot.thinking import Thinker
 from games import registry
 from games.ai import review as rv
-from games.core import Action
+from games.core import Action, View
 
 log = logging.getLogger(__name__)
 
@@ -169,16 +169,15 @@ def shown(review: rv.Review, lang: str) -> list[Shown]:
     rules = registry.get(review.game)
     found = []
     for number, one in enumerate(review.costliest, 1):
-        view = one.view.to_dict()
         lines = [
-            rules.view_text(one.view, lang)[:1500],
+            rules.view_text(View(one.view), lang)[:1500],
             "",
             t("rv-made", lang, move=rules.action_text(one.made, lang)),
             t("rv-preferred", lang, move=rules.action_text(one.preferred, lang)),
             t("rv-cost", lang, points=points_text(one.loss), error=points_text(one.error)),
         ]
         title = t("rv-decision", lang, number=number, move=one.index + 1, deal=one.deal)
-        found.append(Shown(title, "\n".join(lines), view, _cards(one.preferred)))
+        found.append(Shown(title, "\n".join(lines), one.view, _cards(one.preferred)))
     return found
 
 

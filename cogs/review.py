@@ -23,12 +23,13 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+import games
 from bot import logs
 from bot.i18n import lang_of, t
 from bot.model import FINISHED
 from bot.render import hand_alt, hand_png_async
 from bot.review import Key, Reviewer, game_of, own_moves, seat_of, shown, summary
-from bot.tables import Refusal
+from bot.tables import Refusal, Table
 from bot.tree import refusal_text, reply, server_only
 from games.ai.review import Review
 
@@ -41,6 +42,12 @@ PREFIX = "dhr:"
 _ID = re.compile(r"dhr:rv:(\d{1,18})")
 #: seconds an interaction's token takes follow-ups (Discord: 15 minutes), with a margin
 TOKEN_LIFE = 14 * 60.0
+
+
+def reviewable(table: Table) -> bool:
+    """Whether a finished table offers reviews: a game of the registry (the search knows it)
+    that a person played."""
+    return table.game_id in games.ids() and any(not seat.computer for seat in table.seats)
 
 
 def review_button(table_id: int, lang: str) -> discord.ui.Button[Any]:

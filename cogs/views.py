@@ -45,7 +45,7 @@ from cogs.lobby_views import (
     options_payload,
 )
 from cogs.panel_views import confirm_payload, hand_payload
-from cogs.review import review_button
+from cogs.review import review_button, reviewable
 from games.cards import parse as parse_card
 from games.cards import pretty
 
@@ -143,7 +143,7 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
         result = " · ".join(
             t("place", lang, place=outcome.places[s], name=table.seats[s].name,
               score=_score(outcome.scores[s])) for s in places) if outcome else ""
-        if table.status == FINISHED and any(not seat.computer for seat in table.seats):
+        if table.status == FINISHED and reviewable(table):
             view.add_item(review_button(table.id, lang))  # each person's own, privately
         return Payload(f"**{title}**\n" + t("finished", lang, result=result), embed, view,
                        picture=picture)

@@ -34,7 +34,7 @@ from typing import Any
 from games import registry
 from games.ai import Observation, observe
 from games.ai.analysis import analyse, compare
-from games.core import Action, State, View
+from games.core import Action, State
 
 #: the decisions a review shows at most
 SHOWN = 3
@@ -79,7 +79,7 @@ class Judged:
 
     index: int  # the move's number in the game (0: its first move)
     deal: int
-    view: View  # what the seat saw before the move
+    view: dict[str, Any]  # what the seat saw before the move (``View.to_dict``: it pickles)
     legal: int  # how many moves it had
     made: Action
     preferred: Action
@@ -157,7 +157,7 @@ def screen(game: Game, seat: int, indices: Collection[int], *, budget: float | N
         mine = found.value_of(made)
         loss, error = (0.0, 0.0) if mine is None or found.best == made else \
             (best.value - mine.value, mine.error)
-        judged.append(Judged(index, int(obs.view.get("deal", 0) or 0), obs.view,
+        judged.append(Judged(index, int(obs.view.get("deal", 0) or 0), obs.view.to_dict(),
                              len(obs.legal), made, found.best, loss, error))
     return judged
 

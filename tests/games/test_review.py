@@ -59,7 +59,7 @@ def check_review(game: rv.Game, seat: int, review: rv.Review) -> None:
     for judged in review.costliest:
         view, legal = facts[judged.index]
         assert len(legal) > 1, "a forced move is never a decision"
-        assert judged.view == view
+        assert judged.view == view.to_dict()
         assert judged.preferred in legal and judged.made != judged.preferred
         assert judged.loss > max(rv.LEAST_LOSS, rv.Z * judged.error)
 
