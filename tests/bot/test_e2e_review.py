@@ -48,7 +48,7 @@ async def arrived(result: Any, timeout: float = 60.0) -> SimMessage:
         if result.followups:
             return result.followups[-1]  # type: ignore[no-any-return]
         shown = result.message  # a deferred answer's first followup fills it in
-        if shown is not None and shown.embeds or "judged" in str(result.content):
+        if shown is not None and (shown.embeds or "judged" in shown.content):
             return shown  # type: ignore[no-any-return]
         await asyncio.sleep(0.05)
     raise AssertionError("no review came")
