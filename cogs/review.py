@@ -46,8 +46,9 @@ TOKEN_LIFE = 14 * 60.0
 
 def reviewable(table: Table) -> bool:
     """Whether a finished table offers reviews: a game of the registry (the search knows it)
-    that a person played."""
-    return table.game_id in games.ids() and any(not seat.computer for seat in table.seats)
+    that a person played, with moves made (not decided by the deal alone)."""
+    return table.version > 0 and table.game_id in games.ids() \
+        and any(not seat.computer for seat in table.seats)
 
 
 def review_button(table_id: int, lang: str) -> discord.ui.Button[Any]:
