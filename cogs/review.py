@@ -16,6 +16,7 @@ import io
 import logging
 import re
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -67,6 +68,8 @@ class ReviewCog(commands.Cog):
         self.targets: dict[Key, tuple[Interaction, float, str, bool]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._command: app_commands.Command[Any, Any, Any] | None = None
+        #: the clock of the tokens' life (tests move it on)
+        self.clock: Callable[[], float] = time.monotonic
 
     async def cog_load(self) -> None:
         """Register /review."""
@@ -140,7 +143,7 @@ class ReviewCog(commands.Cog):
                                                                  lang), ephemeral=True)
             return
         busy = self.reviewer.busy()
-        self.targets[key] = (interaction, time.monotonic(), lang, by_dm)
+        self.targets[key] = (interaction, self.clock(), lang, by_dm)
         if key in self.reviewer.running:
             await reply(interaction, t("rv-again", lang))
             return
@@ -165,7 +168,7 @@ class ReviewCog(commands.Cog):
             log.error("table %s: a review failed (%s)", table_id, type(exc).__name__,
                       extra=logs.failure(exc))
             target = self.targets.pop(key, None)
-            if target is not None and time.monotonic() - target[1] < TOKEN_LIFE:
+            if target is not None and self.clock() - target[1] < TOKEN_LIFE:
                 await _quietly(target[0].followup.send(t("rv-failed", target[2]),
                                                        ephemeral=True))
             return
@@ -173,7 +176,7 @@ class ReviewCog(commands.Cog):
         if target is None:
             return
         interaction, asked, lang, by_dm = target
-        if not by_dm and time.monotonic() - asked < TOKEN_LIFE:
+        if not by_dm and self.clock() - asked < TOKEN_LIFE:
             try:
                 await interaction.followup.send(**await self.message(review, table_id, game,
                                                                      lang), ephemeral=True)

@@ -146,3 +146,43 @@ async def test_review_command_finds_a_past_game_of_ones_own(tmp_path: Path) -> N
         r = await w.sim.slash(alice, w.channel, "review", {"id": 99})
         assert "no finished game #99" in str(r.content)
         assert w.sim.spec_errors == [], w.sim.spec_errors[:3]
+
+
+async def test_reviews_by_direct_message_and_kept_when_they_cannot_be_sent(
+        tmp_path: Path) -> None:
+    async with world(tmp_path, people=2) as w:
+        alice, bob = w.users
+        table = await finished(w, [alice, bob])
+        custom_id = review_id(table)
+        cog = w.bot.get_cog("ReviewCog")
+        assert isinstance(cog, ReviewCog)
+        # Alice chose direct messages: her review comes there
+        r = await w.sim.slash(alice, w.channel, "settings dm", {"enabled": True})
+        assert r.status == "ok"
+        r = await w.sim.click(alice, table, custom_id)
+        assert "direct messages" in str(r.content)
+        for _ in range(1200):
+            dms = [m for m in w.sim.dms(alice) if "Your review of 22" in m.content]
+            if dms:
+                break
+            await asyncio.sleep(0.05)
+        assert dms, "the review came by direct message"
+        assert len(dms[0].embeds) <= 3 and not r.followups
+        # Bob's press outlives its token (15 minutes) and he takes no direct messages: the
+        # review is kept and shown at his next press, at once
+        bob.accepts_dms = False
+        r = await w.sim.click(bob, table, custom_id)
+        assert "being prepared" in str(r.content)
+        real = cog.clock
+        cog.clock = lambda: real() + 20 * 60
+        for _ in range(1200):
+            if cog.reviewer.kept((1, 1)) is not None and not cog.targets:
+                break
+            await asyncio.sleep(0.05)
+        await w.sim.settle()
+        assert not r.followups and cog.reviewer.kept((1, 1)) is not None
+        cog.clock = real
+        again = await w.sim.click(bob, table, custom_id)
+        check_review(await arrived(again, timeout=5.0))
+        assert cog.reviewer.computed == 2
+        assert w.sim.spec_errors == [], w.sim.spec_errors[:3]
