@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -49,6 +50,30 @@ def refusal_text(error: BaseException, locale: object) -> str:
                   for name, value in error.params.items()}
         return t(error.key, lang, **params)
     return t("error", lang)
+
+
+def own_component(interaction: discord.Interaction[Any], prefix: str) -> str | None:
+    """The custom id of a clicked component when it starts with ``prefix`` (a cog's own
+    buttons), else None."""
+    if interaction.type is not discord.InteractionType.component:
+        return None
+    custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
+    return custom_id if custom_id.startswith(prefix) else None
+
+
+async def answer_or_refuse(interaction: discord.Interaction[Any], work: Awaitable[None],
+                           what: str) -> None:
+    """Do a component's ``work``; a refusal, or a failure (logged, naming ``what``), is
+    answered as one sentence."""
+    try:
+        await work
+    except Exception as error:
+        if not isinstance(error, Refusal):
+            log.error("%s failed", what, exc_info=error)
+        try:
+            await reply(interaction, refusal_text(error, interaction.locale))
+        except discord.HTTPException:
+            log.warning("could not tell a user why their click failed")
 
 
 def server_only(command: CommandT) -> CommandT:

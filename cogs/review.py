@@ -31,7 +31,7 @@ from bot.model import FINISHED
 from bot.render import hand_alt, hand_png_async
 from bot.review import Key, Reviewer, game_of, own_moves, seat_of, shown, summary
 from bot.tables import Refusal, Table
-from bot.tree import refusal_text, reply, server_only
+from bot.tree import answer_or_refuse, own_component, refusal_text, reply, server_only
 from games.ai.review import Review
 
 if TYPE_CHECKING:
@@ -99,25 +99,18 @@ class ReviewCog(commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
         """The "My review" button (``dhr:rv:<table>``)."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
-        if not custom_id.startswith(PREFIX):
+        custom_id = own_component(interaction, PREFIX)
+        if custom_id is None:
             return
         self.bot.under_way()
-        try:
-            found = _ID.fullmatch(custom_id)
-            if found is None:
-                raise Refusal("unknown-component")
-            await self.press(interaction, int(found.group(1)))
-        except Exception as error:
-            if not isinstance(error, Refusal):
-                log.error("review button failed (%s)", type(error).__name__,
-                          extra=logs.failure(error))
-            try:
-                await reply(interaction, refusal_text(error, interaction.locale))
-            except discord.HTTPException:
-                log.warning("could not tell a user why their click failed")
+        await answer_or_refuse(interaction, self._pressed(interaction, custom_id),
+                               "the review button")
+
+    async def _pressed(self, interaction: Interaction, custom_id: str) -> None:
+        found = _ID.fullmatch(custom_id)
+        if found is None:
+            raise Refusal("unknown-component")
+        await self.press(interaction, int(found.group(1)))
 
     # -- a press --------------------------------------------------------------------------------
     async def press(self, interaction: Interaction, table_id: int) -> None:

@@ -30,7 +30,7 @@ from bot.render import table_png_async
 from bot.render.fonts import draw_text, fit, text_tile, text_width
 from bot.render.table import png
 from bot.tables import Refusal
-from bot.tree import refusal_text, reply, server_only
+from bot.tree import answer_or_refuse, own_component, reply, server_only
 from games.core import Event, Rules, State
 
 if TYPE_CHECKING:
@@ -429,21 +429,12 @@ class StatsCog(commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
         """Page, step and confirm buttons (custom ids ``dhs:...``); refusals as sentences."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
-        if not custom_id.startswith(PREFIX):
+        custom_id = own_component(interaction, PREFIX)
+        if custom_id is None:
             return
         self.bot.under_way()
-        try:
-            await self.route(interaction, custom_id)
-        except Exception as error:
-            if not isinstance(error, Refusal):
-                log.error("records component %s failed", custom_id, exc_info=error)
-            try:
-                await reply(interaction, refusal_text(error, interaction.locale))
-            except discord.HTTPException:
-                log.warning("could not tell a user why their click failed")
+        await answer_or_refuse(interaction, self.route(interaction, custom_id),
+                               f"records component {custom_id}")
 
     async def route(self, interaction: Interaction, custom_id: str) -> None:
         """Do what one of this cog's buttons asks."""
