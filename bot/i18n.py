@@ -933,7 +933,10 @@ MESSAGES["en"].update({
     "rv-head": "**Your review of {game}, game #{id}**",
     "rv-judged": "{count} of your decisions were judged, each from what you could see at the "
                  "time (never from the cards hidden from you).",
+    "rv-judged-one": "{count} decision of yours was judged, from what you could see at the "
+                     "time (never from the cards hidden from you).",
     "rv-costliest": "Your {count} costliest:",
+    "rv-costliest-one": "Your costliest ({count}):",
     "rv-none-costly": "None of them was costly: wherever the computer preferred another move, "
                       "the difference was within what its estimate can tell apart.",
     "rv-no-decisions": "You had no decision to judge in this game: every move you made was "
@@ -960,7 +963,10 @@ MESSAGES["ja"].update({
     "rv-head": "**{game}(ゲーム #{id})の振り返り**",
     "rv-judged": "あなたの判断 {count} 回を、その時点で見えていた情報だけで評価しました"
                  "(あなたに見えなかったカードは使っていません)。",
+    "rv-judged-one": "あなたの判断 {count} 回を、その時点で見えていた情報だけで評価しました"
+                     "(あなたに見えなかったカードは使っていません)。",
     "rv-costliest": "損失の大きかった {count} 手:",
+    "rv-costliest-one": "損失の大きかった {count} 手:",
     "rv-none-costly": "損失の大きい手はありませんでした。コンピューターが別の手を選ぶ場面でも、"
                       "差は推定の誤差の範囲内でした。",
     "rv-no-decisions": "このゲームでは評価する判断がありませんでした。どの手も、"

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import plural, t
 from bot.storage import ActionRow, TableRow
 from bot.thinking import Thinker
 from games import registry
@@ -156,11 +156,13 @@ def summary(review: rv.Review, game_name: str, table_id: int, lang: str) -> str:
     head = t("rv-head", lang, game=game_name, id=table_id)
     if review.decisions == 0:
         return f"{head}\n{t('rv-no-decisions', lang)}"
+    gap = "" if lang == "ja" else " "  # Japanese sentences follow one another without a space
+    judged = plural("rv-judged", review.decisions, lang, count=review.decisions)
     if not review.costliest:
-        return f"{head}\n{t('rv-judged', lang, count=review.decisions)} " \
-               f"{t('rv-none-costly', lang)}"
-    return f"{head}\n{t('rv-judged', lang, count=review.decisions)} " \
-           f"{t('rv-costliest', lang, count=len(review.costliest))}\n{t('rv-scale', lang)}"
+        return f"{head}\n{judged}{gap}{t('rv-none-costly', lang)}"
+    shown_count = len(review.costliest)
+    costliest = plural("rv-costliest", shown_count, lang, count=shown_count)
+    return f"{head}\n{judged}{gap}{costliest}\n{t('rv-scale', lang)}"
 
 
 def shown(review: rv.Review, lang: str) -> list[Shown]:
