@@ -4,8 +4,9 @@ moves first; a review asked twice computed once; parts cut to the slot's share."
 from __future__ import annotations
 
 import asyncio
+import re
 
-from bot.review import PART, Reviewer, parts
+from bot.review import PART, Reviewer, parts, shown, summary
 from bot.scheduler import Scheduler
 from bot.thinking import Thinker
 from games.ai import review as rv
@@ -106,3 +107,24 @@ async def test_a_review_asked_twice_is_computed_once() -> None:
     other, _ = reviewer.start((1, 1), game, set())
     assert (await other).decisions == 0
     await thinker.close()
+
+
+def test_the_words_of_a_review_in_both_languages() -> None:
+    game = played("twenty-two", seed=3)
+    review = rv.review(game, 0, iterations=(8, 24))
+    assert review.costliest, "the test needs a costly decision"
+    for lang, made, cost in (("en", "You played:", "Estimated cost:"),
+                             ("ja", "あなたの手", "推定損失")):
+        head = summary(review, "22", 5, lang)
+        assert "#5" in head and str(review.decisions) in head
+        for number, one in enumerate(shown(review, lang), 1):
+            assert one.title.startswith(f"{number}.")
+            assert made in one.body and cost in one.body
+            assert not re.search(r"\b(play|exchange):|\b[2-9TJQKA][SHDC]\b", one.body), one.body
+            assert one.ringed <= set(one.view["hand"])
+    none = rv.Review("twenty-two", 0, 12)
+    assert "None of them was costly" in summary(none, "22", 5, "en")
+    assert "12 of your decisions" in summary(none, "22", 5, "en")
+    assert "1 decision of yours was judged" in summary(rv.Review("spar", 0, 1), "Spar", 5, "en")
+    assert "no decision to judge" in summary(rv.Review("spar", 0, 0), "Spar", 5, "en")
+    assert "評価する判断がありません" in summary(rv.Review("spar", 0, 0), "Spar", 5, "ja")
