@@ -14,7 +14,8 @@ from tests.bot.sim_helpers import make_bot
 from tests.bot.test_e2e_shards import sharded_bot
 from tests.discord_sim import SimulatedDiscord
 
-SERVER_ONLY = {"play", "leaderboard", "stats", "history", "replay", "privacy", "status"}
+SERVER_ONLY = {"play", "leaderboard", "stats", "history", "replay", "privacy", "status",
+               "review"}
 ANYWHERE = {"help", "rules", "games", "settings"}
 
 
