@@ -256,18 +256,7 @@ class Thinker:
             budget = granted
             if granted is not None and self.scheduler is not None:
                 budget = max(self.scheduler.floor, granted - self.scheduler.overhead)
-            if self.workers:
-                pool: Pool | None = None
-                try:
-                    pool = await self.pool.ready()
-                    return await asyncio.get_running_loop().run_in_executor(
-                        pool, functools.partial(work, *args, budget))
-                except (BrokenProcessPool, OSError) as exc:
-                    log.warning("%s in a worker failed (%s); thought in a thread", label,
-                                type(exc).__name__, extra=logs.failure(exc))
-                    if pool is not None and isinstance(exc, BrokenProcessPool):
-                        self.pool.replace(pool)
-            return await asyncio.to_thread(work, *args, budget)
+            return await self._off_the_loop(functools.partial(work, *args, budget), label)
 
         if self.scheduler is None:
             return await search(self.budget or ai.HARD_BUDGET)
@@ -306,21 +295,26 @@ class Thinker:
         computer move wants the slot (:meth:`Scheduler.spare`); in a thread without workers,
         or when a worker fails. ``expect``: its seconds."""
         async def run(_granted: float) -> T:
-            if self.workers:
-                pool: Pool | None = None
-                try:
-                    pool = await self.pool.ready()
-                    return await asyncio.get_running_loop().run_in_executor(pool, work)
-                except (BrokenProcessPool, OSError) as exc:
-                    log.warning("background work in a worker failed (%s); it runs in a "
-                                "thread", type(exc).__name__, extra=logs.failure(exc))
-                    if pool is not None and isinstance(exc, BrokenProcessPool):
-                        self.pool.replace(pool)
-            return await asyncio.to_thread(work)
+            return await self._off_the_loop(work, label or "background work")
 
         if self.scheduler is None:
             return await run(expect)
         return await self.scheduler.spare(run, expect=expect, label=label)
+
+    async def _off_the_loop(self, work: Callable[[], T], what: str) -> T:
+        """``work()`` in a worker process; in a thread without workers, or when the worker
+        fails (``what`` names it in the log)."""
+        if self.workers:
+            pool: Pool | None = None
+            try:
+                pool = await self.pool.ready()
+                return await asyncio.get_running_loop().run_in_executor(pool, work)
+            except (BrokenProcessPool, OSError) as exc:
+                log.warning("%s in a worker failed (%s); thought in a thread", what,
+                            type(exc).__name__, extra=logs.failure(exc))
+                if pool is not None and isinstance(exc, BrokenProcessPool):
+                    self.pool.replace(pool)
+        return await asyncio.to_thread(work)
 
     async def close(self) -> None:
         """Stop the workers (a move being thought is finished first, at most one budget)."""
