@@ -14,8 +14,9 @@ process. ``workers=0`` thinks in a thread, as tests do.
 The search moves of all tables share the workers through a :class:`bot.scheduler.Scheduler`
 (one slot per worker, one for the thread): served in turn order, each move's budget shrinking
 as the queue grows, a stale move dropped before it is searched, and a move that would wait too
-long played at the ``normal`` level instead. ``DECKHAND_AI_SCHEDULER=off`` turns it off (every
-search move gets the full budget and waits for a worker as long as it takes).
+long played at the ``normal`` level instead. ``scheduler=False`` (the setting
+``DECKHAND_AI_SCHEDULER=off``, read by :mod:`bot.config`) turns it off: every search move gets
+the full budget and waits for a worker as long as it takes.
 """
 
 from __future__ import annotations
@@ -45,13 +46,6 @@ T = TypeVar("T")
 PRELOAD = ["games", "games.ai", "games.ai.search", "games.ai.playouts", "games.ai.analysis"]
 #: the level a search move is played at when the workers cannot keep up
 FALLBACK_LEVEL = "normal"
-
-
-def scheduler_wanted(environ: dict[str, str] | None = None) -> bool:
-    """Whether search moves share the workers through the scheduler
-    (``DECKHAND_AI_SCHEDULER``: on unless ``off``, ``0``, ``no`` or ``false``)."""
-    value = (os.environ if environ is None else environ).get("DECKHAND_AI_SCHEDULER", "on")
-    return value.strip().lower() not in ("off", "0", "no", "false")
 
 
 def best_player(game_id: str, level: str = "best") -> ai.Player:
@@ -146,7 +140,7 @@ class Thinker:
     """Chooses computer moves: cheap players inline, search players in worker processes."""
 
     def __init__(self, level: str = "best", workers: int = 0,
-                 budget: float | None = None, *, scheduler: bool | None = None) -> None:
+                 budget: float | None = None, *, scheduler: bool = True) -> None:
         #: the level of a move that names none (a table chooses its own, see ``choose``)
         self.level = level
         self.workers = max(0, workers)
@@ -161,7 +155,7 @@ class Thinker:
         #: shares the workers among the search moves waiting (None: off, every move waits
         #: for a worker with the full budget); one slot per worker, or the one thread
         self.scheduler: Scheduler | None = None
-        if scheduler_wanted() if scheduler is None else scheduler:
+        if scheduler:
             self.scheduler = Scheduler(max(1, self.workers), budget or ai.HARD_BUDGET)
 
     @property
