@@ -28,6 +28,7 @@ import logging
 import os
 import pickle
 import random
+import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
@@ -113,15 +114,18 @@ def _worker_player(game_id: str, level: str) -> ai.Player:
 
 
 def _think_in_worker(blob: bytes, seat: int, seed: str, level: str,
-                     budget: float | None = None) -> str:
+                     budget: float | None = None, until: float | None = None) -> str:
     """The action (as text) a seat's computer player of ``level`` chooses, searching
-    ``budget`` seconds when given; only its observation reaches the player, never the
-    state."""
+    ``budget`` seconds when given, and ending by ``until`` (``time.monotonic``, the bot's clock
+    too) however late the move reached this worker; only its observation reaches the player,
+    never the state."""
     state: State = pickle.loads(blob)
     obs = ai.observe(state, seat)
     del state
     player = _worker_player(obs.game, level)
     if budget is not None and searches(player):
+        if until is not None:
+            budget = max(0.0, min(budget, until - time.monotonic()))
         player.budget = budget  # type: ignore[attr-defined]
     return str(choose_safely(player, obs, random.Random(seed)))
 
@@ -189,7 +193,7 @@ class Thinker:
     # -- choosing -----------------------------------------------------------------------------
     async def choose(self, state: State, seat: int, seed: str,
                      level: str | None = None, *, current: Callable[[], bool] | None = None,
-                     started: float | None = None) -> Action:
+                     started: float | None = None, pause: float = 0.0) -> Action:
         """The move of a computer player of ``level`` (None: the bot's level) for ``seat``
         (one of its legal actions).
 
@@ -197,7 +201,8 @@ class Thinker:
         A search move waits its turn in the scheduler: ``current()`` says whether the position
         asked about still stands (when it no longer does the move is not searched, and a cheap
         one is returned for the caller to discard); ``started``, when the turn began (the
-        scheduler's clock, ``time.monotonic``), orders the queue.
+        scheduler's clock, ``time.monotonic``), orders the queue, and with ``pause`` (the
+        computer's pause since then) starts the move's time (see :class:`Scheduler`).
         """
         game_id = state.rules.id
         level = level or self.level
@@ -223,7 +228,10 @@ class Thinker:
 
         async def search(budget: float | None) -> Action:
             if blob is not None:
-                found = await self._in_worker(blob, legal, seat, seed, level, budget)
+                # the search ends by the time granted, counted from now: a late hand-over to
+                # the worker shortens it rather than the move's deadline passing
+                until = None if budget is None else time.monotonic() + budget
+                found = await self._in_worker(blob, legal, seat, seed, level, budget, until)
                 if found is not None:
                     return found
             return await asyncio.to_thread(choose_safely, _with_budget(player, budget),
@@ -233,7 +241,7 @@ class Thinker:
             return await search(None)
         try:
             return await self.scheduler.think(search, cheap, current=current, started=started,
-                                              label=game_id)
+                                              pause=pause, label=game_id)
         except Dropped:
             return cheap()
 
@@ -267,8 +275,15 @@ class Thinker:
             return await search(self.budget or ai.HARD_BUDGET)
         return await self.scheduler.think(search, lambda: None, current=current, label=label)
 
+    def applied(self, seconds: float) -> None:
+        """A searched move took ``seconds`` from its choice to being applied (see
+        :meth:`Scheduler.applied`)."""
+        if self.scheduler is not None:
+            self.scheduler.applied(seconds)
+
     async def _in_worker(self, blob: bytes, legal: list[Action], seat: int, seed: str,
-                         level: str, budget: float | None) -> Action | None:
+                         level: str, budget: float | None,
+                         until: float | None = None) -> Action | None:
         """A search move (``budget`` seconds; None: the worker's own) in a worker process;
         None when the worker failed (the caller thinks it in a thread)."""
         pool: Pool | None = None
@@ -276,7 +291,7 @@ class Thinker:
             pool = await self.pool.ready()
             loop = asyncio.get_running_loop()
             text = await loop.run_in_executor(pool, _think_in_worker, blob, seat, seed, level,
-                                              budget)
+                                              budget, until)
             action = Action.parse(text)
             self.pooled_moves += 1
             for candidate in legal:
