@@ -586,6 +586,9 @@ class BearState(State):
                                       arg=",".join(str(x) for x in self.final.winners)))
             return
         self.dealer = seats.left(self.dealer, PLAYERS)
+        if self.stop_at_deal_end:  # a search's sample: nobody looks at the next deal
+            self.deal_number += 1
+            return
         self._new_deal()
 
     # -- reading -----------------------------------------------------------------------------

@@ -460,6 +460,8 @@ class SparState(State):
             events.append(Event("match-end", None))
             return events
         self.deal_number += 1
+        if self.stop_at_deal_end:  # a search's sample: nobody looks at the next deal
+            return events
         events.extend(self.start_deal(winner, None))  # the winner deals next
         return events
 
