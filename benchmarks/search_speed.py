@@ -12,8 +12,10 @@ Printed per game: old and new playouts per second and the change.
 
 Choices (``--choices N``): in each tree, the hard player with a fixed number of iterations
 (its choice then depends on the position and the rng alone) chooses at up to N positions per
-game of deals played by the basic players from fixed seeds; printed: how many choices agree.
-A change meant to keep the search the same (only faster) must agree on every position.
+game of deals played by the basic players from fixed seeds; printed: at how many positions the
+choice and the rng's next draw after it agree (the same draw: the search drew the very same
+random numbers, so it played the same playouts). A change meant to keep the search the same
+(only faster) must agree on every position.
 """
 
 from __future__ import annotations
@@ -52,7 +54,10 @@ for gid in wanted or games.ids():
             seat = state.to_act[0]
             obs = observe(state, seat)
             if len(obs.legal) > 1:
-                chosen.append(str(hard.choose(obs, random.Random(len(chosen)))))
+                dice = random.Random(len(chosen))
+                action = hard.choose(obs, dice)
+                # the rng's next draw: the same only if the search drew the same numbers
+                chosen.append(f"{action} {dice.random():.12f}")
             state.apply(seat, basic.choose(obs, rng))
         seed += 1
 print(json.dumps(found))
@@ -132,7 +137,7 @@ def main() -> int:
         for gid, mine in new_choices.items():
             theirs = old_choices.get(gid, [])
             same = sum(1 for a, b in zip(mine, theirs, strict=False) if a == b)
-            print(f"  {gid}: {same} of {len(mine)} positions the same")
+            print(f"  {gid}: {same} of {len(mine)} positions the same (choice and draws)")
     return 0
 
 

@@ -562,6 +562,12 @@ class State(ABC):
             raise IllegalAction("The game is over.")
         return self._apply(seat, action)
 
+    def apply_legal(self, seat: int, action: Action) -> list[Event]:
+        """Apply an action the game listed or a rollout chose for ``seat``, in a position that
+        is not over (a search's playout): the rules still refuse an illegal one (state
+        untouched), without :meth:`apply`'s checks of a caller's input."""
+        return self._apply(seat, action)
+
     @abstractmethod
     def _apply(self, seat: int, action: Action) -> list[Event]:
         """Validate (raising IllegalAction before any change), then apply."""
@@ -605,7 +611,10 @@ class State(ABC):
         return self.tallies
 
     def add_tally(self, entries: Iterable[Entry], deal: int | None = None) -> None:
-        """Record a finished deal: call once the deal's points are in :meth:`scores`."""
+        """Record a finished deal: call once the deal's points are in :meth:`scores`. A search's
+        sample (``stop_at_deal_end``) records none: nobody reads its explanations."""
+        if self.stop_at_deal_end:
+            return
         found = tuple(entries)
         gains = [0.0] * self.players
         for entry in found:
