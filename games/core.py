@@ -664,9 +664,23 @@ def named(seat: int, names: Sequence[str] | None, otherwise: str) -> str:
     return otherwise
 
 
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent generator in the same state as ``rng`` (seeded with 0 first: unseeded,
+    it would read the system's entropy, a slow call a playout's copies need not make)."""
+    new = random.Random(0)
+    new.setstate(rng.getstate())
+    return new
+
+
+def fresh_rng(rng: random.Random) -> random.Random:
+    """A new generator seeded from ``rng``: a determinized state's, so that its future chance
+    is unknown too."""
+    return random.Random(rng.getrandbits(64))
+
+
 def reseeded(state: State, rng: random.Random) -> None:
     """Give a determinized state a fresh generator, so its future chance is unknown too."""
-    state.rng = random.Random(rng.getrandbits(64))
+    state.rng = fresh_rng(rng)
 
 
 def deal_fields(values: Iterable[Card]) -> list[str]:
@@ -687,7 +701,9 @@ __all__ = [
     "Tally",
     "View",
     "check_deck",
+    "copy_rng",
     "deal_fields",
+    "fresh_rng",
     "named",
     "reseeded",
     "seat_option",

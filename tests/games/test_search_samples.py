@@ -38,3 +38,19 @@ def test_a_sample_counts_the_deal_as_the_game_does_without_the_next_deal(game_id
             # and recorded no explanation of the deal: nobody reads a sample's
             assert len(state.tallies) == 1 and sample.tallies == ()
     assert ended > 0
+
+
+@pytest.mark.parametrize("game_id", ["bear", "bhabhi", "sugekari-21"])
+def test_a_copy_draws_what_the_original_draws_and_apart_from_it(game_id: str) -> None:
+    rules = games.get(game_id)
+    state = rules.new_game(rules.usual_players, seed=5)
+    state.rng.random()
+    copy = state.clone()
+    assert copy.rng is not state.rng
+    ahead = [copy.rng.random() for _ in range(5)]
+    assert [state.rng.random() for _ in range(5)] == ahead
+    # a sample's generator is fresh: drawn from the search's rng, not the real one's
+    sample = state.determinize(state.to_act[0], random.Random(9))
+    again = state.determinize(state.to_act[0], random.Random(9))
+    assert sample.rng is not state.rng and sample.rng.random() == again.rng.random()
+    assert sample.rng.getstate() != state.rng.getstate()
