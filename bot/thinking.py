@@ -98,11 +98,24 @@ def _init_worker(level: str, budget: float | None) -> None:
     _worker_players.clear()
 
 
+#: iterations of the search each worker makes per game as it starts (its tables built once)
+WARM_ITERATIONS = 4
+
+
 def _warm() -> int:
-    """Build every game's player of the bot's level once (imports, search hooks); the
-    worker's pid."""
+    """Build every game's player of the bot's level once (imports, search hooks) and let a
+    search player search a few iterations of a new game (tables that a first search would
+    build on a table's time, such as 1234's passes); the worker's pid."""
     for game_id in games.ids():
-        _worker_player(game_id, _worker_level)
+        player = _worker_player(game_id, _worker_level)
+        if searches(player):
+            rules = games.get(game_id)
+            state = rules.new_game(rules.usual_players, seed=0)
+            player.iterations = WARM_ITERATIONS  # type: ignore[attr-defined]
+            try:
+                choose_safely(player, ai.observe(state, state.to_act[0]), random.Random(0))
+            finally:
+                player.iterations = None  # type: ignore[attr-defined]
     return os.getpid()
 
 

@@ -425,3 +425,20 @@ def test_a_search_reaching_its_worker_late_still_ends_by_its_time() -> None:
     assert isinstance(player, SearchPlayer) and player.budget == 0.0
     text = thinking._think_in_worker(blob, seat, "seed", "hard", 0.02, time.monotonic() + 60)
     assert player.budget == 0.02  # the budget when the time left is longer
+
+
+def test_a_worker_warms_each_search_and_leaves_its_players_as_they_were() -> None:
+    import games
+    from bot import thinking
+    from games.ai.one_two_three_four import _three_passes
+    from games.ai.search import SearchPlayer
+
+    _three_passes.cache_clear()
+    thinking._init_worker("best", None)
+    thinking._warm()
+    # 1234's table of passes is built at start-up, not on a table's first move
+    assert _three_passes.cache_info().currsize == 1
+    for game_id in games.ids():
+        player = thinking._worker_players[game_id, "best"]
+        assert isinstance(player, SearchPlayer)
+        assert player.iterations is None and player.budget == ai.HARD_BUDGET
