@@ -8,6 +8,7 @@ import logging
 import random
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -273,6 +274,22 @@ async def test_a_tables_computer_moves_while_another_tables_search_is_under_way(
         queue.clock = clock
         pondering = Pondering()
         thinker.players["high-card", "hard"] = pondering
+        # what the tables tell the scheduler: when each turn began and the pause, and how
+        # long applying each move took
+        asked: list[dict[str, Any]] = []
+        applied: list[float] = []
+        real_think, real_applied = queue.think, queue.applied
+
+        async def think(*args: Any, **kwargs: Any) -> Any:
+            asked.append(kwargs)
+            return await real_think(*args, **kwargs)
+
+        def note(seconds: float) -> None:
+            applied.append(seconds)
+            real_applied(seconds)
+
+        queue.think = think  # type: ignore[method-assign]
+        queue.applied = note  # type: ignore[method-assign]
         try:
             first = await hard_table(w, alice, w.channel)
             assert await asyncio.to_thread(pondering.began.wait, 10)
@@ -295,6 +312,10 @@ async def test_a_tables_computer_moves_while_another_tables_search_is_under_way(
             await turn()
             await w.sim.settle(idle=0.3)
             assert second.version == 2  # its computer's move is applied ...
+            assert len(asked) == 2 and all(
+                k["started"] is not None and k["pause"] == w.bot.manager.ai_delay
+                for k in asked)
+            assert len(applied) == 1 and applied[0] >= 0.0
             second_shown = table_of(w.sim, second_channel)
             assert second_shown is not None  # ... and shown
             assert f"dh:hand:{second.id}:2:" in button(second_shown, "hand")["custom_id"]
