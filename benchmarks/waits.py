@@ -14,9 +14,12 @@ showing that position (the simulated Discord's edit, when the benchmark has the 
 It includes the computer's pause (``DECKHAND_AI_DELAY``), so a wait is at least that.
 Every stamp reads ``time.monotonic()``, the clock the simulator stamps with too.
 
-Also written: the search queue (moves waiting for a worker, moves being searched) at each
-change, and the scheduler's counts of moves searched, dropped as stale and played at the
-normal level for want of time (none of this when the scheduler is off).
+Also written: where each wait went (the turn's start to asking the computer player: its pause
+and the event loop; asking to the choice: the queue, the search and the hand-over; the choice to
+the move applied: the table's lock, storing, the listeners), the search queue (moves waiting
+for a worker, moves being searched) at each change, and the scheduler's counts of moves
+searched, dropped as stale and played at the normal level for want of time (none of this when
+the scheduler is off).
 """
 
 from __future__ import annotations
@@ -40,6 +43,18 @@ def stamp_waits(manager: Any, path: str) -> None:
 
     out = open(path, "a", buffering=1)  # noqa: SIM115 - open as long as the process
     due: dict[int, tuple[int, float]] = {}
+    # the computer player's seed of a move (table seed, version, seat) -> (asked, chosen)
+    thought: dict[str, tuple[float, float]] = {}
+    thinker = manager.thinker
+    choose = thinker.choose
+
+    async def timed(state: Any, seat: int, seed: str, *args: Any, **kwargs: Any) -> Any:
+        asked = time.monotonic()
+        action = await choose(state, seat, seed, *args, **kwargs)
+        thought[seed] = (asked, time.monotonic())
+        return action
+
+    thinker.choose = timed
 
     async def listener(update: Update) -> None:
         now = time.monotonic()
@@ -49,6 +64,9 @@ def stamp_waits(manager: Any, path: str) -> None:
                 version, since = due.pop(table.id)
                 if version == table.version - 1:
                     out.write(f"move {table.id} {table.level} {table.version} {since} {now}\n")
+                    split = thought.pop(f"{table.seed}:{version}:{move.seat}", None)
+                    if split is not None:
+                        out.write(f"split {table.id} {table.version} {split[0]} {split[1]}\n")
         state = table.state
         waiting = (table.status == PLAYING and state is not None
                    and any(table.seats[s].auto for s in state.to_act))
@@ -75,6 +93,8 @@ class Waits:
     moves: list[tuple[int, str, int, float, float]] = field(default_factory=list)
     #: (at, waiting, running, searched, dropped, fallbacks)
     queue: list[tuple[float, int, int, int, int, int]] = field(default_factory=list)
+    #: (table, version after the move) -> (asked the computer player at, its choice at)
+    splits: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
 
 
 def read_waits(path: str) -> Waits:
@@ -87,6 +107,9 @@ def read_waits(path: str) -> Waits:
                 if parts[:1] == ["move"] and len(parts) == 6:
                     found.moves.append((int(parts[1]), parts[2], int(parts[3]),
                                         float(parts[4]), float(parts[5])))
+                elif parts[:1] == ["split"] and len(parts) == 5:
+                    found.splits[int(parts[1]), int(parts[2])] = (float(parts[3]),
+                                                                  float(parts[4]))
                 elif parts[:1] == ["queue"] and len(parts) == 7:
                     at, *counts = parts[1:]
                     found.queue.append((float(at), *map(int, counts)))  # type: ignore[arg-type]
@@ -136,6 +159,14 @@ def report(waits: Waits, shown: dict[int, list[tuple[float, int]]] | None = None
             if seen:
                 line += f"; shown ({len(seen)}) {_spread(seen)}"
         lines.append(line)
+        split = [(since, *waits.splits[table, version], at)
+                 for table, _, version, since, at in mine if (table, version) in waits.splits]
+        if split:
+            lines.append(f"    where it went ({len(split)} moves): turn to asking (pause, event "
+                         f"loop) {_spread([b - a for a, b, _, _ in split])}; asking to the choice "
+                         f"(queue, search, hand-over) {_spread([c - b for _, b, c, _ in split])}; "
+                         f"choice to applied (lock, storing, listeners) "
+                         f"{_spread([d - c for _, _, c, d in split])}")
     if not waits.moves:
         lines.append("  no computer moves were stamped")
     begin = started_at if started_at is not None else min(

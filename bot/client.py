@@ -134,7 +134,8 @@ class Deckhand(commands.AutoShardedBot):
         self.manager = TableManager(store, rules_for=rules_for, ai_delay=settings.ai_delay,
                                     timer_scale=settings.timer_scale,
                                     ai_level=settings.ai_level,
-                                    ai_workers=settings.ai_workers)
+                                    ai_workers=settings.ai_workers,
+                                    ai_scheduler=settings.ai_scheduler)
         #: draw the pictures: tables in ``render_workers`` processes, hands in one of their own
         #: (threads with ``render_workers=0``)
         self.painters = {"table": Painter(settings.render_workers, nice=TABLE_PICTURE_NICE),

@@ -48,6 +48,9 @@ class Settings:
     ai_delay: float = 1.0
     ai_level: str = "best"
     ai_workers: int = field(default_factory=default_workers)
+    #: whether the search moves of all tables share the AI workers through the thinking
+    #: scheduler (``DECKHAND_AI_SCHEDULER``; off: every search takes its full budget and waits)
+    ai_scheduler: bool = True
     #: processes that draw pictures; 0 draws in threads (the default of settings made in code;
     #: ``load`` gives the environment's, one per core but one)
     render_workers: int = 0
@@ -70,7 +73,8 @@ class Settings:
             f"Settings(token=<hidden>, db_path={describe_db(self.db_path)!r}, "
             f"dev_guild={self.dev_guild!r}, "
             f"ai_delay={self.ai_delay!r}, ai_level={self.ai_level!r}, "
-            f"ai_workers={self.ai_workers!r}, render_workers={self.render_workers!r}, "
+            f"ai_workers={self.ai_workers!r}, ai_scheduler={self.ai_scheduler!r}, "
+            f"render_workers={self.render_workers!r}, "
             f"edit_gap={self.edit_gap!r}, "
             f"log_level={self.log_level!r}, timer_scale={self.timer_scale!r}, "
             f"shards={shards_text(self.shard_ids, self.shard_count)!r}, "
@@ -173,6 +177,21 @@ def _processes(env: Mapping[str, str], name: str, default: int) -> int:
     return int(raw)
 
 
+#: how ``DECKHAND_AI_SCHEDULER`` may be written, and what each means
+SWITCH_WORDS = {"on": True, "1": True, "yes": True, "true": True,
+                "off": False, "0": False, "no": False, "false": False}
+
+
+def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    value = SWITCH_WORDS.get(raw.lower())
+    if value is None:
+        raise ConfigError(f"{name} must be on or off, not {raw!r}.")
+    return value
+
+
 def log_format_of(env: Mapping[str, str]) -> str:
     """``DECKHAND_LOG_FORMAT`` as written (lower case; ``text`` when unset), checked by
     :func:`load`; read on its own first, so that even a bad setting is told in that format."""
@@ -262,6 +281,7 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         ai_delay=_number(source, "DECKHAND_AI_DELAY", 1.0),
         ai_level=ai_level,
         ai_workers=ai_workers,
+        ai_scheduler=_switch(source, "DECKHAND_AI_SCHEDULER", True),
         render_workers=render_workers,
         edit_gap=_number(source, "DECKHAND_EDIT_GAP", 1.0),
         log_level=log_level_of(source),

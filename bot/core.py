@@ -35,11 +35,12 @@ class TableCore:
         ai_level: str = "best",
         ai_workers: int = 0,
         ai_budget: float | None = None,
+        ai_scheduler: bool = True,
     ) -> None:
         self.store = store
         self.ai_level = ai_level
         #: computer players' thinking: search in ``ai_workers`` processes (0: in a thread)
-        self.thinker = Thinker(ai_level, ai_workers, ai_budget)
+        self.thinker = Thinker(ai_level, ai_workers, ai_budget, scheduler=ai_scheduler)
         self._writer = ActionWriter(store)
         self.rules_for = rules_for
         self.ai_delay = ai_delay

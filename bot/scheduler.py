@@ -11,11 +11,18 @@ more tables there are, without limit. The :class:`Scheduler` keeps that wait bou
   full budget, at least the floor, and never more than the move's own time left.
 - **Stale moves.** A move whose table was cancelled or moved on while it waited (its
   ``current`` callable says False) is dropped before it is searched: :class:`Dropped`.
-- **Fallback.** A move that could not finish within ``patience`` seconds of asking even at the
-  floor budget (the queue ahead of it, at the floor, would take longer) is not searched: its
-  caller plays it at once by the cheap level instead. Such moves are counted, logged (once a
-  minute at most) and shown by ``/status`` (:meth:`Scheduler.behind`), so the bot says when
-  its workers cannot keep up rather than going quiet.
+- **Deadline.** A move is to be applied within ``patience`` seconds of the end of its
+  computer's pause, counted from when the turn began (``started`` + ``pause``): time the event
+  loop lost before asking (a late wake-up on a busy process) counts against it, not on top of
+  it. The search must end early enough to leave the time that applying a move takes: the
+  *store* margin, learnt from the moves applied (:meth:`Scheduler.applied`) as a high estimate
+  (mean + 3 deviations), as is the *overhead* (a search's hand-over to the worker and back
+  beyond its budget). A move's budget never reaches past its deadline.
+- **Fallback.** A move that could not finish by its deadline even at the floor budget (the
+  queue ahead of it, at the floor, would take longer) is not searched: its caller plays it at
+  once by the cheap level instead. Such moves are counted, logged (once a minute at most) and
+  shown by ``/status`` (:meth:`Scheduler.behind`), so the bot says when its workers cannot keep
+  up rather than going quiet.
 
 - **Spare time.** Background work nobody waits on move by move (a review after a game) asks
   for a slot with :meth:`Scheduler.spare`: it gets one only when no move waits, and never the
@@ -48,14 +55,19 @@ FLOOR = 0.1
 #: the seconds of every worker the moves waiting share (a queue of n moves on one worker
 #: gets ``SLACK / n`` seconds each)
 SLACK = 1.0
-#: the longest a move may wait for its search to end, counted from asking (seconds): the
-#: target is a move applied within the pause + 1.5 s, and storing it takes a little too
-PATIENCE = 1.4
+#: the longest a move may take to be applied, counted from the end of its computer's pause
+#: (seconds): the target is a move applied within the pause + 1.5 s
+PATIENCE = 1.5
 #: what a search is expected to take beyond its budget (hand-over to the worker and back);
 #: learnt from the searches as they end
 OVERHEAD = 0.05
-#: the most one search's hand-over counts for in that mean (seconds)
+#: the most one search's hand-over counts for in that estimate (seconds)
 MOST_OVERHEAD = 0.3
+#: what applying a searched move is expected to take (the table's lock, storing it, telling
+#: the listeners); learnt from the moves applied
+STORE = 0.1
+#: the most one move's applying counts for in that estimate (seconds)
+MOST_STORE = 0.4
 #: how long (seconds) a fallback keeps ``/status`` saying the computers are behind
 BEHIND_FOR = 60.0
 #: the least seconds between two log lines about fallbacks
@@ -71,7 +83,8 @@ class Request:
     """One move waiting for a worker."""
 
     started: float  # when the turn began (the order)
-    asked: float  # when the move was asked for (``patience`` counts from here)
+    asked: float  # when the move was asked for
+    since: float  # when ``patience`` starts counting: the end of the computer's pause
     seq: int
     current: Callable[[], bool]
     label: str
@@ -87,19 +100,44 @@ def _always() -> bool:
     return True
 
 
+class Tail:
+    """A running high estimate of a delay: the mean plus ``spread`` mean deviations, each
+    following new values by ``1 / weight`` (a value counts for at most ``most`` seconds)."""
+
+    def __init__(self, first: float, most: float, spread: float = 3.0,
+                 weight: float = 8.0) -> None:
+        self.mean = first
+        self.deviation = 0.0
+        self.most = most
+        self.spread = spread
+        self.weight = weight
+
+    @property
+    def value(self) -> float:
+        """The estimate (seconds)."""
+        return min(self.most, self.mean + self.spread * self.deviation)
+
+    def add(self, seconds: float) -> None:
+        """Learn one more delay."""
+        seconds = min(max(seconds, 0.0), self.most)
+        self.deviation += (abs(seconds - self.mean) - self.deviation) / self.weight
+        self.mean += (seconds - self.mean) / self.weight
+
+
 class Scheduler:
     """Grants ``slots`` search slots to waiting moves; see the module's description."""
 
     def __init__(self, slots: int, full: float, *, floor: float = FLOOR, slack: float = SLACK,
-                 patience: float = PATIENCE, overhead: float = OVERHEAD,
+                 patience: float = PATIENCE, overhead: float = OVERHEAD, store: float = STORE,
                  clock: Callable[[], float] = time.monotonic, wake: bool = True) -> None:
         self.slots = max(1, slots)
         self.full = full
         self.floor = min(floor, full)
         self.slack = slack
         self.patience = patience
-        #: expected seconds a search takes beyond its budget (a running mean)
-        self.overhead = overhead
+        #: seconds a search takes beyond its budget, and seconds applying a move takes
+        self._overhead = Tail(overhead, MOST_OVERHEAD)
+        self._store = Tail(store, MOST_STORE)
         self.clock = clock
         self.wake = wake
         self._queue: list[tuple[tuple[float, int], Request]] = []
@@ -139,6 +177,21 @@ class Scheduler:
             self._recent.popleft()
         return len(self._recent)
 
+    @property
+    def overhead(self) -> float:
+        """Seconds a search is expected to take beyond its budget (a high estimate)."""
+        return self._overhead.value
+
+    @property
+    def store(self) -> float:
+        """Seconds applying a searched move is expected to take (a high estimate)."""
+        return self._store.value
+
+    def deadline(self, request: Request) -> float:
+        """When a move's search must have ended (its worker's answer back in this process)
+        for the move to be applied within ``patience`` of the end of its pause."""
+        return request.since + self.patience - self.store
+
     def budget(self, waiting: int) -> float:
         """The search time of a move taken while ``waiting`` moves (itself included) wait."""
         share = self.slack * self.slots / max(1, waiting)
@@ -176,13 +229,15 @@ class Scheduler:
 
     async def think(self, search: Callable[[float], Awaitable[T]], cheap: Callable[[], T], *,
                     current: Callable[[], bool] | None = None, started: float | None = None,
-                    label: str = "") -> T:
+                    pause: float = 0.0, label: str = "") -> T:
         """``search(budget)`` once a slot is free, or ``cheap()`` when the move would wait too
         long; Dropped when ``current()`` turns False before the search begins. ``started``:
-        when the turn began (this scheduler's clock; default now)."""
+        when the turn began (this scheduler's clock; default now), ``pause``: the computer's
+        pause from then before asking (``patience`` counts from their sum)."""
         now = self.clock()
         loop = asyncio.get_running_loop()
-        request = Request(now if started is None else started, now, next(self._seq),
+        since = now if started is None else min(now, started + pause)
+        request = Request(now if started is None else started, now, since, next(self._seq),
                           current or _always, label, loop.create_future())
         heapq.heappush(self._queue, (request.key(), request))
         self.pump()
@@ -202,11 +257,15 @@ class Scheduler:
             took = self.clock() - began
             if took >= budget:  # a search ending early says nothing about the overhead
                 # (one slow hand-over, such as the workers' first start, counts for little)
-                excess = min(took - budget, MOST_OVERHEAD)
-                self.overhead += (excess - self.overhead) / 8
+                self._overhead.add(took - budget)
             del self._running[request]
             self.searched += 1
             self.pump()
+
+    def applied(self, seconds: float) -> None:
+        """A searched move took ``seconds`` from its search's end to being applied (the
+        caller's lock, storing, telling): learnt for the deadlines of the moves to come."""
+        self._store.add(seconds)
 
     # -- deciding ---------------------------------------------------------------------------
     def pump(self) -> None:
@@ -234,7 +293,7 @@ class Scheduler:
         for request in waiting:
             start = heapq.heappop(free)
             end = start + self.floor + self.overhead
-            if end > request.asked + self.patience + 1e-9:  # rounding of the sums
+            if end > self.deadline(request) + 1e-9:  # rounding of the sums
                 heapq.heappush(free, start)
                 self._fall_back(request, now, len(waiting))
             else:
@@ -242,7 +301,7 @@ class Scheduler:
                 kept.append(request)
         while kept and len(self._running) < self.slots:
             request = kept.pop(0)
-            left = request.asked + self.patience - now - self.overhead
+            left = self.deadline(request) - now - self.overhead
             budget = max(self.floor, min(self.budget(len(kept) + 1), left))
             self._running[request] = now + budget + self.overhead
             request.grant.set_result(budget)
@@ -275,7 +334,7 @@ class Scheduler:
     def _arm(self, now: float, kept: list[Request]) -> None:
         """Look again when the first move in line could no longer end in time even if a slot
         freed up at once (a search running over its budget)."""
-        due = min(r.asked + self.patience - self.floor - self.overhead for r in kept)
+        due = min(self.deadline(r) - self.floor - self.overhead for r in kept)
         with contextlib.suppress(RuntimeError):  # no running loop: the next call looks
             loop = asyncio.get_running_loop()
             self._timer = loop.call_later(max(0.01, due - now), self.pump)

@@ -14,8 +14,9 @@ process. ``workers=0`` thinks in a thread, as tests do.
 The search moves of all tables share the workers through a :class:`bot.scheduler.Scheduler`
 (one slot per worker, one for the thread): served in turn order, each move's budget shrinking
 as the queue grows, a stale move dropped before it is searched, and a move that would wait too
-long played at the ``normal`` level instead. ``DECKHAND_AI_SCHEDULER=off`` turns it off (every
-search move gets the full budget and waits for a worker as long as it takes).
+long played at the ``normal`` level instead. ``scheduler=False`` (the setting
+``DECKHAND_AI_SCHEDULER=off``, read by :mod:`bot.config`) turns it off: every search move gets
+the full budget and waits for a worker as long as it takes.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import logging
 import os
 import pickle
 import random
+import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
@@ -45,13 +47,6 @@ T = TypeVar("T")
 PRELOAD = ["games", "games.ai", "games.ai.search", "games.ai.playouts", "games.ai.analysis"]
 #: the level a search move is played at when the workers cannot keep up
 FALLBACK_LEVEL = "normal"
-
-
-def scheduler_wanted(environ: dict[str, str] | None = None) -> bool:
-    """Whether search moves share the workers through the scheduler
-    (``DECKHAND_AI_SCHEDULER``: on unless ``off``, ``0``, ``no`` or ``false``)."""
-    value = (os.environ if environ is None else environ).get("DECKHAND_AI_SCHEDULER", "on")
-    return value.strip().lower() not in ("off", "0", "no", "false")
 
 
 def best_player(game_id: str, level: str = "best") -> ai.Player:
@@ -103,11 +98,24 @@ def _init_worker(level: str, budget: float | None) -> None:
     _worker_players.clear()
 
 
+#: iterations of the search each worker makes per game as it starts (its tables built once)
+WARM_ITERATIONS = 4
+
+
 def _warm() -> int:
-    """Build every game's player of the bot's level once (imports, search hooks); the
-    worker's pid."""
+    """Build every game's player of the bot's level once (imports, search hooks) and let a
+    search player search a few iterations of a new game (tables that a first search would
+    build on a table's time, such as 1234's passes); the worker's pid."""
     for game_id in games.ids():
-        _worker_player(game_id, _worker_level)
+        player = _worker_player(game_id, _worker_level)
+        if searches(player):
+            rules = games.get(game_id)
+            state = rules.new_game(rules.usual_players, seed=0)
+            player.iterations = WARM_ITERATIONS  # type: ignore[attr-defined]
+            try:
+                choose_safely(player, ai.observe(state, state.to_act[0]), random.Random(0))
+            finally:
+                player.iterations = None  # type: ignore[attr-defined]
     return os.getpid()
 
 
@@ -119,15 +127,18 @@ def _worker_player(game_id: str, level: str) -> ai.Player:
 
 
 def _think_in_worker(blob: bytes, seat: int, seed: str, level: str,
-                     budget: float | None = None) -> str:
+                     budget: float | None = None, until: float | None = None) -> str:
     """The action (as text) a seat's computer player of ``level`` chooses, searching
-    ``budget`` seconds when given; only its observation reaches the player, never the
-    state."""
+    ``budget`` seconds when given, and ending by ``until`` (``time.monotonic``, the bot's clock
+    too) however late the move reached this worker; only its observation reaches the player,
+    never the state."""
     state: State = pickle.loads(blob)
     obs = ai.observe(state, seat)
     del state
     player = _worker_player(obs.game, level)
     if budget is not None and searches(player):
+        if until is not None:
+            budget = max(0.0, min(budget, until - time.monotonic()))
         player.budget = budget  # type: ignore[attr-defined]
     return str(choose_safely(player, obs, random.Random(seed)))
 
@@ -146,7 +157,7 @@ class Thinker:
     """Chooses computer moves: cheap players inline, search players in worker processes."""
 
     def __init__(self, level: str = "best", workers: int = 0,
-                 budget: float | None = None, *, scheduler: bool | None = None) -> None:
+                 budget: float | None = None, *, scheduler: bool = True) -> None:
         #: the level of a move that names none (a table chooses its own, see ``choose``)
         self.level = level
         self.workers = max(0, workers)
@@ -161,7 +172,7 @@ class Thinker:
         #: shares the workers among the search moves waiting (None: off, every move waits
         #: for a worker with the full budget); one slot per worker, or the one thread
         self.scheduler: Scheduler | None = None
-        if scheduler_wanted() if scheduler is None else scheduler:
+        if scheduler:
             self.scheduler = Scheduler(max(1, self.workers), budget or ai.HARD_BUDGET)
 
     @property
@@ -195,7 +206,7 @@ class Thinker:
     # -- choosing -----------------------------------------------------------------------------
     async def choose(self, state: State, seat: int, seed: str,
                      level: str | None = None, *, current: Callable[[], bool] | None = None,
-                     started: float | None = None) -> Action:
+                     started: float | None = None, pause: float = 0.0) -> Action:
         """The move of a computer player of ``level`` (None: the bot's level) for ``seat``
         (one of its legal actions).
 
@@ -203,7 +214,8 @@ class Thinker:
         A search move waits its turn in the scheduler: ``current()`` says whether the position
         asked about still stands (when it no longer does the move is not searched, and a cheap
         one is returned for the caller to discard); ``started``, when the turn began (the
-        scheduler's clock, ``time.monotonic``), orders the queue.
+        scheduler's clock, ``time.monotonic``), orders the queue, and with ``pause`` (the
+        computer's pause since then) starts the move's time (see :class:`Scheduler`).
         """
         game_id = state.rules.id
         level = level or self.level
@@ -229,7 +241,10 @@ class Thinker:
 
         async def search(budget: float | None) -> Action:
             if blob is not None:
-                found = await self._in_worker(blob, legal, seat, seed, level, budget)
+                # the search ends by the time granted, counted from now: a late hand-over to
+                # the worker shortens it rather than the move's deadline passing
+                until = None if budget is None else time.monotonic() + budget
+                found = await self._in_worker(blob, legal, seat, seed, level, budget, until)
                 if found is not None:
                     return found
             return await asyncio.to_thread(choose_safely, _with_budget(player, budget),
@@ -239,7 +254,7 @@ class Thinker:
             return await search(None)
         try:
             return await self.scheduler.think(search, cheap, current=current, started=started,
-                                              label=game_id)
+                                              pause=pause, label=game_id)
         except Dropped:
             return cheap()
 
@@ -262,8 +277,15 @@ class Thinker:
             return await search(self.budget or ai.HARD_BUDGET)
         return await self.scheduler.think(search, lambda: None, current=current, label=label)
 
+    def applied(self, seconds: float) -> None:
+        """A searched move took ``seconds`` from its choice to being applied (see
+        :meth:`Scheduler.applied`)."""
+        if self.scheduler is not None:
+            self.scheduler.applied(seconds)
+
     async def _in_worker(self, blob: bytes, legal: list[Action], seat: int, seed: str,
-                         level: str, budget: float | None) -> Action | None:
+                         level: str, budget: float | None,
+                         until: float | None = None) -> Action | None:
         """A search move (``budget`` seconds; None: the worker's own) in a worker process;
         None when the worker failed (the caller thinks it in a thread)."""
         pool: Pool | None = None
@@ -271,7 +293,7 @@ class Thinker:
             pool = await self.pool.ready()
             loop = asyncio.get_running_loop()
             text = await loop.run_in_executor(pool, _think_in_worker, blob, seat, seed, level,
-                                              budget)
+                                              budget, until)
             action = Action.parse(text)
             self.pooled_moves += 1
             for candidate in legal:

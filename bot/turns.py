@@ -104,11 +104,13 @@ class Turns(Finishing):
         return table
 
     # -- computer players and timers --------------------------------------------------------
-    async def _computer_move(self, table: Table, seat: int, how: str) -> Move | None:
+    async def _computer_move(self, table: Table, seat: int, how: str,
+                             started: float | None = None) -> Move | None:
         """Think without the lock, then apply if the table has not moved on meanwhile.
 
         Called with the lock NOT held; returns the move applied, or None when the position
-        changed while the computer was thinking (the caller looks again).
+        changed while the computer was thinking (the caller looks again). ``started``: when
+        the computer's turn began (``time.monotonic``), its pause following.
         """
         state = table.state
         if state is None or table.status != PLAYING:
@@ -116,7 +118,17 @@ class Turns(Finishing):
         version = table.version
         action = await self.thinker.choose(
             state, seat, f"{table.seed}:{version}:{seat}", table.level,
-            current=lambda: table.version == version and table.status == PLAYING)
+            current=lambda: table.version == version and table.status == PLAYING,
+            started=started, pause=self.ai_delay if started is not None else 0.0)
+        chosen = time.monotonic()
+        try:
+            return await self._apply_computer_move(table, seat, how, action, version)
+        finally:
+            self.thinker.applied(time.monotonic() - chosen)
+
+    async def _apply_computer_move(self, table: Table, seat: int, how: str, action: Action,
+                                   version: int) -> Move | None:
+        """Apply a computer's chosen move if the table is still where it was chosen."""
         async with table.lock:
             if table.version != version or table.status != PLAYING:
                 return None
@@ -140,7 +152,8 @@ class Turns(Finishing):
             return
         if any(table.seats[s].auto for s in table.state.to_act) and (
                 table.drive_task is None or table.drive_task.done()):
-            table.drive_task = asyncio.get_running_loop().create_task(self._drive(table))
+            table.drive_task = asyncio.get_running_loop().create_task(
+                self._drive(table, time.monotonic()))
         if table.weighed != table.version and self._offered(table):
             table.weighed = table.version
             asyncio.get_running_loop().create_task(self._weigh(table, table.version))
@@ -179,17 +192,19 @@ class Turns(Finishing):
                 break  # a new position: weighed again from there
         self._kick(table)
 
-    async def _drive(self, table: Table) -> None:
-        """Let the computer move for its seats, one move at a time, pausing between moves."""
+    async def _drive(self, table: Table, began: float) -> None:
+        """Let the computer move for its seats, one move at a time, pausing between moves
+        (``began``: when the first of them was due)."""
         while not self._closed:
-            await asyncio.sleep(self.ai_delay)
+            await asyncio.sleep(max(0.0, began + self.ai_delay - time.monotonic()))
             state = table.state
             if table.status != PLAYING or state is None:
                 return
             due = [s for s in state.to_act if table.seats[s].auto]
             if not due:
                 return
-            await self._computer_move(table, due[0], "computer")
+            await self._computer_move(table, due[0], "computer", began)
+            began = time.monotonic()
 
     def _arm_timer(self, table: Table) -> None:
         if table.timer_task is not None and table.timer_task is not asyncio.current_task():

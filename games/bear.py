@@ -29,9 +29,10 @@ from games.core import (
     State,
     View,
     check_deck,
+    copy_rng,
     deal_fields,
+    fresh_rng,
     named,
-    reseeded,
     seat_option,
 )
 
@@ -586,6 +587,9 @@ class BearState(State):
                                       arg=",".join(str(x) for x in self.final.winners)))
             return
         self.dealer = seats.left(self.dealer, PLAYERS)
+        if self.stop_at_deal_end:  # a search's sample: nobody looks at the next deal
+            self.deal_number += 1
+            return
         self._new_deal()
 
     # -- reading -----------------------------------------------------------------------------
@@ -655,10 +659,13 @@ class BearState(State):
 
     def clone(self) -> BearState:
         """An independent copy (hand-written: playouts clone often)."""
+        return self._copy(copy_rng(self.rng))
+
+    def _copy(self, rng: random.Random) -> BearState:
+        """A copy whose generator is ``rng``."""
         new = object.__new__(BearState)
         new.__dict__.update(self.__dict__)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.rng = rng
         new.options = dict(self.options)
         new.match_scores = list(self.match_scores)
         new.hands = [list(h) for h in self.hands]
@@ -681,8 +688,7 @@ class BearState(State):
         Own hand, played cards and (for the declarer) the discards stay; the other hands, the
         closed kitty and (for the others) the discards are re-dealt, keeping revealed voids.
         """
-        new = self.clone()
-        reseeded(new, rng)
+        new = self._copy(fresh_rng(rng))
         places: list[tuple[str, int]] = []  # (zone, seat or -1)
         for s in range(PLAYERS):
             if s != seat:

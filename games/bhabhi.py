@@ -27,8 +27,9 @@ from games.core import (
     State,
     View,
     check_deck,
+    copy_rng,
+    fresh_rng,
     named,
-    reseeded,
     seat_option,
 )
 
@@ -803,6 +804,10 @@ class BhabhiState(State):
 
     def clone(self) -> BhabhiState:
         """A hand-written independent copy."""
+        return self._copy(copy_rng(self.rng))
+
+    def _copy(self, rng: random.Random) -> BhabhiState:
+        """A copy whose generator is ``rng``."""
         new = BhabhiState.__new__(BhabhiState)
         d = self.__dict__.copy()
         new.__dict__ = d
@@ -819,15 +824,12 @@ class BhabhiState(State):
         d["voids"] = self.voids[:]
         if self.last_trick is not None:
             d["last_trick"] = self.last_trick[:]
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
         d["rng"] = rng
         return new
 
     def determinize(self, seat: int | None, rng: random.Random) -> BhabhiState:
         """Re-deal the cards ``seat`` cannot know, keeping known cards and revealed voids."""
-        new = self.clone()
-        reseeded(new, rng)
+        new = self._copy(fresh_rng(rng))
         holders: list[int] = []
         need: list[int] = []
         pool: list[Card] = []

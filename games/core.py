@@ -562,6 +562,12 @@ class State(ABC):
             raise IllegalAction("The game is over.")
         return self._apply(seat, action)
 
+    def apply_legal(self, seat: int, action: Action) -> list[Event]:
+        """Apply an action the game listed or a rollout chose for ``seat``, in a position that
+        is not over (a search's playout): the rules still refuse an illegal one (state
+        untouched), without :meth:`apply`'s checks of a caller's input."""
+        return self._apply(seat, action)
+
     @abstractmethod
     def _apply(self, seat: int, action: Action) -> list[Event]:
         """Validate (raising IllegalAction before any change), then apply."""
@@ -605,7 +611,10 @@ class State(ABC):
         return self.tallies
 
     def add_tally(self, entries: Iterable[Entry], deal: int | None = None) -> None:
-        """Record a finished deal: call once the deal's points are in :meth:`scores`."""
+        """Record a finished deal: call once the deal's points are in :meth:`scores`. A search's
+        sample (``stop_at_deal_end``) records none: nobody reads its explanations."""
+        if self.stop_at_deal_end:
+            return
         found = tuple(entries)
         gains = [0.0] * self.players
         for entry in found:
@@ -655,9 +664,23 @@ def named(seat: int, names: Sequence[str] | None, otherwise: str) -> str:
     return otherwise
 
 
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent generator in the same state as ``rng`` (seeded with 0 first: unseeded,
+    it would read the system's entropy, a slow call a playout's copies need not make)."""
+    new = random.Random(0)
+    new.setstate(rng.getstate())
+    return new
+
+
+def fresh_rng(rng: random.Random) -> random.Random:
+    """A new generator seeded from ``rng``: a determinized state's, so that its future chance
+    is unknown too."""
+    return random.Random(rng.getrandbits(64))
+
+
 def reseeded(state: State, rng: random.Random) -> None:
     """Give a determinized state a fresh generator, so its future chance is unknown too."""
-    state.rng = random.Random(rng.getrandbits(64))
+    state.rng = fresh_rng(rng)
 
 
 def deal_fields(values: Iterable[Card]) -> list[str]:
@@ -678,7 +701,9 @@ __all__ = [
     "Tally",
     "View",
     "check_deck",
+    "copy_rng",
     "deal_fields",
+    "fresh_rng",
     "named",
     "reseeded",
     "seat_option",

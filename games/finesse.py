@@ -458,6 +458,8 @@ class FinesseState(State):
         # "Deal": the dealer passes to the next seat clockwise each deal.
         self.dealer = (self.dealer + 1) % PLAYERS
         self.deal_number += 1
+        if self.stop_at_deal_end:  # a search's sample: nobody looks at the next deal
+            return events
         events.extend(self._deal(None))
         return events
 

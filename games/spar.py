@@ -121,6 +121,10 @@ def play_action(c: Card) -> Action:
     return found
 
 
+#: a suit's letter → the number ``card >> 4`` gives (see games.cards.Card.suit)
+_SUIT_NUMBER = {letter: number for number, letter in enumerate("SHDCRB")}
+
+
 class _SpentRandom(random.Random):
     """The match generator once the first deal is made: every later deal has its own seed, so
     nothing draws from it again, and it pickles as its seed alone (cheap snapshots)."""
@@ -460,6 +464,8 @@ class SparState(State):
             events.append(Event("match-end", None))
             return events
         self.deal_number += 1
+        if self.stop_at_deal_end:  # a search's sample: nobody looks at the next deal
+            return events
         events.extend(self.start_deal(winner, None))  # the winner deals next
         return events
 
@@ -586,22 +592,29 @@ class SparState(State):
         # Most constrained slots first; a few random greedy tries, else a deal without the
         # constraints rather than the real one (the seat must never see the unseen cards).
         slots.sort(key=lambda sl: -(len(sl[3]) * 10 + (sl[4] is not None)))
+        # The free slots (no void, no led suit) come last and each takes the first card left:
+        # together, the rest of the pool in its order. The others' suits as numbers.
+        bound = [(frozenset(_SUIT_NUMBER[x] for x in void),
+                  -1 if led is None else _SUIT_NUMBER[led], cap)
+                 for _zone, _s, _i, void, led, cap in slots if void or led is not None]
         placed: list[Card] | None = None
         for _ in range(20):
             pool = list(unknown)
             rng.shuffle(pool)
             chosen: list[Card] = []
-            for _zone, _s, _i, void, led, cap in slots:
+            for void_suits, led_suit, cap in bound:
                 for j, c in enumerate(pool):
-                    if c.suit in void:
+                    suit = c >> 4
+                    if suit in void_suits:
                         continue
-                    if led is not None and c.suit == led and strength[c] >= cap:
+                    if suit == led_suit and strength[c] >= cap:
                         continue
                     chosen.append(pool.pop(j))
                     break
                 else:
                     break
-            if len(chosen) == len(slots):
+            if len(chosen) == len(bound):
+                chosen.extend(pool)
                 placed = chosen
                 break
         if placed is None:

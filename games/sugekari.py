@@ -29,6 +29,7 @@ from games.core import (
     State,
     View,
     check_deck,
+    copy_rng,
     named,
     reseeded,
     seat_option,
@@ -755,10 +756,13 @@ class SugekariState(State):
 
     def clone(self) -> SugekariState:
         """An independent copy, written out by hand for fast playouts."""
+        return self._copy(copy_rng(self.rng))
+
+    def _copy(self, rng: random.Random) -> SugekariState:
+        """A copy whose generator is ``rng``."""
         new = object.__new__(SugekariState)
         new.__dict__.update(self.__dict__)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.rng = rng
         new.hands = [h[:] for h in self.hands]
         new.round_cards = self.round_cards[:]
         new.round_seats = self.round_seats[:]
@@ -781,7 +785,7 @@ class SugekariState(State):
 
     def determinize(self, seat: int | None, rng: random.Random) -> SugekariState:
         """A full state consistent with what ``seat`` knows; unknown cards re-dealt."""
-        new = self.clone()
+        new = self._copy(self.rng)  # its own generator comes below (reseeded)
         n = self.players
         known: list[list[Card]] = [list(cards) for cards in self.shown]
         if seat is not None:

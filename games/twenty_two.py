@@ -630,6 +630,8 @@ class TwentyTwoState(State):
         self.dealer = candidates[0] if len(candidates) == 1 else self.rng.choice(candidates)
         self.hand_size = self.next_size
         self.deal_number += 1
+        if self.stop_at_deal_end:  # a search's sample: nobody looks at the next deal
+            return
         events.extend(self._start_deal(None))
 
     # -- outcome and views -----------------------------------------------------------------

@@ -6,7 +6,8 @@ searching seat could not know: it runs inside a determinized state, so whatever 
 was already re-dealt by ``determinize``. The game-aware rollouts below read the sampled state's
 own fields (hands, the trick on the table) instead of building a view for the rule-of-thumb
 player: they follow the same rules of thumb at a fraction of the cost, so the playouts both
-resemble how people (and the basic players) play and stay many.
+resemble how people (and the basic players) play and stay many. The names they use are
+imported once, at the top: an import inside a function runs at every call.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from games import tricks
 from games.ai import Observation, Policy, basic_policy
+from games.ai import bear as basic_bear
 from games.ai.bear import bold as bear_bold
 from games.ai.beliefs import bhabhi_belief, spar_belief
+from games.ai.one_two_three_four import pick as one_two_three_four_pick
 from games.ai.search import (
     Belief,
     Finish,
@@ -30,7 +34,12 @@ from games.ai.search import (
     never_wide,
     random_rollout,
 )
+from games.ai.sugekari import _NAME_VALUE
+from games.bear import NULL, POINTS, SLOP, TRUMP
+from games.bhabhi import _PLAY, PHASE_PLAY
 from games.core import Action, State
+from games.sugekari import _IS_JOKER, _VALUE, JOKER_PENALTY, LIMIT
+from games.twenty_two import _C, _KEEP
 
 Decides = Callable[[Observation], bool]
 
@@ -112,8 +121,6 @@ def _no_sampler(rng: random.Random) -> State:
 def bear_rollout(state: State, seat: int, rng: random.Random) -> Action:
     """Bear: bid and discard like the basic player; play by its rules of thumb (points to the
     friend of the moment, win cheaply, smear when the trick is safe)."""
-    from games.ai import bear as basic_bear
-    from games.bear import NULL, POINTS, SLOP, TRUMP
 
     s: Any = state
     phase = s.phase
@@ -143,8 +150,6 @@ def bear_rollout(state: State, seat: int, rng: random.Random) -> Action:
             side = [c for c in cards if table.suit[c] != TRUMP] or cards
             pick = min(side, key=lambda c: (POINTS[c], strength[c]))
     else:
-        from games import tricks
-
         led = table.suit[plays[0][1]]
         best = tricks.winner(plays, table.power, led, table.suit_of, table.trump)
         holder, top = plays[best]
@@ -230,7 +235,6 @@ def spar_rollout(state: State, seat: int, rng: random.Random) -> Action:
 def bhabhi_rollout(state: State, seat: int, rng: random.Random) -> Action:
     """Getaway: follow under the highest card, shed the highest card when void, lead the low
     card of a short suit (the basic player's rules, on the sampled state)."""
-    from games.bhabhi import _PLAY, PHASE_PLAY
 
     s: Any = state
     if seat == s.turn and s.phase == PHASE_PLAY and not s.take_mode:
@@ -288,7 +292,6 @@ def _badness22(rest: list[int]) -> float:
 def twenty_two_rollout(state: State, seat: int, rng: random.Random) -> Action:
     """22: exchange high cards, lead the highest rank, follow with the cards that leave the
     lowest hand (the basic player's rules, on the sampled state's sorted card numbers)."""
-    from games.twenty_two import _C, _KEEP
 
     s: Any = state
     if s.finished or seat != s.turn:
@@ -363,8 +366,6 @@ def sugekari_rollout(state: State, seat: int, rng: random.Random) -> Action:
     """Sugekari: the basic player's score of each move (make 21, fight for the opponents'
     rounds, let the partner's ride, keep a card to go out with, hold jokers back), read from
     the sampled state; the chance of leaving an easy 21 is judged without counting cards."""
-    from games.ai.sugekari import _NAME_VALUE
-    from games.sugekari import _IS_JOKER, _VALUE, JOKER_PENALTY, LIMIT
 
     s: Any = state
     if s.phase != "play":
@@ -505,7 +506,6 @@ def finesse_rollout_with(first_lead: Rollout) -> Rollout:
 def one_two_three_four_rollout(state: State, seat: int, rng: random.Random) -> Action:
     """1234: the basic player's choice, read from the sampled state's hand, stock, live
     players and the plays and passes it has already listed."""
-    from games.ai.one_two_three_four import pick
 
     s: Any = state
     plays, passes = s._choices
@@ -513,7 +513,7 @@ def one_two_three_four_rollout(state: State, seat: int, rng: random.Random) -> A
     if len(plays) + len(passes) == 1:
         idx = plays[0] if plays else passes[0]
         return Action("play" if plays else "pass", None, tuple([hand[i] for i in idx]))
-    return pick(hand, s._choices, len(s.stock), sum(1 for x in s.live if x), rng)
+    return one_two_three_four_pick(hand, s._choices, len(s.stock), sum(1 for x in s.live if x), rng)
 
 
 def one_two_three_four_finish(state: State, rng: random.Random) -> None:

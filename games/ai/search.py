@@ -288,7 +288,7 @@ class SearchPlayer:
             if untried is not None:
                 child = _Node(seat)
                 children[untried] = child
-                state.apply(seat, untried)
+                state.apply_legal(seat, untried)
                 path.append(child)
                 break
             best_action = legal[0]
@@ -300,7 +300,7 @@ class SearchPlayer:
                 if score > best_score:
                     best_score, best_action = score, action
             node = children[best_action]
-            state.apply(seat, best_action)
+            state.apply_legal(seat, best_action)
             path.append(node)
             if state.over or state.deal_number != deal:
                 break
@@ -311,7 +311,7 @@ class SearchPlayer:
                 # the tree holds only the searching seat's own choices
                 rollout = self.rollout
                 while seat != me or self.wide(state, seat):
-                    state.apply(seat, rollout(state, seat, rng))
+                    state.apply_legal(seat, rollout(state, seat, rng))
                     if state.over or state.deal_number != deal:
                         break
                     to_act = state.to_act
@@ -328,7 +328,7 @@ class SearchPlayer:
                 # too many moves to list, or a modelled other: this choice is like chance
                 action = self.rollout(state, seat, rng)
                 child = node.children.get(action)
-                state.apply(seat, action)
+                state.apply_legal(seat, action)
                 if child is None:
                     child = _Node(seat)
                     node.children[action] = child
@@ -363,11 +363,12 @@ class SearchPlayer:
                 self.finish(state, rng)
             return
         rollout = self.rollout
+        apply = state.apply_legal
         moves = 0
         while not state.over and state.deal_number == deal and moves < PLAYOUT_MOVES:
             to_act = state.to_act
             seat = to_act[0] if len(to_act) == 1 else to_act[rng.randrange(len(to_act))]
-            state.apply(seat, rollout(state, seat, rng))
+            apply(seat, rollout(state, seat, rng))
             moves += 1
 
     def _compare(self, obs: Observation, listed: list[Action], rng: random.Random,
@@ -410,7 +411,7 @@ class SearchPlayer:
                 if timed and rounds and now() >= deadline:
                     break  # a round cut short is not counted: its moves would not be paired
                 trial = sample.clone()
-                trial.apply(obs.seat, listed[i])
+                trial.apply_legal(obs.seat, listed[i])
                 self._play_out(trial, deal, random.Random(dice))
                 rewards.append(self.judge(trial, start_scores)[obs.seat])
             if len(rewards) < len(alive):

@@ -141,3 +141,31 @@ def test_python_m_bot_explains_its_arguments() -> None:
     done = subprocess.run([sys.executable, "-m", "bot", "launch"], capture_output=True,
                           text=True, timeout=60, check=False)
     assert done.returncode == 2 and done.stderr.startswith("usage: deckhand")
+
+
+@pytest.mark.parametrize(("raw", "wanted"), [("", True), ("on", True), ("ON", True),
+                                             ("yes", True), ("1", True), ("off", False),
+                                             (" Off ", False), ("no", False), ("0", False),
+                                             ("false", False)])
+def test_the_thinking_scheduler_is_on_unless_turned_off(raw: str, wanted: bool) -> None:
+    assert load({"DISCORD_TOKEN": "t", "DECKHAND_AI_SCHEDULER": raw}).ai_scheduler is wanted
+
+
+@pytest.mark.parametrize("raw", ["maybe", "2", "of"])
+def test_a_malformed_scheduler_switch_stops_the_start_with_a_sentence(raw: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        load({"DISCORD_TOKEN": "t", "DECKHAND_AI_SCHEDULER": raw})
+    assert str(refused.value) == f"DECKHAND_AI_SCHEDULER must be on or off, not {raw!r}."
+
+
+async def test_the_scheduler_setting_reaches_the_thinker(tmp_path: Path) -> None:
+    from bot.core import TableCore
+    from bot.storage import Storage
+
+    store = await Storage.open(str(tmp_path / "deckhand.sqlite3"))
+    try:
+        settings = load({"DISCORD_TOKEN": "t", "DECKHAND_AI_SCHEDULER": "off"})
+        assert TableCore(store, ai_scheduler=settings.ai_scheduler).thinker.scheduler is None
+        assert TableCore(store).thinker.scheduler is not None
+    finally:
+        await store.close()

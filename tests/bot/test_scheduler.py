@@ -8,6 +8,7 @@ import logging
 import random
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,8 @@ class Clock:
 
 
 def scheduler(clock: Clock, slots: int = 1, **kwargs: float) -> Scheduler:
-    settings = {"floor": 0.1, "slack": 1.0, "patience": 100.0, "overhead": 0.0, **kwargs}
+    settings = {"floor": 0.1, "slack": 1.0, "patience": 100.0, "overhead": 0.0, "store": 0.0,
+                **kwargs}
     return Scheduler(slots, 1.0, clock=clock, wake=False, **settings)
 
 
@@ -43,7 +45,8 @@ class Moves:
         self.release: dict[str, asyncio.Event] = {}
         self.tasks: dict[str, asyncio.Task[str]] = {}
 
-    def ask(self, name: str, started: float | None = None, current: object = None) -> None:
+    def ask(self, name: str, started: float | None = None, current: object = None,
+            pause: float = 0.0) -> None:
         release = self.release[name] = asyncio.Event()
 
         async def search(budget: float) -> str:
@@ -56,7 +59,7 @@ class Moves:
             return f"{name} cheap"
 
         self.tasks[name] = asyncio.create_task(self.s.think(
-            search, cheap, started=started, label=name,
+            search, cheap, started=started, pause=pause, label=name,
             current=current if callable(current) else None))
 
     async def finish(self, name: str) -> str:
@@ -271,6 +274,22 @@ async def test_a_tables_computer_moves_while_another_tables_search_is_under_way(
         queue.clock = clock
         pondering = Pondering()
         thinker.players["high-card", "hard"] = pondering
+        # what the tables tell the scheduler: when each turn began and the pause, and how
+        # long applying each move took
+        asked: list[dict[str, Any]] = []
+        applied: list[float] = []
+        real_think, real_applied = queue.think, queue.applied
+
+        async def think(*args: Any, **kwargs: Any) -> Any:
+            asked.append(kwargs)
+            return await real_think(*args, **kwargs)
+
+        def note(seconds: float) -> None:
+            applied.append(seconds)
+            real_applied(seconds)
+
+        queue.think = think  # type: ignore[method-assign]
+        queue.applied = note  # type: ignore[method-assign]
         try:
             first = await hard_table(w, alice, w.channel)
             assert await asyncio.to_thread(pondering.began.wait, 10)
@@ -293,6 +312,10 @@ async def test_a_tables_computer_moves_while_another_tables_search_is_under_way(
             await turn()
             await w.sim.settle(idle=0.3)
             assert second.version == 2  # its computer's move is applied ...
+            assert len(asked) == 2 and all(
+                k["started"] is not None and k["pause"] == w.bot.manager.ai_delay
+                for k in asked)
+            assert len(applied) == 1 and applied[0] >= 0.0
             second_shown = table_of(w.sim, second_channel)
             assert second_shown is not None  # ... and shown
             assert f"dh:hand:{second.id}:2:" in button(second_shown, "hand")["custom_id"]
@@ -352,6 +375,91 @@ async def test_the_overhead_is_learnt_from_searches_that_ran_their_budget() -> N
     for _ in range(40):
         assert await s.think(search, lambda: "cheap") == "searched"
     assert s.overhead == pytest.approx(0.13, abs=0.01)
-    took_over = 10.0  # the workers' first start: it moves the mean by little
+    took_over = 10.0  # the workers' first start: it counts as 0.3 s at most, for a while
     await s.think(search, lambda: "cheap")
-    assert s.overhead < 0.2
+    assert 0.13 < s.overhead < 0.25
+    took_over = 0.13
+    for _ in range(40):
+        await s.think(search, lambda: "cheap")
+    assert s.overhead == pytest.approx(0.13, abs=0.01)
+
+
+async def test_the_time_lost_before_asking_counts_against_the_move() -> None:
+    clock = Clock()
+    moves = Moves(scheduler(clock, patience=1.5))
+    # the turn began at 0 with a 1 s pause; the busy event loop asked only at 1.8 s
+    clock.now = 1.8
+    moves.ask("late", started=0.0, pause=1.0)
+    await turn()
+    assert moves.granted == [("late", pytest.approx(0.7))]  # to 2.5 s, not 1.0 s to 2.8 s
+    await moves.finish("late")
+    # asked so late that not even the floor fits before 2.5 s: played cheaply at once
+    clock.now = 12.45
+    moves.ask("too late", started=10.0, pause=1.0)
+    await turn()
+    assert moves.granted[-1] == ("too late", "cheap")
+    # a pause that has not run out yet (asked early) counts from the asking
+    clock.now = 20.0
+    moves.ask("early", started=19.5, pause=1.0)
+    await turn()
+    assert moves.granted[-1] == ("early", pytest.approx(1.0))  # the full budget, 1.5 s left
+    await moves.finish("early")
+
+
+async def test_the_time_applying_takes_is_learnt_and_kept_free() -> None:
+    clock = Clock()
+    s = scheduler(clock, patience=1.5, store=0.1)
+    moves = Moves(s)
+    assert s.store == pytest.approx(0.1)
+    for _ in range(80):
+        s.applied(0.3)  # a busy process: storing and telling takes 0.3 s
+    assert s.store == pytest.approx(0.3, abs=0.01)
+    clock.now = 1.5
+    moves.ask("move", started=0.0, pause=1.0)
+    await turn()
+    assert moves.granted == [("move", pytest.approx(0.7, abs=0.01))]  # ends by 2.2, applied by 2.5
+    await moves.finish("move")
+    # unsteady delays count at more than their mean, and one huge one for little
+    for seconds in (0.1, 0.3) * 20:
+        s.applied(seconds)
+    assert s.store > 0.3
+    s.applied(60.0)
+    assert s.store <= 0.4
+
+
+def test_a_search_reaching_its_worker_late_still_ends_by_its_time() -> None:
+    import pickle
+    import time
+
+    import games
+    from bot import thinking
+    from games.ai.search import SearchPlayer
+
+    thinking._init_worker("best", None)
+    state = games.get("spar").new_game(4, seed=3)
+    seat = state.to_act[0]
+    blob = pickle.dumps(state)
+    # granted 0.5 s, but its time was up before the worker took it: no search, a legal move
+    text = thinking._think_in_worker(blob, seat, "seed", "hard", 0.5, time.monotonic() - 1.0)
+    assert any(str(a) == text for a in state.legal_actions(seat))
+    player = thinking._worker_players["spar", "hard"]
+    assert isinstance(player, SearchPlayer) and player.budget == 0.0
+    text = thinking._think_in_worker(blob, seat, "seed", "hard", 0.02, time.monotonic() + 60)
+    assert player.budget == 0.02  # the budget when the time left is longer
+
+
+def test_a_worker_warms_each_search_and_leaves_its_players_as_they_were() -> None:
+    import games
+    from bot import thinking
+    from games.ai.one_two_three_four import _three_passes
+    from games.ai.search import SearchPlayer
+
+    _three_passes.cache_clear()
+    thinking._init_worker("best", None)
+    thinking._warm()
+    # 1234's table of passes is built at start-up, not on a table's first move
+    assert _three_passes.cache_info().currsize == 1
+    for game_id in games.ids():
+        player = thinking._worker_players[game_id, "best"]
+        assert isinstance(player, SearchPlayer)
+        assert player.iterations is None and player.budget == ai.HARD_BUDGET

@@ -104,6 +104,7 @@ def test_search_only_plays_in_sampled_states(gid: str, monkeypatch: pytest.Monke
         return real_apply(self, seat, action)
 
     monkeypatch.setattr(cls, "apply", apply)
+    monkeypatch.setattr(cls, "apply_legal", apply)  # the playouts' way in
     monkeypatch.setattr(cls, "clone", clone)
     before = state.view(None)
     spied = dataclasses.replace(obs, sampler=spy)
@@ -546,6 +547,7 @@ def test_modelled_others_move_only_by_the_rollout_policy(modelled: bool,
         return real_apply(self, seat, action)
 
     monkeypatch.setattr(cls, "apply", apply)
+    monkeypatch.setattr(cls, "apply_legal", apply)  # the playouts' way in
     player = searcher("spar", 200)
     player.shortlist = None
     player.rollout = lowest
