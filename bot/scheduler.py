@@ -213,7 +213,7 @@ class Scheduler:
         """``work(expect)`` in spare time: once no move waits and a spare slot is free (in the
         order asked). ``expect``: its seconds, counted as the slot's busy time meanwhile."""
         now = self.clock()
-        request = Request(now, now, next(self._seq), _always, label,
+        request = Request(now, now, now, next(self._seq), _always, label,
                           asyncio.get_running_loop().create_future())
         self._spare.append((request, expect))
         self.pump()
