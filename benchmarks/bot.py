@@ -57,6 +57,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # "bot": the packa
 
 import games
 from benchmarks.botproc import BotProcess, ProcDiscord, read_stamps
+from benchmarks.loopwatch import read_loop
+from benchmarks.loopwatch import report as loop_report
 from benchmarks.waits import percentile, read_waits, report, table_edits
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import button, table_of, verb_of
@@ -299,8 +301,10 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
             db = str(Path(tmp) / "bench.sqlite3")
             stamps = str(Path(tmp) / "stamps.txt")
             waits_file = str(Path(tmp) / "waits.txt")
+            loop_file = str(Path(tmp) / "loop.txt")
             env = {"DECKHAND_BENCH_STAMPS": stamps, "DECKHAND_EDIT_GAP": str(edit_gap),
-                   "DECKHAND_BENCH_WAITS": waits_file, "DECKHAND_AI_SCHEDULER": scheduler}
+                   "DECKHAND_BENCH_WAITS": waits_file, "DECKHAND_AI_SCHEDULER": scheduler,
+                   "DECKHAND_BENCH_LOOP": loop_file}
             if ai_workers is not None:
                 env["DECKHAND_AI_WORKERS"] = str(ai_workers)
             bot = (ProfiledBot(sim, db, ai_delay=ai_delay, ai_level=ai_level, env=env,
@@ -313,6 +317,7 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                 helpers_before = bot.helpers_cpu_seconds()
                 own_before = time.process_time()
                 started = time.perf_counter()
+                since = sim.now()
                 await asyncio.gather(*(open_table(b, ch, us, mix[i % len(mix)],
                                                   OPENING * i / tables)
                                        for i, (ch, us) in enumerate(places)))
@@ -327,6 +332,7 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                     kinds[found] = kinds.get(found, 0) + 1
 
                 wall = time.perf_counter() - started
+                until = sim.now()
                 cpu = bot.cpu_seconds() - cpu_before
                 helpers = bot.helpers_cpu_seconds() - helpers_before
                 own = time.process_time() - own_before
@@ -379,6 +385,7 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                       f"{len(sim.spec_errors)} spec errors")
                 for line in bot.errors[:5]:
                     print(f"  bot error: {line[:300]}")
+                loop_lines = (since, until)
                 print(f"bot process CPU: {cpu:.1f} s over {wall:.1f} s "
                       f"({100 * cpu / wall:.0f}% of one core); its worker processes "
                       f"(pictures, computer players): {helpers:.1f} s; the simulated Discord "
@@ -397,6 +404,11 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                       f"{per_table:.1f} KB (target <= {TARGET_IDLE_KB:.0f} KB)")
             finally:
                 await bot.stop()
+            print("the bot's event loop while the tables were opened and played "
+                  "(benchmarks/loopwatch.py):")
+            for line in loop_report(read_loop(loop_file), *loop_lines,
+                                    dispatched=getattr(sim, "sent_at", {})):
+                print("  " + line)
     if profile:
         print(f"profile of the bot's process written to {profile}")
     ok = p99 <= TARGET_P99_MS and per_table <= TARGET_IDLE_KB and not failed

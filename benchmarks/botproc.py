@@ -287,6 +287,10 @@ def child() -> int:
 
     if os.environ.get("DECKHAND_BENCH_STAMPS"):
         stamp_responses(os.environ["DECKHAND_BENCH_STAMPS"])
+    if os.environ.get("DECKHAND_BENCH_LOOP"):
+        from benchmarks.loopwatch import watch_loop
+
+        watch_loop(os.environ["DECKHAND_BENCH_LOOP"])
 
     from bot.client import Deckhand
     from bot.config import load
@@ -304,6 +308,11 @@ def child() -> int:
         # the simulator sends every GUILD_CREATE right after READY: no 2 s wait for more
         client._connection.guild_ready_timeout = 0.05
         loop = asyncio.get_running_loop()
+        if os.environ.get("DECKHAND_BENCH_LOOP"):
+            from benchmarks.loopwatch import probe_lag, sample_answers
+
+            probing = [loop.create_task(probe_lag()),  # noqa: F841 - as long as the bot
+                       loop.create_task(sample_answers())]
         loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(client.close()))
 
         async def announce() -> None:
