@@ -24,7 +24,7 @@ import discord
 from discord.ext import commands
 
 import games
-from bot import logs
+from bot import logs, memory
 from bot.config import Settings
 from bot.health import HEARTBEAT_SECONDS
 from bot.i18n import Translator
@@ -167,6 +167,8 @@ class Deckhand(commands.AutoShardedBot):
         if self.syncs_commands():
             await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild)
         self.dispatch("tables_resumed", resumed)  # the table cog refreshes their messages
+        # before the gateway connects: nobody waits for this collection
+        memory.keep_startup_objects()
         beat_path = self.settings.heartbeat_path
         if beat_path is not None:
             self._heartbeat_task = asyncio.create_task(self._heartbeat(beat_path))

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Callable
 
 from bot import logs
 from bot.config import TIMER_SECONDS
@@ -21,8 +22,13 @@ class Turns(Finishing):
     """Moves of people and computers, applied and stored one at a time under a table's lock."""
 
     async def act(self, table_id: int, user_id: int, version: int | None,
-                  action: Action | str) -> Move:
-        """A seated person's move at a state version; Refusal saying why when it cannot apply."""
+                  action: Action | str, then: Callable[[Table], None] | None = None) -> Move:
+        """A seated person's move at a state version; Refusal saying why when it cannot apply.
+
+        ``then`` is called with the table once the move is stored and announced, before the
+        table's lock is let go: what the mover is answered with is taken there, so the answer
+        never waits for the lock again (a computer's move may take it first).
+        """
         table = self._playing(table_id, version)
         async with table.lock:
             table = self._playing(table_id, version)
@@ -43,6 +49,8 @@ class Turns(Finishing):
             table.seats[seat].timeouts = 0
             move = await self._apply(table, seat, parsed, user_id, "player")
             await self._after(table, move)
+            if then is not None:
+                then(table)
         return move
 
     async def _apply(self, table: Table, seat: int, action: Action, user_id: int | None,

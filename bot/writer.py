@@ -16,11 +16,13 @@ ActionRow = tuple[int, int, int, str, int | None, str]
 class ActionWriter:
     """Stores actions, committing the ones that arrive together in one transaction.
 
-    A move waits for its own commit. When nothing is being stored, its caller stores it at
-    once (on SQLite that takes no turn of the event loop at all, see
-    :meth:`bot.db.sqlite.AsyncSqlite.append`); while one commit is under way the next moves
-    gather and go in the next one, so under load a click waits for one transaction instead of a
-    queue of them. When a batch cannot be stored, each of its actions is tried alone, so one
+    A move waits for its own commit. When nothing is being stored, or when the database can
+    store it on the spot (SQLite with no other write of this process under way: no turn of
+    the event loop at all, see :meth:`bot.db.sqlite.AsyncSqlite.append`), its caller stores it
+    at once; otherwise the moves gather while one commit is under way and go in the next one,
+    so under load a click waits for one transaction instead of a queue of them (on a busy
+    event loop even one hop to another task costs a click a whole turn of the loop). When a
+    batch cannot be stored, each of its actions is tried alone, so one
     bad row fails only its own move.
     """
 
@@ -33,7 +35,7 @@ class ActionWriter:
     async def add(self, *row: Any) -> None:
         """Store one action ``(table_id, idx, seat, action, user_id, how)``; returns once it is
         committed (raises what storing it raised)."""
-        if not self._pending and not self._busy():
+        if self.store.db.appends_at_once() or (not self._pending and not self._busy()):
             # nothing under way: store it now, with no hop through another task (a store on
             # the event loop's thread then never waits for a turn of the loop)
             self._direct = True

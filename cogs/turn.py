@@ -90,12 +90,17 @@ class TurnControls(LobbyControls):
         never a position half applied)."""
         chosen = await self.settings_of(user_id)
         async with table.lock:
-            if table.status == CANCELLED:
-                return closed_payload(lang), shows(table, seat)
-            recent = tuple(self._log_lines(table, lang)[-2:])
-            payload = hand_payload(table, seat, lang, four_colour=chosen.four_colour,
-                                        recent=recent, **more)
-            return payload, shows(table, seat)
+            return self._panel_now(table, seat, lang, chosen.four_colour, **more)
+
+    def _panel_now(self, table: Table, seat: int, lang: str, four_colour: bool,
+                   **more: Any) -> tuple[Payload, tuple[int, bool, bool]]:
+        """:meth:`panel_for` with the table's lock already held."""
+        if table.status == CANCELLED:
+            return closed_payload(lang), shows(table, seat)
+        recent = tuple(self._log_lines(table, lang)[-2:])
+        payload = hand_payload(table, seat, lang, four_colour=four_colour, recent=recent,
+                               **more)
+        return payload, shows(table, seat)
 
     async def on_hand(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
@@ -122,9 +127,13 @@ class TurnControls(LobbyControls):
             await self._panel_click(interaction, table, seat, panel, cid, values, lang)
 
     async def _answer_panel(self, interaction: Interaction, table: Table, seat: int,
-                            panel: Panel, lang: str, **more: Any) -> None:
-        """Answer a click on a panel by editing it to the position now; it is the live one."""
-        payload, shown = await self.panel_for(table, seat, lang, interaction.user.id, **more)
+                            panel: Panel, lang: str,
+                            ready: tuple[Payload, tuple[int, bool, bool]] | None = None,
+                            **more: Any) -> None:
+        """Answer a click on a panel by editing it to the position now (``ready``: taken
+        already, under the lock of the move it answers); it is the live one."""
+        payload, shown = ready or await self.panel_for(table, seat, lang, interaction.user.id,
+                                                       **more)
         try:
             if interaction.guild_id is None:  # a hand sent by DM: with its picture, as always
                 await interaction.response.edit_message(**payload.edit(),
@@ -187,14 +196,19 @@ class TurnControls(LobbyControls):
             if not raw.isdigit() or int(raw) >= len(legal):
                 raise Refusal("no-such-choice")
             index = int(raw)
+        four_colour = (await self.settings_of(interaction.user.id)).four_colour
+        after: list[tuple[Payload, tuple[int, bool, bool]]] = []
         try:
-            await self.manager.act(table.id, interaction.user.id, cid.version, legal[index])
+            await self.manager.act(
+                table.id, interaction.user.id, cid.version, legal[index],
+                then=lambda now: after.append(self._panel_now(now, seat, lang, four_colour)))
         except Refusal as refusal:
             if refusal.key not in ("stale", "not-started"):
                 raise
             await self._answer_panel(interaction, table, seat, panel, lang, note=moved)
             return
-        await self._answer_panel(interaction, table, seat, panel, lang)
+        await self._answer_panel(interaction, table, seat, panel, lang,
+                                 ready=after[0] if after else None)
 
     async def on_back(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:

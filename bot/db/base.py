@@ -70,6 +70,11 @@ class Database(ABC):
         """Run one statement per argument tuple, in one transaction."""
         await self.run(single(Step.many(sql, rows)), write=True)
 
+    def appends_at_once(self) -> bool:
+        """Whether :meth:`append` would now store its rows without a turn of the event loop
+        (then batching appends together gains nothing)."""
+        return False
+
     async def append(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """Insert a few small rows in one transaction, as quickly as the back end can (the
         hot path: a move is stored before it is shown)."""

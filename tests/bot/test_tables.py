@@ -717,6 +717,8 @@ async def test_actions_arriving_together_are_stored_together(store: Storage) -> 
     first = await store.create_table(100, 1, "high-card", HOST, [], {}, 1, "off")
     second = await store.create_table(100, 2, "high-card", HOST, [], {}, 2, "off")
     writer = ActionWriter(store)
+    # a database that cannot store on the spot (PostgreSQL; SQLite while it writes)
+    store.db.appends_at_once = lambda: False  # type: ignore[method-assign]
     batches: list[int] = []
     original = store.add_actions
 
@@ -745,6 +747,30 @@ async def test_actions_arriving_together_are_stored_together(store: Storage) -> 
         return_exceptions=True)
     assert [isinstance(r, sqlite3.IntegrityError) for r in results] == [False, True, False, False]
     assert [len(await store.actions(t)) for t in (first, second)] == [5, 4]
+
+
+async def test_actions_arriving_together_on_sqlite_are_each_stored_at_once(
+        store: Storage) -> None:
+    from bot.db.sqlite import AsyncSqlite
+    from bot.tables import ActionWriter
+
+    if not isinstance(store.db, AsyncSqlite):
+        pytest.skip("SQLite stores an action on the event loop's thread")
+    first = await store.create_table(100, 4, "high-card", HOST, [], {}, 1, "off")
+    second = await store.create_table(100, 5, "high-card", HOST, [], {}, 2, "off")
+    writer = ActionWriter(store)
+    await asyncio.gather(*(writer.add(table, idx, 0, "knock", HOST, "player")
+                           for idx in range(3) for table in (first, second)))
+    assert writer._task is None  # no move waited for another task's batch
+    assert [len(await store.actions(t)) for t in (first, second)] == [3, 3]
+    # while another write of the process is under way, they wait for it and go together
+    async with store.db.writing:
+        adds = [asyncio.create_task(writer.add(table, 3, 0, "knock", HOST, "player"))
+                for table in (first, second)]
+        await asyncio.sleep(0.02)
+        assert not any(add.done() for add in adds)
+    await asyncio.gather(*adds)
+    assert [len(await store.actions(t)) for t in (first, second)] == [4, 4]
 
 
 async def test_a_lone_action_is_stored_by_its_caller_at_once(store: Storage) -> None:
