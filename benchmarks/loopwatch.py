@@ -156,7 +156,7 @@ def watch_loop(path: str) -> None:
 
     ConnectionState.parse_interaction_create = read  # type: ignore[method-assign]
     respond = webhook.AsyncWebhookAdapter.create_interaction_response
-    answered: set[int] = set()
+    answered = _ANSWERED
 
     def answer(self: Any, interaction_id: int, token: str, **kwargs: Any) -> Any:
         if interaction_id not in answered:
@@ -168,6 +168,7 @@ def watch_loop(path: str) -> None:
 
 
 _PROBES = [0]
+_ANSWERED: set[int] = set()  # interactions whose first callback request was issued
 _WRITE: list[Any] = []
 
 
@@ -227,8 +228,7 @@ async def sample_answers() -> None:
             born = seen.setdefault(task, now)
             frame = getattr(coro, "cr_frame", None)
             interaction = frame.f_locals.get("interaction") if frame is not None else None
-            response = getattr(interaction, "response", None)
-            if response is not None and response.is_done():
+            if getattr(interaction, "id", None) in _ANSWERED:
                 continue  # answered: the rest is not the wait measured
             if now - born > 0.03 and _WRITE:
                 _WRITE[0](f"waiting {now:.6f} {(now - born) * 1000:.0f} {_awaiting(coro)}")

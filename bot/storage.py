@@ -329,11 +329,12 @@ class Storage:
         return None if row is None else str(row[0])
 
     async def set_state(self, name: str, value: str) -> None:
-        """Store a value for the bot itself under ``name`` (replacing the one there)."""
-        await self.db.execute(
+        """Store a value for the bot itself under ``name`` (replacing the one there): one
+        small row, stored as quickly as a move (a turn alert stores one on every turn)."""
+        await self.db.append(
             "INSERT INTO bot_state (name, value) VALUES (?, ?)"
             " ON CONFLICT(name) DO UPDATE SET value=excluded.value",
-            name, value,
+            [(name, value)],
         )
 
 
