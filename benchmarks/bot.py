@@ -385,6 +385,11 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                       f"{len(sim.spec_errors)} spec errors")
                 for line in bot.errors[:5]:
                     print(f"  bot error: {line[:300]}")
+                if failed:
+                    for line in bot.warnings[:5]:
+                        print(f"  bot warning: {line[:300]}")
+                    for line in bot.log[-5:]:
+                        print(f"  bot log: {line[:300]}")
                 loop_lines = (since, until)
                 print(f"bot process CPU: {cpu:.1f} s over {wall:.1f} s "
                       f"({100 * cpu / wall:.0f}% of one core); its worker processes "
