@@ -12,7 +12,9 @@ always a way back.
 
 Rate limits: one edit at a time per panel (edits that pile up while one is under way are
 coalesced into the next), and an edit only when the person may act or stops being able to, so
-a token sees about one request per turn of its person.
+a token sees about one request per turn of its person. An edit on its way never holds up a
+click on the panel: the click is answered at once, and should the edit have been made after
+that answer, the panel is edited once more (only then a second request).
 """
 
 from __future__ import annotations
@@ -72,6 +74,9 @@ class Panel:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None  # an edit under way
     dirty: bool = False
+    #: an edit sent through an older token may have landed after the latest answer: the
+    #: panel is edited again even though what it should show did not change
+    repair: bool = False
     expiry: asyncio.Task[None] | None = None
 
 
@@ -139,14 +144,15 @@ class Panels:
         return now[1] or now[2] or shown_act
 
     async def _edit(self, panel: Panel, table: Table) -> None:
-        """Edit a panel until it shows what it should (edits coalesce). The picture is drawn
-        without the panel's lock, so a click on the panel meanwhile is not kept waiting; the
-        edit is made only if nothing answered the panel in between."""
+        """Edit a panel until it shows what it should (edits coalesce). Neither the picture's
+        drawing nor the request is made under the panel's lock, so a click on the panel
+        meanwhile is answered at once; the edit is sent only if nothing answered the panel
+        before it went, and made again if something answered it while it was on its way."""
         while panel.dirty:
             panel.dirty = False
             async with panel.lock:
                 interaction, before = panel.interaction, panel.shown
-                if interaction is None or not self._stale(panel, table):
+                if interaction is None or not (panel.repair or self._stale(panel, table)):
                     continue
                 payload, shown = await self.cog.panel_for(table, panel.seat, panel.lang,
                                                           panel.user_id)
@@ -157,22 +163,34 @@ class Panels:
                             or shows(table, panel.seat) != shown:
                         panel.dirty = True  # answered or moved on meanwhile: look again
                         continue
-                    await interaction.edit_original_response(**payload.edit(),
-                                                             attachments=files)
-                    self.edits += 1
-                    panel.shown = shown
-                    if shown[2]:
-                        self._drop(panel)
+                    panel.shown, panel.repair = shown, False
+                await self._send(panel, interaction, **payload.edit(), attachments=files)
+                self.edits += 1
+                if panel.interaction is interaction and shown[2]:
+                    self._drop(panel)
             except discord.HTTPException as exc:  # a dismissed panel, a spent token
                 log.info("table %s: a panel could not be edited (%s)", table.id,
                          type(exc).__name__)
-                panel.interaction = None
-                self._drop(panel)
+                if panel.interaction is interaction:
+                    panel.interaction = None
+                    self._drop(panel)
                 return
             except Exception as exc:
                 log.warning("table %s: a panel could not be edited (%s)", table.id,
                             type(exc).__name__, extra=logs.failure(exc))
                 return
+
+    async def _send(self, panel: Panel, interaction: Interaction, **edit: Any) -> None:
+        """Edit a panel through a token, without its lock. When the panel was answered while
+        the edit was on its way (a click: a new token), Discord may have made the edit after
+        that answer: the panel is edited once more, to what it should show now."""
+        await interaction.edit_original_response(**edit)
+        if panel.interaction is not interaction and panel.interaction is not None:
+            panel.repair = panel.dirty = True
+            table = self.cog.manager.tables.get(panel.table_id)
+            # (called from the panel's edit task, that task simply goes round once more)
+            if table is not None and (panel.task is None or panel.task.done()):
+                panel.task = asyncio.get_running_loop().create_task(self._edit(panel, table))
 
     def picture_later(self, panel: Panel, interaction: Interaction, payload: Payload,
                       shown: tuple[int, bool, bool]) -> None:
@@ -189,9 +207,8 @@ class Panels:
                         panel.interaction is None and shown[2])
                     if not current or panel.shown not in (shown, None):
                         return
-                    await interaction.edit_original_response(embed=payload.embed,
-                                                             attachments=files)
-                    self.pictures += 1
+                await self._send(panel, interaction, embed=payload.embed, attachments=files)
+                self.pictures += 1
             except Exception as exc:  # the panel keeps its words and controls
                 log.warning("table %s: a panel's picture could not be added (%s)",
                             panel.table_id, type(exc).__name__, extra=logs.failure(exc))

@@ -1,0 +1,87 @@
+"""A click is answered first: nothing on its way to Discord for the same panel holds it up.
+
+A live panel is edited through an older interaction's token (its picture, a turn coming round)
+while its person may click on it. The click's answer goes out at once; should the older edit
+reach Discord after that answer, the panel is edited once more, so it ends showing the
+position as it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from tests.bot.fakegame import lookup
+from tests.bot.sim_helpers import button, world
+from tests.bot.test_e2e_games import open_table, quick_options
+from tests.bot.test_e2e_panel import move_controls
+
+SLOW = 1.0  # seconds an edit through a token takes on its way, in this test
+GAME = "twenty-two"
+
+
+async def test_a_click_is_not_held_up_by_an_edit_of_its_panel_on_its_way(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    rules = lookup(GAME)
+    async with world(tmp_path, people=2) as w:
+        humans = w.users[:2]
+        await open_table(w, GAME, humans, rules.usual_players, quick_options(GAME))
+        table = next(iter(w.bot.manager.tables.values()))
+        for _ in range(200):  # until a person is to act
+            await w.sim.settle()
+            assert table.state is not None
+            due = [s for s in table.state.to_act if not table.seats[s].auto]
+            if due:
+                break
+            await asyncio.sleep(0.02)
+        seat = due[0]
+        user = next(u for u in humans if int(u.id) == table.seats[seat].user_id)
+
+        on_its_way = asyncio.Event()
+        original = discord.Interaction.edit_original_response
+
+        async def slow(self: Any, **kwargs: Any) -> Any:
+            on_its_way.set()
+            await asyncio.sleep(SLOW)
+            return await original(self, **kwargs)
+
+        monkeypatch.setattr(discord.Interaction, "edit_original_response", slow)
+        r = await w.sim.click(user, w.table_message(),
+                              button(w.table_message(), "hand")["custom_id"])
+        assert r.status == "ok" and r.message is not None
+        panel = r.message
+        await asyncio.wait_for(on_its_way.wait(), 5.0)  # the panel's picture is on its way
+        version = table.version
+        controls = move_controls(w.sim.message(panel.id))
+        assert controls, w.sim.message(panel.id).components
+        kind, control = controls[0]
+        began = w.sim.now()
+        if kind == "act":
+            r = await w.sim.click(user, w.sim.message(panel.id), control["custom_id"])
+        else:  # a card from the menu of the hand
+            r = await w.sim.select(user, w.sim.message(panel.id), control["custom_id"],
+                                   [control["options"][0]["value"]])
+        assert r.status == "ok", r
+        answered = [q.time for q in w.sim.requests
+                    if q.interaction_id == r.id and "/callback" in q.path]
+        assert answered and answered[0] - began < SLOW / 2, (answered, began)
+        assert table.version > version  # the move was made
+
+        # once everything has arrived, the panel shows the position now: the picture of the
+        # Hand press, which came after the click's answer, was made good
+        await asyncio.sleep(3 * SLOW)
+        await w.sim.settle()
+        monkeypatch.setattr(discord.Interaction, "edit_original_response", original)
+        cog: Any = w.bot.get_cog("PlayCog")
+        payload, _ = await cog.panel_for(table, seat, "en", int(user.id))
+        shown = w.sim.message(panel.id)
+        assert shown.content == payload.content
+        assert payload.embed is not None and shown.embeds
+        assert shown.embeds[0].get("description") == payload.embed.description
+        wanted = [c["custom_id"] for row in payload.view.to_components()
+                  for c in row["components"] if c.get("type") == 2]
+        assert [c["custom_id"] for c in shown.buttons()] == wanted
+        assert w.sim.spec_errors == []
