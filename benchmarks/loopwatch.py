@@ -301,6 +301,10 @@ def report(watch: LoopWatch, since: float, until: float,
         f"event loop callbacks over 50 ms: {len(big)} ({len(big) / max(minutes, 1e-9):.1f} a "
         f"minute), their wall {sum(s[1] for s in big):.0f} ms, of it the loop thread's CPU "
         f"{sum(s[2] for s in big):.0f} ms; over {STALL_MS:.0f} ms: {len(stalls)}")
+    busy = [s for s in stalls if s[2] > 50]
+    lines.append(f"event loop callbacks whose own CPU time was over 50 ms (the bot's work, not "
+                 f"the machine's load): {len(busy)}, max "
+                 f"{max((s[2] for s in stalls), default=0):.0f} ms CPU")
     groups: dict[str, list[tuple[float, float]]] = {}
     for _, wall, cpu, what, where in stalls:
         groups.setdefault(f"{what} | {where}", []).append((wall, cpu))
