@@ -118,27 +118,29 @@ def watch_loop(path: str) -> None:
 
     threading.Thread(target=watchdog, name="loopwatch", daemon=True).start()
 
-    collecting: list[float] = [0.0]
+    collecting: list[float] = [0.0, 0.0]
     totals: dict[int, list[float]] = {}
 
     def on_gc(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            collecting[0] = time.perf_counter()
+            collecting[:] = [time.perf_counter(), time.thread_time()]
             return
         ms = (time.perf_counter() - collecting[0]) * 1000
-        entry = totals.setdefault(info["generation"], [0, 0.0])
+        cpu = (time.thread_time() - collecting[1]) * 1000
+        entry = totals.setdefault(info["generation"], [0, 0.0, 0.0])
         entry[0] += 1
         entry[1] += ms
+        entry[2] += cpu
         if ms > GC_MS:
-            write(f"gc {time.monotonic():.6f} {info['generation']} {ms:.2f}")
+            write(f"gc {time.monotonic():.6f} {info['generation']} {ms:.2f} {cpu:.2f}")
 
     gc.callbacks.append(on_gc)
 
     _WRITE[:] = [write]
 
     def summary() -> None:
-        for generation, (count, ms) in sorted(totals.items()):
-            write(f"gcsum {generation} {count} {ms:.2f}")
+        for generation, (count, ms, cpu) in sorted(totals.items()):
+            write(f"gcsum {generation} {int(count)} {ms:.2f} {cpu:.2f}")
         write(f"probes {_PROBES[0]}")
 
     import atexit
@@ -241,8 +243,8 @@ class LoopWatch:
     """What :func:`watch_loop` wrote."""
 
     stalls: list[tuple[float, float, float, str, str]] = field(default_factory=list)
-    gcs: list[tuple[float, int, float]] = field(default_factory=list)
-    gc_totals: dict[int, tuple[int, float]] = field(default_factory=dict)
+    gcs: list[tuple[float, int, float, float]] = field(default_factory=list)
+    gc_totals: dict[int, tuple[int, float, float]] = field(default_factory=dict)
     lags: list[tuple[float, float]] = field(default_factory=list)
     probes: int = 0
     reads: dict[str, tuple[float, float]] = field(default_factory=dict)
@@ -263,9 +265,11 @@ def read_loop(path: str) -> LoopWatch:
                     at, wall, cpu, what = head.split(" ", 3)
                     found.stalls.append((float(at), float(wall), float(cpu), what, where))
                 elif kind == "gc":
-                    found.gcs.append((float(parts[0]), int(parts[1]), float(parts[2])))
+                    found.gcs.append((float(parts[0]), int(parts[1]), float(parts[2]),
+                                      float(parts[3])))
                 elif kind == "gcsum":
-                    found.gc_totals[int(parts[0])] = (int(parts[1]), float(parts[2]))
+                    found.gc_totals[int(parts[0])] = (int(parts[1]), float(parts[2]),
+                                                      float(parts[3]))
                 elif kind == "lag":
                     found.lags.append((float(parts[0]), float(parts[1])))
                 elif kind == "probes":
@@ -321,9 +325,10 @@ def report(watch: LoopWatch, since: float, until: float,
     gcs = [g for g in watch.gcs if since <= g[0] <= until]
     lines.append(f"garbage collections over {GC_MS:.0f} ms in the run: {len(gcs)}, max "
                  f"{max((g[2] for g in gcs), default=0):.0f} ms (generation "
-                 f"{max(gcs, key=lambda g: g[2])[1] if gcs else '-'}); whole process life: "
-                 + ", ".join(f"gen {g}: {n} taking {ms:.0f} ms"
-                             for g, (n, ms) in sorted(watch.gc_totals.items())))
+                 f"{max(gcs, key=lambda g: g[2])[1] if gcs else '-'}), max CPU "
+                 f"{max((g[3] for g in gcs), default=0):.0f} ms; whole process life: "
+                 + ", ".join(f"gen {g}: {n} taking {ms:.0f} ms ({cpu:.0f} ms CPU)"
+                             for g, (n, ms, cpu) in sorted(watch.gc_totals.items())))
     inside = []
     cpu = []
     queued = []
