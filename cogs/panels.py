@@ -77,6 +77,7 @@ class Panel:
     #: an edit sent through an older token may have landed after the latest answer: the
     #: panel is edited again even though what it should show did not change
     repair: bool = False
+    answers: int = 0  # clicks answered on it so far (counted as each begins, under the lock)
     expiry: asyncio.Task[None] | None = None
 
 
@@ -183,9 +184,12 @@ class Panels:
     async def _send(self, panel: Panel, interaction: Interaction, **edit: Any) -> None:
         """Edit a panel through a token, without its lock. When the panel was answered while
         the edit was on its way (a click: a new token), Discord may have made the edit after
-        that answer: the panel is edited once more, to what it should show now."""
+        that answer: the panel is edited once more, to what it should show now (once that
+        click is answered: the edit waits for the panel's lock)."""
+        answers = panel.answers
         await interaction.edit_original_response(**edit)
-        if panel.interaction is not interaction and panel.interaction is not None:
+        if panel.answers != answers or (panel.interaction is not interaction
+                                        and panel.interaction is not None):
             panel.repair = panel.dirty = True
             table = self.cog.manager.tables.get(panel.table_id)
             # (called from the panel's edit task, that task simply goes round once more)

@@ -109,6 +109,7 @@ class TurnControls(LobbyControls):
         self._playing(table)
         panel = self.panels.get(table, interaction.user.id, seat)
         async with panel.lock:
+            panel.answers += 1
             payload, shown = await self.panel_for(table, seat, lang, interaction.user.id)
             # the words and controls at once; the picture follows (drawn off the event loop)
             await interaction.response.send_message(**payload.send(), ephemeral=True)
@@ -124,6 +125,7 @@ class TurnControls(LobbyControls):
             raise Refusal("not-started")
         panel = self.panels.get(table, interaction.user.id, seat)
         async with panel.lock:
+            panel.answers += 1
             await self._panel_click(interaction, table, seat, panel, cid, values, lang)
 
     async def _answer_panel(self, interaction: Interaction, table: Table, seat: int,
