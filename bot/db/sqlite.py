@@ -68,8 +68,9 @@ class AsyncSqlite(Database):
         self._quick: ThreadSqlite | None = None
         #: appends that found the file locked by another process and went through aiosqlite
         self.slow_appends = 0
-        #: held by whatever writes on either connection (taken before :attr:`lock`): an
-        #: append waits for writes only, never behind reads queued on aiosqlite's thread
+        #: held by whatever writes on either connection, only while it writes (taken after
+        #: :attr:`lock`): an append waits for writes under way, never for the reads and
+        #: writes queued on aiosqlite's connection
         self.writing = asyncio.Lock()
 
     @classmethod
@@ -126,23 +127,23 @@ class AsyncSqlite(Database):
 
     async def run(self, plan: Plan[T], *, write: bool = False) -> T:
         """Run a plan on the connection; with ``write``, in one ``BEGIN IMMEDIATE`` transaction."""
-        if not write:
-            async with self.lock:
+        async with self.lock:
+            if not write:
                 return await drive(plan, self._do)
-        async with self.writing, self.lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                result = await drive(plan, self._do)
-            except BaseException:
-                await self.conn.execute("ROLLBACK")
-                raise
-            await self.conn.execute("COMMIT")
-            return result
+            async with self.writing:
+                await self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    result = await drive(plan, self._do)
+                except BaseException:
+                    await self.conn.execute("ROLLBACK")
+                    raise
+                await self.conn.execute("COMMIT")
+                return result
 
     async def execute(self, sql: str, *args: Any) -> int:
         """Run one statement (committed), taking turns with the other writes."""
-        async with self.writing:
-            return await super().execute(sql, *args)
+        async with self.lock, self.writing:
+            return int(await drive(single(Step.run(sql, *args)), self._do))
 
     def appends_at_once(self) -> bool:
         """No write of this process under way: an append commits on the spot (unless another
@@ -185,7 +186,7 @@ class AsyncSqlite(Database):
 
     async def close(self) -> None:
         """Close the connections."""
-        async with self.writing, self.lock:
+        async with self.lock, self.writing:
             if self._quick is not None:
                 self._quick.close_now()
                 self._quick = None
