@@ -9,6 +9,7 @@ soon as it has run; a write plan is one ``BEGIN IMMEDIATE`` transaction.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -26,6 +27,9 @@ BUSY_TIMEOUT_MS = 10000
 #: run in this order: the busy timeout first, so that the others wait for a lock
 PRAGMAS = (f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}", "PRAGMA journal_mode=WAL",
            "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON")
+#: appends on the event loop's thread between two checkpoints on aiosqlite's (a page or so
+#: each: SQLite's own automatic checkpoint comes at 1000 pages)
+CHECKPOINT_EVERY = 500
 #: seconds to keep retrying a pragma that found the database locked (see ``open``)
 LOCKED_RETRY = 10.0
 
@@ -68,6 +72,8 @@ class AsyncSqlite(Database):
         self._quick: ThreadSqlite | None = None
         #: appends that found the file locked by another process and went through aiosqlite
         self.slow_appends = 0
+        self._appended = 0  # appends committed on the event loop's thread
+        self._checkpointing: asyncio.Task[None] | None = None
         #: held by whatever writes on either connection, only while it writes (taken after
         #: :attr:`lock`): an append waits for writes under way, never for the reads and
         #: writes queued on aiosqlite's connection
@@ -145,6 +151,19 @@ class AsyncSqlite(Database):
         async with self.lock, self.writing:
             return int(await drive(single(Step.run(sql, *args)), self._do))
 
+    def _checkpoint(self) -> None:
+        """Copy the appends' log into the database file on aiosqlite's thread (a passive
+        checkpoint: it waits for nobody), so the log does not grow without end."""
+        if self._checkpointing is not None and not self._checkpointing.done():
+            return
+
+        async def run() -> None:
+            # a failure: the next one tries again; meanwhile the log is only longer
+            with contextlib.suppress(sqlite3.Error):
+                await self.one("PRAGMA wal_checkpoint(PASSIVE)")
+
+        self._checkpointing = asyncio.get_running_loop().create_task(run())
+
     def appends_at_once(self) -> bool:
         """No write of this process under way: an append commits on the spot (unless another
         process holds the file's lock)."""
@@ -165,7 +184,13 @@ class AsyncSqlite(Database):
             try:
                 if self._quick is None:
                     self._quick = ThreadSqlite.open(self.path, busy_timeout_ms=0)
+                    # its commits never copy the log into the file (that writes and syncs
+                    # the disk, on the event loop's thread): aiosqlite's thread does
+                    self._quick.conn.execute("PRAGMA wal_autocheckpoint=0")
                 self._quick.run_now(single(Step.many(sql, rows)), write=True)
+                self._appended += 1
+                if self._appended % CHECKPOINT_EVERY == 0:
+                    self._checkpoint()
                 return
             except sqlite3.OperationalError as error:
                 if "locked" not in str(error) and "busy" not in str(error):
@@ -186,6 +211,9 @@ class AsyncSqlite(Database):
 
     async def close(self) -> None:
         """Close the connections."""
+        if self._checkpointing is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpointing
         async with self.lock, self.writing:
             if self._quick is not None:
                 self._quick.close_now()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -223,3 +224,33 @@ async def test_an_append_never_blocks_the_event_loop_on_another_process_lock(
     assert store.db.slow_appends == 1  # type: ignore[attr-defined]
     other.close()
     await store.close()
+
+
+async def test_appends_on_the_event_loop_leave_checkpoints_to_aiosqlite(
+        store: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.db import sqlite as backend
+
+    db = store.db
+    if not isinstance(db, backend.AsyncSqlite):
+        pytest.skip("SQLite appends on the event loop's thread")
+    monkeypatch.setattr(backend, "CHECKPOINT_EVERY", 3)
+    asked: list[str] = []
+    original = db.one
+
+    async def spied(sql: str, *args: Any) -> Any:
+        asked.append(sql)
+        return await original(sql, *args)
+
+    monkeypatch.setattr(db, "one", spied)
+    table = await store.create_table(100, 9, "high-card", 1, [], {}, 1, "off")
+    for idx in range(2):
+        await store.add_action(table, idx, 0, "knock", 1, "player")
+    assert db._quick is not None
+    # the loop's connection never copies the log into the file itself (disk writes, syncs)
+    assert db._quick.conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    assert not any("wal_checkpoint" in sql for sql in asked)
+    await store.add_action(table, 2, 0, "knock", 1, "player")  # the third: a checkpoint
+    assert db._checkpointing is not None
+    await db._checkpointing
+    assert [sql for sql in asked if "wal_checkpoint" in sql] == ["PRAGMA wal_checkpoint(PASSIVE)"]
+    assert len(await store.actions(table)) == 3
