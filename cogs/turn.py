@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import lang_of, t
+from bot.i18n import lang_of, move_word, t
 from bot.tables import CANCELLED, PLAYING, Refusal, Table, Update
 from bot.tree import reply
 from cogs import ids
 from cogs.alerts import Alerts
 from cogs.board import Interaction
 from cogs.lobby import LobbyControls, can_manage
+from cogs.panel_views import set_key, value_codes
 from cogs.panels import Panel, Panels, closed_payload, shows
 from cogs.views import (
     Payload,
@@ -25,6 +26,7 @@ from cogs.views import (
     manage_payload,
     optional_seats,
 )
+from games.cards import Card, show_codes
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -169,15 +171,23 @@ class TurnControls(LobbyControls):
             await self._answer_panel(interaction, table, seat, panel, lang, group_page=where)
             return
         if cid.verb == "set":
-            chosen = sorted(values)
-            matches = [i for i, a in enumerate(legal)
-                       if a.kind == cid.arg and sorted(str(c) for c in a.cards) == chosen]
-            if not matches:
-                raise Refusal("illegal", reason=t("no-such-choice", lang))
+            chosen = value_codes(values)
+            same = [i for i, a in enumerate(legal) if a.kind == cid.arg]
+            matches = [i for i in same if set_key(str(c) for c in legal[i].cards) == chosen]
+            known = {str(c) for i in same for c in legal[i].cards}
+            if not chosen or not known.issuperset(chosen):  # not cards of this menu
+                raise Refusal("no-such-choice")
+            if not matches:  # not one of the moves: said so on the panel, nothing applied
+                note = t("not-a-set", lang, move=move_word(cid.arg, lang),
+                         cards=show_codes(chosen, lang))
+                await self._answer_panel(interaction, table, seat, panel, lang, note=note)
+                return
             index = matches[0]
-            if len(chosen) > 1:
-                # several cards chosen in a menu that closes on its own (an easy misclick):
-                # confirmed before they go; a single card never asks
+            if len(chosen) > 1 and any(_within(chosen, legal[i].cards) for i in same
+                                       if i != index):
+                # part of a larger move of the same kind: the menu (which closes on its
+                # own) may have closed before the last card was ticked, so it is confirmed;
+                # a single card or a whole set never asks
                 payload = confirm_payload(table, seat, lang, index, legal[index])
                 await interaction.response.edit_message(content=payload.content, embed=None,
                                                         view=payload.view, attachments=[])
@@ -219,3 +229,15 @@ class TurnControls(LobbyControls):
         await self.manager.hand_to_computer(table.id, interaction.user.id, int(values[0]),
                                             can_manage(interaction))
         await interaction.response.edit_message(content=t("done", lang), view=None)
+
+
+def _within(chosen: tuple[str, ...], cards: tuple[Card, ...]) -> bool:
+    """Whether the chosen cards are part of a larger set of ``cards``."""
+    left = [str(c) for c in cards]
+    if len(left) <= len(chosen):
+        return False
+    for code in chosen:
+        if code not in left:
+            return False
+        left.remove(code)
+    return True
