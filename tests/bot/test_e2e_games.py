@@ -280,6 +280,9 @@ async def make_a_move(w: World, user: SimUser, hand: SimMessage, rng: random.Ran
         assert answer is not None
         if "moved on" in answer.content:  # stale: the panel shows the position now
             return False
+        if answer.id == hand.id and "nothing happened" in answer.content:
+            hand = answer  # ticked cards that are no move: said on the panel; choose again
+            continue
         if answer.id != hand.id:  # refused: a new ephemeral sentence; the hand stays
             assert answer.ephemeral and answer.content, answer
             if "moved on" in answer.content or "not your turn" in answer.content:
