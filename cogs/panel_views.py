@@ -128,7 +128,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
                       playable=frozenset(playable_cards(str(a) for a in legal)),
                       title=f"{name} · {seat + 1}", four_colour=four_colour,
                       alt=hand_alt(mine.to_dict(), playable_cards(str(a) for a in legal), lang))
-    return Payload("\n".join(lines)[:2000], embed, view, picture=picture)
+    return Payload("\n".join(lines)[:2000], embed, view, picture=picture, v2=True)
 
 
 def _picks(view: StaticView, table: Table, lang: str, number: int, legal: list[Action],
@@ -245,4 +245,4 @@ def confirm_payload(table: Table, seat: int, lang: str, index: int, action: Acti
     view.add_item(button_item(t("back", lang), ids.make("view", table.id, table.version),
                           discord.ButtonStyle.secondary, 0))
     text = t("confirm-move", lang, move=table.rules.action_text(action, lang))
-    return Payload(text, None, view)
+    return Payload(text, None, view, v2=True)

@@ -157,8 +157,8 @@ class Panels:
                             or shows(table, panel.seat) != shown:
                         panel.dirty = True  # answered or moved on meanwhile: look again
                         continue
-                    await interaction.edit_original_response(**payload.edit(),
-                                                             attachments=files)
+                    await interaction.edit_original_response(
+                        **payload.edit(picture=bool(files)), attachments=files)
                     self.edits += 1
                     panel.shown = shown
                     if shown[2]:
@@ -189,7 +189,7 @@ class Panels:
                         panel.interaction is None and shown[2])
                     if not current or panel.shown not in (shown, None):
                         return
-                    await interaction.edit_original_response(embed=payload.embed,
+                    await interaction.edit_original_response(**payload.with_picture(),
                                                              attachments=files)
                     self.pictures += 1
             except Exception as exc:  # the panel keeps its words and controls
@@ -212,8 +212,9 @@ class Panels:
                     payload, _ = await self.cog.panel_for(
                         table, panel.seat, panel.lang, panel.user_id,
                         note=t("panel-expiring", panel.lang), keep=True)
+                    files = await payload.files()
                     await interaction.edit_original_response(
-                        **payload.edit(), attachments=await payload.files())
+                        **payload.edit(picture=bool(files)), attachments=files)
                     self.edits += 1
                 except discord.HTTPException:
                     log.info("table %s: a panel could not be told its end", panel.table_id)
@@ -248,4 +249,4 @@ class Panels:
 
 def closed_payload(lang: str) -> Payload:
     """A panel's last words when its table is cancelled."""
-    return Payload(t("cancelled", lang), None, StaticView())
+    return Payload(t("cancelled", lang), None, StaticView(), v2=True)

@@ -82,7 +82,8 @@ class TurnControls(LobbyControls):
                      game=game_name(table, lang), **where)
             payload = await self.hand_for(table, seat, lang, user_id, dm=True, note=note,
                                           guild=where["guild"], channel=where["channel"])
-            await user.send(**payload.send(), files=await payload.files())
+            files = await payload.files()
+            await user.send(**payload.send(picture=bool(files)), files=files)
         except discord.HTTPException:
             log.info("table %s: could not DM seat %s", table.id, seat)
 
@@ -129,8 +130,9 @@ class TurnControls(LobbyControls):
         payload, shown = await self.panel_for(table, seat, lang, interaction.user.id, **more)
         try:
             if interaction.guild_id is None:  # a hand sent by DM: with its picture, as always
-                await interaction.response.edit_message(**payload.edit(),
-                                                        attachments=await payload.files())
+                files = await payload.files()
+                await interaction.response.edit_message(**payload.edit(picture=bool(files)),
+                                                        attachments=files)
                 return
             # the words and controls at once; the picture follows (drawn off the event loop)
             await interaction.response.edit_message(**payload.edit(), attachments=[])
@@ -189,8 +191,7 @@ class TurnControls(LobbyControls):
                 # own) may have closed before the last card was ticked, so it is confirmed;
                 # a single card or a whole set never asks
                 payload = confirm_payload(table, seat, lang, index, legal[index])
-                await interaction.response.edit_message(content=payload.content, embed=None,
-                                                        view=payload.view, attachments=[])
+                await interaction.response.edit_message(**payload.edit(), attachments=[])
                 return
         else:
             raw = cid.arg if cid.verb == "act" else (values[0] if values else "")

@@ -157,6 +157,13 @@ async def play_with_live_panels(w: World, humans: list[SimUser], rng: random.Ran
         assert r.status == "ok" and r.message is not None and r.message.ephemeral, r
         panels[user.id] = r.message
         presses["hand"] += 1
+    await sim.settle()
+    for user in humans:  # one Components V2 container: words, the hand's picture, controls
+        panel = sim.message(panels[user.id].id)
+        assert panel.components_v2 and not panel.content and not panel.embeds, panel
+        assert panel.pictures() == ["hand.png"] and "hand.png" in [
+            a["filename"] for a in panel.attachments], panel.attachments
+        assert [c["type"] for c in panel.components] == [17] and panel.text
     clicks = Clicks()
     for _ in range(MOVE_LIMIT):
         await sim.settle(idle=0.01)
@@ -244,7 +251,7 @@ async def test_no_alerts_for_dm_players_or_with_alerts_off(tmp_path: Path) -> No
         else:
             table_now = w.bot.manager.tables[1]
             raise AssertionError(("the game did not end", table_now.state.to_act,
-                                  [(m.content, m.buttons(), m.selects())
+                                  [(m.text, m.buttons(), m.selects())
                                    for m in w.sim.dms(bob)[-2:]]))
         await w.sim.settle()
         per_user: Counter[int] = Counter()
@@ -270,11 +277,11 @@ async def test_a_panel_offers_a_fresh_one_before_its_token_runs_out(tmp_path: Pa
         await w.sim.settle()
         shown = w.sim.message(panel.id)
         assert "Keep following" in [b["label"] for b in shown.buttons()], shown.buttons()
-        assert "stops following" in shown.content
+        assert "stops following" in shown.text
         keep = next(b for b in shown.buttons() if b["label"] == "Keep following")
         r = await w.sim.click(alice, shown, keep["custom_id"])
         assert r.status == "ok" and r.callback_type == 7 and r.message is not None
-        assert r.message.id == panel.id and "stops following" not in r.message.content
+        assert r.message.id == panel.id and "stops following" not in r.message.text
         assert "Keep following" not in [b["label"] for b in r.message.buttons()]
         # then, left alone, the token is given up: no edit through it after its life
         await asyncio.sleep(1.7)

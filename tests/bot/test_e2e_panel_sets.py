@@ -58,7 +58,7 @@ async def check_sets(w: World, user: Any, seat: int, panel: SimMessage, kind: st
         before, hands = table.version, str(table.state.view(seat)["hand"])
         r = await w.sim.select(user, panel, menu["custom_id"], wrong)
         assert r.status == "ok" and r.message is not None and r.message.id == panel.id, r
-        assert "nothing happened" in r.message.content, r.message.content
+        assert "nothing happened" in r.message.text, r.message.text
         assert table.version == before and str(table.state.view(seat)["hand"]) == hands
         assert set_menu(r.message, kind) is not None  # the choice is offered again
         seen["wrong"] = seen.get("wrong", 0) + 1
