@@ -77,6 +77,12 @@ def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]
         yield from walk_components(children)
 
 
+def text_displays(components: list[dict[str, Any]]) -> list[str]:
+    """The words of the text displays of a component tree (Components V2), in order."""
+    return [str(c.get("content")) for c in walk_components(components)
+            if c.get("type") == TEXT_DISPLAY and c.get("content")]
+
+
 @dataclass
 class SimUser:
     """A Discord user; `accepts_dms=False` makes the bot's DMs fail with 50007."""
@@ -195,8 +201,7 @@ class SimMessage:
         """What the message says, as a person reads it top to bottom: its content, its text
         displays (Components V2), its embeds' titles, descriptions and fields."""
         found = [self.content] if self.content else []
-        found += [str(c.get("content")) for c in walk_components(self.components)
-                  if c.get("type") == TEXT_DISPLAY and c.get("content")]
+        found += text_displays(self.components)
         for embed in self.embeds:
             found += [str(embed[k]) for k in ("title", "description") if embed.get(k)]
             found += [f"{f.get('name')}\n{f.get('value')}" for f in embed.get("fields") or []]
