@@ -183,8 +183,9 @@ class Payload:
             parts.append(discord.ui.MediaGallery(discord.MediaGalleryItem(
                 f"attachment://{self.picture.filename}",
                 description=self.picture.alt[:256] or None)))
-        if self.embed is not None and self.embed.description:
-            parts.append(discord.ui.TextDisplay(self.embed.description[:3000]))
+        words = "" if self.embed is None else embed_words(self.embed)
+        if words:  # within Discord's 4000 characters of text a message
+            parts.append(discord.ui.TextDisplay(words[:max(1, 4000 - len(self.content))]))
         # the rows as the classic view lays them out (its items' rows kept)
         by_id = {getattr(item, "custom_id", None): item for item in self.view.children}
         rows = [[by_id[c.get("custom_id")] for c in row.get("components", [])]
@@ -246,6 +247,19 @@ class Payload:
             self.embed.description = text[:4000]
         self.picture = None
         return []
+
+
+def embed_words(embed: discord.Embed) -> str:
+    """An embed's words as Markdown for a text display: its title as a heading, its
+    description, each field under its name in bold, its footer in small print."""
+    parts = [f"### {embed.title}"] if embed.title else []
+    if embed.description:
+        parts.append(embed.description)
+    parts += [f"**{field.name}**\n{field.value}" if field.name not in (None, "—")
+              else str(field.value) for field in embed.fields]
+    if embed.footer.text:
+        parts.append(f"-# {embed.footer.text}")
+    return "\n\n".join(parts)
 
 
 def game_name(table: Table, lang: str) -> str:

@@ -9,6 +9,7 @@ none for people who get their hands by DM or turned alerts off.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -161,8 +162,6 @@ async def play_with_live_panels(w: World, humans: list[SimUser], rng: random.Ran
     for user in humans:  # one Components V2 container: words, the hand's picture, controls
         panel = sim.message(panels[user.id].id)
         assert panel.components_v2 and not panel.content and not panel.embeds, panel
-        assert panel.pictures() == ["hand.png"] and "hand.png" in [
-            a["filename"] for a in panel.attachments], panel.attachments
         assert [c["type"] for c in panel.components] == [17] and panel.text
     clicks = Clicks()
     for _ in range(MOVE_LIMIT):
@@ -218,6 +217,13 @@ async def test_one_hand_press_then_one_click_a_move(tmp_path: Path, game_id: str
         # the panels end with the game: no controls left on them
         for message in w.sim.ephemerals(humans[0]) + w.sim.ephemerals(humans[1]):
             assert not move_controls(message)
+        # the hand's picture reaches the panels inside their container (a media gallery
+        # of the attached picture), every edit of a panel as a Components V2 layout
+        edits = [q for q in w.sim.requests if q.method == "PATCH"
+                 and q.path.endswith("/messages/@original")]
+        assert edits and all(q.json["flags"] & 1 << 15 and "content" not in q.json
+                             and not q.json.get("embeds") for q in edits)
+        assert [q for q in edits if "attachment://hand.png" in json.dumps(q.json)]
         assert w.sim.spec_errors == [], w.sim.spec_errors[:3]
         assert w.sim.client_errors == []
 

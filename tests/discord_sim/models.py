@@ -199,12 +199,14 @@ class SimMessage:
 
     def texts(self) -> list[str]:
         """What the message says, as a person reads it top to bottom: its content, its text
-        displays (Components V2), its embeds' titles, descriptions and fields."""
+        displays (Components V2), its embeds' titles, descriptions, fields and footers."""
         found = [self.content] if self.content else []
         found += text_displays(self.components)
         for embed in self.embeds:
             found += [str(embed[k]) for k in ("title", "description") if embed.get(k)]
             found += [f"{f.get('name')}\n{f.get('value')}" for f in embed.get("fields") or []]
+            if isinstance(embed.get("footer"), dict) and embed["footer"].get("text"):
+                found.append(str(embed["footer"]["text"]))
         return found
 
     @property
