@@ -235,14 +235,3 @@ def _parts(actions: list[Action]) -> list[str]:
     else none."""
     firsts = list(dict.fromkeys(str(a.arg).split("-", 1)[0] for a in actions))
     return firsts if len(firsts) <= PAGE < len(actions) else []
-
-
-def confirm_payload(table: Table, seat: int, lang: str, index: int, action: Action) -> Payload:
-    """A confirm step for a costly move: Confirm or Back."""
-    view = StaticView()
-    view.add_item(button_item(t("confirm", lang), ids.make("act", table.id, table.version, index),
-                          discord.ButtonStyle.success, 0))
-    view.add_item(button_item(t("back", lang), ids.make("view", table.id, table.version),
-                          discord.ButtonStyle.secondary, 0))
-    text = t("confirm-move", lang, move=table.rules.action_text(action, lang))
-    return Payload(text, None, view, v2=True)

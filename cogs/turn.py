@@ -20,13 +20,12 @@ from cogs.panel_views import set_key, value_codes
 from cogs.panels import Panel, Panels, closed_payload, shows
 from cogs.views import (
     Payload,
-    confirm_payload,
     game_name,
     hand_payload,
     manage_payload,
     optional_seats,
 )
-from games.cards import Card, show_codes
+from games.cards import show_codes
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -184,15 +183,9 @@ class TurnControls(LobbyControls):
                          cards=show_codes(chosen, lang))
                 await self._answer_panel(interaction, table, seat, panel, lang, note=note)
                 return
+            # the ticked cards name the move (no Confirm: the control alone tells it, and
+            # the menu's least count keeps a set too small to be a move from being sent)
             index = matches[0]
-            if len(chosen) > 1 and any(_within(chosen, legal[i].cards) for i in same
-                                       if i != index):
-                # part of a larger move of the same kind: the menu (which closes on its
-                # own) may have closed before the last card was ticked, so it is confirmed;
-                # a single card or a whole set never asks
-                payload = confirm_payload(table, seat, lang, index, legal[index])
-                await interaction.response.edit_message(**payload.edit(), attachments=[])
-                return
         else:
             raw = cid.arg if cid.verb == "act" else (values[0] if values else "")
             if not raw.isdigit() or int(raw) >= len(legal):
@@ -230,15 +223,3 @@ class TurnControls(LobbyControls):
         await self.manager.hand_to_computer(table.id, interaction.user.id, int(values[0]),
                                             can_manage(interaction))
         await interaction.response.edit_message(content=t("done", lang), view=None)
-
-
-def _within(chosen: tuple[str, ...], cards: tuple[Card, ...]) -> bool:
-    """Whether the chosen cards are part of a larger set of ``cards``."""
-    left = [str(c) for c in cards]
-    if len(left) <= len(chosen):
-        return False
-    for code in chosen:
-        if code not in left:
-            return False
-        left.remove(code)
-    return True
