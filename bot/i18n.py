@@ -990,14 +990,14 @@ COMMANDS_JA.update({
 
 # -- choosers of cards: moves made of several cards (cogs/panel_views.py, cogs/turn.py) -------
 MESSAGES["en"].update({
-    "pick-one": "One card to {move}",
+    "pick-single": "One card to {move}",
     "pick-set": "Cards to {move}: tick {count}, then close the menu",
     "pick-set-range": "Cards to {move}: tick {low} to {high}, then close the menu",
     "not-a-set": "The rules do not allow that now ({move}: {cards}), so nothing happened. "
                  "Choose again.",
 })
 MESSAGES["ja"].update({
-    "pick-one": "{move}：カードを1枚選ぶ",
+    "pick-single": "{move}：カードを1枚選ぶ",
     "pick-set": "{move}：カードを{count}枚選んでメニューを閉じる",
     "pick-set-range": "{move}：カードを{low}〜{high}枚選んでメニューを閉じる",
     "not-a-set": "今はそれはできません（{move}：{cards}）。何もしていません。選び直してください。",

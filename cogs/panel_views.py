@@ -201,7 +201,7 @@ def _card_sets(view: StaticView, table: Table, lang: str, number: int, kind: str
         row += 1
     if singles:
         row = _picks(view, table, lang, number, legal, singles, row, ROWS,
-                     placeholder=t("pick-one", lang, move=move_word(kind, lang)))
+                     placeholder=t("pick-single", lang, move=move_word(kind, lang)))
         if row >= ROWS:
             return row
     # the cards of the sets, in hand order (each copy once), at most a menu's worth
