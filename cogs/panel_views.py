@@ -193,12 +193,15 @@ def _card_sets(view: StaticView, table: Table, lang: str, number: int, kind: str
     needed = bool(nothing) + -(-len(singles) // PAGE) + 1
     if row + needed > ROWS:
         singles, sets = [], singles + sets
-    if nothing and row < ROWS:
-        for i in nothing[:5]:
+    # a move without cards is a button; so is each of a few single cards (one row)
+    buttons = nothing + singles if len(nothing + singles) <= 3 else nothing[:5]
+    if buttons and row < ROWS:
+        for i in buttons:
             view.add_item(button_item(rules.action_text(legal[i], lang),
                                       ids.make("act", table.id, table.version, i),
                                       discord.ButtonStyle.primary, row))
         row += 1
+        singles = [i for i in singles if i not in buttons]
     if singles:
         row = _picks(view, table, lang, number, legal, singles, row, ROWS,
                      placeholder=t("pick-single", lang, move=move_word(kind, lang)))
