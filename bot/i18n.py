@@ -60,8 +60,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "hand": "Hand",
         "im-back": "I'm back",
         "manage": "Manage",
-        "confirm": "Confirm",
-        "back": "Back",
         "more": "More",
         "turn": "{who}, it's your turn.",
         "turn-many": "Waiting for {who}.",
@@ -79,7 +77,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "your-hand-empty": "Your hand ({game}, seat {seat}) is empty.",
         "choose": "Choose your move.",
         "not-your-turn-hand": "Not your turn yet.",
-        "confirm-move": "Play this? {move}",
         "pick-cards": "Choose the cards: {move}",
         "page": "Cards {first}–{last} of {total}",
         "dm-where": "{game} in {guild} › #{channel}",
@@ -160,8 +157,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "hand": "手札",
         "im-back": "戻りました",
         "manage": "管理",
-        "confirm": "決定",
-        "back": "戻る",
         "more": "次へ",
         "turn": "{who} さんの番です。",
         "turn-many": "{who} を待っています。",
@@ -181,7 +176,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "your-hand-empty": "あなたの手札（{game}、{seat} 番席）は空です。",
         "choose": "手を選んでください。",
         "not-your-turn-hand": "まだあなたの番ではありません。",
-        "confirm-move": "これでよいですか？ {move}",
         "pick-cards": "カードを選んでください：{move}",
         "page": "{total} 枚中 {first}〜{last} 枚目",
         "dm-where": "{guild} › #{channel} の {game}",
@@ -992,4 +986,19 @@ COMMANDS_JA.update({
     "review": "review",
     "Your review of a finished game: your three costliest decisions":
         "終了したゲームの振り返り:損失の大きかった3手",
+})
+
+# -- choosers of cards: moves made of several cards (cogs/panel_views.py, cogs/turn.py) -------
+MESSAGES["en"].update({
+    "pick-single": "One card to {move}",
+    "pick-set": "Cards to {move}: tick {count}, then close the menu",
+    "pick-set-range": "Cards to {move}: tick {low} to {high}, then close the menu",
+    "not-a-set": "The rules do not allow that now ({move}: {cards}), so nothing happened. "
+                 "Choose again.",
+})
+MESSAGES["ja"].update({
+    "pick-single": "{move}：カードを1枚選ぶ",
+    "pick-set": "{move}：カードを{count}枚選んでメニューを閉じる",
+    "pick-set-range": "{move}：カードを{low}〜{high}枚選んでメニューを閉じる",
+    "not-a-set": "今はそれはできません（{move}：{cards}）。何もしていません。選び直してください。",
 })

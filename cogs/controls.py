@@ -142,30 +142,90 @@ class Picture:
                             description=self.alt[:1024] or None)
 
 
+class Layout(discord.ui.LayoutView):
+    """A Components V2 message (flag IS_COMPONENTS_V2: no content or embeds; text, picture
+    and controls are all components), never stored, like :class:`StaticView`."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        """Never stored: the registered dynamic items read the custom id instead."""
+        return False
+
+
+#: the panel's accent: the green of the card table in the pictures
+ACCENT = 0x2B6E3F
+
+
 @dataclass
 class Payload:
-    """The parts of a message (``picture``: an attachment to draw, or None for none)."""
+    """The parts of a message (``picture``: an attachment to draw, or None for none).
+
+    ``v2``: sent as a Components V2 layout, one container holding the words, the picture (a
+    media gallery, once it is attached), the embed's text and the controls; every send and
+    edit of such a message then carries the flag and never content or embeds.
+    """
 
     content: str
     embed: discord.Embed | None
     view: StaticView
     mentions: tuple[int, ...] = ()
     picture: Picture | None = None
+    v2: bool = False
 
-    def send(self) -> dict[str, Any]:
-        """Keyword arguments for sending this as a new message."""
+    def layout(self, picture: bool = False) -> Layout:
+        """This message as one container (``picture``: with its picture, attached)."""
+        parts: list[discord.ui.Item[Any]] = []
+        if self.content:
+            parts.append(discord.ui.TextDisplay(self.content))
+        if picture and self.picture is not None:
+            parts.append(discord.ui.MediaGallery(discord.MediaGalleryItem(
+                f"attachment://{self.picture.filename}",
+                description=self.picture.alt[:256] or None)))
+        words = "" if self.embed is None else embed_words(self.embed)
+        if words:  # within Discord's 4000 characters of text a message
+            parts.append(discord.ui.TextDisplay(words[:max(1, 4000 - len(self.content))]))
+        # the rows as the classic view lays them out (its items' rows kept)
+        by_id = {getattr(item, "custom_id", None): item for item in self.view.children}
+        rows = [[by_id[c.get("custom_id")] for c in row.get("components", [])]
+                for row in self.view.to_components()]
+        if rows and parts:
+            parts.append(discord.ui.Separator())
+        for items in rows:
+            kept = [item.row for item in items]
+            for item in items:
+                item.row = None
+            parts.append(discord.ui.ActionRow(*items))
+            for item, row_number in zip(items, kept, strict=True):
+                item.row = row_number
+        layout = Layout()
+        layout.add_item(discord.ui.Container(*parts, accent_colour=ACCENT))
+        return layout
+
+    def send(self, picture: bool = False) -> dict[str, Any]:
+        """Keyword arguments for sending this as a new message (``picture``: its picture goes
+        with it as an attachment)."""
+        if self.v2:
+            return {"view": self.layout(picture)}
         found: dict[str, Any] = {"content": self.content or None, "view": self.view}
         if self.embed is not None:
             found["embed"] = self.embed
         return found
 
-    def edit(self) -> dict[str, Any]:
+    def edit(self, picture: bool = False) -> dict[str, Any]:
         """Keyword arguments for editing a message into this."""
+        if self.v2:
+            return {"view": self.layout(picture)}
         return {"content": self.content, "embed": self.embed, "view": self.view}
+
+    def with_picture(self) -> dict[str, Any]:
+        """Keyword arguments for adding the picture to this message, sent without it."""
+        return self.edit(picture=True) if self.v2 else {"embed": self.embed}
 
     def key(self) -> tuple[Any, ...]:
         """A comparable form, to skip edits that would change nothing."""
-        return (self.content, None if self.embed is None else self.embed.to_dict(),
+        return (self.v2, self.content, None if self.embed is None else self.embed.to_dict(),
                 [c.to_component_dict() for c in self.view.children],
                 None if self.picture is None else self.picture.key)
 
@@ -187,6 +247,19 @@ class Payload:
             self.embed.description = text[:4000]
         self.picture = None
         return []
+
+
+def embed_words(embed: discord.Embed) -> str:
+    """An embed's words as Markdown for a text display: its title as a heading, its
+    description, each field under its name in bold, its footer in small print."""
+    parts = [f"### {embed.title}"] if embed.title else []
+    if embed.description:
+        parts.append(embed.description)
+    parts += [f"**{field.name}**\n{field.value}" if field.name not in (None, "—")
+              else str(field.value) for field in embed.fields]
+    if embed.footer.text:
+        parts.append(f"-# {embed.footer.text}")
+    return "\n\n".join(parts)
 
 
 def game_name(table: Table, lang: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import discord
 
 from bot.i18n import move_word, t
@@ -19,6 +21,7 @@ from cogs.controls import (
     game_name,
     select_menu,
 )
+from games.cards import parse as parse_card
 from games.cards import pretty, show_codes
 from games.core import Action
 
@@ -59,6 +62,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
             table.seats[s].name for s in state.to_act)))
     embed = discord.Embed(description=rules.view_text(mine, lang)[:4000])
     view = StaticView()
+    hints = bool(legal and table.hints and seat in state.to_act)  # a Hint button
     groups: dict[str, list[int]] = {}
     for index, action in enumerate(legal):
         groups.setdefault(action.kind, []).append(index)
@@ -70,11 +74,15 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
         actions = [legal[i] for i in members]
         multi = any(len(a.cards) > 1 for a in actions)
         no_cards = all(not a.cards for a in actions)
-        if len(actions) <= 5 and (no_cards or (len(actions) <= 3 and not multi)):
+        if multi and _by_cards(actions):
+            # an exchange or a set of cards: chosen by its cards (one card: one click)
+            rows_used = _card_sets(view, table, lang, number, kind, legal, members, rows_used,
+                                   [str(c) for c in hand])
+        elif len(actions) <= 5 and (no_cards or (len(actions) <= 3 and not multi)):
             for i in members:
                 view.add_item(button_item(rules.action_text(legal[i], lang),
-                                      ids.make("act", table.id, table.version, i),
-                                      discord.ButtonStyle.primary, rows_used))
+                                          ids.make("act", table.id, table.version, i),
+                                          discord.ButtonStyle.primary, rows_used))
             rows_used += 1
         elif no_cards and len(actions) > PAGE and _parts(actions):
             # a move with parts (Bear's bid: an amount, then a game): chosen part by part
@@ -89,45 +97,24 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
             rows_used += 1
             shown = [i for i in members if str(legal[i].arg).split("-", 1)[0] == chosen]
             if shown and rows_used < ROWS:
-                view.add_item(select_menu(
-                    custom_id=ids.make("pick", table.id, table.version, f"{number}.0"),
-                    placeholder=t("choose", lang),
-                    options=[discord.SelectOption(
-                        label=rules.action_text(legal[i], lang)[:100], value=str(i))
-                        for i in shown[:PAGE]],
-                    row=rows_used))
-                rows_used += 1
-        elif not multi or len(actions) <= PAGE:
+                rows_used = _picks(view, table, lang, number, legal, shown, rows_used, 1)
+        else:
+            # one menu a row, as many rows as fit; a "More" page only past that
             pages = -(-len(members) // PAGE)
+            fit = max(1, min(pages, ROWS - rows_used - (1 if keep or hints else 0)))
+            if fit >= pages:
+                rows_used = _picks(view, table, lang, number, legal, members, rows_used, fit)
+                continue
             page = group_page[1] % pages if group_page[0] == number else 0
             shown = members[page * PAGE:(page + 1) * PAGE]
-            view.add_item(select_menu(
-                custom_id=ids.make("pick", table.id, table.version, f"{number}.{page}"),
-                placeholder=rules.action_text(legal[shown[0]], lang)[:150] if len(
-                    shown) == 1 else t("choose", lang),
-                options=[discord.SelectOption(label=rules.action_text(legal[i], lang)[:100],
-                                              value=str(i)) for i in shown],
-                row=rows_used))
-            rows_used += 1
-            if pages > 1:
-                first = page * PAGE + 1
-                where = t("page", lang, first=first, last=first + len(shown) - 1,
-                          total=len(members))
-                nav.append(button_item(
-                    f"{t('more', lang)} ({where})",
-                    ids.make("page", table.id, table.version, f"{number}.{page + 1}")))
-        else:
-            cards = list(dict.fromkeys(c for a in actions for c in a.cards))[:PAGE]
-            low = min(len(a.cards) for a in actions)
-            high = min(max(len(a.cards) for a in actions), len(cards))
-            view.add_item(select_menu(
-                custom_id=ids.make("set", table.id, table.version, kind[:60]),
-                placeholder=t("pick-cards", lang, move=move_word(kind, lang))[:150],
-                min_values=min(low, len(cards)), max_values=max(1, high),
-                options=[discord.SelectOption(label=pretty(c, lang), value=str(c)) for c in cards],
-                row=rows_used))
-            rows_used += 1
-    if legal and table.hints and seat in state.to_act:  # the table allows hints (bot.hints)
+            rows_used = _picks(view, table, lang, number, legal, shown, rows_used, 1, page)
+            first = page * PAGE + 1
+            where = t("page", lang, first=first, last=first + len(shown) - 1,
+                      total=len(members))
+            nav.append(button_item(
+                f"{t('more', lang)} ({where})",
+                ids.make("page", table.id, table.version, f"{number}.{page + 1}")))
+    if hints:  # the table allows hints (bot.hints)
         nav.append(button_item(t("hint", lang), ids.make("hint", table.id, table.version)))
     if keep:
         nav.append(button_item(t("panel-keep", lang), ids.make("view", table.id, table.version),
@@ -141,7 +128,108 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
                       playable=frozenset(playable_cards(str(a) for a in legal)),
                       title=f"{name} · {seat + 1}", four_colour=four_colour,
                       alt=hand_alt(mine.to_dict(), playable_cards(str(a) for a in legal), lang))
-    return Payload("\n".join(lines)[:2000], embed, view, picture=picture)
+    return Payload("\n".join(lines)[:2000], embed, view, picture=picture, v2=True)
+
+
+def _picks(view: StaticView, table: Table, lang: str, number: int, legal: list[Action],
+           members: list[int], row: int, menus: int, page: int = 0,
+           placeholder: str = "") -> int:
+    """Menus of whole moves, ``PAGE`` a menu and one menu a row (``menus`` of them at most),
+    numbered from ``page``; the next free row."""
+    rules = table.rules
+    for k in range(menus):
+        shown = members[k * PAGE:(k + 1) * PAGE]
+        if not shown or row >= ROWS:
+            break
+        view.add_item(select_menu(
+            custom_id=ids.make("pick", table.id, table.version, f"{number}.{page + k}"),
+            placeholder=rules.action_text(legal[shown[0]], lang)[:150] if len(
+                shown) == 1 else (placeholder or t("choose", lang))[:150],
+            options=[discord.SelectOption(label=rules.action_text(legal[i], lang)[:100],
+                                          value=str(i)) for i in shown],
+            row=row))
+        row += 1
+    return row
+
+
+def _by_cards(actions: list[Action]) -> bool:
+    """Whether each move of a group is told apart by its cards alone (then a set of cards
+    names one move)."""
+    sets = [set_key(str(c) for c in a.cards) for a in actions]
+    return len(set(sets)) == len(sets)
+
+
+def set_key(codes: Iterable[str]) -> tuple[str, ...]:
+    """A set of cards in a form that compares equal whatever the order they came in."""
+    return tuple(sorted(codes))
+
+
+def card_values(codes: Iterable[str]) -> list[tuple[str, str]]:
+    """(code, menu value) for cards in a menu: a menu's values must differ, so a second
+    copy of a card (two decks) gets ``~2``."""
+    seen: dict[str, int] = {}
+    found = []
+    for code in codes:
+        seen[code] = seen.get(code, 0) + 1
+        found.append((code, code if seen[code] == 1 else f"{code}~{seen[code]}"))
+    return found
+
+
+def value_codes(values: Iterable[str]) -> tuple[str, ...]:
+    """The cards chosen in a menu of cards (the values of :func:`card_values`)."""
+    return set_key(v.split("~", 1)[0] for v in values)
+
+
+def _card_sets(view: StaticView, table: Table, lang: str, number: int, kind: str,
+               legal: list[Action], members: list[int], row: int, hand: list[str]) -> int:
+    """The controls of moves made of cards, by their cards: a button for a move with none
+    (keep the hand), a menu of the single cards (one click) and a menu where several cards
+    are ticked (checked against the legal moves when it closes). When rows are short the
+    single cards join the menu of several. The next free row."""
+    rules = table.rules
+    nothing = [i for i in members if not legal[i].cards]
+    singles = [i for i in members if len(legal[i].cards) == 1]
+    sets = [i for i in members if len(legal[i].cards) > 1]
+    needed = bool(nothing) + -(-len(singles) // PAGE) + 1
+    if row + needed > ROWS:
+        singles, sets = [], singles + sets
+    # a move without cards is a button; so is each of a few single cards (one row)
+    buttons = nothing + singles if len(nothing + singles) <= 3 else nothing[:5]
+    if buttons and row < ROWS:
+        for i in buttons:
+            view.add_item(button_item(rules.action_text(legal[i], lang),
+                                      ids.make("act", table.id, table.version, i),
+                                      discord.ButtonStyle.primary, row))
+        row += 1
+        singles = [i for i in singles if i not in buttons]
+    if singles:
+        row = _picks(view, table, lang, number, legal, singles, row, ROWS,
+                     placeholder=t("pick-single", lang, move=move_word(kind, lang)))
+        if row >= ROWS:
+            return row
+    # the cards of the sets, in hand order (each copy once), at most a menu's worth
+    counts: dict[str, int] = {}
+    for i in sets:
+        for code in set(str(c) for c in legal[i].cards):
+            counts[code] = max(counts.get(code, 0),
+                               [str(c) for c in legal[i].cards].count(code))
+    cards: list[str] = []
+    for code in hand + sorted(counts):
+        if counts.get(code, 0) > cards.count(code):
+            cards.append(code)
+    cards = cards[:PAGE]
+    sizes = [len(legal[i].cards) for i in sets]
+    low, high = min(sizes), min(max(sizes), len(cards))
+    move = move_word(kind, lang)
+    placeholder = (t("pick-set", lang, move=move, count=low) if low == high
+                   else t("pick-set-range", lang, move=move, low=low, high=high))
+    view.add_item(select_menu(
+        custom_id=ids.make("set", table.id, table.version, kind[:60]),
+        placeholder=placeholder[:150], min_values=min(low, len(cards)), max_values=max(1, high),
+        options=[discord.SelectOption(label=pretty(parse_card(code), lang), value=value)
+                 for code, value in card_values(cards)],
+        row=row))
+    return row + 1
 
 
 def _parts(actions: list[Action]) -> list[str]:
@@ -150,14 +238,3 @@ def _parts(actions: list[Action]) -> list[str]:
     else none."""
     firsts = list(dict.fromkeys(str(a.arg).split("-", 1)[0] for a in actions))
     return firsts if len(firsts) <= PAGE < len(actions) else []
-
-
-def confirm_payload(table: Table, seat: int, lang: str, index: int, action: Action) -> Payload:
-    """A confirm step for a costly move: Confirm or Back."""
-    view = StaticView()
-    view.add_item(button_item(t("confirm", lang), ids.make("act", table.id, table.version, index),
-                          discord.ButtonStyle.success, 0))
-    view.add_item(button_item(t("back", lang), ids.make("view", table.id, table.version),
-                          discord.ButtonStyle.secondary, 0))
-    text = t("confirm-move", lang, move=table.rules.action_text(action, lang))
-    return Payload(text, None, view)

@@ -165,7 +165,8 @@ class Panels:
                         panel.dirty = True  # answered or moved on meanwhile: look again
                         continue
                     panel.shown, panel.repair = shown, False
-                await self._send(panel, interaction, **payload.edit(), attachments=files)
+                await self._send(panel, interaction, **payload.edit(picture=bool(files)),
+                                 attachments=files)
                 self.edits += 1
                 if panel.interaction is interaction and shown[2]:
                     self._drop(panel)
@@ -211,7 +212,8 @@ class Panels:
                         panel.interaction is None and shown[2])
                     if not current or panel.shown not in (shown, None):
                         return
-                await self._send(panel, interaction, embed=payload.embed, attachments=files)
+                await self._send(panel, interaction, **payload.with_picture(),
+                                 attachments=files)
                 self.pictures += 1
             except Exception as exc:  # the panel keeps its words and controls
                 log.warning("table %s: a panel's picture could not be added (%s)",
@@ -233,8 +235,9 @@ class Panels:
                     payload, _ = await self.cog.panel_for(
                         table, panel.seat, panel.lang, panel.user_id,
                         note=t("panel-expiring", panel.lang), keep=True)
+                    files = await payload.files()
                     await interaction.edit_original_response(
-                        **payload.edit(), attachments=await payload.files())
+                        **payload.edit(picture=bool(files)), attachments=files)
                     self.edits += 1
                 except discord.HTTPException:
                     log.info("table %s: a panel could not be told its end", panel.table_id)
@@ -269,4 +272,4 @@ class Panels:
 
 def closed_payload(lang: str) -> Payload:
     """A panel's last words when its table is cancelled."""
-    return Payload(t("cancelled", lang), None, StaticView())
+    return Payload(t("cancelled", lang), None, StaticView(), v2=True)

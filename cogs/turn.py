@@ -9,22 +9,23 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import lang_of, t
+from bot.i18n import lang_of, move_word, t
 from bot.tables import CANCELLED, PLAYING, Refusal, Table, Update
 from bot.tree import reply
 from cogs import ids
 from cogs.alerts import Alerts
 from cogs.board import Interaction
 from cogs.lobby import LobbyControls, can_manage
+from cogs.panel_views import set_key, value_codes
 from cogs.panels import Panel, Panels, closed_payload, shows
 from cogs.views import (
     Payload,
-    confirm_payload,
     game_name,
     hand_payload,
     manage_payload,
     optional_seats,
 )
+from games.cards import show_codes
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -80,7 +81,8 @@ class TurnControls(LobbyControls):
                      game=game_name(table, lang), **where)
             payload = await self.hand_for(table, seat, lang, user_id, dm=True, note=note,
                                           guild=where["guild"], channel=where["channel"])
-            await user.send(**payload.send(), files=await payload.files())
+            files = await payload.files()
+            await user.send(**payload.send(picture=bool(files)), files=files)
         except discord.HTTPException:
             log.info("table %s: could not DM seat %s", table.id, seat)
 
@@ -138,8 +140,9 @@ class TurnControls(LobbyControls):
                                                        **more)
         try:
             if interaction.guild_id is None:  # a hand sent by DM: with its picture, as always
-                await interaction.response.edit_message(**payload.edit(),
-                                                        attachments=await payload.files())
+                files = await payload.files()
+                await interaction.response.edit_message(**payload.edit(picture=bool(files)),
+                                                        attachments=files)
                 return
             # the words and controls at once; the picture follows (drawn off the event loop)
             await interaction.response.edit_message(**payload.edit(), attachments=[])
@@ -180,19 +183,20 @@ class TurnControls(LobbyControls):
             await self._answer_panel(interaction, table, seat, panel, lang, group_page=where)
             return
         if cid.verb == "set":
-            chosen = sorted(values)
-            matches = [i for i, a in enumerate(legal)
-                       if a.kind == cid.arg and sorted(str(c) for c in a.cards) == chosen]
-            if not matches:
-                raise Refusal("illegal", reason=t("no-such-choice", lang))
-            index = matches[0]
-            if len(chosen) > 1:
-                # several cards chosen in a menu that closes on its own (an easy misclick):
-                # confirmed before they go; a single card never asks
-                payload = confirm_payload(table, seat, lang, index, legal[index])
-                await interaction.response.edit_message(content=payload.content, embed=None,
-                                                        view=payload.view, attachments=[])
+            chosen = value_codes(values)
+            same = [i for i, a in enumerate(legal) if a.kind == cid.arg]
+            matches = [i for i in same if set_key(str(c) for c in legal[i].cards) == chosen]
+            known = {str(c) for i in same for c in legal[i].cards}
+            if not chosen or not known.issuperset(chosen):  # not cards of this menu
+                raise Refusal("no-such-choice")
+            if not matches:  # not one of the moves: said so on the panel, nothing applied
+                note = t("not-a-set", lang, move=move_word(cid.arg, lang),
+                         cards=show_codes(chosen, lang))
+                await self._answer_panel(interaction, table, seat, panel, lang, note=note)
                 return
+            # the ticked cards name the move (no Confirm: the control alone tells it, and
+            # the menu's least count keeps a set too small to be a move from being sent)
+            index = matches[0]
         else:
             raw = cid.arg if cid.verb == "act" else (values[0] if values else "")
             if not raw.isdigit() or int(raw) >= len(legal):

@@ -44,7 +44,7 @@ from cogs.lobby_views import (
     option_value_text,
     options_payload,
 )
-from cogs.panel_views import confirm_payload, hand_payload
+from cogs.panel_views import hand_payload
 from cogs.review import review_button, reviewable
 from games.cards import parse as parse_card
 from games.cards import pretty
@@ -52,7 +52,7 @@ from games.cards import pretty
 __all__ = [
     "COG", "HAND_FILE", "PAGE", "ROWS", "TABLE_FILE", "Payload", "Picture", "StaticView",
     "TableButton", "TableSelect", "button_item", "card_words", "computers_line",
-    "confirm_payload", "game_name", "hand_payload", "hidden_cards", "level_select",
+    "game_name", "hand_payload", "hidden_cards", "level_select",
     "lobby_payload", "manage_payload", "option_value_text", "optional_seats", "options_payload",
     "seat_faces", "seat_label", "select_menu", "table_payload",
 ]

@@ -488,6 +488,57 @@ async def test_component_limits_are_enforced(world: World) -> None:
     assert sim.messages(channel) == []
 
 
+async def test_components_v2_are_validated_and_read_back(world: World) -> None:
+    sim, channel, _, _ = await started(world)
+    path = f"/channels/{channel.id}/messages"
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"}]}
+    layout = [{"type": 17, "accent_color": 0x2B6E3F, "components": [
+        {"type": 10, "content": "## Your hand"},
+        {"type": 14, "divider": True, "spacing": 1},
+        {"type": 10, "content": "Choose your move."}, row]}]
+    status, body, _ = await raw(sim, "POST", path,
+                                json={"flags": 1 << 15, "components": layout})
+    assert status == 200, body
+    message = sim.message(str(body["id"]))  # type: ignore[index]
+    assert message.components_v2 and message.content == ""
+    assert message.texts() == ["## Your hand", "Choose your move."]
+    assert [b["custom_id"] for b in message.buttons()] == ["go"]
+    assert sim.spec_errors == []
+    # content beside the flag, a picture not attached, a container in a container, too many
+    wrong = [
+        {"flags": 1 << 15, "content": "hi", "components": layout},
+        {"flags": 1 << 15, "components": [{"type": 12, "items": [
+            {"media": {"url": "attachment://hand.png"}}]}], "attachments": []},
+        {"flags": 1 << 15, "components": [{"type": 17, "components": layout}]},
+        {"flags": 1 << 15, "components": [{"type": 10, "content": str(i)} for i in range(41)]},
+        {"flags": 1 << 15, "components": [{"type": 10, "content": "x" * 4001}]},
+        {"flags": 1 << 15, "components": [{"type": 17, "components": [{"type": 10,
+                                                                       "content": "x"}]}],
+         "embeds": [{"title": "x"}]},
+    ]
+    for bad in wrong:
+        status, _, _ = await raw(sim, "POST", path, json=bad)
+        assert status == 400, bad
+    messages = [e.message for e in sim.spec_errors]
+    assert any("content: not allowed" in m for m in messages)
+    assert any("attachment://hand.png is not among" in m for m in messages)
+    assert any("a container holds" in m for m in messages)
+    assert any("at most 40" in m for m in messages)
+    assert any("at most 4000" in m for m in messages)
+    assert any("embeds: not allowed" in m for m in messages)
+    # a V2 message stays one: an edit with content is refused, one with components is fine
+    sim.spec_errors.clear()
+    edit = f"{path}/{message.id}"
+    status, _, _ = await raw(sim, "PATCH", edit, json={"content": "now words"})
+    assert status == 400 and sim.spec_errors and sim.message(message.id).texts()[0] == \
+        "## Your hand"
+    sim.spec_errors.clear()
+    status, _, _ = await raw(sim, "PATCH", edit, json={"flags": 1 << 15, "components": [
+        {"type": 10, "content": "Moved on."}]})
+    assert status == 200 and sim.message(message.id).text == "Moved on."
+    assert sim.spec_errors == []
+
+
 async def test_unknown_messages_and_channels_answer_404(world: World) -> None:
     sim, channel, _, _ = await started(world)
     status, body, _ = await raw(

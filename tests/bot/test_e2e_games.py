@@ -278,17 +278,16 @@ async def make_a_move(w: World, user: SimUser, hand: SimMessage, rng: random.Ran
         assert r.status == "ok", r
         answer = r.message
         assert answer is not None
-        if "moved on" in answer.content:  # stale: the panel shows the position now
+        if "moved on" in answer.text:  # stale: the panel shows the position now
             return False
+        if answer.id == hand.id and "nothing happened" in answer.text:
+            hand = answer  # ticked cards that are no move: said on the panel; choose again
+            continue
         if answer.id != hand.id:  # refused: a new ephemeral sentence; the hand stays
-            assert answer.ephemeral and answer.content, answer
-            if "moved on" in answer.content or "not your turn" in answer.content:
+            assert answer.ephemeral and answer.text, answer
+            if "moved on" in answer.text or "not your turn" in answer.text:
                 return False
             continue
-        if any(verb_of(b["custom_id"]) == "view" for b in answer.buttons()):  # confirm step
-            confirm = next(b for b in answer.buttons() if verb_of(b["custom_id"]) == "act")
-            r = await sim.click(user, answer, confirm["custom_id"])
-            assert r.status == "ok", r
         return True
     return False
 

@@ -71,7 +71,7 @@ async def test_the_table_names_who_may_take_and_their_hand_offers_it(tmp_path: P
         r = await w.sim.click(taker, message, button(message, "hand")["custom_id"])
         hand = r.message
         assert hand is not None and hand.ephemeral
-        assert "out of turn" in hand.content
+        assert "out of turn" in hand.text
         offered = takes(hand)
         assert {str(b["label"]) for b in offered} == {
             f"Take the hand of seat {s + 1}" for s in range(3) if s != others[0]}
@@ -81,7 +81,7 @@ async def test_the_table_names_who_may_take_and_their_hand_offers_it(tmp_path: P
         lead_hand_r = await w.sim.click(user_at(w, leader), message,
                                         button(message, "hand")["custom_id"])
         assert lead_hand_r.message is not None
-        assert "out of turn" not in lead_hand_r.message.content
+        assert "out of turn" not in lead_hand_r.message.text
         assert takes(lead_hand_r.message)
         # take the hand of the other out-of-turn seat: applied, though not this seat's turn
         victim = others[1]
@@ -111,18 +111,18 @@ async def test_a_player_who_chose_dms_gets_the_offer_by_dm(tmp_path: Path) -> No
         [seat] = [s for s in others if table.seats[s].user_id in dm_users][:1]
         user = user_at(w, seat)
         for _ in range(100):  # the DM's hand picture is drawn in a worker thread
-            offers = [m for m in w.sim.dms(user) if "out of turn" in m.content]
+            offers = [m for m in w.sim.dms(user) if "out of turn" in m.text]
             if offers:
                 break
             await w.sim.settle(idle=0.05)
             await asyncio.sleep(0.02)
-        assert len(offers) == 1, [m.content for m in w.sim.dms(user)]
+        assert len(offers) == 1, [m.text for m in w.sim.dms(user)]
         offer = offers[0]
-        assert "Getaway" in offer.content and "Test Server" in offer.content
-        assert "#cards" in offer.content
+        assert "Getaway" in offer.text and "Test Server" in offer.text
+        assert "#cards" in offer.text
         assert takes(offer)
         if table.seats[leader].user_id in dm_users:  # the leader's DM is a turn, not an offer
-            assert any("your turn" in m.content for m in w.sim.dms(user_at(w, leader)))
+            assert any("your turn" in m.text for m in w.sim.dms(user_at(w, leader)))
         take = takes(offer)[0]
         r = await w.sim.click(user, offer, str(take["custom_id"]))
         assert r.callback_type == 7, r

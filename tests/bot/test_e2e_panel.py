@@ -9,6 +9,7 @@ none for people who get their hands by DM or turned alerts off.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -130,12 +131,6 @@ async def move_on_panel(w: World, user: SimUser, panel: SimMessage, rng: random.
     assert r.status == "ok", r
     answer = r.message
     assert answer is not None and answer.id == panel.id, r  # every answer edits the panel
-    confirm = [b for b in answer.buttons() if verb_of(b["custom_id"]) == "act"] \
-        if any(verb_of(b["custom_id"]) == "view" for b in answer.buttons()) else []
-    if confirm and kind == "set":
-        r = await w.sim.click(user, answer, confirm[0]["custom_id"])
-        assert r.status == "ok", r
-        spent += 1
     now = w.bot.manager.tables.get(table.id) if table is not None else None
     applied = now is None or now.version > before
     if applied:
@@ -157,6 +152,11 @@ async def play_with_live_panels(w: World, humans: list[SimUser], rng: random.Ran
         assert r.status == "ok" and r.message is not None and r.message.ephemeral, r
         panels[user.id] = r.message
         presses["hand"] += 1
+    await sim.settle()
+    for user in humans:  # one Components V2 container: words, the hand's picture, controls
+        panel = sim.message(panels[user.id].id)
+        assert panel.components_v2 and not panel.content and not panel.embeds, panel
+        assert [c["type"] for c in panel.components] == [17] and panel.text
     clicks = Clicks()
     for _ in range(MOVE_LIMIT):
         await sim.settle(idle=0.01)
@@ -185,7 +185,8 @@ async def test_one_hand_press_then_one_click_a_move(tmp_path: Path, game_id: str
         assert presses["hand"] == 2  # one press each for the whole game
         assert clicks.single, "no single-card move was made"
         assert set(clicks.single) == {1}, clicks.single  # every single-card move: one click
-        assert all(n <= 2 for n in clicks.more + clicks.parts), (clicks.more, clicks.parts)
+        assert set(clicks.more) <= {1}, clicks.more  # several cards: ticked, then played
+        assert all(n <= 2 for n in clicks.parts), clicks.parts
         if game_id == "bear":
             assert clicks.parts, "no bid was chosen as an amount and a game"
         moves = len(clicks.single) + len(clicks.more) + len(clicks.parts)
@@ -211,6 +212,13 @@ async def test_one_hand_press_then_one_click_a_move(tmp_path: Path, game_id: str
         # the panels end with the game: no controls left on them
         for message in w.sim.ephemerals(humans[0]) + w.sim.ephemerals(humans[1]):
             assert not move_controls(message)
+        # the hand's picture reaches the panels inside their container (a media gallery
+        # of the attached picture), every edit of a panel as a Components V2 layout
+        edits = [q for q in w.sim.requests if q.method == "PATCH"
+                 and q.path.endswith("/messages/@original")]
+        assert edits and all(q.json["flags"] & 1 << 15 and "content" not in q.json
+                             and not q.json.get("embeds") for q in edits)
+        assert [q for q in edits if "attachment://hand.png" in json.dumps(q.json)]
         assert w.sim.spec_errors == [], w.sim.spec_errors[:3]
         assert w.sim.client_errors == []
 
@@ -244,7 +252,7 @@ async def test_no_alerts_for_dm_players_or_with_alerts_off(tmp_path: Path) -> No
         else:
             table_now = w.bot.manager.tables[1]
             raise AssertionError(("the game did not end", table_now.state.to_act,
-                                  [(m.content, m.buttons(), m.selects())
+                                  [(m.text, m.buttons(), m.selects())
                                    for m in w.sim.dms(bob)[-2:]]))
         await w.sim.settle()
         per_user: Counter[int] = Counter()
@@ -270,11 +278,11 @@ async def test_a_panel_offers_a_fresh_one_before_its_token_runs_out(tmp_path: Pa
         await w.sim.settle()
         shown = w.sim.message(panel.id)
         assert "Keep following" in [b["label"] for b in shown.buttons()], shown.buttons()
-        assert "stops following" in shown.content
+        assert "stops following" in shown.text
         keep = next(b for b in shown.buttons() if b["label"] == "Keep following")
         r = await w.sim.click(alice, shown, keep["custom_id"])
         assert r.status == "ok" and r.callback_type == 7 and r.message is not None
-        assert r.message.id == panel.id and "stops following" not in r.message.content
+        assert r.message.id == panel.id and "stops following" not in r.message.text
         assert "Keep following" not in [b["label"] for b in r.message.buttons()]
         # then, left alone, the token is given up: no edit through it after its life
         await asyncio.sleep(1.7)

@@ -10,6 +10,7 @@ from typing import Any
 from tests.bot.sim_helpers import World, button, verb_of, world
 from tests.bot.test_e2e_games import PublicWatch, open_table, play_to_the_end
 from tests.discord_sim import InteractionResult, SimMessage, SimUser
+from tests.discord_sim.models import text_displays
 
 COMPONENT, BUTTON = 3, 2
 
@@ -63,7 +64,7 @@ def moved_on(r: InteractionResult, clicked: SimMessage) -> None:
     to the current hand, saying the table has moved on."""
     assert r.status == "ok", r
     assert r.callback_type == 7 and r.message is not None and r.message.id == clicked.id, r
-    assert r.content is not None and "moved on" in r.content and "Your hand" in r.content, r
+    assert r.text is not None and "moved on" in r.text and "Your hand" in r.text, r
 
 
 async def stored_actions(w: World) -> int:
@@ -111,7 +112,8 @@ async def test_simultaneous_clicks_only_one_applies(tmp_path: Path) -> None:
         # every click answered by editing its panel; one applied, the other eleven shown the
         # position after it
         assert all(r.status == "ok" and r.callback_type == 7 for r in results)
-        said = [str(r.responses[0].json["data"]["content"]) for r in results]
+        said = ["\n".join(text_displays(r.responses[0].json["data"]["components"]))
+                for r in results]
         assert len([s for s in said if "moved on" in s]) == 11, said
         assert await stored_actions(w) == 1
         assert w.sim.spec_errors == []
@@ -227,7 +229,7 @@ async def test_hands_by_direct_message(tmp_path: Path) -> None:
         await two_player_table(w)
         await w.sim.settle()
         dms = w.sim.dms(bob)
-        assert any("Test Server" in m.content and "#cards" in m.content for m in dms)
+        assert any("Test Server" in m.text and "#cards" in m.text for m in dms)
         for _ in range(6):
             table = w.table_message()
             user, _ = mover(w, table)
@@ -240,7 +242,7 @@ async def test_hands_by_direct_message(tmp_path: Path) -> None:
             raise AssertionError("Bob never got the turn")
         await w.sim.settle()
         turn_dm = w.sim.dms(bob)[-1]
-        assert "your turn" in turn_dm.content and "High Card" in turn_dm.content
+        assert "your turn" in turn_dm.text and "High Card" in turn_dm.text
         version = w.bot.manager.tables[1].version
         r = await use(w, bob, turn_dm, first_move(turn_dm))
         assert r.callback_type == 7, r

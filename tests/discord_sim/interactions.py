@@ -149,6 +149,13 @@ class InteractionResult:
         return None if message is None else message.content
 
     @property
+    def text(self) -> str | None:
+        """What the response message says (its content, or its Components V2 text displays,
+        or its embeds), or None."""
+        message = self.message
+        return None if message is None else message.text
+
+    @property
     def modal(self) -> SimModal | None:
         """The modal the bot opened in answer, or None."""
         return self._record.modal

@@ -30,6 +30,13 @@ USER_SELECT = 5
 ROLE_SELECT = 6
 MENTIONABLE_SELECT = 7
 CHANNEL_SELECT = 8
+SECTION = 9  # Components V2 (with the IS_COMPONENTS_V2 message flag)
+TEXT_DISPLAY = 10
+THUMBNAIL = 11
+MEDIA_GALLERY = 12
+FILE = 13
+SEPARATOR = 14
+CONTAINER = 17
 LABEL = 18
 SELECT_TYPES = (STRING_SELECT, USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT)
 
@@ -68,6 +75,12 @@ def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]
         if isinstance(component.get("accessory"), dict):
             children.append(component["accessory"])
         yield from walk_components(children)
+
+
+def text_displays(components: list[dict[str, Any]]) -> list[str]:
+    """The words of the text displays of a component tree (Components V2), in order."""
+    return [str(c.get("content")) for c in walk_components(components)
+            if c.get("type") == TEXT_DISPLAY and c.get("content")]
 
 
 @dataclass
@@ -178,6 +191,39 @@ class SimMessage:
     def ephemeral(self) -> bool:
         """Whether only the interaction's user sees this message."""
         return bool(self.flags & EPHEMERAL)
+
+    @property
+    def components_v2(self) -> bool:
+        """Whether the message is laid out with Components V2 (no content or embeds)."""
+        return bool(self.flags & IS_COMPONENTS_V2)
+
+    def texts(self) -> list[str]:
+        """What the message says, as a person reads it top to bottom: its content, its text
+        displays (Components V2), its embeds' titles, descriptions, fields and footers."""
+        found = [self.content] if self.content else []
+        found += text_displays(self.components)
+        for embed in self.embeds:
+            found += [str(embed[k]) for k in ("title", "description") if embed.get(k)]
+            found += [f"{f.get('name')}\n{f.get('value')}" for f in embed.get("fields") or []]
+            if isinstance(embed.get("footer"), dict) and embed["footer"].get("text"):
+                found.append(str(embed["footer"]["text"]))
+        return found
+
+    @property
+    def text(self) -> str:
+        """:meth:`texts` as one string."""
+        return "\n".join(self.texts())
+
+    def pictures(self) -> list[str]:
+        """The attachment names a Components V2 layout shows (galleries, thumbnails)."""
+        found = []
+        for c in walk_components(self.components):
+            for item in c.get("items") or []:
+                if isinstance(item, dict) and isinstance(item.get("media"), dict):
+                    found.append(str(item["media"].get("url")))
+            if c.get("type") == THUMBNAIL and isinstance(c.get("media"), dict):
+                found.append(str(c["media"].get("url")))
+        return [u.removeprefix("attachment://") for u in found]
 
     def buttons(self) -> list[dict[str, Any]]:
         """Every button of the message: label, custom_id, disabled, style (plus url, emoji)."""

@@ -1423,6 +1423,16 @@ class SimulatedDiscord:
         self, message: SimMessage, body: Any, files: list[dict[str, Any]]
     ) -> SimMessage:
         body = self._check_message_body(body)
+        if message.flags & IS_COMPONENTS_V2:
+            # Discord: a Components V2 message stays one; its edits carry no content or embeds
+            wrong = [k for k in ("content", "embeds") if body.get(k)]
+            if "flags" in body and body["flags"] is not None \
+                    and not int(body["flags"]) & IS_COMPONENTS_V2:
+                wrong.append("flags without IS_COMPONENTS_V2")
+            if wrong:
+                problem = f"an edit of a Components V2 message with {', '.join(wrong)}"
+                self.spec_errors.append(SpecError("PATCH", "message edit", message.id, problem))
+                raise SimHTTPError(400, 50035, f"Invalid Form Body: {problem}")
         loading = bool(message.flags & LOADING)
         content = body.get("content", message.content)
         embeds = body.get("embeds", message.embeds)

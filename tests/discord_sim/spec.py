@@ -22,7 +22,20 @@ import jsonschema  # type: ignore[import-untyped]
 import referencing
 from referencing.jsonschema import DRAFT202012
 
-from .models import ACTION_ROW, BUTTON, IS_COMPONENTS_V2, SELECT_TYPES, TEXT_INPUT, walk_components
+from .models import (
+    ACTION_ROW,
+    BUTTON,
+    CONTAINER,
+    FILE,
+    IS_COMPONENTS_V2,
+    MEDIA_GALLERY,
+    SECTION,
+    SELECT_TYPES,
+    SEPARATOR,
+    TEXT_DISPLAY,
+    TEXT_INPUT,
+    walk_components,
+)
 
 #: Discord's description, copied into the tests with its licence (see the folder's README).
 SPEC_PATH = Path(__file__).resolve().parent / "discord-api-spec" / "openapi.json"
@@ -349,7 +362,11 @@ def component_limits(body: Any, *, modal: bool = False) -> list[str]:
         errors.append(f"components: {len(components)} action rows, at most 5 allowed")
     if modal and len(components) > 5:
         errors.append(f"components: modal has {len(components)} rows, at most 5 allowed")
-    for index, row in enumerate(components):
+    if v2:
+        errors += _v2_limits(body, components)
+    rows = [c for c in walk_components(components) if isinstance(c, dict)
+            and c.get("type") == ACTION_ROW] if v2 else components
+    for index, row in enumerate(rows):
         if not isinstance(row, dict):
             continue
         if row.get("type") != ACTION_ROW:
@@ -376,6 +393,53 @@ def component_limits(body: Any, *, modal: bool = False) -> list[str]:
                 errors.append(f"components: custom_id {custom_id!r} is used twice")
             seen.add(custom_id)
     return errors
+
+
+#: what a Components V2 message may hold at its top level (and in a container)
+V2_TOP = (ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER)
+V2_MOST = 40  # components in a message, nested ones included
+V2_TEXT = 4000  # characters of all its text displays together
+
+
+def _v2_limits(body: dict[str, Any], components: list[Any]) -> list[str]:
+    """Discord's rules for a message with the IS_COMPONENTS_V2 flag: no content, embeds,
+    stickers or poll; at most 40 components and 4000 characters of text; layout components
+    where they may go; pictures only from the message's own attachments."""
+    errors = [f"{key}: not allowed with IS_COMPONENTS_V2"
+              for key in ("content", "embeds", "sticker_ids", "poll") if body.get(key)]
+    every = [c for c in walk_components(components) if isinstance(c, dict)]
+    if len(every) > V2_MOST:
+        errors.append(f"components: {len(every)} components, at most {V2_MOST}")
+    text = sum(len(str(c.get("content") or "")) for c in every if c.get("type") == TEXT_DISPLAY)
+    if text > V2_TEXT:
+        errors.append(f"components: {text} characters of text, at most {V2_TEXT}")
+    for index, top in enumerate(components):
+        if isinstance(top, dict) and top.get("type") not in V2_TOP:
+            errors.append(f"components/{index}: type {top.get('type')} cannot be at the top")
+        if isinstance(top, dict) and top.get("type") == CONTAINER:
+            inner = [c for c in top.get("components") or [] if isinstance(c, dict)]
+            if any(c.get("type") not in V2_TOP or c.get("type") == CONTAINER for c in inner):
+                errors.append(f"components/{index}: a container holds rows, sections, text, "
+                              "galleries, files and separators only")
+    if isinstance(body.get("attachments"), list):
+        names = {str(a.get("filename")) for a in body["attachments"] if isinstance(a, dict)}
+        for c in every:
+            for url in _media_urls(c):
+                if url.startswith("attachment://") and url[len("attachment://"):] not in names:
+                    errors.append(f"components: {url} is not among the message's attachments")
+    return errors
+
+
+def _media_urls(component: dict[str, Any]) -> list[str]:
+    """The media a gallery, thumbnail or file component shows."""
+    found = []
+    for item in component.get("items") or []:
+        if isinstance(item, dict) and isinstance(item.get("media"), dict):
+            found.append(str(item["media"].get("url")))
+    for key in ("media", "file"):
+        if isinstance(component.get(key), dict):
+            found.append(str(component[key].get("url")))
+    return found
 
 
 def strip_none(value: Any) -> Any:
