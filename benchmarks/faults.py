@@ -48,6 +48,7 @@ from benchmarks.botproc import BotProcess, ProcDiscord  # noqa: E402
 from tests.bot.sim_helpers import table_of as table_in  # noqa: E402
 from tests.bot.sim_helpers import verb_of  # noqa: E402
 from tests.discord_sim import SimChannel, SimMessage, SimUser  # noqa: E402
+from tests.discord_sim.models import walk_components  # noqa: E402
 
 MIX = ("1234", "bhabhi", "sugekari-21", "bear", "1234", "bhabhi")
 THINK = (0.02, 0.15)  # seconds a scripted person waits before a click
@@ -202,7 +203,7 @@ class Faults:
         for record in list(self.sim._interactions.values()):
             data = record.payload.get("data") or {}
             custom_id = str(data.get("custom_id", ""))
-            if verb_of(custom_id) not in ("act", "pick"):
+            if verb_of(custom_id) not in ("act", "pick", "set"):
                 continue
             _, _, table, version, _ = custom_id.split(":")
             key = (int(version), int(record.user.id))
@@ -210,9 +211,13 @@ class Faults:
             if record.callback_type == 7:
                 body = record.responses[0].json if record.responses else None
                 inner = (body or {}).get("data") or {}
-                verbs = {verb_of(c.get("custom_id")) for row in inner.get("components") or []
-                         for c in row.get("components") or []}
-                made = "view" not in verbs  # a confirmation is no move yet
+                ids = [str(c.get("custom_id")) for c in
+                       walk_components(inner.get("components") or []) if c.get("custom_id")]
+                # a confirmation is no move yet, and an answer that still offers moves at the
+                # clicked version (a set the rules refuse) made none
+                made = not any(verb_of(i) == "view" or (
+                    verb_of(i) in ("act", "pick", "set") and i.split(":")[3] == version)
+                    for i in ids)
             clicks = found.setdefault(int(table), {})
             clicks[key] = clicks.get(key, False) or made
         return found
