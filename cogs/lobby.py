@@ -118,7 +118,8 @@ class LobbyControls(TableBoard):
             if not (first.isdigit() and second.isdigit()):
                 raise Refusal("bad-seat")
             await m.swap_seats(table.id, user.id, int(first), int(second))
-        payload = options_payload(table, lang)
+        # the page the host was on stays in front of them
+        payload = options_payload(table, lang, showing=str(cid))
         await interaction.response.edit_message(content=payload.content, view=payload.view)
 
 

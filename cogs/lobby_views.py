@@ -110,9 +110,31 @@ def _int_values(option: Any, current: object) -> list[int]:
     return sorted(v for v in found if low <= v <= high)[:PAGE]
 
 
-def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
+def options_payload(table: Table, lang: str, page: int = 0,
+                    showing: str | None = None) -> Payload:
     """The host's option menus: the options that set the game's length first, then the
-    timer, the computer level, seat swaps and the game's other options."""
+    timer, the computer level, hints, seat swaps and the game's other options. ``showing``:
+    the custom id of a menu just used, whose page is shown (else ``page``)."""
+    menus = _option_menus(table, lang)
+    per_page = ROWS - 1
+    pages = max(1, -(-len(menus) // per_page))
+    ids_in_order = [menu.custom_id for menu in menus]
+    if showing in ids_in_order:
+        page = ids_in_order.index(showing) // per_page
+    page = page % pages
+    view = StaticView()
+    for row, menu in enumerate(menus[page * per_page:(page + 1) * per_page]):
+        menu.row = row
+        view.add_item(menu)
+    if pages > 1:
+        view.add_item(button_item(t("more", lang), ids.make("opts", table.id, 0, page + 1),
+                              row=ROWS - 1))
+    title = t("options-title", lang, game=game_name(table, lang))
+    return Payload(f"**{title}**", None, view)
+
+
+def _option_menus(table: Table, lang: str) -> list[TableSelect]:
+    """Every menu of the host's options, in the order they are shown."""
     rules = table.rules
     players = max(len(table.seats), rules.min_players)
     menus: list[TableSelect] = []
@@ -160,19 +182,7 @@ def options_payload(table: Table, lang: str, page: int = 0) -> Payload:
             placeholder=f"{option.name}: {help_text}"[:150],
             options=[discord.SelectOption(label=f"{option.name}: {label}"[:100], value=value,
                                           default=value == chosen) for value, label in values]))
-    menus = length + menus
-    per_page = ROWS - 1
-    pages = max(1, -(-len(menus) // per_page))
-    page = page % pages
-    view = StaticView()
-    for row, menu in enumerate(menus[page * per_page:(page + 1) * per_page]):
-        menu.row = row
-        view.add_item(menu)
-    if pages > 1:
-        view.add_item(button_item(t("more", lang), ids.make("opts", table.id, 0, page + 1),
-                              row=ROWS - 1))
-    title = t("options-title", lang, game=game_name(table, lang))
-    return Payload(f"**{title}**", None, view)
+    return length + menus
 
 
 def level_select(table: Table, lang: str, row: int | None = None) -> TableSelect:

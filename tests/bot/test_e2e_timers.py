@@ -27,9 +27,19 @@ async def with_fast_timer(w: World, hand: int = 10) -> SimMessage:
     [timer] = [s for s in menu.selects() if ":timer:" in s["custom_id"]]
     r = await w.sim.select(alice, menu, timer["custom_id"], ["fast"])
     assert r.status == "ok", r
-    [size] = [s for s in menu.selects() if s["custom_id"].endswith(":hand")]
-    r = await w.sim.select(alice, r.message or menu, size["custom_id"], [str(hand)])
-    assert r.status == "ok", r
+    menu = r.message or menu
+    assert [s for s in menu.selects() if ":timer:" in s["custom_id"]]  # its page stays shown
+    sizes = [s for s in menu.selects() if s["custom_id"].endswith(":hand")]
+    if not sizes:  # the game's hand size is on the next page of the options
+        r = await w.sim.click(alice, menu, button(menu, "opts")["custom_id"])
+        assert r.status == "ok" and r.message is not None, r
+        menu = r.message
+        sizes = [s for s in menu.selects() if s["custom_id"].endswith(":hand")]
+    [size] = sizes
+    r = await w.sim.select(alice, menu, size["custom_id"], [str(hand)])
+    assert r.status == "ok" and r.message is not None, r
+    # the page of the menu just used stays in front of the host
+    assert [s for s in r.message.selects() if s["custom_id"].endswith(":hand")]
     await w.sim.settle()
     assert "fast" in str(w.table_message().embeds).lower()
     r = await w.sim.click(alice, w.table_message(), button(w.table_message(), "start")["custom_id"])
