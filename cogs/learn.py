@@ -151,10 +151,10 @@ class LearnCog(commands.Cog, name=COG):
             if hand:
                 playable = playable_cards(
                     str(a) for a in lesson.state.legal_actions(LEARNER) if a.kind != NEXT)
-                picture = await hand_png_async({"hand": [str(c) for c in hand]}, playable,
+                picture = await hand_png_async(seen.to_dict(), playable,
                                                four_colour=user.four_colour)
                 files = [discord.File(io.BytesIO(picture), filename=HAND_FILE,
-                                      description=show(hand))]
+                                      description=show(hand, lang))]
                 embed.set_image(url=f"attachment://{HAND_FILE}")
             embed.set_footer(text=t("learn-step", lang, step=lesson.step + 1,
                                     steps=lesson.tutorial.steps))

@@ -38,7 +38,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
     assert state is not None
     rules = table.rules
     mine = state.view(seat)
-    hand = list(mine["hand"])
+    hand = [str(c) for c in rules.sorted_hand(mine)]  # the hand order, as in the picture
     name = game_name(table, lang)
     lines = []
     if note:
