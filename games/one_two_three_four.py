@@ -275,8 +275,11 @@ class OneTwoThreeFourState(State):
             self.points[s] += gain[s]
         # The game explained: who 'won' (and why: 'empty', 'last' or 'stock'), then each
         # seat's 'hand' (the cards shown, their total) with the chips or points it brought.
+        # (each hand in the hand order, as its player saw it)
+        order = self.rules.hand_key(View({}))
         self.add_tally([Entry("won", tuple(winners), why)] + [
-            Entry("hand", (s,), totals[s], tuple(self.hands[s]), points=gain[s])
+            Entry("hand", (s,), totals[s], tuple(sorted(self.hands[s], key=order)),
+                  points=gain[s])
             for s in range(n)])
         self.last_game = {
             "game": self.deal_number,

@@ -11,6 +11,7 @@ import pytest
 
 import bot.render
 import games
+from bot import results
 from bot.model import PLAYING, Seat, Table
 from bot.render import hand_png
 from cogs.panel_views import hand_payload
@@ -119,3 +120,18 @@ def test_the_positions_include_trumps_where_a_game_has_them() -> None:
     for gid in ("finesse", "bear"):
         assert any(state.view(seat).get("trumps") not in (None, "NT")
                    for state, seat in positions(gid)), gid
+
+
+def test_a_result_shows_a_hand_in_the_hand_order() -> None:
+    rules = games.get("1234")
+    state = rules.new_game(3, seed=4)
+    rng = random.Random(4)
+    while not state.breakdown():
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    hands = [e.cards for e in state.breakdown()[0].find("hand") if len(e.cards) > 1]
+    assert hands
+    for cards in hands:
+        assert list(cards) == sorted(cards, key=rules.hand_key(View({})))
+        line = results.tally_lines(rules, state.breakdown()[0], ["A", "B", "C"], "en")
+        assert any(show(cards) in text for text in line)
