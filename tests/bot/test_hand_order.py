@@ -41,12 +41,26 @@ def positions(gid: str) -> list[tuple[State, int]]:
             if state.over:
                 break
             if step % 15 == 0:
-                seat = next((s for s in range(state.players) if state.view(s)["hand"]), None)
+                holding = [s for s in range(state.players) if state.view(s)["hand"]]
+                seat = next((s for s in state.to_act if s in holding),
+                            holding[0] if holding else None)
                 if seat is not None:
                     found.append((state.clone(), seat))
             mover = state.to_act[0]
             state.apply(mover, rng.choice(state.legal_actions(mover)))
     assert found, gid
+    return found
+
+
+def controls(view: Any) -> list[str]:
+    """The labels of a panel's buttons and menu options, in the order they are shown."""
+    found: list[str] = []
+    for item in view.children:
+        item = getattr(item, "item", item)  # a table's items wrap discord.py's
+        if getattr(item, "options", None):
+            found += [option.label for option in item.options]
+        elif getattr(item, "label", None):
+            found.append(item.label)
     return found
 
 
@@ -108,12 +122,22 @@ async def test_the_panel_the_picture_and_the_terminal_show_one_order(
             hand_png(panel.picture.view, set(panel.picture.playable))
             assert drawn == [[str(c) for c in expected]]
             assert shown in rules.view_text(view, lang), "the terminal's table text"
+            # the panel offers each kind's single-card moves in the hand order too
+            for kind in {a.kind for a in state.legal_actions(seat)}:
+                singles = sorted((a for a in state.legal_actions(seat)
+                                  if len(a.cards) == 1 and a.kind == kind),
+                                 key=lambda a: rules.hand_key(view)(a.cards[0]))
+                wanted = [rules.action_text(a, lang) for a in singles]
+                offered = [label for label in controls(panel.view) if label in set(wanted)]
+                if len(set(wanted)) == len(wanted) and offered:
+                    assert offered == [w for w in wanted if w in set(offered)], (kind, offered)
         # the terminal's menu offers single cards in the hand order too
         legal = state.legal_actions(seat)
         menu = cli.menu(rules, legal, view, "en")
-        played = [e.action.cards[0] for e in menu
-                  if e.action is not None and len(e.action.cards) == 1]
-        assert played == [c for c in dict.fromkeys(expected) if c in set(played)]
+        for kind in {a.kind for a in legal}:
+            played = [e.action.cards[0] for e in menu if e.action is not None
+                      and e.action.kind == kind and len(e.action.cards) == 1]
+            assert played == sorted(played, key=rules.hand_key(view)), (kind, played)
 
 
 def test_the_positions_include_trumps_where_a_game_has_them() -> None:
