@@ -67,7 +67,7 @@ def _item(rules: Rules, entry: Entry, lang: str, hidden: frozenset[str]) -> str:
     """One entry in words (without its cards when one of them is hidden now: the key's
     '-bare' wording)."""
     game, key, value = rules.id, entry.key, entry.value
-    params: dict[str, Any] = {"value": value, "cards": show(entry.cards),
+    params: dict[str, Any] = {"value": value, "cards": show(entry.cards, lang),
                               "points": points_text(entry.points)}
     bare = "-bare" if any(str(c) in hidden for c in entry.cards) else ""
     if game == "bear":

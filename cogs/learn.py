@@ -22,7 +22,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.i18n import lang_of, t
-from bot.render import hand_png_async, playable_cards
+from bot.render import hand_alt, hand_png_async, playable_cards
 from bot.storage import UserSettings
 from bot.tables import Refusal
 from bot.tree import refusal_text, reply
@@ -30,7 +30,6 @@ from cogs import ids
 from cogs.views import COG as PLAY_COG
 from cogs.views import HAND_FILE, StaticView
 from games import tutorials
-from games.cards import show
 from games.tutorials.runner import LEARNER, NEXT, Lesson
 
 if TYPE_CHECKING:
@@ -147,14 +146,13 @@ class LearnCog(commands.Cog, name=COG):
             seen = lesson.view()
             table = rules.view_text(seen, lang)
             embed.add_field(name=t("learn-table", lang), value=table[:1024], inline=False)
-            hand = rules.sorted_hand(seen)
-            if hand:
+            if seen["hand"]:
                 playable = playable_cards(
                     str(a) for a in lesson.state.legal_actions(LEARNER) if a.kind != NEXT)
-                picture = await hand_png_async({"hand": [str(c) for c in hand]}, playable,
+                picture = await hand_png_async(seen.to_dict(), playable,
                                                four_colour=user.four_colour)
                 files = [discord.File(io.BytesIO(picture), filename=HAND_FILE,
-                                      description=show(hand))]
+                                      description=hand_alt(seen.to_dict(), playable, lang))]
                 embed.set_image(url=f"attachment://{HAND_FILE}")
             embed.set_footer(text=t("learn-step", lang, step=lesson.step + 1,
                                     steps=lesson.tutorial.steps))

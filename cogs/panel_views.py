@@ -38,7 +38,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
     assert state is not None
     rules = table.rules
     mine = state.view(seat)
-    hand = list(mine["hand"])
+    hand = [str(c) for c in rules.sorted_hand(mine)]  # the hand order, as in the picture
     name = game_name(table, lang)
     lines = []
     if note:
@@ -66,6 +66,9 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
     groups: dict[str, list[int]] = {}
     for index, action in enumerate(legal):
         groups.setdefault(action.kind, []).append(index)
+    order = rules.hand_key(mine)  # a kind's card moves in the hand order, as the hand line
+    for members in groups.values():
+        members.sort(key=lambda i: [order(c) for c in legal[i].cards])
     rows_used = 0
     nav: list[TableButton] = []
     for number, (kind, members) in enumerate(groups.items()):

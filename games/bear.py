@@ -816,14 +816,17 @@ class BearRules(Rules):
 
     # -- words -------------------------------------------------------------------------------
     def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
-        """The trumps of the deal's game together first, low to high (the eight honours
-        included), then spades, hearts, diamonds and clubs, each low to high."""
-        trumps = view["trump_order"]
+        """The trumps of the deal's game together first, strongest first (the eight honours
+        included), then the other suits with colours alternating after the trump suit, each
+        from ace down to seven."""
+        trumps = list(view.get("trump_order") or ())
+        game = view.get("trumps")
+        plain = _cards.by_suit(lambda c: c.rank, game if game in SUIT_GAMES else None)
 
         def key(c: Card) -> tuple[int, int]:
             if str(c) in trumps:
-                return (0, len(trumps) - trumps.index(str(c)))
-            return (1 + _cards.SUIT_CHARS[c.suit], c.rank)
+                return (0, trumps.index(str(c)))
+            return plain(c)
 
         return key
 
@@ -834,7 +837,7 @@ class BearRules(Rules):
             return "パス" if ja else "Pass"
         if action.kind == "bid":
             return _bid_words(action.arg, lang)
-        cards = " ".join(_cards.pretty(c) for c in action.cards)
+        cards = " ".join(_cards.pretty(c, lang) for c in action.cards)
         if action.kind == "discard":
             return f"{cards} を捨てる" if ja else f"Discard {cards}"
         if action.kind == "play":
@@ -847,7 +850,7 @@ class BearRules(Rules):
         ja = lang == "ja"
         who = "" if event.seat is None else named(
             event.seat, names, f"席{event.seat + 1}" if ja else f"Seat {event.seat + 1}")
-        cards = " ".join(_cards.pretty(c) for c in event.cards)
+        cards = " ".join(_cards.pretty(c, lang) for c in event.cards)
         kind = event.kind
         if kind == "deal":
             return (f"ディール{event.arg}:ディーラーは{who}。" if ja
@@ -923,17 +926,17 @@ class BearRules(Rules):
         if bids and data["phase"] == "bid":
             lines.append(("ビッド " if ja else "Bids ") + ", ".join(bids))
         if data["trick"]:
-            shown = " ".join(f"{t['seat'] + 1}:{_cards.pretty(_cards.parse(t['card']))}"
+            shown = " ".join(f"{t['seat'] + 1}:{_cards.pretty(_cards.parse(t['card']), lang)}"
                              for t in data["trick"])
             lines.append(("場 " if ja else "Trick ") + shown)
         taken = ", ".join(f"{i + 1}: {p}" for i, p in enumerate(data["points_taken"]))
         lines.append(("取った点 " if ja else "Points taken ") + taken)
         if data["hand"]:
-            hand = _cards.show(self.sorted_hand(view))
+            hand = _cards.show(self.sorted_hand(view), lang)
             lines.append(("手札 " if ja else "Hand ") + hand)
         if data["discards"]:
             lines.append(("捨て札 " if ja else "Discards ") + " ".join(
-                _cards.pretty(_cards.parse(c)) for c in data["discards"]))
+                _cards.pretty(_cards.parse(c), lang) for c in data["discards"]))
         if data["to_act"]:
             lines.append(f"手番:席{data['to_act'][0] + 1}" if ja
                          else f"To act: seat {data['to_act'][0] + 1}")

@@ -150,7 +150,7 @@ class BhabhiRules(Rules):
         """A short label for an action."""
         ja = lang == "ja"
         if action.kind == "play" and action.cards:
-            return ("出す " if ja else "Play ") + pretty(action.cards[0])
+            return ("出す " if ja else "Play ") + pretty(action.cards[0], lang)
         if action.kind == "take":
             who = _seat_name(action.arg, ja)
             return f"{who}の手札を受け取る" if ja else f"Take the hand of {who}"
@@ -168,7 +168,7 @@ class BhabhiRules(Rules):
         """A sentence for an event."""
         ja = lang == "ja"
         who = _seat_name(None if event.seat is None else str(event.seat), ja, names)
-        cards = " ".join(pretty(c) for c in event.cards)
+        cards = " ".join(pretty(c, lang) for c in event.cards)
         kind = event.kind
         if kind == "play":
             return f"{who}: {cards}" if ja else f"{who} plays {cards}."
@@ -227,13 +227,14 @@ class BhabhiRules(Rules):
             known = view["known"][s]
             if known and view["live"][s]:
                 state += (" 判明: " if ja else ", known: ") + " ".join(
-                    pretty(parse(c)) for c in known)
+                    pretty(parse(c), lang) for c in known)
             lines.append(f"{name}: {state}")
         trick = " ".join(
-            f"{_seat_name(str(p['seat']), ja)}={pretty(parse(p['card']))}" for p in view["trick"])
+            f"{_seat_name(str(p['seat']), ja)}={pretty(parse(p['card']), lang)}"
+            for p in view["trick"])
         lines.append(("場: " if ja else "Table: ") + (trick or "-"))
         if view["hand"]:
-            lines.append(("手札: " if ja else "Hand: ") + show(self.sorted_hand(view)))
+            lines.append(("手札: " if ja else "Hand: ") + show(self.sorted_hand(view), lang))
         if view["to_act"]:
             lines.append(("手番: " if ja else "To act: ") + ", ".join(
                 _seat_name(str(s), ja) for s in view["to_act"]))

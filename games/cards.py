@@ -8,7 +8,7 @@ are the same object: a hand is a list, so duplicates are kept as repeated entrie
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 RANKS = "23456789TJQKA"
@@ -81,6 +81,41 @@ for _s, _sch in enumerate(SUITS):
         _register(_s * 16 + _r, _rch + _sch)
 RED_JOKER = _register(4 * 16 + JOKER_RANK, "RJ")
 BLACK_JOKER = _register(5 * 16 + JOKER_RANK, "BJ")
+
+
+#: the suits of a hand from left to right, colours alternating: ♠ ♥ ♣ ♦
+HAND_SUITS = "SHCD"
+_BLACK = frozenset("SC")
+
+
+def hand_suits(first: str | None = None) -> str:
+    """The suits of a hand from left to right with colours alternating (``'SHCD'``); with
+    ``first`` (a trump suit) first and the others alternating after it (hearts: ``'HSDC'``)."""
+    if first not in SUIT_CHARS:
+        return HAND_SUITS
+    order = [first]
+    rest = [s for s in HAND_SUITS if s != first]
+    while rest:
+        black = order[-1] not in _BLACK
+        pick = next((s for s in rest if (s in _BLACK) == black), rest[0])
+        order.append(pick)
+        rest.remove(pick)
+    return "".join(order)
+
+
+def by_suit(strength: Callable[[Card], int],
+            first: str | None = None) -> Callable[[Card], tuple[int, int]]:
+    """The usual hand order as a sort key: jokers first (red, black), then suit by suit as
+    :func:`hand_suits` lays them out (``first``, a trump suit, leading), each suit from its
+    strongest card to its weakest by ``strength`` (the game's own rank order)."""
+    place = {s: i + 1 for i, s in enumerate(hand_suits(first))}
+
+    def key(c: Card) -> tuple[int, int]:
+        if c.is_joker:
+            return (0, int(c))
+        return (place[c.suit], -strength(c))
+
+    return key
 
 
 def card(rank: int, suit: str) -> Card:

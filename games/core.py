@@ -397,20 +397,16 @@ class Rules(ABC):
         return str(option.default)
 
     def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
-        """A sort key that puts a hand in this game's order: the trump suit together first
-        (``view["trumps"]`` when it names a suit), then spades, hearts, diamonds and clubs, each
-        from low to high; jokers last. Games with another rank order override this."""
+        """The hand order, a sort key: how a hand is laid out everywhere a person sees it (the
+        pictures, the panel, the terminal, the lessons, the results). By default the trump suit
+        (``view["trumps"]`` when it names a suit) first, then the other suits with colours
+        alternating (♠ ♥ ♣ ♦), each from ace down to two; jokers first. Games with another rank
+        order, trumps of their own or suits that do not matter override this."""
         trumps = view.get("trumps")
-
-        def key(c: Card) -> tuple[int, int]:
-            if c.is_joker:
-                return (6, int(c))
-            return (0 if c.suit == trumps else 1 + _cards.SUIT_CHARS[c.suit], c.rank)
-
-        return key
+        return _cards.by_suit(lambda c: c.rank, trumps if trumps in _cards.SUIT_CHARS else None)
 
     def sorted_hand(self, view: View) -> list[Card]:
-        """The view's own hand in this game's order (see :meth:`hand_key`)."""
+        """The view's own hand in the hand order (see :meth:`hand_key`)."""
         return sorted(_cards.parse_many(view["hand"]), key=self.hand_key(view))
 
     def teams(self, players: int, options: Mapping[str, OptionValue]) -> list[list[int]] | None:

@@ -668,7 +668,7 @@ class FinesseRules(Rules):
     # -- words for people -------------------------------------------------------------------
     def action_text(self, action: Action, lang: str = "en") -> str:
         """A short label: 'Play 10♠', 'Lead 10♠ from partner's table', 'Refill 10♠'."""
-        shown = " ".join(pretty(c) for c in action.cards)
+        shown = " ".join(pretty(c, lang) for c in action.cards)
         nt = action.arg == "nt"
         if lang == "ja":
             if action.kind == "play":
@@ -694,7 +694,7 @@ class FinesseRules(Rules):
         seat = event.seat
         who = "" if seat is None else named(
             seat, names, f"席{seat + 1}" if lang == "ja" else f"Seat {seat + 1}")
-        shown = " ".join(pretty(c) for c in event.cards)
+        shown = " ".join(pretty(c, lang) for c in event.cards)
         kind = event.kind
         ja = lang == "ja"
         if kind == "deal":
@@ -780,7 +780,7 @@ class FinesseRules(Rules):
             )
             lines.append(f"トリック:{plays}" if ja else f"Trick: {plays}")
         if view["hand"]:
-            shown = show(self.sorted_hand(view))
+            shown = show(self.sorted_hand(view), lang)
             lines.append(f"手札:{shown}" if ja else f"Your hand: {shown}")
         if view["to_act"]:
             s = view["to_act"][0] + 1

@@ -15,8 +15,8 @@ from typing import Any
 
 from games import seats
 from games.cards import (
-    SUIT_CHARS,
     Card,
+    by_suit,
     count_text,
     parse_many,
     pretty,
@@ -275,8 +275,11 @@ class OneTwoThreeFourState(State):
             self.points[s] += gain[s]
         # The game explained: who 'won' (and why: 'empty', 'last' or 'stock'), then each
         # seat's 'hand' (the cards shown, their total) with the chips or points it brought.
+        # (each hand in the hand order, as its player saw it)
+        order = self.rules.hand_key(View({}))
         self.add_tally([Entry("won", tuple(winners), why)] + [
-            Entry("hand", (s,), totals[s], tuple(self.hands[s]), points=gain[s])
+            Entry("hand", (s,), totals[s], tuple(sorted(self.hands[s], key=order)),
+                  points=gain[s])
             for s in range(n)])
         self.last_game = {
             "game": self.deal_number,
@@ -592,12 +595,12 @@ class OneTwoThreeFourRules(Rules):
 
     # -- words -------------------------------------------------------------------------------
     def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
-        """Suits spades to clubs, each by value: A (1) low, K (13) high."""
-        return lambda c: (SUIT_CHARS[c.suit], VALUE[c])
+        """Suits with colours alternating (♠ ♥ ♣ ♦), each by value from K (13) down to A (1)."""
+        return by_suit(VALUE.__getitem__)
 
     def action_text(self, action: Action, lang: str = "en") -> str:
         """'Play 3♠ 6♥ 5♦ (14)' or 'Pass A♣'."""
-        cards = " ".join(pretty(c) for c in action.cards)
+        cards = " ".join(pretty(c, lang) for c in action.cards)
         if action.kind == "play":
             total = sum(VALUE[c] for c in action.cards)
             return f"プレイ {cards} ({total})" if lang == "ja" else f"Play {cards} ({total})"
@@ -611,7 +614,7 @@ class OneTwoThreeFourRules(Rules):
         ja = lang == "ja"
         who = "" if event.seat is None else named(
             event.seat, names, f"{event.seat + 1}番" if ja else f"Seat {event.seat + 1}")
-        cards = " ".join(pretty(c) for c in event.cards)
+        cards = " ".join(pretty(c, lang) for c in event.cards)
         k = event.kind
         if k == "deal":
             return (f"第{event.arg}ゲーム: {who}が配りました。スタートカード {cards}。" if ja
@@ -674,7 +677,7 @@ class OneTwoThreeFourRules(Rules):
             lines.append(f"直前: {lp['seat'] + 1}番 {last}" if ja
                          else f"Last: seat {lp['seat'] + 1}, {last}")
         if view["hand"]:
-            lines.append(("手札: " if ja else "Your hand: ") + show(self.sorted_hand(view)))
+            lines.append(("手札: " if ja else "Your hand: ") + show(self.sorted_hand(view), lang))
         return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import seats, tricks
-from games.cards import Card, card, count_text, pretty, show, show_codes
+from games.cards import Card, by_suit, card, count_text, pretty, show, show_codes
 from games.core import (
     Action,
     Entry,
@@ -785,9 +785,11 @@ class SparRules(Rules):
 
     # -- words -------------------------------------------------------------------------------
     def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
-        """Suits spades to clubs, each from low to high in the variant's own rank order."""
-        order = {rank: i for i, rank in enumerate(VARIANTS[view["variant"]].ranks)}
-        return lambda c: (SUITS.index(c.suit), order.get(c.rank, c.rank))
+        """Suits with colours alternating (♠ ♥ ♣ ♦), each from high to low in the variant's
+        own rank order (Mali: A K T Q 9 8 J 7)."""
+        variant = VARIANTS.get(str(view.get("variant")), VARIANTS["spar"])
+        order = {rank: i for i, rank in enumerate(variant.ranks)}
+        return by_suit(lambda c: order.get(c.rank, c.rank))
 
     def default_text(self, option: Option, lang: str = "en") -> str:
         """The target's default is each variant's own; the members counting deals have none."""
@@ -804,7 +806,7 @@ class SparRules(Rules):
         """'Play 6♥', 'Change hand', 'Keep hand', 'Show the bottom card'."""
         ja = lang == "ja"
         if action.kind == "play" and action.cards:
-            c = pretty(action.cards[0])
+            c = pretty(action.cards[0], lang)
             return f"{c} を出す" if ja else f"Play {c}"
         labels = {
             "redeal": ("Change hand", "手札を交換"),
@@ -821,7 +823,7 @@ class SparRules(Rules):
         ja = lang == "ja"
         who = "" if event.seat is None else named(
             event.seat, names, f"{event.seat + 1}番" if ja else f"Seat {event.seat + 1}")
-        cards = " ".join(pretty(c) for c in event.cards)
+        cards = " ".join(pretty(c, lang) for c in event.cards)
         k = event.kind
         if k == "deal":
             return (f"第{event.arg}ディール: {who}が配りました。" if ja
@@ -865,13 +867,14 @@ class SparRules(Rules):
                 f"{'得点' if ja else 'score'} {int(view['scores'][s])}"
             )
         down = "裏" if ja else "face down"
-        played = [f"{e['seat'] + 1}:{show_codes([e['card']]) if e['card'] else down}"
+        played = [f"{e['seat'] + 1}:{show_codes([e['card']], lang) if e['card'] else down}"
                   for e in view["trick"]]
         lines.append(("場: " if ja else "Trick: ") + (" ".join(played) or "-"))
         if view["peeked"]:
-            lines.append(("山札の底: " if ja else "Bottom card: ") + show_codes([view["peeked"]]))
+            lines.append(("山札の底: " if ja else "Bottom card: ")
+                         + show_codes([view["peeked"]], lang))
         if view["hand"]:
-            lines.append(("手札: " if ja else "Your hand: ") + show(self.sorted_hand(view)))
+            lines.append(("手札: " if ja else "Your hand: ") + show(self.sorted_hand(view), lang))
         return "\n".join(lines)
 
 

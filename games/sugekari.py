@@ -957,9 +957,17 @@ class SugekariRules(Rules):
 
     # -- words for people -------------------------------------------------------------------
     def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
-        """Suits spades to clubs, each A (1) low to K high; jokers last."""
-        return lambda c: ((6, int(c)) if c.is_joker
-                          else (_cards.SUIT_CHARS[c.suit], 1 if c.rank == 14 else c.rank))
+        """Suits never matter here, numbers do: the jokers first, then by the number a card
+        counts from 10 down to A (1) and the minus cards J, Q, K; one number's cards together,
+        their suits with colours alternating (♠ ♥ ♣ ♦)."""
+        place = {s: i for i, s in enumerate(_cards.hand_suits())}
+
+        def key(c: Card) -> tuple[int, int]:
+            if c.is_joker:
+                return (-11, int(c))
+            return (-value(c), place[c.suit])
+
+        return key
 
     def action_text(self, action: Action, lang: str = "en") -> str:
         """A short label for an action ('Play 7♠', 'Pass')."""

@@ -22,11 +22,20 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
-from games.cards import RANKS, Card, count_text, pretty, show, show_codes, standard_deck
+from games.cards import (
+    RANKS,
+    Card,
+    count_text,
+    hand_suits,
+    pretty,
+    show,
+    show_codes,
+    standard_deck,
+)
 from games.core import (
     Action,
     Entry,
@@ -125,8 +134,8 @@ def _rank_text(rank: int) -> str:
     return RANKS[rank - 2]
 
 
-def _show(cards: Sequence[Card | Id]) -> str:
-    return " ".join(pretty(_C[int(c)]) for c in cards)
+def _show(cards: Sequence[Card | Id], lang: str = "en") -> str:
+    return " ".join(pretty(_C[int(c)], lang) for c in cards)
 
 
 def _cards(ids: Sequence[Id]) -> tuple[Card, ...]:
@@ -876,10 +885,16 @@ class TwentyTwoRules(Rules):
         return TwentyTwoState(self, players, seed, options, deck)
 
     # -- words for people ------------------------------------------------------------------
+    def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
+        """Suits never matter in 22, ranks do: from A down to 2, one rank's cards together
+        (the sets a player leads), their suits with colours alternating (♠ ♥ ♣ ♦)."""
+        place = {s: i for i, s in enumerate(hand_suits())}
+        return lambda c: (-c.rank, place[c.suit])
+
     def action_text(self, action: Action, lang: str = "en") -> str:
         """A short label for a button or a log line."""
         ja = lang == "ja"
-        cards = _show(action.cards)
+        cards = _show(action.cards, lang)
         if action.kind == "exchange":
             if not action.cards:
                 return "交換しない" if ja else "Keep hand"
@@ -898,7 +913,7 @@ class TwentyTwoRules(Rules):
         ja = lang == "ja"
         who = "" if event.seat is None else named(
             event.seat, names, f"{event.seat + 1}番席" if ja else f"Seat {event.seat + 1}")
-        cards = _show(event.cards)
+        cards = _show(event.cards, lang)
         count = event.hidden or len(event.cards)
         k = event.kind
         texts: dict[str, tuple[str, str]] = {
@@ -952,7 +967,7 @@ class TwentyTwoRules(Rules):
             lines.append(f"Deal {view['deal']} ({phase}); dealer seat {view['dealer'] + 1}, "
                          f"{view['hand_size']} cards each, stock {view['stock_count']}")
         for s in range(view["players"]):
-            pens = show_codes(view["penalties"][s]) or "-"
+            pens = show_codes(view["penalties"][s], lang) or "-"
             state = ("" if view["live"][s] else (" 脱落" if ja else " out"))
             mark = " *" if s in view["to_act"] else ""
             if ja:
@@ -962,11 +977,13 @@ class TwentyTwoRules(Rules):
                 lines.append(f"Seat {s + 1}: penalty {int(view['scores'][s])} ({pens}), "
                              f"{count_text(view['hand_counts'][s])}{state}{mark}")
         if view["trick"]:
-            plays = "; ".join(f"{p['seat'] + 1}: {show_codes(p['cards'])}" for p in view["trick"])
+            plays = "; ".join(f"{p['seat'] + 1}: {show_codes(p['cards'], lang)}"
+                              for p in view["trick"])
             lines.append(("場：" if ja else "Trick: ") + plays)
-            lines.append(("上回る対象：" if ja else "To beat: ") + show_codes(view["to_beat"]))
+            lines.append(("上回る対象：" if ja else "To beat: ")
+                         + show_codes(view["to_beat"], lang))
         if view["hand"]:
-            lines.append(("手札：" if ja else "Your hand: ") + show(self.sorted_hand(view)))
+            lines.append(("手札：" if ja else "Your hand: ") + show(self.sorted_hand(view), lang))
         if "pot" in view:
             lines.append(f"ポット：{view['pot']}" if ja else f"Pot: {view['pot']}")
         return "\n".join(lines)

@@ -90,6 +90,16 @@ def test_every_test_has_a_time_limit(request: pytest.FixtureRequest) -> None:
     assert float(request.config.getini("timeout")) == limit
 
 
+def test_ci_runs_the_tests_on_every_core(request: pytest.FixtureRequest) -> None:
+    assert "pytest-xdist" in names(PROJECT["project"]["optional-dependencies"]["test"])
+    assert request.config.pluginmanager.hasplugin("xdist")
+    script = (ROOT / "scripts" / "test").read_text()
+    run = re.search(r"^\.venv/bin/python -m pytest (.*)$", script, re.M)
+    assert run is not None and "-n auto" in run.group(1) and run.group(1).endswith('"$@"')
+    # nothing in the settings turns the parallel run off or skips tests for it
+    assert "-n" not in PROJECT["tool"]["pytest"]["ini_options"]["addopts"].split()
+
+
 def test_the_licences_are_there() -> None:
     assert PROJECT["project"]["license"] == "MIT"
     licence = (ROOT / "LICENSE").read_text()

@@ -17,7 +17,8 @@ from typing import Any
 from bot.render import painter
 from bot.render.order import sort_hand
 from bot.render.scenes import scene_for, word
-from bot.render.table import draw_scene, hand_picture, png, pretty_card, table_and_hand
+from bot.render.table import draw_scene, hand_picture, png, table_and_hand
+from games.cards import parse, pretty
 
 
 def table_png(view: dict[str, Any], names: Sequence[str], lang: str = "en",
@@ -62,7 +63,7 @@ def hand_alt(view: dict[str, Any], playable: set[str] | None = None, lang: str =
     hand = sort_hand(view, list(view.get("hand", [])))
 
     def said(code: str) -> str:
-        return word(lang, "joker") if code in ("RJ", "BJ") else pretty_card(code)
+        return pretty(parse(code), lang)
 
     text = word(lang, "hand_alt", n=len(hand), cards=" ".join(map(said, hand)) or "—")
     if playable:

@@ -40,7 +40,7 @@ WORDS: dict[str, dict[str, str]] = {
         "lead": "lead", "place": "{place}. {name} · {score}", "side": "side {n}",
         "games_won": "Games: {a}–{b}",
         "hand_alt": "Your hand, {n} cards: {cards}.", "playable_alt": "You may play: {cards}.",
-        "high_bid": "Highest bid: {s}", "joker": "Joker",
+        "high_bid": "Highest bid: {s}",
     },
     "ja": {
         "deal": "第{n}ディール", "game_no": "第{n}ゲーム", "cards": "{n}枚", "card": "1枚",
@@ -58,7 +58,7 @@ WORDS: dict[str, dict[str, str]] = {
         "lead": "リード", "place": "{place}位 {name} · {score}", "side": "サイド{n}",
         "games_won": "ゲーム: {a}–{b}",
         "hand_alt": "あなたの手札 {n}枚: {cards}。", "playable_alt": "出せる札: {cards}。",
-        "high_bid": "最高ビッド: {s}", "joker": "ジョーカー",
+        "high_bid": "最高ビッド: {s}",
     },
 }
 

@@ -330,15 +330,6 @@ def _draw_result(image: Image.Image, draw: ImageDraw.ImageDraw, result: list[str
                         GOLD if i == 0 else WHITE, bold=True, anchor="m")
 
 
-def pretty_card(code: str | None) -> str:
-    """A card as text ('10♠', 'Joker', '▢' face down)."""
-    if code is None:
-        return "▢"
-    if code in ("RJ", "BJ"):
-        return "Joker"
-    return ("10" if code[0] == "T" else code[0]) + cards.SUIT_SYMBOL[code[1]]
-
-
 LINE_WIDTHS = (BOX_W - 30 - AVATAR - 10, BOX_W - 24)  # beside the face, then the full box
 
 

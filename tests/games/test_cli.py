@@ -447,14 +447,14 @@ def _order(gid: str, codes: str, **view: object) -> str:
 
 
 def test_hands_sort_by_suit_and_each_games_rank_order() -> None:
-    assert _order("twenty-two", "AS 2S KH 3C TD") == "2♠ A♠ K♥ 10♦ 3♣"
-    assert _order("bhabhi", "3C AS 2S") == "2♠ A♠ 3♣"
-    assert _order("1234", "KS AS 5S 2H") == "A♠ 5♠ K♠ 2♥", "an ace counts 1 in 1234"
-    assert _order("sugekari-21", "KS RJ AS 2S") == "A♠ 2♠ K♠ Red Joker"
-    assert _order("finesse", "AS 2D KH JD", trumps="D") == "2♦ J♦ A♠ K♥", "trumps first"
-    assert _order("finesse", "AS 2D KH JD", trumps=None) == "A♠ K♥ 2♦ J♦"
-    assert _order("spar", "AS 3S TS", variant="agram") == "3♠ 10♠ A♠"
-    assert _order("spar", "KS JS TS", variant="agram-mali") == "J♠ 10♠ K♠", "Mali: A K T Q 9 8 J 7"
+    assert _order("twenty-two", "AS 2S KH 3C TD") == "A♠ K♥ 10♦ 3♣ 2♠", "ranks alone"
+    assert _order("bhabhi", "3C AS 2S 4D 5H") == "A♠ 2♠ 5♥ 3♣ 4♦", "colours alternate"
+    assert _order("1234", "KS AS 5S 2H") == "K♠ 5♠ A♠ 2♥", "an ace counts 1 in 1234"
+    assert _order("sugekari-21", "KS RJ AS 2S") == "Red Joker 2♠ A♠ K♠", "by the number"
+    assert _order("finesse", "AS 2D KH JD 3C", trumps="D") == "J♦ 2♦ A♠ K♥ 3♣", "trumps first"
+    assert _order("finesse", "AS 2D KH JD", trumps=None) == "A♠ K♥ J♦ 2♦"
+    assert _order("spar", "AS 3S TS", variant="agram") == "A♠ 10♠ 3♠"
+    assert _order("spar", "KS JS TS", variant="agram-mali") == "K♠ 10♠ J♠", "Mali: A K T Q 9 8 J 7"
 
 
 @pytest.mark.parametrize(("lang", "red", "black"), [
@@ -490,7 +490,7 @@ def test_bears_trumps_sit_together_honours_included() -> None:
         order = view["trump_order"]
         hand = [str(c) for c in rules.sorted_hand(view)]
         trumps = [c for c in hand if c in order]
-        assert hand[:len(trumps)] == sorted(trumps, key=order.index, reverse=True)
+        assert hand[:len(trumps)] == sorted(trumps, key=order.index), "strongest first"
         if any(c[0] in "AKQJ" for c in trumps) and any(c[1] == view["trumps"] for c in trumps):
             assert "Hand " + show(rules.sorted_hand(view)) in rules.view_text(view)
             return

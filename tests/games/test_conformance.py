@@ -92,9 +92,12 @@ def mutations(state: State, seat: int, legal: list[Action], rng: random.Random) 
 def check_refusals(state: State, rng: random.Random) -> None:
     """Every action not listed as legal is refused and leaves the state as it was."""
     before = snapshot(state)
+    # listed once: a refused action leaves the state as it was (checked below), so the lists
+    # stay right for every seat, and listing them is the costly part (22's exchanges)
+    legal_of = [state.legal_actions(seat) for seat in range(state.players)]
+    others = [a for s in state.to_act for a in legal_of[s]]
     for seat in range(state.players):
-        legal = state.legal_actions(seat)
-        others = [a for s in state.to_act for a in state.legal_actions(s)]
+        legal = legal_of[seat]
         refused_here = []
         for action in mutations(state, seat, legal or others, rng):
             is_legal = any(action.same_as(a) for a in legal)
@@ -151,15 +154,16 @@ def play_out(
         if state.over:
             break
         assert state.to_act, "a game that is not over must wait for someone"
-        for s in state.to_act:
-            assert state.legal_actions(s), f"seat {s} must act but has no legal action"
+        legal_now = {s: state.legal_actions(s) for s in state.to_act}
+        for s, acts in legal_now.items():
+            assert acts, f"seat {s} must act but has no legal action"
         # Every step is checked for conservation and legality; the costlier view and refusal
         # checks run often early on, then sparsely through long matches.
         if step % (check_every if step < 150 else 25) == 0:
             check_views(state, rng)
             check_refusals(state, rng)
         seat = rng.choice(state.to_act)
-        legal = state.legal_actions(seat)
+        legal = legal_now[seat]  # the checks above leave the state as it was
         for extra in rng.sample(legal, min(3, len(legal))):
             state.clone().apply(seat, extra)
         action = rng.choice(legal)

@@ -14,7 +14,8 @@ import games
 from bot.render import cards as card_art
 from bot.render import fonts, hand_alt, hand_png, playable_cards, table_png, table_png_async
 from bot.render.__main__ import SAMPLE_NAMES, SHEET_H, SHEET_W, gallery_states, main, sheet_png
-from bot.render.table import pretty_card
+from bot.render.order import sort_hand
+from games.cards import show_codes
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -98,15 +99,17 @@ def test_hand_is_drawn_sorted_and_its_alt_text_names_only_its_own_cards() -> Non
     assert alt == "Your hand, 4 cards: K♠ 2♠ A♥ 3♣. You may play: A♥."
     assert hand_alt(view, None, "ja") == "あなたの手札 4枚: K♠ 2♠ A♥ 3♣。"
     assert hand_alt({"game": "sugekari-21", "hand": ["RJ", "5C"]}, None, "ja") == (
-        "あなたの手札 2枚: ジョーカー 5♣。")
+        "あなたの手札 2枚: 赤ジョーカー 5♣。")
+    assert hand_alt({"game": "sugekari-21", "hand": ["5C", "BJ"]}, None, "en") == (
+        "Your hand, 2 cards: Black Joker 5♣.")
     for gid in games.ids():
         for _label, state in gallery_states(gid)[:2]:
             seat = state.to_act[0] if state.to_act else 0
             own = state.view(seat).to_dict()
             text = hand_alt(own, None, "en")
-            named = text.split(": ", 1)[1].rstrip(".").split()
-            assert sorted(named) == sorted(pretty_card(c) for c in own["hand"]) or (
-                named == ["—"] and not own["hand"]), gid
+            named = text.split(": ", 1)[1].rstrip(".")
+            assert named == show_codes(sort_hand(own, own["hand"])) or (
+                named == "—" and not own["hand"]), gid
 
 
 def test_hand_rings_playable_cards_and_dims_the_rest() -> None:
