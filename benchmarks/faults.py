@@ -55,11 +55,13 @@ THINK = (0.02, 0.15)  # seconds a scripted person waits before a click
 
 
 def ids_on(message: SimMessage | None) -> list[str]:
-    """Custom ids of a message's buttons and selects."""
+    """Custom ids of a message's table controls (its buttons and selects; a finished table's
+    review button, which is no control of the game, left out)."""
     if message is None:
         return []
-    return ([str(b["custom_id"]) for b in message.buttons() if b.get("custom_id")]
-            + [str(s["custom_id"]) for s in message.selects()])
+    found = ([str(b["custom_id"]) for b in message.buttons() if b.get("custom_id")]
+             + [str(s["custom_id"]) for s in message.selects()])
+    return [i for i in found if not i.startswith("dhr:")]
 
 
 def version_shown(message: SimMessage | None) -> int | None:

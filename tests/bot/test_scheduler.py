@@ -312,10 +312,11 @@ async def test_a_tables_computer_moves_while_another_tables_search_is_under_way(
             await turn()
             await w.sim.settle(idle=0.3)
             assert second.version == 2  # its computer's move is applied ...
-            assert len(asked) == 2 and all(
-                k["started"] is not None and k["pause"] == w.bot.manager.ai_delay
-                for k in asked)
-            assert len(applied) == 1 and applied[0] >= 0.0
+            # (each table asked for its computer's move; the second table may already be
+            # asking for its next one)
+            assert len(asked) >= 2 and all(k["started"] is not None for k in asked)
+            assert sum(k["pause"] == w.bot.manager.ai_delay for k in asked) >= 2
+            assert len(applied) >= 1 and applied[0] >= 0.0
             second_shown = table_of(w.sim, second_channel)
             assert second_shown is not None  # ... and shown
             assert f"dh:hand:{second.id}:2:" in button(second_shown, "hand")["custom_id"]
