@@ -241,6 +241,19 @@ def known(ids: list[str]) -> list[str]:
     return ids
 
 
+def sides(args: argparse.Namespace, gid: str, players: int, options: Options) -> list[bool]:
+    """The lines to play for a game: one hard seat (False) and, in partnership games, a hard
+    pair (True), as ``--solo-only``/``--pair-only`` allow; a clear exit for refused options."""
+    try:
+        teams = teams_of(gid, players, options)
+    except ValueError as error:
+        raise SystemExit(f"{gid}: {error}") from None
+    modes = [] if args.pair_only else [False]
+    if teams and not args.solo_only:
+        modes.append(True)
+    return modes
+
+
 def main() -> int:
     """Print the table of figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -294,16 +307,8 @@ def main() -> int:
           f"{'play/s':>8} {'place':>5}")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for gid in chosen:
-            rules = games.get(gid)
-            players = rules.usual_players
-            try:
-                teams = teams_of(gid, players, options)
-            except ValueError as error:
-                raise SystemExit(f"{gid}: {error}") from None
-            modes = [] if args.pair_only else [False]
-            if teams and not args.solo_only:
-                modes.append(True)
-            for pair in modes:
+            players = games.get(gid).usual_players
+            for pair in sides(args, gid, players, options):
                 jobs: list[Job] = [(gid, players, i, pair, args.budget, args.iterations,
                                     args.unit, settings, options, args.level)
                                    for i in range(args.first, args.first + args.n)]
@@ -323,11 +328,7 @@ def by_budget(args: argparse.Namespace, chosen: list[str], budgets: list[tuple[f
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for gid in chosen:
             players = games.get(gid).usual_players
-            teams = teams_of(gid, players, options)
-            modes = [] if args.pair_only else [False]
-            if teams and not args.solo_only:
-                modes.append(True)
-            for pair in modes:
+            for pair in sides(args, gid, players, options):
                 before = None
                 for budget, n in budgets:
                     iterations = (None if args.per_second is None
