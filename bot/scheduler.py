@@ -50,8 +50,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-#: the shortest search a move gets (seconds) before the scheduler plays it cheaply instead
-FLOOR = 0.1
+#: the shortest search a move gets (seconds) before the scheduler plays it cheaply instead;
+#: measured not clearly weaker than 0.1 s in any game (docs/ai.md, "Strength against budget")
+FLOOR = 0.05
 #: the seconds of every worker the moves waiting share (a queue of n moves on one worker
 #: gets ``SLACK / n`` seconds each)
 SLACK = 1.0

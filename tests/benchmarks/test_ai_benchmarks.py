@@ -76,3 +76,32 @@ def test_regret_benchmark_prints_each_level() -> None:
     for judge, win in rows.values():
         # a loss against the reference's best move: never negative, never more than all
         assert 0.0 <= float(judge) <= 1.0 and 0.0 <= float(win) <= 1.0
+
+
+def test_ai_benchmark_compares_budgets_on_the_same_games() -> None:
+    # iterations matched to each budget at 400 playouts a second: 20 and 40
+    out = run("ai.py", "--game", "1234", "--budgets", "0.1,0.05:3", "-n", "2", "--per-second",
+              "400", "--jobs", "1", "--solo-only")
+    assert "budgets=0.1,0.05:3 per_second=400.0" in out
+    lines = [x.split() for x in out.splitlines() if x.startswith("1234 ")]
+    # shortest budget first, each with its own iterations and games
+    assert [(x[3], x[4], x[5]) for x in lines] == [("0.05", "20", "3"), ("0.1", "40", "2")]
+    for fields in lines:
+        assert 0.0 <= float(fields[6]) <= 1.0 and fields[7].startswith("±")
+    # the first line has nothing shorter to compare with; the second compares the 2 games
+    # both played, a difference of two shares
+    assert lines[0][8] == "-"
+    assert -1.0 <= float(lines[1][8]) <= 1.0 and lines[1][9].startswith("±")
+    assert lines[1][10] == "2"
+    assert float(lines[1][-1]) > 0  # playouts per CPU second
+
+
+def test_ai_benchmark_refuses_bad_budgets_by_name() -> None:
+    for args, said in ((("--budgets", "0.1,fast"), "not 'fast'"),
+                       (("--budgets", "0.1:0"), "positive seconds and games, not '0.1:0'"),
+                       (("--per-second", "400"), "a single --game"),
+                       (("--game", "bear", "--per-second", "400", "--iterations", "9"),
+                        "give it or --iterations")):
+        done = launch("ai.py", *args, "-n", "1")
+        assert done.returncode != 0 and said in done.stderr
+        assert "Traceback" not in done.stderr and "share" not in done.stdout
