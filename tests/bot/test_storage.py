@@ -231,8 +231,7 @@ async def test_appends_on_the_event_loop_leave_checkpoints_to_aiosqlite(
     from bot.db import sqlite as backend
 
     db = store.db
-    if not isinstance(db, backend.AsyncSqlite):
-        pytest.skip("SQLite appends on the event loop's thread")
+    assert isinstance(db, backend.AsyncSqlite)
     monkeypatch.setattr(backend, "CHECKPOINT_EVERY", 3)
     asked: list[str] = []
     original = db.one

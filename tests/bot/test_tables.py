@@ -754,8 +754,7 @@ async def test_actions_arriving_together_on_sqlite_are_each_stored_at_once(
     from bot.db.sqlite import AsyncSqlite
     from bot.tables import ActionWriter
 
-    if not isinstance(store.db, AsyncSqlite):
-        pytest.skip("SQLite stores an action on the event loop's thread")
+    assert isinstance(store.db, AsyncSqlite)
     first = await store.create_table(100, 4, "high-card", HOST, [], {}, 1, "off")
     second = await store.create_table(100, 5, "high-card", HOST, [], {}, 2, "off")
     writer = ActionWriter(store)
