@@ -107,7 +107,11 @@ async def move_on_panel(w: World, user: SimUser, panel: SimMessage, rng: random.
     table = next(iter(w.bot.manager.tables.values()), None)
     before = table.version if table is not None else -1
     parted = [c for c in controls if c[0] == "part"]  # exercised whenever on offer
-    kind, control = parted[0] if parted and rng.random() < 0.7 else rng.choice(controls)
+    single = [c for c in controls if c[0] == "act"]
+    if not clicks.single and single:  # the first single-card move on offer is always taken,
+        kind, control = rng.choice(single)  # so every game shows its one click
+    else:
+        kind, control = parted[0] if parted and rng.random() < 0.7 else rng.choice(controls)
     spent = 1
     if kind == "act":
         r = await w.sim.click(user, panel, control["custom_id"])
