@@ -28,6 +28,7 @@ from bot import logs, memory
 from bot.config import Settings
 from bot.health import HEARTBEAT_SECONDS
 from bot.i18n import Translator
+from bot.lane import Lane
 from bot.render import painter
 from bot.render.painter import Painter
 from bot.storage import Storage
@@ -140,6 +141,8 @@ class Deckhand(commands.AutoShardedBot):
         #: (threads with ``render_workers=0``)
         self.painters = {"table": Painter(settings.render_workers, nice=TABLE_PICTURE_NICE),
                          "hand": Painter(min(1, settings.render_workers))}
+        #: work nobody waits on (table edits, alerts, pictures after an answer), a few at a time
+        self.lane = Lane()
 
     @classmethod
     async def create(cls, settings: Settings, *, only_sync: bool = False) -> Deckhand:

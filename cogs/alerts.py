@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import logs
+from bot import lane, logs
 from bot.config import TIMER_SECONDS
 from bot.i18n import t
 from bot.tables import PLAYING, Table
@@ -91,31 +91,38 @@ class Alerts:
         return chosen.alerts and not chosen.dm
 
     async def _run(self, table: Table, entry: TableAlert) -> None:
-        """Delete the alert nobody needs, then post the one that is due; one at a time."""
+        """Delete the alert nobody needs, then post the one that is due; one at a time, in
+        the background lane (:mod:`bot.lane`)."""
         channel = self.cog.bot.get_partial_messageable(table.channel_id)
         try:
             while self._work(entry):
-                if entry.message_id is not None:
-                    found, entry.message_id, entry.mentioned = entry.message_id, None, frozenset()
-                    with contextlib.suppress(discord.NotFound):
-                        await channel.get_partial_message(found).delete()
-                    self.deleted += 1
-                    await self._remember(table.id, None)
-                fresh, entry.fresh = entry.fresh & entry.due, set()
-                wanted = sorted([u for u in fresh if await self._wants(u)])
-                wanted = [u for u in wanted if u in entry.due]  # may have moved meanwhile
-                if not wanted or table.status != PLAYING or table.message_id is None:
-                    continue  # (a table whose message is being posted again: none to reply to)
-                message = await channel.send(**self._message(table, wanted))
-                entry.message_id, entry.mentioned = message.id, frozenset(wanted)
-                self.posted += 1
-                await self._remember(table.id, message.id)
+                async with self.cog.bot.lane.slot(lane.ALERT):  # one change at a time
+                    await self._step(table, entry, channel)
         except Exception as exc:  # an alert lost must not stop the game
             log.warning("table %s: could not post or delete a turn alert (%s)", table.id,
                         type(exc).__name__, extra=logs.failure(exc))
         finally:
             if table.status != PLAYING and entry.message_id is None:
                 self.tables.pop(table.id, None)
+
+    async def _step(self, table: Table, entry: TableAlert,
+                    channel: discord.PartialMessageable) -> None:
+        """One change of a table's alert: the one nobody needs deleted, the due one posted."""
+        if entry.message_id is not None:
+            found, entry.message_id, entry.mentioned = entry.message_id, None, frozenset()
+            with contextlib.suppress(discord.NotFound):
+                await channel.get_partial_message(found).delete()
+            self.deleted += 1
+            await self._remember(table.id, None)
+        fresh, entry.fresh = entry.fresh & entry.due, set()
+        wanted = sorted([u for u in fresh if await self._wants(u)])
+        wanted = [u for u in wanted if u in entry.due]  # may have moved meanwhile
+        if not wanted or table.status != PLAYING or table.message_id is None:
+            return  # (a table whose message is being posted again: none to reply to)
+        message = await channel.send(**self._message(table, wanted))
+        entry.message_id, entry.mentioned = message.id, frozenset(wanted)
+        self.posted += 1
+        await self._remember(table.id, message.id)
 
     async def _remember(self, table_id: int, message_id: int | None) -> None:
         """Store a table's alert (or that it has none), so a restart can delete it."""

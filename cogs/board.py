@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import logs
+from bot import lane, logs
 from bot.i18n import lang_of, t
 from bot.storage import UserSettings
 from bot.tables import CANCELLED, FINISHED, PLAYING, Refusal, Table, Update
@@ -194,7 +194,7 @@ class TableBoard:
                 # what happens meanwhile is shown in the same edit (a stop: at once)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.hurry.wait(), wait)
-            async with board.lock:
+            async with self.bot.lane.slot(lane.TABLE), board.lock:
                 async with table.lock:
                     board.dirty = False
                     payload = self.render(table)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import logs
+from bot import lane, logs
 from bot.i18n import t
 from bot.tables import PLAYING, Table
 from cogs.views import Payload, StaticView
@@ -207,13 +207,15 @@ class Panels:
         async def add() -> None:
             try:
                 files = await payload.files()
-                async with panel.lock:
-                    current = panel.interaction is interaction or (
-                        panel.interaction is None and shown[2])
-                    if not current or panel.shown not in (shown, None):
-                        return
-                await self._send(panel, interaction, **payload.with_picture(),
-                                 attachments=files)
+                # the slot first: the panel must not move on between the look and the edit
+                async with self.cog.bot.lane.slot(lane.PICTURE):
+                    async with panel.lock:
+                        current = panel.interaction is interaction or (
+                            panel.interaction is None and shown[2])
+                        if not current or panel.shown not in (shown, None):
+                            return
+                    await self._send(panel, interaction, **payload.with_picture(),
+                                     attachments=files)
                 self.pictures += 1
             except Exception as exc:  # the panel keeps its words and controls
                 log.warning("table %s: a panel's picture could not be added (%s)",

@@ -1,0 +1,84 @@
+"""The background lane: work nobody is waiting on goes a few jobs at a time.
+
+A click waits for its answer; the table message's edit, the turn alert and the picture that
+follows an answer do not wait on anyone's click (the table message is edited at most once a
+second anyway). All of them run on the one event loop. Under a burst of clicks (a hundred
+tables whose people all move within a few seconds) every move started three or four such jobs
+at once, and the loop ran their steps, one after another, between a click's arrival and its
+answer: a new click's frame waited in the bot's socket behind all of them.
+
+A :class:`Lane` lets at most ``width`` of those jobs run at the same time; the others wait for
+a slot without using the loop at all. Clicks are never in the lane, so a click waits behind a
+few steps of background work instead of hundreds. Waiting jobs coalesce (a table message shows
+the latest position when its edit finally runs, a table has one alert at a time), so a burst
+does not pile work up. Slots go by priority, then in the order asked: a turn alert (someone is
+to be told it is their turn) before a panel's picture, before the public table message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+from collections.abc import AsyncIterator
+
+#: background jobs that may run at the same time (each holds its slot over its request)
+DEFAULT_WIDTH = 6
+
+#: priorities, most urgent first
+ALERT = 0  # a turn alert posted or deleted
+PICTURE = 1  # the hand's picture added to a panel already answered with words
+TABLE = 2  # the public table message edited
+
+
+class Lane:
+    """At most ``width`` background jobs at a time; waiting ones by priority, then in turn."""
+
+    def __init__(self, width: int = DEFAULT_WIDTH) -> None:
+        if width < 1:
+            raise ValueError("a lane needs room for at least one job")
+        self.width = width
+        self.busy = 0  # slots held now
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self.most_waiting = 0  # the most jobs that ever waited at once
+        self.served = 0
+
+    @property
+    def waiting(self) -> int:
+        """Jobs waiting for a slot now."""
+        return sum(1 for _, _, future in self._waiting if not future.done())
+
+    @contextlib.asynccontextmanager
+    async def slot(self, priority: int = TABLE) -> AsyncIterator[None]:
+        """Hold one of the lane's slots while the block runs (``priority``: lower goes
+        first)."""
+        if self.busy < self.width and not self._waiting:
+            self.busy += 1
+        else:
+            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (priority, next(self._order), future))
+            self.most_waiting = max(self.most_waiting, len(self._waiting))
+            try:
+                await future  # a slot handed over: ``busy`` already counts it
+            except asyncio.CancelledError:
+                if future.done() and not future.cancelled():
+                    self._release()  # handed over as the job was cancelled: pass it on
+                else:
+                    future.cancel()  # skipped when a slot frees
+                raise
+        self.served += 1
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        """A slot is free: hand it to the first job still waiting, or keep it free."""
+        while self._waiting:
+            _, _, future = heapq.heappop(self._waiting)
+            if not future.done():
+                future.set_result(None)
+                return
+        self.busy -= 1
