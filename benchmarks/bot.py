@@ -59,7 +59,7 @@ import games
 from benchmarks.botproc import BotProcess, ProcDiscord, read_stamps
 from benchmarks.loopwatch import read_loop
 from benchmarks.loopwatch import report as loop_report
-from benchmarks.waits import percentile, read_waits, report, table_edits
+from benchmarks.waits import percentile, read_waits, report, table_edits, turn_notices
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import button, table_of, verb_of
 from tests.discord_sim import InteractionResult, SimChannel, SimMessage, SimulatedDiscord, SimUser
@@ -292,7 +292,7 @@ async def take_turns(b: Bench, channel: SimChannel, users: list[SimUser], moves:
 async def run(tables: int, moves: int, validate: bool = False, profile: str | None = None,
               ai_delay: float = AI_DELAY, ai_level: str = "normal",
               ai_workers: int | None = None, edit_gap: float = 1.0,
-              scheduler: str = "on", loop: str = "panel") -> int:
+              scheduler: str = "on", loop: str = "panel", watch: bool = False) -> int:
     mix = [*games.ids()] or ["high-card"]
     async with BenchDiscord(interaction_deadline=3.0, validate=validate, quick=True) as sim:
         b = Bench(sim)
@@ -303,8 +303,9 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
             waits_file = str(Path(tmp) / "waits.txt")
             loop_file = str(Path(tmp) / "loop.txt")
             env = {"DECKHAND_BENCH_STAMPS": stamps, "DECKHAND_EDIT_GAP": str(edit_gap),
-                   "DECKHAND_BENCH_WAITS": waits_file, "DECKHAND_AI_SCHEDULER": scheduler,
-                   "DECKHAND_BENCH_LOOP": loop_file}
+                   "DECKHAND_BENCH_WAITS": waits_file, "DECKHAND_AI_SCHEDULER": scheduler}
+            if watch:  # the instruments run on the bot's own loop and cost it time
+                env["DECKHAND_BENCH_LOOP"] = loop_file
             if ai_workers is not None:
                 env["DECKHAND_AI_WORKERS"] = str(ai_workers)
             bot = (ProfiledBot(sim, db, ai_delay=ai_delay, ai_level=ai_level, env=env,
@@ -375,6 +376,10 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                 for line in report(read_waits(waits_file), table_edits(sim.requests),
                                    started_at=sim.now() - wall):
                     print(line)
+                print("people's turns, from the turn's beginning (in the bot) to the request "
+                      "at the simulated Discord:")
+                for line in turn_notices(read_waits(waits_file), sim.requests):
+                    print(line)
                 total = sum(kinds.values())
                 print(f"REST requests of the bot while the turns were taken ({loop} loop): "
                       f"{total} for {made} moves by people, {total / max(1, made):.2f} per move "
@@ -409,11 +414,12 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                       f"{per_table:.1f} KB (target <= {TARGET_IDLE_KB:.0f} KB)")
             finally:
                 await bot.stop()
-            print("the bot's event loop while the tables were opened and played "
-                  "(benchmarks/loopwatch.py):")
-            for line in loop_report(read_loop(loop_file), *loop_lines,
-                                    dispatched=getattr(sim, "sent_at", {})):
-                print("  " + line)
+            if watch:
+                print("the bot's event loop while the tables were opened and played "
+                      "(benchmarks/loopwatch.py):")
+                for line in loop_report(read_loop(loop_file), *loop_lines,
+                                        dispatched=getattr(sim, "sent_at", {})):
+                    print("  " + line)
     if profile:
         print(f"profile of the bot's process written to {profile}")
     ok = p99 <= TARGET_P99_MS and per_table <= TARGET_IDLE_KB and not failed
@@ -441,10 +447,13 @@ def main() -> int:
     parser.add_argument("--loop", choices=("panel", "hand"), default="panel",
                         help="panel: one Hand press, then moves on the live panel; hand: a "
                              "Hand press for every move")
+    parser.add_argument("--watch-loop", action="store_true",
+                        help="instrument the bot's event loop (benchmarks/loopwatch.py): where "
+                             "the time goes, at a cost in the bot's own latency")
     args = parser.parse_args()
     return asyncio.run(run(args.tables, args.moves, args.validate, args.profile, args.ai_delay,
                            args.ai_level, args.ai_workers, args.edit_gap, args.scheduler,
-                           args.loop))
+                           args.loop, args.watch_loop))
 
 
 if __name__ == "__main__":

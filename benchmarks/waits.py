@@ -43,6 +43,7 @@ def stamp_waits(manager: Any, path: str) -> None:
 
     out = open(path, "a", buffering=1)  # noqa: SIM115 - open as long as the process
     due: dict[int, tuple[int, float]] = {}
+    due_people: dict[int, frozenset[int]] = {}  # table -> people it waits for
     # the computer player's seed of a move (table seed, version, seat) -> (asked, chosen)
     thought: dict[str, tuple[float, float]] = {}
     thinker = manager.thinker
@@ -68,6 +69,12 @@ def stamp_waits(manager: Any, path: str) -> None:
                     if split is not None:
                         out.write(f"split {table.id} {table.version} {split[0]} {split[1]}\n")
         state = table.state
+        people = frozenset() if table.status != PLAYING or state is None or state.over else \
+            frozenset(table.seats[s].user_id for s in state.to_act
+                      if not table.seats[s].auto and table.seats[s].user_id is not None)
+        for user in people - due_people.get(table.id, frozenset()):
+            out.write(f"turn {table.id} {user} {table.version} {now}\n")
+        due_people[table.id] = people
         waiting = (table.status == PLAYING and state is not None
                    and any(table.seats[s].auto for s in state.to_act))
         if not waiting:
@@ -95,6 +102,8 @@ class Waits:
     queue: list[tuple[float, int, int, int, int, int]] = field(default_factory=list)
     #: (table, version after the move) -> (asked the computer player at, its choice at)
     splits: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+    #: (table, user, version, at): a person's turn began
+    turns: list[tuple[int, int, int, float]] = field(default_factory=list)
 
 
 def read_waits(path: str) -> Waits:
@@ -107,6 +116,9 @@ def read_waits(path: str) -> Waits:
                 if parts[:1] == ["move"] and len(parts) == 6:
                     found.moves.append((int(parts[1]), parts[2], int(parts[3]),
                                         float(parts[4]), float(parts[5])))
+                elif parts[:1] == ["turn"] and len(parts) == 5:
+                    found.turns.append((int(parts[1]), int(parts[2]), int(parts[3]),
+                                        float(parts[4])))
                 elif parts[:1] == ["split"] and len(parts) == 5:
                     found.splits[int(parts[1]), int(parts[2])] = (float(parts[3]),
                                                                   float(parts[4]))
@@ -128,6 +140,45 @@ def table_edits(requests: Iterable[Any]) -> dict[int, list[tuple[float, int]]]:
             if found:
                 shown.setdefault(int(found.group(1)), []).append((q.time, int(found.group(2))))
     return shown
+
+
+#: a control that makes a move, and the table and position it belongs to
+MOVE_CONTROL = re.compile(r"dh:(?:act|pick|set|part):(\d+):(\d+):")
+
+
+def turn_notices(waits: Waits, requests: Iterable[Any]) -> list[str]:
+    """Lines to print: from a person's turn beginning to their live panel being edited to
+    show its moves (a token's edit, not an answer to their click) and to their turn alert
+    being posted, from the simulated Discord's captured requests."""
+    panels: dict[tuple[int, int], float] = {}  # (table, version) -> first panel edit
+    alerts: dict[tuple[int, int], list[tuple[float, int]]] = {}  # (table, user) -> posts
+    for q in requests:
+        body = json.dumps(q.json) if q.json is not None else ""
+        if (q.method == "PATCH" and q.path.endswith("/messages/@original")) or (
+                q.method == "POST" and q.path.endswith("/callback")):
+            answer = q.method == "POST"  # shown by an answer to the person's click
+            for table, version in {(int(a), int(b)) for a, b in MOVE_CONTROL.findall(body)}:
+                panels.setdefault((table, version), -1.0 if answer else q.time)
+        elif q.method == "POST" and isinstance(q.json, dict) and q.json.get("message_reference"):
+            found = TABLE_VERSION.search(body)
+            for user in (q.json.get("allowed_mentions") or {}).get("users") or []:
+                if found:
+                    alerts.setdefault((int(found.group(1)), int(user)), []).append(
+                        (q.time, int(found.group(2))))
+    to_panel, to_alert = [], []
+    for table, user, version, at in waits.turns:
+        if panels.get((table, version), -1.0) >= at:
+            to_panel.append(panels[table, version] - at)
+        later = [t for t, v in alerts.get((table, user), []) if v >= version and t >= at]
+        if later:
+            to_alert.append(min(later) - at)
+    lines = [f"  {len(waits.turns)} turns of people"]
+    if to_panel:
+        lines.append(f"  to the live panel edited with the moves ({len(to_panel)} turns not "
+                     f"begun by the person's own click): {_spread(to_panel)}")
+    if to_alert:
+        lines.append(f"  to the turn alert posted ({len(to_alert)}): {_spread(to_alert)}")
+    return lines
 
 
 def percentile(ordered: list[float], share: float) -> float:
