@@ -730,3 +730,25 @@ def test_query_parameters_are_checked_against_the_operation() -> None:
     assert validator.validate_query("POST", CALLBACK, {"wait": "true"}) == [
         "query parameter 'wait' is not documented"
     ]
+
+
+def test_multipart_bodies_are_read_part_by_part() -> None:
+    from tests.discord_sim.server import SimHTTPError, header_params, multipart_parts
+
+    boundary = "b0undary"
+    png = b"\x89PNG\r\n\r\n--not-the-boundary\r\n"
+    raw = (b"--b0undary\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n"
+           b"Content-Type: application/json\r\n\r\n{\"content\": \"hi\"}\r\n"
+           b"--b0undary\r\nContent-Disposition: form-data; name=\"files[0]\"; "
+           b"filename=\"hand.png\"\r\nContent-Type: image/png\r\n\r\n" + png +
+           b"\r\n--b0undary--\r\n")
+    parts = multipart_parts(raw, boundary)
+    assert [data for _, data in parts] == [b'{"content": "hi"}', png]
+    kind, params = header_params(parts[1][0]["content-disposition"])
+    assert (kind, params) == ("form-data", {"name": "files[0]", "filename": "hand.png"})
+    assert header_params("multipart/form-data; boundary=b0undary") == (
+        "multipart/form-data", {"boundary": "b0undary"})
+    for broken, where in [(raw, None), (raw[:-14], boundary),
+                          (b"--b0undary\r\nno blank line--b0undary--", boundary)]:
+        with pytest.raises(SimHTTPError):
+            multipart_parts(broken, where)
