@@ -74,6 +74,16 @@ class Lane:
         finally:
             self._release()
 
+    def widen(self, width: int) -> None:
+        """Let up to ``width`` jobs run from now on (at a stop: no click is coming, and every
+        table message should show its last position at once); jobs waiting start now."""
+        self.width = max(self.width, width)
+        while self.busy < self.width and self._waiting:
+            _, _, future = heapq.heappop(self._waiting)
+            if not future.done():
+                self.busy += 1
+                future.set_result(None)
+
     def _release(self) -> None:
         """A slot is free: hand it to the first job still waiting, or keep it free."""
         while self._waiting:

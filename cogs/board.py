@@ -60,6 +60,7 @@ class TableBoard:
         """At a stop: make the edits still waiting for their gap now, and wait for them, so
         every table message shows the position as stored."""
         self.hurry.set()
+        self.bot.lane.widen(len(self.boards) + 1)  # no clicks now: every edit goes at once
         pending = [board.task for board in self.boards.values()
                    if board.task is not None and not board.task.done()]
         if pending:

@@ -122,3 +122,24 @@ async def test_a_job_that_fails_gives_its_slot_back() -> None:
 def test_a_lane_needs_room() -> None:
     with pytest.raises(ValueError):
         Lane(0)
+
+
+async def test_widened_at_a_stop_every_waiting_job_starts() -> None:
+    lane = Lane(1)
+    hold = asyncio.Event()
+    started: list[int] = []
+
+    async def job(n: int) -> None:
+        async with lane.slot():
+            started.append(n)
+            await hold.wait()
+
+    tasks = [asyncio.create_task(job(n)) for n in range(4)]
+    await asyncio.sleep(0)
+    assert started == [0]
+    lane.widen(10)
+    await asyncio.sleep(0)
+    assert sorted(started) == [0, 1, 2, 3] and lane.busy == 4
+    hold.set()
+    await asyncio.gather(*tasks)
+    assert lane.busy == 0 and lane.waiting == 0
