@@ -373,12 +373,13 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                           f"table message are at least {edit_gap} s apart)")
                 print(f"computers' waits, from a computer seat's turn to its move applied and "
                       f"to the table message showing it (the {ai_delay} s pause included):")
-                for line in report(read_waits(waits_file), table_edits(sim.requests),
+                waits = read_waits(waits_file)
+                for line in report(waits, table_edits(sim.requests),
                                    started_at=sim.now() - wall):
                     print(line)
                 print("people's turns, from the turn's beginning (in the bot) to the request "
                       "at the simulated Discord:")
-                for line in turn_notices(read_waits(waits_file), sim.requests):
+                for line in turn_notices(waits, sim.requests):
                     print(line)
                 total = sum(kinds.values())
                 print(f"REST requests of the bot while the turns were taken ({loop} loop): "

@@ -69,9 +69,7 @@ def stamp_waits(manager: Any, path: str) -> None:
                     if split is not None:
                         out.write(f"split {table.id} {table.version} {split[0]} {split[1]}\n")
         state = table.state
-        people = frozenset() if table.status != PLAYING or state is None or state.over else \
-            frozenset(table.seats[s].user_id for s in state.to_act
-                      if not table.seats[s].auto and table.seats[s].user_id is not None)
+        people = table.people_due()
         for user in people - due_people.get(table.id, frozenset()):
             out.write(f"turn {table.id} {user} {table.version} {now}\n")
         due_people[table.id] = people

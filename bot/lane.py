@@ -78,17 +78,19 @@ class Lane:
         """Let up to ``width`` jobs run from now on (at a stop: no click is coming, and every
         table message should show its last position at once); jobs waiting start now."""
         self.width = max(self.width, width)
-        while self.busy < self.width and self._waiting:
-            _, _, future = heapq.heappop(self._waiting)
-            if not future.done():
-                self.busy += 1
-                future.set_result(None)
+        while self.busy < self.width and self._hand_over():
+            self.busy += 1
 
     def _release(self) -> None:
         """A slot is free: hand it to the first job still waiting, or keep it free."""
+        if not self._hand_over():
+            self.busy -= 1
+
+    def _hand_over(self) -> bool:
+        """Give a slot to the first job still waiting (whether there was one)."""
         while self._waiting:
             _, _, future = heapq.heappop(self._waiting)
             if not future.done():
                 future.set_result(None)
-                return
-        self.busy -= 1
+                return True
+        return False

@@ -126,6 +126,18 @@ class Table:
             return []
         return list(self.state.to_act)
 
+    def people_due(self) -> frozenset[int]:
+        """The people the game waits for now: user ids of the seats to act that no computer
+        plays or keeps (none outside play, none once the game is over)."""
+        if self.state is not None and self.state.over:
+            return frozenset()
+        due = set()
+        for index in self.waiting_for():
+            seat = self.seats[index]
+            if not seat.auto and seat.user_id is not None:
+                due.add(seat.user_id)
+        return frozenset(due)
+
 
 @dataclass(frozen=True)
 class Move:

@@ -63,12 +63,7 @@ class Alerts:
         """The manager's news (its lock held: quick): note whose turn began, and start the
         table's alert task if there is something to post or delete."""
         entry = self.tables.setdefault(table.id, TableAlert())
-        state = table.state
-        if table.status != PLAYING or state is None or state.over:
-            due: frozenset[int] = frozenset()
-        else:
-            due = frozenset(table.seats[s].user_id for s in state.to_act  # type: ignore[misc]
-                            if not table.seats[s].auto and table.seats[s].user_id is not None)
+        due = table.people_due()
         entry.fresh |= due - entry.due
         entry.fresh &= due
         entry.due = due

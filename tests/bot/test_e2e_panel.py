@@ -37,13 +37,7 @@ class Turns:
     due: frozenset[int] = frozenset()
 
     async def __call__(self, update: Any) -> None:
-        table = update.table
-        state = table.state
-        if table.status != "playing" or state is None or state.over:
-            self.due = frozenset()
-            return
-        now = frozenset(table.seats[s].user_id for s in state.to_act
-                        if not table.seats[s].auto and table.seats[s].user_id is not None)
+        now = update.table.people_due()
         for user in now - self.due:
             self.began[user] += 1
         self.due = now
