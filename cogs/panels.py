@@ -145,19 +145,20 @@ class Panels:
         return now[1] or now[2] or shown_act
 
     async def _edit(self, panel: Panel, table: Table) -> None:
-        """Edit a panel until it shows what it should (edits coalesce). Neither the picture's
-        drawing nor the request is made under the panel's lock, so a click on the panel
-        meanwhile is answered at once; the edit is sent only if nothing answered the panel
-        before it went, and made again if something answered it while it was on its way."""
+        """Edit a panel until it shows what it should (edits coalesce). Only the last look
+        before the request is made under the panel's lock, and nothing in it waits: the
+        position (which may wait for the table's lock), the picture's drawing and the request
+        are not, so a click on the panel meanwhile never waits for the edit. The edit is sent
+        only if nothing answered the panel before it went, and made again if something
+        answered it while it was on its way."""
         while panel.dirty:
             panel.dirty = False
-            async with panel.lock:
-                interaction, before = panel.interaction, panel.shown
-                if interaction is None or not (panel.repair or self._stale(panel, table)):
-                    continue
+            interaction, before = panel.interaction, panel.shown
+            if interaction is None or not (panel.repair or self._stale(panel, table)):
+                continue
+            try:
                 payload, shown = await self.cog.panel_for(table, panel.seat, panel.lang,
                                                           panel.user_id)
-            try:
                 files = await payload.files()
                 async with panel.lock:
                     if panel.interaction is not interaction or panel.shown != before \
