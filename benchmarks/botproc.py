@@ -326,8 +326,10 @@ def child() -> int:
             finally:
                 announcing.cancel()
 
+    from bot import priority
+
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run())
+        priority.run(run())  # the production loop (bot/__main__.py)
     return 0
 
 

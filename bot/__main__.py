@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     if args not in ([], ["sync"]):
         print(USAGE, file=sys.stderr)
         return 2
-    from bot import lifecycle, logs
+    from bot import lifecycle, logs, priority
 
     # Logging first, in the format asked for when it is a known one, so that even a bad
     # setting is told as one line of that format (and never shows the token).
@@ -70,10 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         return lifecycle.BAD_SETTING
     logs.setup(settings.log_format, settings.log_level, secrets_of(settings))
     log.info("starting with %s", settings)
-    import asyncio
-
     try:
-        return asyncio.run(lifecycle.run(settings, only_sync=args == ["sync"]))
+        return priority.run(lifecycle.run(settings, only_sync=args == ["sync"]))
     except lifecycle.StartFailed as failed:
         cause = failed.__cause__
         log.error("%s", failed.sentence,

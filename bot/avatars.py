@@ -21,6 +21,8 @@ from typing import Any
 
 from PIL import Image
 
+from bot import priority
+
 log = logging.getLogger(__name__)
 
 SIZE = 64
@@ -95,10 +97,10 @@ class AvatarCache:
         if (self.fetch is not None and user_id not in self.pending
                 and now >= self.failed.get(user_id, 0.0)):
             try:
-                loop = asyncio.get_running_loop()
+                asyncio.get_running_loop()
             except RuntimeError:
                 return None if found is None else found[0]
-            self.pending[user_id] = loop.create_task(self._load(user_id, self.fetch))
+            self.pending[user_id] = priority.background(self._load(user_id, self.fetch))
         return None if found is None else found[0]
 
     def faces(self, user_ids: Sequence[int | None]) -> tuple[bytes | None, ...]:

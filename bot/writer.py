@@ -6,6 +6,7 @@ import asyncio
 import logging
 from typing import Any
 
+from bot import priority
 from bot.storage import Storage
 
 log = logging.getLogger("bot.tables")  # the table manager's log, whichever layer writes
@@ -57,7 +58,7 @@ class ActionWriter:
     def _kick(self) -> None:
         """Start storing the waiting actions, unless a store is under way (it will)."""
         if self._pending and not self._busy():
-            self._task = asyncio.get_running_loop().create_task(self._flush())
+            self._task = priority.urgent(self._flush())  # moves wait on it
 
     async def _flush(self) -> None:
         while self._pending:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import lane, logs
+from bot import lane, logs, priority
 from bot.i18n import t
 from bot.tables import PLAYING, Table
 from cogs.views import Payload, StaticView
@@ -113,7 +113,7 @@ class Panels:
         panel.shown = shown
         if panel.expiry is not None and panel.expiry is not asyncio.current_task():
             panel.expiry.cancel()
-        panel.expiry = asyncio.get_running_loop().create_task(self._expire(panel, panel.since))
+        panel.expiry = priority.background(self._expire(panel, panel.since))
         if shown[2]:
             self._drop(panel)
 
@@ -126,7 +126,7 @@ class Panels:
             if self._stale(panel, table):
                 panel.dirty = True
                 if panel.task is None or panel.task.done():
-                    panel.task = asyncio.get_running_loop().create_task(
+                    panel.task = priority.background(
                         self._edit(panel, table))
         if table.status != PLAYING and not any(
                 p.interaction is not None for p in self.by_table.get(table.id, {}).values()):
@@ -196,7 +196,7 @@ class Panels:
             table = self.cog.manager.tables.get(panel.table_id)
             # (called from the panel's edit task, that task simply goes round once more)
             if table is not None and (panel.task is None or panel.task.done()):
-                panel.task = asyncio.get_running_loop().create_task(self._edit(panel, table))
+                panel.task = priority.background(self._edit(panel, table))
 
     def picture_later(self, panel: Panel, interaction: Interaction, payload: Payload,
                       shown: tuple[int, bool, bool]) -> None:
@@ -222,7 +222,7 @@ class Panels:
                 log.warning("table %s: a panel's picture could not be added (%s)",
                             panel.table_id, type(exc).__name__, extra=logs.failure(exc))
 
-        task = asyncio.get_running_loop().create_task(add())
+        task = priority.background(add())
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot import priority
 from bot.db.base import SQLITE, Database, IntegrityError
 from bot.db.plan import ALL, MANY, ONE, RUN, Plan, Step, drive, drive_sync, single
 
@@ -162,7 +163,7 @@ class AsyncSqlite(Database):
             with contextlib.suppress(sqlite3.Error):
                 await self.one("PRAGMA wal_checkpoint(PASSIVE)")
 
-        self._checkpointing = asyncio.get_running_loop().create_task(run())
+        self._checkpointing = priority.background(run())
 
     def appends_at_once(self) -> bool:
         """No write of this process under way: an append commits on the spot (unless another
