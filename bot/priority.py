@@ -70,6 +70,32 @@ def _start(coro: Coroutine[Any, Any, T], mark: bool, name: str | None) -> asynci
     return asyncio.get_running_loop().create_task(coro, name=name, context=context)
 
 
+class FirstLock(asyncio.Lock):
+    """A lock that clicks take (a table's, the database's): its holder goes first on the loop
+    while it waits for it and while it holds it, so a click that waits for the lock waits for
+    the holder's work, not for the holder's turns behind background work (a computer's move
+    being stored, a finished game's records, a table message's drawing)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._token: contextvars.Token[bool] | None = None
+
+    async def __aenter__(self) -> None:
+        token = URGENT.set(True)
+        try:
+            await self.acquire()
+        except BaseException:
+            URGENT.reset(token)
+            raise
+        self._token = token
+
+    async def __aexit__(self, *exc: object) -> None:
+        token, self._token = self._token, None
+        self.release()
+        if token is not None:
+            URGENT.reset(token)
+
+
 class PriorityLoop(asyncio.SelectorEventLoop):
     """asyncio's selector event loop, with urgent callbacks and socket reads run first and
     the sockets looked at after every :data:`BATCH` callbacks.

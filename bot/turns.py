@@ -160,11 +160,11 @@ class Turns(Finishing):
             return
         if any(table.seats[s].auto for s in table.state.to_act) and (
                 table.drive_task is None or table.drive_task.done()):
-            table.drive_task = priority.urgent(
+            table.drive_task = priority.background(
                 self._drive(table, time.monotonic()))
         if table.weighed != table.version and self._offered(table):
             table.weighed = table.version
-            priority.urgent(self._weigh(table, table.version))
+            priority.background(self._weigh(table, table.version))
         self._arm_timer(table)
 
     @staticmethod

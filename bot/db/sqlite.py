@@ -78,7 +78,7 @@ class AsyncSqlite(Database):
         #: held by whatever writes on either connection, only while it writes (taken after
         #: :attr:`lock`): an append waits for writes under way, never for the reads and
         #: writes queued on aiosqlite's connection
-        self.writing = asyncio.Lock()
+        self.writing: asyncio.Lock = priority.FirstLock()
 
     @classmethod
     async def open(cls, path: str) -> AsyncSqlite:

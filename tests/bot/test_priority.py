@@ -218,6 +218,62 @@ def test_an_urgent_callback_runs_right_after_the_callback_that_queued_it(by: int
     assert [r for r in ran if r != "urgent"] == [f"calm{n}" for n in range(100)]
 
 
+def test_a_first_lock_holder_goes_first_while_it_holds_the_lock() -> None:
+    """Background work holding a lock that a click waits for runs before other background
+    work while it holds it (and only then), so the click waits for the holder's work alone."""
+    order: list[str] = []
+
+    async def main() -> None:
+        lock = priority.FirstLock()
+        holding = asyncio.Event()
+        seen: list[bool] = []
+
+        async def holder() -> None:
+            seen.append(priority.URGENT.get())
+            async with lock:
+                seen.append(priority.URGENT.get())
+                holding.set()
+                for step in range(3):
+                    await asyncio.sleep(0)
+                    order.append(f"holder{step}")
+            seen.append(priority.URGENT.get())
+            await asyncio.sleep(0)
+            order.append("holder after")
+
+        async def chore(i: int) -> None:
+            for _ in range(3):
+                await asyncio.sleep(0)
+                order.append(f"chore{i}")
+
+        chores = [priority.background(chore(i)) for i in range(50)]
+        held = priority.background(holder())
+        await asyncio.gather(held, *chores)
+        assert holding.is_set() and seen == [False, True, False]
+
+    on_priority_loop(main())
+    first = order.index("holder0")
+    assert order[first:first + 3] == ["holder0", "holder1", "holder2"]  # nothing in between
+    assert order.index("holder after") > first + 3 + 10  # behind the queue once it let go
+
+
+def test_a_first_lock_left_by_an_error_or_a_cancel_puts_the_mark_back() -> None:
+    async def main() -> None:
+        lock = priority.FirstLock()
+        with pytest.raises(RuntimeError):
+            async with lock:
+                raise RuntimeError("no")
+        assert not lock.locked() and priority.URGENT.get() is False
+        async with lock:
+            waiter = asyncio.create_task(lock.__aenter__())
+            await asyncio.sleep(0)
+            waiter.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiter
+        assert not lock.locked() and priority.URGENT.get() is False
+
+    on_priority_loop(main())
+
+
 @pytest.mark.parametrize("urgent", [False, True])
 def test_a_task_started_in_the_background_from_an_urgent_one_is_not_urgent(
         urgent: bool) -> None:
@@ -240,11 +296,11 @@ async def test_the_bots_tests_run_on_the_bots_event_loop() -> None:
     assert isinstance(asyncio.get_running_loop(), PriorityLoop)
 
 
-async def test_in_the_bot_clicks_and_computers_are_urgent_table_edits_and_alerts_are_not(
+async def test_in_the_bot_clicks_are_urgent_computers_table_edits_and_alerts_are_not(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Which of the bot's work goes first: a click's handling and a computer's move (a click
-    may wait for its table's lock), not the table message's edit, the turn alert or the
-    picture that follows an answer."""
+    """Which of the bot's work goes first: a click's handling (and whatever holds a table's
+    lock, :class:`FirstLock`), not a computer's thinking, the table message's edit, the turn
+    alert or the picture that follows an answer."""
     from cogs.alerts import Alerts
     from cogs.board import TableBoard
     from cogs.panels import Panels
@@ -313,9 +369,26 @@ async def test_in_the_bot_clicks_and_computers_are_urgent_table_edits_and_alerts
         await w.sim.settle()
 
     assert seen["click"] == {True}
-    assert seen["computer"] == {True}
+    assert seen["computer"] == {False}  # its thinking; the table's lock then makes it first
     assert seen["table message"] == {False}
     assert seen["alert"] == {False}
     assert seen["panel's turn edit"] == {False}
     assert seen["picture"] == {False}
     assert seen["alert (its slot)"] == seen["table (its slot)"] == {False}
+
+
+def test_a_tables_lock_and_the_databases_are_first_locks(tmp_path: Path) -> None:
+    from bot.db.sqlite import AsyncSqlite
+    from bot.model import Table
+
+    assert isinstance(Table.__dataclass_fields__["lock"].default_factory(), priority.FirstLock)  # type: ignore[misc]
+
+    async def main() -> None:
+        db = await AsyncSqlite.open(str(tmp_path / "x.sqlite3"))
+        try:
+            assert isinstance(db.lock, priority.FirstLock)
+            assert isinstance(db.writing, priority.FirstLock)
+        finally:
+            await db.close()
+
+    on_priority_loop(main())
