@@ -12,9 +12,10 @@ always a way back.
 
 Rate limits: one edit at a time per panel (edits that pile up while one is under way are
 coalesced into the next), and an edit only when the person may act or stops being able to, so
-a token sees about one request per turn of its person. An edit on its way never holds up a
-click on the panel: the click is answered at once, and should the edit have been made after
-that answer, the panel is edited once more (only then a second request).
+a token sees about one request per turn of its person. Nothing on its way to Discord holds up
+a click on the panel, neither an edit nor the answer to the click before: the click is worked
+out under the panel's lock, its answer is sent without it, and should an older edit or answer
+have been made after that answer, the panel is edited once more (only then a second request).
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ class Panel:
     #: panel is edited again even though what it should show did not change
     repair: bool = False
     answers: int = 0  # clicks answered on it so far (counted as each begins, under the lock)
+    adopted: int = 0  # the latest of those whose answer made it the live panel
     expiry: asyncio.Task[None] | None = None
 
 
@@ -103,8 +105,8 @@ class Panels:
 
     def adopt(self, panel: Panel, interaction: Interaction, lang: str,
               shown: tuple[int, bool, bool]) -> None:
-        """The message this interaction answered is now the person's live panel (call with the
-        panel's lock held): its token edits it from now on."""
+        """The message this interaction answered is now the person's live panel: its token
+        edits it from now on."""
         if interaction.guild_id is None:  # a direct message: the DM turns show the hand
             return
         panel.interaction = interaction
@@ -116,6 +118,21 @@ class Panels:
         panel.expiry = priority.background(self._expire(panel, panel.since))
         if shown[2]:
             self._drop(panel)
+
+    def answered(self, panel: Panel, interaction: Interaction, lang: str,
+                 shown: tuple[int, bool, bool], ticket: int) -> None:
+        """A click's answer (the ``ticket``-th click on the panel) has gone out, without the
+        panel's lock: it is the live panel now, unless a later click's answer went out first.
+        Then Discord may have shown this older answer last: the panel is edited once more,
+        through the later token, to what it should show."""
+        if ticket < panel.adopted:
+            table = self.cog.manager.tables.get(panel.table_id)
+            panel.repair = panel.dirty = True
+            if table is not None and (panel.task is None or panel.task.done()):
+                panel.task = priority.background(self._edit(panel, table))
+            return
+        panel.adopted = ticket
+        self.adopt(panel, interaction, lang, shown)
 
     def changed(self, table: Table) -> None:
         """The manager's news (its lock held: quick, no waiting): edit the panels that show a

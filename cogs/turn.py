@@ -112,10 +112,12 @@ class TurnControls(LobbyControls):
         panel = self.panels.get(table, interaction.user.id, seat)
         async with panel.lock:
             panel.answers += 1
+            ticket = panel.answers
             payload, shown = await self.panel_for(table, seat, lang, interaction.user.id)
-            # the words and controls at once; the picture follows (drawn off the event loop)
-            await interaction.response.send_message(**payload.send(), ephemeral=True)
-            self.panels.adopt(panel, interaction, lang, shown)
+        # the words and controls at once (the picture follows, drawn off the event loop); the
+        # request's round trip holds no lock, so a click meanwhile is not held up by it
+        await interaction.response.send_message(**payload.send(), ephemeral=True)
+        self.panels.answered(panel, interaction, lang, shown, ticket)
         self.panels.picture_later(panel, interaction, payload, shown)
 
     async def on_panel(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
@@ -126,18 +128,25 @@ class TurnControls(LobbyControls):
         if table.state is None:
             raise Refusal("not-started")
         panel = self.panels.get(table, interaction.user.id, seat)
-        async with panel.lock:
+        async with panel.lock:  # one click of a panel at a time is worked out
             panel.answers += 1
-            await self._panel_click(interaction, table, seat, panel, cid, values, lang)
+            ticket = panel.answers
+            answer = await self._panel_click(interaction, table, seat, panel, cid, values,
+                                             lang)
+        # its answer goes out without the lock: a click meanwhile is not held up by the
+        # request's round trip (an answer that lands after a later one is made good)
+        await self._answer_panel(interaction, panel, lang, answer, ticket)
 
-    async def _answer_panel(self, interaction: Interaction, table: Table, seat: int,
-                            panel: Panel, lang: str,
-                            ready: tuple[Payload, tuple[int, bool, bool]] | None = None,
-                            **more: Any) -> None:
-        """Answer a click on a panel by editing it to the position now (``ready``: taken
-        already, under the lock of the move it answers); it is the live one."""
-        payload, shown = ready or await self.panel_for(table, seat, lang, interaction.user.id,
-                                                       **more)
+    async def _position(self, interaction: Interaction, table: Table, seat: int, lang: str,
+                        **more: Any) -> tuple[Payload, tuple[int, bool, bool]]:
+        """What a click on a panel is answered with: the position now."""
+        return await self.panel_for(table, seat, lang, interaction.user.id, **more)
+
+    async def _answer_panel(self, interaction: Interaction, panel: Panel, lang: str,
+                            answer: tuple[Payload, tuple[int, bool, bool]], ticket: int) -> None:
+        """Answer a click on a panel by editing it to ``answer`` (taken under the panel's
+        lock, and for a move under the lock of the move it answers); it is the live one."""
+        payload, shown = answer
         try:
             if interaction.guild_id is None:  # a hand sent by DM: with its picture, as always
                 files = await payload.files()
@@ -154,18 +163,19 @@ class TurnControls(LobbyControls):
             await interaction.response.send_message(**payload.send(), ephemeral=True)
             if interaction.guild_id is None:
                 return
-        self.panels.adopt(panel, interaction, lang, shown)
+        self.panels.answered(panel, interaction, lang, shown, ticket)
         self.panels.picture_later(panel, interaction, payload, shown)
 
     async def _panel_click(self, interaction: Interaction, table: Table, seat: int,
                            panel: Panel, cid: ids.ComponentId, values: list[str],
-                           lang: str) -> None:
+                           lang: str) -> tuple[Payload, tuple[int, bool, bool]]:
+        """Work out a click on a panel (with the panel's lock held): the move applied, if it
+        is one; what the panel is to show."""
         moved = t("panel-moved", lang)
         if cid.version != table.version or table.status != PLAYING:
             # an old or doubled click: the position now, nothing applied
             note = "" if cid.verb == "view" else moved
-            await self._answer_panel(interaction, table, seat, panel, lang, note=note)
-            return
+            return await self._position(interaction, table, seat, lang, note=note)
         state = table.state
         assert state is not None
         legal = state.legal_actions(seat)
@@ -174,14 +184,12 @@ class TurnControls(LobbyControls):
         if cid.verb == "part":  # the first part of a move with parts: now its second
             if not values or not cid.arg.isdigit():
                 raise Refusal("no-such-choice")
-            await self._answer_panel(interaction, table, seat, panel, lang,
-                                     part=(int(cid.arg), values[0]))
-            return
+            return await self._position(interaction, table, seat, lang,
+                                        part=(int(cid.arg), values[0]))
         if cid.verb in ("page", "view"):
             group, _, page = cid.arg.partition(".")
             where = (int(group), int(page)) if group.isdigit() and page.isdigit() else (0, 0)
-            await self._answer_panel(interaction, table, seat, panel, lang, group_page=where)
-            return
+            return await self._position(interaction, table, seat, lang, group_page=where)
         if cid.verb == "set":
             chosen = value_codes(values)
             same = [i for i, a in enumerate(legal) if a.kind == cid.arg]
@@ -192,8 +200,7 @@ class TurnControls(LobbyControls):
             if not matches:  # not one of the moves: said so on the panel, nothing applied
                 note = t("not-a-set", lang, move=move_word(cid.arg, lang),
                          cards=show_codes(chosen, lang))
-                await self._answer_panel(interaction, table, seat, panel, lang, note=note)
-                return
+                return await self._position(interaction, table, seat, lang, note=note)
             # the ticked cards name the move (no Confirm: the control alone tells it, and
             # the menu's least count keeps a set too small to be a move from being sent)
             index = matches[0]
@@ -211,10 +218,8 @@ class TurnControls(LobbyControls):
         except Refusal as refusal:
             if refusal.key not in ("stale", "not-started"):
                 raise
-            await self._answer_panel(interaction, table, seat, panel, lang, note=moved)
-            return
-        await self._answer_panel(interaction, table, seat, panel, lang,
-                                 ready=after[0] if after else None)
+            return await self._position(interaction, table, seat, lang, note=moved)
+        return after[0] if after else await self._position(interaction, table, seat, lang)
 
     async def on_back(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
