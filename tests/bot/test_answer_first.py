@@ -22,22 +22,36 @@ from tests.bot.test_e2e_panel import move_controls
 GAME = "twenty-two"
 
 
+async def person_to_act(w: Any) -> tuple[Any, int, Any]:
+    """A game of 22 with two people: the table, the seat and the person that is to act."""
+    rules = lookup(GAME)
+    humans = w.users[:2]
+    await open_table(w, GAME, humans, rules.usual_players, quick_options(GAME))
+    table = next(iter(w.bot.manager.tables.values()))
+    for _ in range(200):  # until a person is to act
+        await w.sim.settle()
+        assert table.state is not None
+        due = [s for s in table.state.to_act if not table.seats[s].auto]
+        if due:
+            break
+        await asyncio.sleep(0.02)
+    seat = due[0]
+    return table, seat, next(u for u in humans if int(u.id) == table.seats[seat].user_id)
+
+
+async def live_panel(w: Any, user: Any) -> str:
+    """The person presses Hand: their live panel's message id, once it has its picture."""
+    r = await w.sim.click(user, w.table_message(), button(w.table_message(), "hand")["custom_id"])
+    assert r.status == "ok" and r.message is not None
+    await asyncio.sleep(0.3)
+    await w.sim.settle()
+    return str(r.message.id)
+
+
 async def test_a_click_is_not_held_up_by_an_edit_of_its_panel_on_its_way(
         tmp_path: Path, monkeypatch: Any) -> None:
-    rules = lookup(GAME)
     async with world(tmp_path, people=2) as w:
-        humans = w.users[:2]
-        await open_table(w, GAME, humans, rules.usual_players, quick_options(GAME))
-        table = next(iter(w.bot.manager.tables.values()))
-        for _ in range(200):  # until a person is to act
-            await w.sim.settle()
-            assert table.state is not None
-            due = [s for s in table.state.to_act if not table.seats[s].auto]
-            if due:
-                break
-            await asyncio.sleep(0.02)
-        seat = due[0]
-        user = next(u for u in humans if int(u.id) == table.seats[seat].user_id)
+        table, seat, user = await person_to_act(w)
 
         on_its_way = asyncio.Event()
         release = asyncio.Event()  # edits through a token are held until the click is answered
@@ -94,26 +108,9 @@ async def test_a_click_is_not_held_up_by_a_turn_edit_waiting_for_its_position(
     """A panel's turn edit that is still taking its position (waiting for the table, say)
     holds nothing the click on that panel needs: the click is answered, and the edit then
     looks again and leaves the panel as the click left it."""
-    rules = lookup(GAME)
     async with world(tmp_path, people=2) as w:
-        humans = w.users[:2]
-        await open_table(w, GAME, humans, rules.usual_players, quick_options(GAME))
-        table = next(iter(w.bot.manager.tables.values()))
-        for _ in range(200):  # until a person is to act
-            await w.sim.settle()
-            assert table.state is not None
-            due = [s for s in table.state.to_act if not table.seats[s].auto]
-            if due:
-                break
-            await asyncio.sleep(0.02)
-        seat = due[0]
-        user = next(u for u in humans if int(u.id) == table.seats[seat].user_id)
-        r = await w.sim.click(user, w.table_message(),
-                              button(w.table_message(), "hand")["custom_id"])
-        assert r.status == "ok" and r.message is not None
-        panel_id = r.message.id
-        await asyncio.sleep(0.3)
-        await w.sim.settle()
+        table, _, user = await person_to_act(w)
+        panel_id = await live_panel(w, user)
 
         turn: Any = w.bot.get_cog("PlayCog")  # the table cog: its turn part keeps the panels
         panels = turn.panels
@@ -172,26 +169,9 @@ async def test_a_click_is_not_held_up_by_the_answer_to_the_one_before_on_its_way
     """The answer to a click on a panel is slow to reach Discord; a second click on the
     panel meanwhile is answered all the same, and once both have landed, in whichever order,
     the panel is made good through the newest token."""
-    rules = lookup(GAME)
     async with world(tmp_path, people=2) as w:
-        humans = w.users[:2]
-        await open_table(w, GAME, humans, rules.usual_players, quick_options(GAME))
-        table = next(iter(w.bot.manager.tables.values()))
-        for _ in range(200):  # until a person is to act
-            await w.sim.settle()
-            assert table.state is not None
-            due = [s for s in table.state.to_act if not table.seats[s].auto]
-            if due:
-                break
-            await asyncio.sleep(0.02)
-        seat = due[0]
-        user = next(u for u in humans if int(u.id) == table.seats[seat].user_id)
-        r = await w.sim.click(user, w.table_message(),
-                              button(w.table_message(), "hand")["custom_id"])
-        assert r.status == "ok" and r.message is not None
-        panel_id = r.message.id
-        await asyncio.sleep(0.3)
-        await w.sim.settle()
+        table, _, user = await person_to_act(w)
+        panel_id = await live_panel(w, user)
         turn: Any = w.bot.get_cog("PlayCog")
         panel = turn.panels.by_table[table.id][int(user.id)]
 

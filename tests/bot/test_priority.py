@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import socket
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -117,8 +118,9 @@ def test_without_it_the_click_waits_behind_every_queued_step() -> None:
     assert order.index("click") >= 100
 
 
-async def _read_behind_a_queue(ran: list[str]) -> None:
-    """Fifty callbacks queued, then a frame arrives on a socket: where its read runs."""
+async def _read_after(ran: list[str], queue: Callable[[socket.socket], None]) -> None:
+    """A socket read by the loop; ``queue`` queues callbacks and makes a frame arrive on it
+    (its argument: the socket's other end). Where the frame's read runs among them."""
     loop = asyncio.get_running_loop()
     here, there = socket.socketpair()
     here.setblocking(False)
@@ -131,14 +133,24 @@ async def _read_behind_a_queue(ran: list[str]) -> None:
 
         loop.add_reader(here.fileno(), readable)
         await asyncio.sleep(0.01)
-        for n in range(50):
-            loop.call_soon(ran.append, f"queued{n}")
-        there.send(b"click")
+        queue(there)
         await asyncio.wait_for(read.wait(), 5)
         loop.remove_reader(here.fileno())
     finally:
         here.close()
         there.close()
+
+
+async def _read_behind_a_queue(ran: list[str]) -> None:
+    """Fifty callbacks queued, then a frame arrives."""
+    loop = asyncio.get_running_loop()
+
+    def queue(there: socket.socket) -> None:
+        for n in range(50):
+            loop.call_soon(ran.append, f"queued{n}")
+        there.send(b"click")
+
+    await _read_after(ran, queue)
 
 
 @pytest.mark.parametrize("loop", ["priority", "asyncio"])
@@ -153,20 +165,10 @@ def test_a_socket_read_goes_before_callbacks_queued_earlier(loop: str) -> None:
 
 
 async def _read_amid_a_long_queue(ran: list[str]) -> None:
-    """Two hundred callbacks queued at once; the tenth makes a frame arrive on a socket."""
+    """Two hundred callbacks queued at once; the tenth makes a frame arrive."""
     loop = asyncio.get_running_loop()
-    here, there = socket.socketpair()
-    here.setblocking(False)
-    try:
-        read = asyncio.Event()
 
-        def readable() -> None:
-            ran.append("read " + here.recv(16).decode())
-            read.set()
-
-        loop.add_reader(here.fileno(), readable)
-        await asyncio.sleep(0.01)
-
+    def queue(there: socket.socket) -> None:
         def queued(n: int) -> None:
             ran.append(f"queued{n}")
             if n == 10:
@@ -174,11 +176,8 @@ async def _read_amid_a_long_queue(ran: list[str]) -> None:
 
         for n in range(200):
             loop.call_soon(queued, n)
-        await asyncio.wait_for(read.wait(), 5)
-        loop.remove_reader(here.fileno())
-    finally:
-        here.close()
-        there.close()
+
+    await _read_after(ran, queue)
 
 
 @pytest.mark.parametrize("loop", ["priority", "asyncio"])
