@@ -123,9 +123,13 @@ class PriorityLoop(asyncio.SelectorEventLoop):
         handle = asyncio.Handle(callback, args, self, context)
         self._urgent.append(handle)
         if self._draining is None:
-            self._draining = asyncio.Handle(self._drain, (), self, None)
-            self._ready.appendleft(self._draining)  # type: ignore[attr-defined]
+            self._drain_first()
         return handle
+
+    def _drain_first(self) -> None:
+        """Queue the urgent queue's drain in front of everything else that is ready."""
+        self._draining = asyncio.Handle(self._drain, (), self, None)
+        self._ready.appendleft(self._draining)  # type: ignore[attr-defined]
 
     def _call_soon(self, callback: Callable[..., object], args: tuple[Any, ...],
                    context: contextvars.Context | None) -> asyncio.Handle:
@@ -160,8 +164,7 @@ class PriorityLoop(asyncio.SelectorEventLoop):
         finally:
             self._draining = None
             if self._urgent:  # (only if a callback raised through Handle._run: never)
-                self._draining = asyncio.Handle(self._drain, (), self, None)
-                self._ready.appendleft(self._draining)  # type: ignore[attr-defined]
+                self._drain_first()
 
     def _run_once(self) -> None:
         """One turn: a batch of the oldest callbacks (the rest wait for the next turns),

@@ -126,10 +126,10 @@ class Panels:
         Then Discord may have shown this older answer last: the panel is edited once more,
         through the later token, to what it should show."""
         if ticket < panel.adopted:
-            table = self.cog.manager.tables.get(panel.table_id)
             panel.repair = panel.dirty = True
-            if table is not None and (panel.task is None or panel.task.done()):
-                panel.task = priority.background(self._edit(panel, table))
+            table = self.cog.manager.tables.get(panel.table_id)
+            if table is not None:
+                self._edit_soon(panel, table)
             return
         panel.adopted = ticket
         self.adopt(panel, interaction, lang, shown)
@@ -142,9 +142,7 @@ class Panels:
                 continue
             if self._stale(panel, table):
                 panel.dirty = True
-                if panel.task is None or panel.task.done():
-                    panel.task = priority.background(
-                        self._edit(panel, table))
+                self._edit_soon(panel, table)
         if table.status != PLAYING and not any(
                 p.interaction is not None for p in self.by_table.get(table.id, {}).values()):
             self.by_table.pop(table.id, None)
@@ -212,8 +210,14 @@ class Panels:
             panel.repair = panel.dirty = True
             table = self.cog.manager.tables.get(panel.table_id)
             # (called from the panel's edit task, that task simply goes round once more)
-            if table is not None and (panel.task is None or panel.task.done()):
-                panel.task = priority.background(self._edit(panel, table))
+            if table is not None:
+                self._edit_soon(panel, table)
+
+    def _edit_soon(self, panel: Panel, table: Table) -> None:
+        """Start editing a panel that is due an edit (``dirty``), unless an edit is under way:
+        that one goes round once more."""
+        if panel.task is None or panel.task.done():
+            panel.task = priority.background(self._edit(panel, table))
 
     def picture_later(self, panel: Panel, interaction: Interaction, payload: Payload,
                       shown: tuple[int, bool, bool]) -> None:

@@ -131,8 +131,7 @@ class TurnControls(LobbyControls):
         async with panel.lock:  # one click of a panel at a time is worked out
             panel.answers += 1
             ticket = panel.answers
-            answer = await self._panel_click(interaction, table, seat, panel, cid, values,
-                                             lang)
+            answer = await self._panel_click(interaction, table, seat, cid, values, lang)
         # its answer goes out without the lock: a click meanwhile is not held up by the
         # request's round trip (an answer that lands after a later one is made good)
         await self._answer_panel(interaction, panel, lang, answer, ticket)
@@ -167,8 +166,8 @@ class TurnControls(LobbyControls):
         self.panels.picture_later(panel, interaction, payload, shown)
 
     async def _panel_click(self, interaction: Interaction, table: Table, seat: int,
-                           panel: Panel, cid: ids.ComponentId, values: list[str],
-                           lang: str) -> tuple[Payload, tuple[int, bool, bool]]:
+                           cid: ids.ComponentId, values: list[str], lang: str
+                           ) -> tuple[Payload, tuple[int, bool, bool]]:
         """Work out a click on a panel (with the panel's lock held): the move applied, if it
         is one; what the panel is to show."""
         moved = t("panel-moved", lang)
