@@ -59,8 +59,8 @@ def background(coro: Coroutine[Any, Any, T], *, name: str | None = None) -> asyn
 
 
 def urgent(coro: Coroutine[Any, Any, T], *, name: str | None = None) -> asyncio.Task[T]:
-    """Start an urgent task whoever starts it: work clicks wait on (a computer's move, which
-    holds its table's lock while it is applied and stored; the store of the moves)."""
+    """Start an urgent task whoever starts it: work clicks wait on (the store of the moves,
+    whose commit a move's click awaits)."""
     return _start(coro, True, name)
 
 
@@ -112,7 +112,6 @@ class PriorityLoop(asyncio.SelectorEventLoop):
         self._later: deque[asyncio.Handle] = deque()
         self._urgent: deque[asyncio.Handle] = deque()
         self._draining: asyncio.Handle | None = None  # the urgent queue's drain, queued
-        self.urgent_run = 0  # urgent callbacks run so far
 
     def call_soon(self, callback: Callable[[Unpack[Ts]], object], *args: *Ts,
                   context: contextvars.Context | None = None) -> asyncio.Handle:
@@ -159,7 +158,6 @@ class PriorityLoop(asyncio.SelectorEventLoop):
             while self._urgent:
                 handle = self._urgent.popleft()
                 if not handle.cancelled():
-                    self.urgent_run += 1
                     handle._run()
         finally:
             self._draining = None
