@@ -463,3 +463,12 @@ def test_a_tables_lock_and_the_databases_are_first_locks(tmp_path: Path) -> None
             await db.close()
 
     on_priority_loop(main())
+
+
+def test_discord_py_reads_and_writes_its_json_with_orjson() -> None:
+    """Every gateway frame and every answer's body goes through discord.py's JSON functions,
+    on the event loop: with orjson (a dependency) they take a fraction of the standard
+    library's time."""
+    import discord.utils
+
+    assert discord.utils.HAS_ORJSON
