@@ -6,7 +6,9 @@ from __future__ import annotations
 import io
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import discord
@@ -119,9 +121,17 @@ class Picture:
     playable: frozenset[str] = frozenset()
     title: str = ""
     alt: str = ""
+    #: the alt text worked out when first needed, instead of ``alt`` (a hand's: a panel is
+    #: answered before its picture is drawn and attached, and many are never attached)
+    alt_of: Callable[[], str] | None = field(default=None, compare=False, repr=False)
     four_colour: bool = False
     avatars: tuple[bytes | None, ...] = field(default=(), compare=False)
     computers: tuple[int, ...] = ()
+
+    @cached_property
+    def alt_text(self) -> str:
+        """What the picture shows, in words (Discord's description of an attachment)."""
+        return self.alt_of() if self.alt_of is not None else self.alt
 
     @property
     def filename(self) -> str:
@@ -139,7 +149,7 @@ class Picture:
     async def file(self) -> discord.File:
         """The picture as an upload."""
         return discord.File(io.BytesIO(await self.png()), filename=self.filename,
-                            description=self.alt[:1024] or None)
+                            description=self.alt_text[:1024] or None)
 
 
 class Layout(discord.ui.LayoutView):
@@ -182,7 +192,7 @@ class Payload:
         if picture and self.picture is not None:
             parts.append(discord.ui.MediaGallery(discord.MediaGalleryItem(
                 f"attachment://{self.picture.filename}",
-                description=self.picture.alt[:256] or None)))
+                description=self.picture.alt_text[:256] or None)))
         words = "" if self.embed is None else embed_words(self.embed)
         if words:  # within Discord's 4000 characters of text a message
             parts.append(discord.ui.TextDisplay(words[:max(1, 4000 - len(self.content))]))
@@ -243,7 +253,7 @@ class Payload:
                         exc_info=True)
         if self.embed is not None and self.picture.kind == "table":
             self.embed.set_image(url=None)
-            text = "\n\n".join(p for p in (self.picture.alt, self.embed.description) if p)
+            text = "\n\n".join(p for p in (self.picture.alt_text, self.embed.description) if p)
             self.embed.description = text[:4000]
         self.picture = None
         return []

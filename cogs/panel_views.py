@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 import discord
 
@@ -126,11 +127,11 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
         for button in nav[:5]:
             button.row = rows_used
             view.add_item(button)
-    picture = Picture("hand", mine.to_dict(), ("hand", table.id, table.version, seat,
-                                               four_colour),
-                      playable=frozenset(playable_cards(str(a) for a in legal)),
-                      title=f"{name} · {seat + 1}", four_colour=four_colour,
-                      alt=hand_alt(mine.to_dict(), playable_cards(str(a) for a in legal), lang))
+    snapshot = mine.to_dict()
+    playable = playable_cards(str(a) for a in legal)
+    picture = Picture("hand", snapshot, ("hand", table.id, table.version, seat, four_colour),
+                      playable=frozenset(playable), title=f"{name} · {seat + 1}",
+                      four_colour=four_colour, alt_of=partial(hand_alt, snapshot, playable, lang))
     return Payload("\n".join(lines)[:2000], embed, view, picture=picture, v2=True)
 
 
