@@ -8,7 +8,7 @@ from functools import partial
 import discord
 
 from bot.i18n import move_word, t
-from bot.render import hand_alt, playable_cards
+from bot.render import hand_alt
 from bot.tables import CANCELLED, FINISHED, Table
 from cogs import ids
 from cogs.controls import (
@@ -128,7 +128,8 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
             button.row = rows_used
             view.add_item(button)
     snapshot = mine.to_dict()
-    playable = playable_cards(str(a) for a in legal)
+    # the cards some move names (the text form's cards: bot.render.playable_cards)
+    playable = {str(c) for action in legal for c in action.cards}
     picture = Picture("hand", snapshot, ("hand", table.id, table.version, seat, four_colour),
                       playable=frozenset(playable), title=f"{name} · {seat + 1}",
                       four_colour=four_colour, alt_of=partial(hand_alt, snapshot, playable, lang))
@@ -214,9 +215,13 @@ def _card_sets(view: StaticView, table: Table, lang: str, number: int, kind: str
     # the cards of the sets, in hand order (each copy once), at most a menu's worth
     counts: dict[str, int] = {}
     for i in sets:
-        for code in set(str(c) for c in legal[i].cards):
-            counts[code] = max(counts.get(code, 0),
-                               [str(c) for c in legal[i].cards].count(code))
+        copies: dict[str, int] = {}
+        for card in legal[i].cards:
+            code = str(card)
+            copies[code] = copies.get(code, 0) + 1
+        for code, many in copies.items():
+            if many > counts.get(code, 0):
+                counts[code] = many
     cards: list[str] = []
     for code in hand + sorted(counts):
         if counts.get(code, 0) > cards.count(code):
