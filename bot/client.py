@@ -160,9 +160,6 @@ class Deckhand(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         """Pictures' workers, translations, the commands, resumed tables, then the command
         sync (only by the process of shard 0, only when the commands changed)."""
-        # a click is urgent until its answer is on its way (bot.priority); discord.py made
-        # its HTTP session in the login just before this
-        priority.install(self.http._HTTPClient__session)  # type: ignore[attr-defined]
         if self.only_sync:
             await self.load_commands()
             await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild,

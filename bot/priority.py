@@ -20,12 +20,6 @@ after that: three turns of a busy loop before the answer.
   callbacks queued earlier, so an interaction's frame is read at the loop's next look at its
   sockets.
 
-- **Urgent until answered.** Once a click's answer is on its way to Discord (the request
-  written, see :class:`AnswerFirst`), the rest of the click's task is background work: reading
-  Discord's reply and making a message of it, and what the click does after its answer. More
-  than half of a click's time on the loop came after its answer, and under a burst it held up
-  the answers of the clicks behind it.
-
 Within each queue the order is asyncio's own (first come, first run), and one task's steps
 never change order. Background work runs whenever no click is ready, so it is delayed, never
 dropped; it is the table message, which is edited at most once a second anyway, that shows a
@@ -39,13 +33,9 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import json
 from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar, TypeVarTuple, Unpack
-
-import aiohttp
-from aiohttp.payload import BytesPayload
 
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
@@ -104,52 +94,6 @@ class FirstLock(asyncio.Lock):
         self.release()
         if token is not None:
             URGENT.reset(token)
-
-
-#: interaction callback types that only acknowledge (the person waits on for the answer itself)
-DEFERRALS = frozenset({5, 6})
-
-
-def is_answer(request: aiohttp.ClientRequest) -> bool:
-    """Whether an HTTP request answers an interaction: its callback (not a deferral), or a
-    request through the interaction's webhook token (a deferred answer's follow-up)."""
-    path = request.url.path
-    if "/webhooks/" in path:
-        return True
-    if not path.endswith("/callback"):
-        return False
-    body = request.body
-    if isinstance(body, BytesPayload) and body.size is not None and body.size < 256:
-        # a deferral is a short JSON body (an answer with words and controls is longer)
-        try:
-            kind = json.loads(bytes(body._value)).get("type")
-        except (ValueError, AttributeError):
-            return True
-        return kind not in DEFERRALS
-    return True
-
-
-class AnswerFirst(aiohttp.ClientRequest):
-    """The bot's HTTP requests (:func:`install` puts it in discord.py's session): once one
-    that answers an interaction is on its way, the task that sent it is no longer urgent.
-
-    The person waits for the answer to reach Discord, not for the bot to read Discord's reply.
-    The request's line, headers and body are written before this (the body by a task of its
-    own, started urgent); the wait for the reply, its reading and what the click's task does
-    after it (a message made of the reply, the live panel noted, its picture ordered) then go
-    behind the clicks not yet answered.
-    """
-
-    async def send(self, conn: Any) -> aiohttp.ClientResponse:
-        response = await super().send(conn)
-        if URGENT.get() and is_answer(self):
-            URGENT.set(False)
-        return response
-
-
-def install(session: aiohttp.ClientSession) -> None:
-    """Make the requests of ``session`` (discord.py's) :class:`AnswerFirst` requests."""
-    session._request_class = AnswerFirst
 
 
 class PriorityLoop(asyncio.SelectorEventLoop):

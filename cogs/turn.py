@@ -159,7 +159,6 @@ class TurnControls(LobbyControls):
             # a fresh private panel instead, so the click is still answered with it
             if interaction.response.is_done():
                 raise
-            priority.mark_urgent()  # the person still waits for an answer
             await interaction.response.send_message(**payload.send(), ephemeral=True)
             if interaction.guild_id is None:
                 return
