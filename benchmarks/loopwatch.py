@@ -187,8 +187,25 @@ async def probe_lag() -> None:
             _WRITE[0](f"lag {time.monotonic():.6f} {lag:.2f}")
 
 
-#: the coroutines that answer an interaction (discord.py's dispatch of a click or a command)
+#: the coroutines that answer an interaction (discord.py's dispatch of a command or of a
+#: lesson's click); a table's click is answered by the table cog's listener (:func:`_answering`)
 ANSWERING = ("schedule_dynamic_item_call", "_scheduled_task", "CommandTree")
+ROUTER = "PlayCog.on_interaction"
+
+
+def _answering(coro: Any) -> Any:
+    """The interaction a task's coroutine answers, or None (not one that answers one)."""
+    name = getattr(coro, "__qualname__", "")
+    frame = getattr(coro, "cr_frame", None)
+    if frame is None:
+        return None
+    if any(part in name for part in ANSWERING):
+        return frame.f_locals.get("interaction")
+    listener = frame.f_locals.get("coro") if name.endswith("_run_event") else None
+    args = frame.f_locals.get("args") or ()
+    if getattr(listener, "__qualname__", "") == ROUTER and args:
+        return args[0]
+    return None
 SAMPLE_TASKS = 0.025  # seconds between looks at the interactions being answered
 
 
@@ -223,13 +240,11 @@ async def sample_answers() -> None:
         current = set()
         for task in asyncio.all_tasks():
             coro = task.get_coro()
-            name = getattr(coro, "__qualname__", "")
-            if not any(part in name for part in ANSWERING):
+            interaction = _answering(coro)
+            if interaction is None:
                 continue
             current.add(task)
             born = seen.setdefault(task, now)
-            frame = getattr(coro, "cr_frame", None)
-            interaction = frame.f_locals.get("interaction") if frame is not None else None
             if getattr(interaction, "id", None) in _ANSWERED:
                 continue  # answered: the rest is not the wait measured
             if now - born > 0.03 and _WRITE:

@@ -1,11 +1,10 @@
 """The parts every message of a table is made of: static views, the table's buttons and menus
-(rebuilt from their custom ids on each click), pictures drawn off the event loop, payloads."""
+(their clicks routed by their custom ids), pictures drawn off the event loop, payloads."""
 
 from __future__ import annotations
 
 import io
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -17,7 +16,6 @@ from PIL import Image
 from bot.i18n import t
 from bot.render import hand_png_async, table_png_async
 from bot.tables import Table
-from cogs import ids
 
 # Pillow imports its format plugins lazily on the first save; two pictures drawn at once in
 # worker threads could both start that import and stall, so it happens here, once.
@@ -30,79 +28,30 @@ ROWS = 5  # the most action rows a message may hold
 
 
 class StaticView(discord.ui.View):
-    """Components sent with a message; clicks reach :class:`TableButton` / :class:`TableSelect`.
+    """Components sent with a message; their clicks reach the table cog's listener.
 
-    The view itself is never kept in memory: the dynamic items are rebuilt from the custom id
-    of each click, so buttons keep working after a restart.
+    The view itself is never kept in memory: a click is routed by its custom id alone
+    (``PlayCog.on_interaction``), so buttons keep working after a restart.
     """
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
 
     def is_dispatchable(self) -> bool:
-        """Never stored: the registered dynamic items read the custom id instead."""
+        """Never stored: the table cog reads the custom id instead."""
         return False
 
 
 COG = "PlayCog"  # the cog whose ``component`` method routes every table component
-
-
-async def _route(interaction: discord.Interaction[Any], cid: ids.ComponentId) -> None:
-    cog = interaction.client.get_cog(COG)
-    if cog is None:  # pragma: no cover - the items are removed with the cog
-        return
-    await cog.component(interaction, cid)
-
-
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=ids.BUTTON_TEMPLATE):
-    """A table's button, rebuilt from its custom id ``dh:<verb>:<table>:<version>:<arg>``."""
-
-    def __init__(self, item: discord.ui.Button[Any], row: int | None = None) -> None:
-        super().__init__(item, row=row)
-        found = ids.BUTTON_TEMPLATE.fullmatch(self.custom_id)
-        assert found is not None, self.custom_id
-        self.cid = ids.from_match(found)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any], match: re.Match[str], /
-                             ) -> TableButton:
-        """The button of a click (the custom id already matched the template)."""
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the click to the table cog's router."""
-        await _route(interaction, self.cid)
-
-
-class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                  template=ids.SELECT_TEMPLATE):
-    """A table's select menu, rebuilt from its custom id like :class:`TableButton`."""
-
-    def __init__(self, item: discord.ui.Select[Any], row: int | None = None) -> None:
-        super().__init__(item, row=row)
-        found = ids.SELECT_TEMPLATE.fullmatch(self.custom_id)
-        assert found is not None, self.custom_id
-        self.cid = ids.from_match(found)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any], match: re.Match[str], /
-                             ) -> TableSelect:
-        """The menu of a choice (the custom id already matched the template)."""
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the choice to the table cog's router."""
-        await _route(interaction, self.cid)
+#: a table's button and select menu: plain components, their clicks routed by their custom id
+Button = discord.ui.Button[Any]
+Select = discord.ui.Select[Any]
 
 
 def select_menu(custom_id: str, options: list[discord.SelectOption], placeholder: str | None = None,
-            row: int | None = None, min_values: int = 1, max_values: int = 1) -> TableSelect:
-    return TableSelect(discord.ui.Select(custom_id=custom_id, options=options,
-                                         placeholder=placeholder, min_values=min_values,
-                                         max_values=max_values), row=row)
+            row: int | None = None, min_values: int = 1, max_values: int = 1) -> Select:
+    return discord.ui.Select(custom_id=custom_id, options=options, placeholder=placeholder,
+                             min_values=min_values, max_values=max_values, row=row)
 
 
 TABLE_FILE = "table.png"  # fixed names: a file name must never carry a card code
@@ -160,7 +109,7 @@ class Layout(discord.ui.LayoutView):
         super().__init__(timeout=None)
 
     def is_dispatchable(self) -> bool:
-        """Never stored: the registered dynamic items read the custom id instead."""
+        """Never stored: the table cog reads the custom id instead."""
         return False
 
 
@@ -288,7 +237,7 @@ def seat_label(table: Table, seat: int, lang: str, mention: bool = False) -> str
 
 def button_item(label: str, custom_id: str,
                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                row: int | None = None, disabled: bool = False) -> TableButton:
-    return TableButton(discord.ui.Button(label=label[:80], custom_id=custom_id, style=style,
-                                         disabled=disabled), row=row)
+                row: int | None = None, disabled: bool = False) -> Button:
+    return discord.ui.Button(label=label[:80], custom_id=custom_id, style=style,
+                             disabled=disabled, row=row)
 

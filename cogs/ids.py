@@ -1,8 +1,9 @@
 """Custom ids of Deckhand's components: ``dh:<verb>:<table>:<version>:<arg>``.
 
 The table id and state version travel in the id, so a button keeps working after a restart
-and a click on an older position is recognised as stale. Buttons and select menus are matched
-by two templates (discord.py's ``DynamicItem``); anything else is answered by a fallback.
+and a click on an older position is recognised as stale. A table's clicks are routed by
+:func:`parse` alone; a lesson's buttons are discord.py dynamic items matched by
+:data:`LEARN_TEMPLATE`.
 """
 
 from __future__ import annotations
@@ -28,8 +29,6 @@ LEARN_VERBS = (
 )
 VERBS = frozenset(BUTTON_VERBS + SELECT_VERBS + LEARN_VERBS)
 _REST = r":(?P<table>\d{1,18}):(?P<version>\d{1,9}):(?P<arg>[A-Za-z0-9_.=,\-]{0,60})"
-BUTTON_TEMPLATE = re.compile(rf"dh:(?P<verb>{'|'.join(BUTTON_VERBS)}){_REST}")
-SELECT_TEMPLATE = re.compile(rf"dh:(?P<verb>{'|'.join(SELECT_VERBS)}){_REST}")
 #: a guided deal's buttons (cogs/learn.py); ``table`` is the lesson, ``version`` its step
 LEARN_TEMPLATE = re.compile(rf"dh:(?P<verb>{'|'.join(LEARN_VERBS)}){_REST}")
 _PATTERN = re.compile(r"dh:([a-z]{1,8}):(\d{1,18}):(\d{1,9}):([A-Za-z0-9_.=,\-]{0,60})")
@@ -64,10 +63,6 @@ def parse(custom_id: str) -> ComponentId | None:
 
 
 def from_match(found: re.Match[str]) -> ComponentId:
-    """The parts of an id matched by :data:`BUTTON_TEMPLATE` or :data:`SELECT_TEMPLATE`."""
+    """The parts of an id matched by :data:`LEARN_TEMPLATE`."""
     return ComponentId(found["verb"], int(found["table"]), int(found["version"]), found["arg"])
 
-
-def templated(custom_id: str) -> bool:
-    """Whether a template (and so a registered ``DynamicItem``) matches an id."""
-    return any(p.fullmatch(custom_id) for p in (BUTTON_TEMPLATE, SELECT_TEMPLATE, LEARN_TEMPLATE))

@@ -15,8 +15,8 @@ from cogs.controls import (
     PAGE,
     ROWS,
     Payload,
+    Select,
     StaticView,
-    TableSelect,
     button_item,
     game_name,
     seat_label,
@@ -133,11 +133,11 @@ def options_payload(table: Table, lang: str, page: int = 0,
     return Payload(f"**{title}**", None, view)
 
 
-def _option_menus(table: Table, lang: str) -> list[TableSelect]:
+def _option_menus(table: Table, lang: str) -> list[Select]:
     """Every menu of the host's options, in the order they are shown."""
     rules = table.rules
     players = max(len(table.seats), rules.min_players)
-    menus: list[TableSelect] = []
+    menus: list[Select] = []
     timer = select_menu(
         custom_id=ids.make("timer", table.id), placeholder=t("timer", lang),
         options=[discord.SelectOption(label=t("timer-" + c, lang), value=c,
@@ -159,7 +159,7 @@ def _option_menus(table: Table, lang: str) -> list[TableSelect]:
                 label=t("swap-pair", lang, a=a + 1, b=b + 1)[:100],
                 description=f"{table.seats[a].name} ↔ {table.seats[b].name}"[:100],
                 value=f"{a}-{b}") for a, b in pairs]))
-    length: list[TableSelect] = []  # the options that set how long a game lasts: first
+    length: list[Select] = []  # the options that set how long a game lasts: first
     for option in rules.options:
         current = table.options.get(option.name, option.default)
         help_text = option.help_ja if lang == "ja" else option.help_en
@@ -185,7 +185,7 @@ def _option_menus(table: Table, lang: str) -> list[TableSelect]:
     return length + menus
 
 
-def level_select(table: Table, lang: str, row: int | None = None) -> TableSelect:
+def level_select(table: Table, lang: str, row: int | None = None) -> Select:
     """The computer players' level, the table's marked (the lobby's options and the host's
     menu in play)."""
     return select_menu(

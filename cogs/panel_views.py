@@ -14,10 +14,10 @@ from cogs import ids
 from cogs.controls import (
     PAGE,
     ROWS,
+    Button,
     Payload,
     Picture,
     StaticView,
-    TableButton,
     button_item,
     game_name,
     select_menu,
@@ -71,7 +71,7 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
     for members in groups.values():
         members.sort(key=lambda i: [order(c) for c in legal[i].cards])
     rows_used = 0
-    nav: list[TableButton] = []
+    nav: list[Button] = []
     for number, (kind, members) in enumerate(groups.items()):
         if rows_used >= ROWS:
             break

@@ -31,7 +31,7 @@ from cogs.board import Board as Board  # re-exported
 from cogs.board import Interaction
 from cogs.hints import HintControls
 from cogs.rules_text import rules_answer
-from cogs.views import COG, TableButton, TableSelect
+from cogs.views import COG
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -133,7 +133,6 @@ class PlayCog(HintControls, commands.Cog, name=COG):
         for command in self._commands:
             self.bot.tree.add_command(command)
         self.manager.listeners.append(self.on_update)
-        self.bot.add_dynamic_items(TableButton, TableSelect)
         self.bot.before_disconnect.append(self.settle_messages)
         await self._warm_up()
 
@@ -151,7 +150,6 @@ class PlayCog(HintControls, commands.Cog, name=COG):
         """Take the commands and the listener away."""
         for command in self._commands:
             self.bot.tree.remove_command(command.name)
-        self.bot.remove_dynamic_items(TableButton, TableSelect)
         with contextlib.suppress(ValueError):
             self.manager.listeners.remove(self.on_update)
         with contextlib.suppress(ValueError):
@@ -231,8 +229,7 @@ class PlayCog(HintControls, commands.Cog, name=COG):
     async def component(self, interaction: Interaction, cid: ids.ComponentId) -> None:
         """One click or choice on a table component: routed, refusals as sentences.
 
-        Called by :class:`cogs.views.TableButton` / :class:`cogs.views.TableSelect` (the
-        registered dynamic items) and by the fallback listener, never both for one interaction.
+        Called by :meth:`on_interaction`, once for each click on a table's component.
         """
         raw = dict(interaction.data or {}).get("values")
         values = [str(v) for v in raw] if isinstance(raw, list) else []
@@ -253,11 +250,15 @@ class PlayCog(HintControls, commands.Cog, name=COG):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        """The fallback for components no dynamic item takes: never left unanswered.
+        """Every click on a table's component, routed by its custom id; any other component
+        nobody takes is answered too: never left unanswered.
 
-        discord.py hands a click to a registered dynamic item only when its custom id matches
-        the item's template *and* the clicked message carries that component; exactly the
-        other clicks are answered here (the records cog answers its own ``dhs:`` ids).
+        A table's buttons and menus are plain components, not discord.py's dynamic items: a
+        click needs nothing but its custom id, so the clicked message is never rebuilt into a
+        view (``View.from_message``), work every click waited on. A lesson's buttons are
+        dynamic items (``cogs.learn.LearnButton``): discord.py hands such a click to the item
+        when the clicked message carries it; the records' and reviews' ``dhs:`` and ``dhr:``
+        ids are answered by their cogs.
         """
         if interaction.type is not discord.InteractionType.component:
             return
@@ -265,9 +266,9 @@ class PlayCog(HintControls, commands.Cog, name=COG):
         custom_id = str(data.get("custom_id", ""))
         if custom_id.startswith(("dhs:", "dhr:")):  # the records' and reviews' own buttons
             return
-        if ids.templated(custom_id) and _carries(interaction.message, custom_id,
-                                                 data.get("component_type")):
-            return  # a TableButton / TableSelect answers it
+        if ids.LEARN_TEMPLATE.fullmatch(custom_id) and _carries(
+                interaction.message, custom_id, data.get("component_type")):
+            return  # a LearnButton answers it
         parsed = ids.parse(custom_id)
         if parsed is None:
             await self._refuse(interaction, Refusal("unknown-component"), "?")

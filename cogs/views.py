@@ -30,8 +30,6 @@ from cogs.controls import (
     Payload,
     Picture,
     StaticView,
-    TableButton,
-    TableSelect,
     button_item,
     game_name,
     seat_label,
@@ -51,7 +49,7 @@ from games.cards import pretty
 
 __all__ = [
     "COG", "HAND_FILE", "PAGE", "ROWS", "TABLE_FILE", "Payload", "Picture", "StaticView",
-    "TableButton", "TableSelect", "button_item", "card_words", "computers_line",
+    "button_item", "card_words", "computers_line",
     "game_name", "hand_payload", "hidden_cards", "level_select",
     "lobby_payload", "manage_payload", "option_value_text", "optional_seats", "options_payload",
     "seat_faces", "seat_label", "select_menu", "table_payload",

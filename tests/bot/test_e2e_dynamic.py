@@ -1,9 +1,10 @@
-"""Table components are discord.py dynamic items; everything else gets one polite answer.
+"""Table components are routed by their custom id alone; everything else gets one answer.
 
-A click whose custom id matches a template and that the clicked message carries goes to
-:class:`cogs.views.TableButton` / :class:`cogs.views.TableSelect`; every other component
-interaction is answered by the cog's fallback (or, for ``dhs:`` ids, by the records cog), and
-no interaction is answered twice or left unanswered.
+A click on a table's button or menu reaches ``PlayCog.on_interaction``, which parses its id
+and hands it to ``PlayCog.component`` once; the clicked message is never rebuilt into a view
+(discord.py's ``View.from_message``, which its dynamic items need). A lesson's buttons stay
+dynamic items. Every other component interaction is answered by the cog's fallback (or, for
+``dhs:`` ids, by the records cog), and no interaction is answered twice or left unanswered.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from cogs import ids
 from cogs.play import PlayCog
-from cogs.views import TableButton, TableSelect
 from tests.bot.sim_helpers import World, button, verb_of, world
 from tests.bot.test_e2e_safety import (
     first_move,
@@ -32,19 +33,10 @@ COMPONENT, BUTTON, SELECT = 3, 2, 3
 
 
 class Paths:
-    """Counts which handler each table interaction went through."""
+    """Counts the table interactions routed, and the views rebuilt from a clicked message."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.seen: Counter[str] = Counter()
-        for cls, name in ((TableButton, "button"), (TableSelect, "select")):
-            original = cls.callback
-
-            async def counted(item: Any, interaction: Any, _o: Any = original,
-                              _n: str = name) -> None:
-                self.seen[_n] += 1
-                await _o(item, interaction)
-
-            monkeypatch.setattr(cls, "callback", counted)
         component = PlayCog.component
 
         async def routed(cog: Any, interaction: Any, cid: Any) -> None:
@@ -52,6 +44,13 @@ class Paths:
             await component(cog, interaction, cid)
 
         monkeypatch.setattr(PlayCog, "component", routed)
+        rebuild = discord.ui.View.from_message.__func__  # type: ignore[attr-defined]
+
+        def rebuilt(cls: Any, *args: Any, **kwargs: Any) -> Any:
+            self.seen["rebuilt"] += 1
+            return rebuild(cls, *args, **kwargs)
+
+        monkeypatch.setattr(discord.ui.View, "from_message", classmethod(rebuilt))
 
     def take(self) -> Counter[str]:
         found, self.seen = self.seen, Counter()
@@ -75,35 +74,30 @@ async def forged(w: World, user: SimUser, message: SimMessage, custom_id: str,
     return await w.sim._interact(COMPONENT, user, w.channel, data, message=message)
 
 
-def test_the_templates_take_exactly_the_ids_the_bot_makes() -> None:
-    for verb in ids.BUTTON_VERBS:
+def test_every_id_the_bot_makes_parses_back_and_nothing_else_does() -> None:
+    for verb in ids.BUTTON_VERBS + ids.SELECT_VERBS:
         made = ids.make(verb, 12, 3, "0.1")
-        assert ids.BUTTON_TEMPLATE.fullmatch(made) and not ids.SELECT_TEMPLATE.fullmatch(made)
-    for verb in ids.SELECT_VERBS:
-        made = ids.make(verb, 12, 3, "hand")
-        assert ids.SELECT_TEMPLATE.fullmatch(made) and not ids.BUTTON_TEMPLATE.fullmatch(made)
+        assert ids.parse(made) == ids.ComponentId(verb, 12, 3, "0.1")
+        assert not ids.LEARN_TEMPLATE.fullmatch(made)
     for other in ("dh:nope:1:1:0", "dh:act:1:x:0", "dh:act:1:1", "dhs:lb:x:1:a", "dh:act:1:1:0 ",
                   "xdh:act:1:1:0", "dh:act:1234567890123456789:1:0", ""):
-        assert not ids.templated(other), other
-    assert TableButton(__import__("discord").ui.Button(custom_id="dh:hand:5:7:")).cid == \
-        ids.ComponentId("hand", 5, 7, "")
+        assert ids.parse(other) is None, other
 
 
-async def test_table_clicks_go_through_the_dynamic_items(
+async def test_table_clicks_are_routed_once_by_their_id_and_no_view_is_rebuilt(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     paths = Paths(monkeypatch)
     async with world(tmp_path, people=2) as w:
         alice, bob = w.users
         registered = w.bot._connection._view_store._dynamic_items  # what discord.py dispatches
-        assert registered[ids.BUTTON_TEMPLATE] is TableButton
-        assert registered[ids.SELECT_TEMPLATE] is TableSelect
+        assert list(registered) == [ids.LEARN_TEMPLATE]  # a lesson's buttons only
         await w.sim.slash(alice, w.channel, "play", {"game": "high-card"})
         await w.sim.settle()
         lobby = w.table_message()
         paths.take()
         r = await w.sim.click(bob, lobby, button(lobby, "join")["custom_id"])
         answered_once(w, r)
-        assert paths.take() == Counter(button=1, routed=1)
+        assert paths.take() == Counter(routed=1)
         lobby = w.table_message()
         r = await w.sim.click(alice, lobby, button(lobby, "opts")["custom_id"])
         menu = r.message
@@ -112,7 +106,7 @@ async def test_table_clicks_go_through_the_dynamic_items(
         paths.take()
         r = await w.sim.select(alice, menu, timer["custom_id"], ["relaxed"])
         answered_once(w, r)
-        assert paths.take() == Counter(select=1, routed=1)
+        assert paths.take() == Counter(routed=1)
         assert w.bot.manager.tables[1].timer == "relaxed"
         lobby = w.table_message()
         r = await w.sim.click(alice, lobby, button(lobby, "start")["custom_id"])
@@ -125,12 +119,12 @@ async def test_table_clicks_go_through_the_dynamic_items(
         r = await (w.sim.click(user, hand, custom_id) if kind == "button"
                    else w.sim.select(user, hand, custom_id, values))
         answered_once(w, r)
-        assert paths.take() == Counter({kind: 1, "routed": 1})
+        assert paths.take() == Counter(routed=1)
         assert len(await w.bot.store.actions(1)) == 1
         assert w.sim.spec_errors == [] and w.sim.client_errors == []
 
 
-async def test_after_a_restart_old_buttons_are_rebuilt_from_their_ids(
+async def test_after_a_restart_old_buttons_are_routed_by_their_ids(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     paths = Paths(monkeypatch)
     async with world(tmp_path, people=2) as w:
@@ -149,9 +143,7 @@ async def test_after_a_restart_old_buttons_are_rebuilt_from_their_ids(
                    else w.sim.select(user, old_hand, custom_id, values))
         answered_once(w, r)
         assert r.callback_type == 7
-        expected = Counter(button=1, routed=2)
-        expected[kind] += 1
-        assert paths.take() == expected
+        assert paths.take() == Counter(routed=2)
         # the same control on another old copy of the hand: now stale, answered once with the
         # position now
         r = await (w.sim.click(user, second_hand, custom_id) if kind == "button"
@@ -187,7 +179,7 @@ async def test_unmatched_ids_get_exactly_one_polite_answer(
         refused(r, words)
         answered_once(w, r)
         went = paths.take()
-        assert went["button"] + went["select"] == 0 and went["routed"] <= 1
+        assert went["rebuilt"] == 0 and went["routed"] <= 1
         assert w.bot.manager.tables[1].version == 0
         assert w.sim.spec_errors == [] and w.sim.client_errors == []
 
@@ -209,12 +201,14 @@ async def test_the_records_cogs_buttons_still_work(tmp_path: Path,
         assert w.sim.spec_errors == [] and w.sim.client_errors == []
 
 
-async def test_without_the_cog_no_table_item_is_dispatched(tmp_path: Path) -> None:
+async def test_without_the_cog_no_table_click_is_routed(tmp_path: Path) -> None:
     async with world(tmp_path, people=1) as w:
-        store = w.bot._connection._view_store._dynamic_items
-        assert ids.BUTTON_TEMPLATE in store
+        def routing() -> list[Any]:
+            return [f for f in w.bot.extra_events.get("on_interaction", [])
+                    if isinstance(getattr(f, "__self__", None), PlayCog)]
+        assert len(routing()) == 1
         await w.bot.remove_cog("PlayCog")
-        assert ids.BUTTON_TEMPLATE not in store and ids.SELECT_TEMPLATE not in store
+        assert routing() == []
 
 
 @pytest.mark.parametrize("custom_id", ["dhs:lb:twenty-two:0:a", "dhs:lb:*:1:b",
