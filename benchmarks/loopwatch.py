@@ -191,6 +191,7 @@ async def probe_lag() -> None:
 #: lesson's click); a table's click is answered by the table cog's listener (:func:`_answering`)
 ANSWERING = ("schedule_dynamic_item_call", "_scheduled_task", "CommandTree")
 ROUTER = "PlayCog.on_interaction"
+SAMPLE_TASKS = 0.025  # seconds between looks at the interactions being answered
 
 
 def _answering(coro: Any) -> Any:
@@ -206,7 +207,6 @@ def _answering(coro: Any) -> Any:
     if getattr(listener, "__qualname__", "") == ROUTER and args:
         return args[0]
     return None
-SAMPLE_TASKS = 0.025  # seconds between looks at the interactions being answered
 
 
 def _awaiting(coro: Any) -> str:

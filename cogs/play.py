@@ -272,14 +272,14 @@ class PlayCog(HintControls, commands.Cog, name=COG):
         parsed = ids.parse(custom_id)
         if parsed is None:
             await self._refuse(interaction, Refusal("unknown-component"), "?")
-        else:  # one of our ids on a message that does not carry it: checked like any click
+        else:  # a table's click (whatever message it came on: the handlers check that)
             await self.component(interaction, parsed)
 
     async def route(self, interaction: Interaction, cid: ids.ComponentId,
                     values: list[str]) -> None:
         """Do what a component asks: its verb's handler, with the table it names."""
         handler = self.handlers.get(cid.verb)
-        if handler is None:  # pragma: no cover - the templates and ids.parse admit only these
+        if handler is None:  # a lesson's id, on a message that does not carry it
             raise Refusal("unknown-component")
         await handler(interaction, self.manager.get(cid.table), cid, values,
                       lang_of(interaction.locale))
