@@ -1,0 +1,115 @@
+"""Every sentence a person reads, in their language, from message catalogues.
+
+The catalogues are gettext ``.po`` files, the format translators and their tools (Poedit,
+Weblate, Crowdin) know: ``games/locales/<lang>/<part>.po``, one folder per language and one
+file per part of the product (``bot.po`` for the bot's messages, ``games.po`` for the games'
+events, moves and refusals, ...). A message is found by its key (the ``msgid``); its text (the
+``msgstr``) fills named fields the way :meth:`str.format` does: ``{game}``, ``{count:d}``.
+
+Adding a language is a new folder of catalogues and no code change: a message missing there
+falls back to English. The rules themselves never word anything: they return data
+(:class:`Msg`, events, actions) and the front ends word it here.
+
+Reading the catalogues is the only file access of the :mod:`games` package; it happens once a
+language, the first time one of its messages is asked for.
+"""
+
+from __future__ import annotations
+
+import functools
+import string
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from babel.messages.pofile import read_po
+
+from games.cards import Card, show
+
+#: where the catalogues are: one folder per language
+LOCALES = Path(__file__).with_name("locales")
+#: the language every other falls back to, message by message
+DEFAULT = "en"
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A sentence as data: its catalogue key and the values of its fields. Cards (one
+    :class:`~games.cards.Card` or a sequence of them) and other messages may be values: they
+    are worded in the reader's language too."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def text(self, lang: str = DEFAULT) -> str:
+        """The sentence in ``lang``."""
+        return text(self.key, lang, **self.params)
+
+
+def msg(key: str, /, **params: Any) -> Msg:
+    """A :class:`Msg` with its fields as keywords: ``msg("must-follow", suit="H")``."""
+    return Msg(key, params)
+
+
+@functools.cache
+def catalogue(lang: str) -> Mapping[str, str]:
+    """Every message of ``lang``'s catalogues (empty for a language with none); a message
+    not yet translated there (an empty ``msgstr``) is left out, so it falls back."""
+    found: dict[str, str] = {}
+    folder = LOCALES / lang
+    for path in sorted(folder.glob("*.po")) if folder.is_dir() else ():
+        with path.open("rb") as handle:
+            for message in read_po(handle, locale=None):
+                if message.id and isinstance(message.id, str) and isinstance(
+                        message.string, str) and message.string:
+                    found[message.id] = message.string
+    return found
+
+
+def languages() -> tuple[str, ...]:
+    """The languages that have catalogues, the default first."""
+    others = sorted(p.name for p in LOCALES.iterdir() if p.is_dir() and p.name != DEFAULT)
+    return (DEFAULT, *others)
+
+
+def has(key: str, lang: str = DEFAULT) -> bool:
+    """Whether ``lang``'s catalogues (or, failing them, the default's) have ``key``."""
+    return key in catalogue(lang) or key in catalogue(DEFAULT)
+
+
+def template(key: str, lang: str = DEFAULT) -> str:
+    """The unfilled text of ``key`` in ``lang`` (the default language's when missing; the key
+    itself when no catalogue has it, so a missing message shows as its name, never crashes)."""
+    return catalogue(lang).get(key) or catalogue(DEFAULT).get(key) or key
+
+
+def text(key: str, lang: str = DEFAULT, /, **params: Any) -> str:
+    """The sentence ``key`` in ``lang`` with its fields filled (cards and messages worded in
+    ``lang`` too)."""
+    found = template(key, lang)
+    if not params:
+        return found
+    return found.format(**{name: word(value, lang) for name, value in params.items()})
+
+
+def word(value: Any, lang: str = DEFAULT) -> Any:
+    """A field's value as a reader sees it: cards shown with suit symbols, a message worded;
+    anything else as it is (numbers keep their format spec)."""
+    if isinstance(value, Msg):
+        return value.text(lang)
+    if isinstance(value, Card):
+        return show((value,), lang)
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Card) for v in value):
+        return show(value, lang)
+    return value
+
+
+def fields(template_text: str) -> set[str]:
+    """The names of the fields a text fills: ``'{a} and {b:d}'`` → ``{'a', 'b'}``."""
+    return {name for _, name, _, _ in string.Formatter().parse(template_text) if name}
+
+
+def keys(lang: str = DEFAULT) -> Iterable[str]:
+    """The keys of ``lang``'s catalogues."""
+    return catalogue(lang).keys()
