@@ -326,10 +326,8 @@ def child() -> int:
             finally:
                 announcing.cancel()
 
-    from bot import priority
-
     with contextlib.suppress(KeyboardInterrupt):
-        priority.run(run())  # the production loop (bot/__main__.py)
+        asyncio.run(run())  # as the bot runs (bot/__main__.py)
     return 0
 
 

@@ -56,7 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     if args not in ([], ["sync"]):
         print(USAGE, file=sys.stderr)
         return 2
-    from bot import lifecycle, logs, priority
+    import asyncio
+
+    from bot import lifecycle, logs
 
     # Logging first, in the format asked for when it is a known one, so that even a bad
     # setting is told as one line of that format (and never shows the token).
@@ -71,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     logs.setup(settings.log_format, settings.log_level, secrets_of(settings))
     log.info("starting with %s", settings)
     try:
-        return priority.run(lifecycle.run(settings, only_sync=args == ["sync"]))
+        return asyncio.run(lifecycle.run(settings, only_sync=args == ["sync"]))
     except lifecycle.StartFailed as failed:
         cause = failed.__cause__
         log.error("%s", failed.sentence,

@@ -21,7 +21,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot import priority
+from bot import tasks
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class AvatarCache:
                 asyncio.get_running_loop()
             except RuntimeError:
                 return None if found is None else found[0]
-            self.pending[user_id] = priority.background(self._load(user_id, self.fetch))
+            self.pending[user_id] = tasks.background(self._load(user_id, self.fetch))
         return None if found is None else found[0]
 
     def faces(self, user_ids: Sequence[int | None]) -> tuple[bytes | None, ...]:

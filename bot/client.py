@@ -24,7 +24,7 @@ import discord
 from discord.ext import commands
 
 import games
-from bot import logs, memory, priority
+from bot import logs, memory
 from bot.config import Settings
 from bot.health import HEARTBEAT_SECONDS
 from bot.i18n import Translator
@@ -126,9 +126,6 @@ class Deckhand(commands.AutoShardedBot):
             with logs.context(guild=guild, shard=shard_of(guild, self.shard_count),
                               table=table_in(data)):
                 log.debug("interaction type %s", data.get("type"))
-                # someone waits on this: the gateway's reader, and the tasks it starts for
-                # the interaction, go before background work from now on (bot.priority)
-                priority.mark_urgent()
                 parse_interaction(data)
 
         parsers["INTERACTION_CREATE"] = tagged

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot import logs, priority
+from bot import logs, tasks
 from bot.core import TableCore
 from bot.model import FINISHED, PLAYING, Table, Update
 
@@ -57,7 +57,7 @@ class Finishing(TableCore):
                         return
                 delay = min(delay * 2, CONCLUDE_RETRY_MOST)
 
-        table.conclude_task = priority.background(again())
+        table.conclude_task = tasks.background(again())
 
     async def _finished(self, table: Table) -> None:
         """Run the finish hooks; a failing hook is logged (its work is caught up on restart)."""

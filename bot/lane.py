@@ -14,8 +14,7 @@ the latest position when its edit finally runs, a table has one alert at a time)
 does not pile work up. Slots go by priority, then in the order asked: a turn alert (someone is
 to be told it is their turn) before a panel's picture, before the public table message.
 
-The event loop (:mod:`bot.priority`) runs clicks before these jobs' steps; the lane still
-bounds how many of them are under way (and so how many requests are in flight) at once.
+The lane also bounds how many requests such jobs have in flight at once.
 """
 
 from __future__ import annotations

@@ -11,7 +11,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.priority import FirstLock
 from bot.storage import TableRow
 from games.core import Action, Event, Rules, State
 
@@ -84,7 +83,7 @@ class Table:
     message_id: int | None = None
     state: State | None = None
     version: int = 0
-    lock: asyncio.Lock = field(default_factory=FirstLock, repr=False)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     timer_task: asyncio.Task[None] | None = field(default=None, repr=False)
     #: (version, wall-clock time) when the running turn timer runs out, for the table message
     deadline: tuple[int, float] | None = field(default=None, repr=False)

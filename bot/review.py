@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot import priority
+from bot import tasks
 from bot.i18n import plural, t
 from bot.storage import ActionRow, TableRow
 from bot.thinking import Thinker
@@ -92,7 +92,7 @@ class Reviewer:
         task = self.running.get(key)
         if task is not None:
             return task, False
-        task = priority.background(self._compute(key, game, mine))
+        task = tasks.background(self._compute(key, game, mine))
         self.running[key] = task
         return task, True
 

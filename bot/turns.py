@@ -8,7 +8,7 @@ import random
 import time
 from collections.abc import Callable
 
-from bot import logs, priority
+from bot import logs, tasks
 from bot.config import TIMER_SECONDS
 from bot.finish import Finishing
 from bot.model import AWAY_AFTER, FINISHED, PLAYING, Move, Refusal, Table, Update
@@ -160,11 +160,11 @@ class Turns(Finishing):
             return
         if any(table.seats[s].auto for s in table.state.to_act) and (
                 table.drive_task is None or table.drive_task.done()):
-            table.drive_task = priority.background(
+            table.drive_task = tasks.background(
                 self._drive(table, time.monotonic()))
         if table.weighed != table.version and self._offered(table):
             table.weighed = table.version
-            priority.background(self._weigh(table, table.version))
+            tasks.background(self._weigh(table, table.version))
         self._arm_timer(table)
 
     @staticmethod
@@ -225,7 +225,7 @@ class Turns(Finishing):
         if not any(not table.seats[s].auto for s in table.state.to_act):
             return
         table.deadline = (table.version, time.time() + seconds * self.timer_scale)
-        table.timer_task = priority.background(
+        table.timer_task = tasks.background(
             self._expire(table, table.version, seconds * self.timer_scale))
 
     async def _expire(self, table: Table, version: int, seconds: float) -> None:

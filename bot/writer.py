@@ -6,7 +6,7 @@ import asyncio
 import logging
 from typing import Any
 
-from bot import priority
+from bot import tasks
 from bot.storage import Storage
 
 log = logging.getLogger("bot.tables")  # the table manager's log, whichever layer writes
@@ -58,7 +58,7 @@ class ActionWriter:
     def _kick(self) -> None:
         """Start storing the waiting actions, unless a store is under way (it will)."""
         if self._pending and not self._busy():
-            self._task = priority.urgent(self._flush())  # moves wait on it
+            self._task = tasks.background(self._flush())  # moves wait on it
 
     async def _flush(self) -> None:
         while self._pending:

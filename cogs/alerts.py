@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import lane, logs, priority
+from bot import lane, logs, tasks
 from bot.config import TIMER_SECONDS
 from bot.i18n import t
 from bot.tables import PLAYING, Table
@@ -69,7 +69,7 @@ class Alerts:
         entry.due = due
         entry.version = table.version
         if self._work(entry) and (entry.task is None or entry.task.done()):
-            entry.task = priority.background(self._run(table, entry))
+            entry.task = tasks.background(self._run(table, entry))
         elif table.status != PLAYING and entry.message_id is None and (
                 entry.task is None or entry.task.done()):
             self.tables.pop(table.id, None)

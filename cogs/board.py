@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import lane, logs, priority
+from bot import lane, logs, tasks
 from bot.i18n import lang_of, t
 from bot.storage import UserSettings
 from bot.tables import CANCELLED, FINISHED, PLAYING, Refusal, Table, Update
@@ -183,7 +183,7 @@ class TableBoard:
         board = self.board(table.id)
         board.dirty = True
         if board.task is None or board.task.done():
-            board.task = priority.background(self._flush(table))
+            board.task = tasks.background(self._flush(table))
 
     async def _flush(self, table: Table) -> None:
         """Edit the public message until it shows the latest position (edits coalesce)."""

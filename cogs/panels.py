@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import lane, logs, priority
+from bot import lane, logs, tasks
 from bot.i18n import t
 from bot.tables import PLAYING, Table
 from cogs.views import Payload, StaticView
@@ -115,7 +115,7 @@ class Panels:
         panel.shown = shown
         if panel.expiry is not None and panel.expiry is not asyncio.current_task():
             panel.expiry.cancel()
-        panel.expiry = priority.background(self._expire(panel, panel.since))
+        panel.expiry = tasks.background(self._expire(panel, panel.since))
         if shown[2]:
             self._drop(panel)
 
@@ -217,7 +217,7 @@ class Panels:
         """Start editing a panel that is due an edit (``dirty``), unless an edit is under way:
         that one goes round once more."""
         if panel.task is None or panel.task.done():
-            panel.task = priority.background(self._edit(panel, table))
+            panel.task = tasks.background(self._edit(panel, table))
 
     def picture_later(self, panel: Panel, interaction: Interaction, payload: Payload,
                       shown: tuple[int, bool, bool]) -> None:
@@ -243,7 +243,7 @@ class Panels:
                 log.warning("table %s: a panel's picture could not be added (%s)",
                             panel.table_id, type(exc).__name__, extra=logs.failure(exc))
 
-        task = priority.background(add())
+        task = tasks.background(add())
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 

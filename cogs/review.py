@@ -25,7 +25,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 import games
-from bot import logs, priority
+from bot import logs, tasks
 from bot.i18n import lang_of, t
 from bot.model import FINISHED
 from bot.render import hand_alt, hand_png_async
@@ -144,7 +144,7 @@ class ReviewCog(commands.Cog):
         task, _ = self.reviewer.start(key, game_of(row, actions), own_moves(actions, seat))
         await reply(interaction, t("rv-in-dm" if by_dm else "rv-later" if busy else
                                    "rv-working", lang))
-        follow = priority.background(
+        follow = tasks.background(
             self._deliver(key, task, table_id, row.game))
         self._tasks.add(follow)
         follow.add_done_callback(self._tasks.discard)

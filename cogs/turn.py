@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import priority
+from bot import tasks
 from bot.i18n import lang_of, move_word, t
 from bot.tables import CANCELLED, PLAYING, Refusal, Table, Update
 from bot.tree import reply
@@ -58,7 +58,7 @@ class TurnControls(LobbyControls):
             if board.dm_turns.get(seat) == table.version:
                 continue
             board.dm_turns[seat] = table.version
-            priority.background(
+            tasks.background(
                 self._dm_turn(table, seat, table.version, out_of_turn))
 
     async def _dm_turn(self, table: Table, seat: int, version: int,

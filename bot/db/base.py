@@ -10,7 +10,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 from bot.db.plan import Plan, Row, Step, single
-from bot.priority import FirstLock
 
 T = TypeVar("T")
 
@@ -37,7 +36,7 @@ class Database(ABC):
 
     def __init__(self) -> None:
         #: held while the connection is busy with something that must not interleave
-        self.lock: asyncio.Lock = FirstLock()
+        self.lock = asyncio.Lock()
 
     @abstractmethod
     async def run(self, plan: Plan[T], *, write: bool = False) -> T:

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot import priority
+from bot import tasks
 from bot.db.base import SQLITE, Database, IntegrityError
 from bot.db.plan import ALL, MANY, ONE, RUN, Plan, Step, drive, drive_sync, single
 
@@ -78,7 +78,7 @@ class AsyncSqlite(Database):
         #: held by whatever writes on either connection, only while it writes (taken after
         #: :attr:`lock`): an append waits for writes under way, never for the reads and
         #: writes queued on aiosqlite's connection
-        self.writing: asyncio.Lock = priority.FirstLock()
+        self.writing = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str) -> AsyncSqlite:
@@ -163,7 +163,7 @@ class AsyncSqlite(Database):
             with contextlib.suppress(sqlite3.Error):
                 await self.one("PRAGMA wal_checkpoint(PASSIVE)")
 
-        self._checkpointing = priority.background(run())
+        self._checkpointing = tasks.background(run())
 
     def appends_at_once(self) -> bool:
         """No write of this process under way: an append commits on the spot (unless another

@@ -20,7 +20,6 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import pytest
 
 from bot.db import POSTGRESQL, SQLITE
-from bot.priority import PriorityLoop
 from bot.storage import Storage
 from bot.tables import TableManager, Update
 from tests.bot import sim_helpers
@@ -28,11 +27,6 @@ from tests.bot.fakegame import lookup
 
 PG_ENV = "DECKHAND_TEST_PG"
 
-
-def pytest_asyncio_loop_factories(config: pytest.Config,
-                                  item: pytest.Item) -> dict[str, type[PriorityLoop]]:
-    """The bot's tests run on the bot's own event loop (clicks first: bot/priority.py)."""
-    return {"priority": PriorityLoop}
 
 #: end-to-end tests that also run on PostgreSQL: a whole game of every game through Discord,
 #: restarts (mid-game and at the end of a game), the leaderboard, forget-me, concurrent clicks
