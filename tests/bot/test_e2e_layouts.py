@@ -1,7 +1,7 @@
 """The two layouts of the table message side by side on the simulated Discord: the embed the
-bot posts, and the same message as a Components V2 container (tried, not used: see README's
-"Layouts"). Both must be valid against Discord's spec and say the same words; the V2 one
-holds the picture, the seats, the results and the controls in one container."""
+bot posts, and the same message as a Components V2 container (tried, not used: see
+docs/design/panel-layout.md). Both must be valid against Discord's spec and say the same words;
+the V2 one holds the picture, the seats, the results and the controls in one container."""
 
 from __future__ import annotations
 
