@@ -20,11 +20,12 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.i18n import MESSAGES, t
+from bot.i18n import t
 from bot.lobby import Lobbies
 from bot.model import LOBBY, PLAYING, Refusal, Table
 from bot.results import points_text
 from bot.scheduler import Dropped
+from games import wording
 from games.ai.analysis import Analysis, MoveValue, Outlook, analyse_pickled
 from games.core import Rules
 
@@ -116,7 +117,7 @@ def goal_key(game: str, seat: int, view: dict[str, Any], side: bool) -> str | No
     if game not in GOAL_GAMES:
         return None
     key = f"hint-goal-{game}"
-    return f"{key}-side" if side and f"{key}-side" in MESSAGES["en"] else key
+    return f"{key}-side" if side and wording.has(f"{key}-side") else key
 
 
 def measures(game: str, outlook: Outlook, goal: str | None) -> tuple[str, ...]:
