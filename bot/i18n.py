@@ -29,8 +29,8 @@ from games import wording
 LANGS = wording.languages()
 #: the shape of a language tag ('ja', 'en-US', 'pt_BR'): nothing else is looked for on disk
 _TAG = re.compile(r"([A-Za-z]{2,3})(?:[-_]([A-Za-z0-9]{2,8}))?")
-#: the catalogue keys of the slash commands' names and descriptions
-COMMAND_KEYS = "cmd-"
+#: what the catalogue keys of the slash commands' names and descriptions start with
+COMMAND_PREFIX = "cmd-"
 
 
 def lang_of(locale: object) -> str:
@@ -41,6 +41,8 @@ def lang_of(locale: object) -> str:
     if found is None:
         return wording.DEFAULT
     base, region = found.group(1).lower(), found.group(2)
+    if region and len(region) == 2:  # a country, written as the folders write it: 'pt-BR'
+        region = region.upper()
     names = [f"{base}{sep}{region}" for sep in ("-", "_")] if region else []
     for name in (*names, base):
         if name == wording.DEFAULT or (wording.LOCALES / name).is_dir():
@@ -95,7 +97,7 @@ def command_key(english: str) -> str | None:
     """The catalogue key of a command's name or description, found by its English text (the
     text the command is declared with, discord.py's ``locale_str``)."""
     for key, text in wording.catalogue(wording.DEFAULT).items():
-        if key.startswith(COMMAND_KEYS) and text == english:
+        if key.startswith(COMMAND_PREFIX) and text == english:
             return key
     return None
 

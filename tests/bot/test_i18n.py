@@ -201,4 +201,6 @@ def test_a_regional_locale_finds_its_folder_before_the_language(locales: Path) -
     (locales / "pt-BR" / "bot.po").write_text(po("pt-BR", {"join": "Entrar"}),
                                               encoding="utf-8")
     assert i18n.lang_of(discord.Locale.brazil_portuguese) == "pt-BR"
+    assert i18n.lang_of("pt-br") == "pt-BR"
+    assert i18n.lang_of("pt-PT") == "en"  # no Portuguese folder but the Brazilian one
     assert i18n.t("join", i18n.lang_of(discord.Locale.brazil_portuguese)) == "Entrar"
