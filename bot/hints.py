@@ -9,7 +9,8 @@ the trick now played, reaches the deal's goal (Spar's deal, getting away in Geta
 in Sugekari 21, escaping 22's penalty card), or the points it is worth.
 
 A hint shown is counted on the person's seat (stored with the game), and a game in which a hint
-was used is unrated (:func:`bot.ratings.unrated_reason`). A hint whose position moved on before
+was used is unrated (:func:`bot.ratings.unrated_reason`); a hint at a forced move (the only legal
+one) tells nothing the panel does not, so it is not counted. A hint whose position moved on before
 it was ready is not shown (nor counted): the person is told the turn moved on.
 """
 
@@ -20,11 +21,12 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.i18n import MESSAGES, t
+from bot.i18n import t
 from bot.lobby import Lobbies
 from bot.model import LOBBY, PLAYING, Refusal, Table
 from bot.results import points_text
 from bot.scheduler import Dropped
+from games import wording
 from games.ai.analysis import Analysis, MoveValue, Outlook, analyse_pickled
 from games.core import Rules
 
@@ -39,12 +41,14 @@ TRICK_WORTH = 0.5
 
 @dataclass(frozen=True)
 class Hint:
-    """A hint shown: the analysis it came from, how many hints the person has used, and the
-    seat's view of the position it was asked at (for its words)."""
+    """A hint shown: the analysis it came from, how many hints the person has used, the
+    seat's view of the position it was asked at (for its words), and whether this one counted
+    (not at a forced move)."""
 
     analysis: Analysis
     count: int
     view: dict[str, Any] = field(default_factory=dict)
+    counted: bool = True
 
 
 class HintTables(Lobbies):
@@ -80,6 +84,7 @@ class HintTables(Lobbies):
         # taken now, before any await: the position asked about
         blob = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
         seen = state.view(seat).to_dict()
+        forced = len(state.legal_actions(seat)) == 1
 
         def current() -> bool:
             return table.version == version and table.status == PLAYING
@@ -96,9 +101,10 @@ class HintTables(Lobbies):
             if not current():
                 raise Refusal("hint-stale")
             person = table.seats[seat]
-            person.hints += 1
-            await self._save(table)
-        return Hint(found, person.hints, seen)
+            if not forced:  # the only move: the hint tells nothing, the game stays rated
+                person.hints += 1
+                await self._save(table)
+        return Hint(found, person.hints, seen, counted=not forced)
 
 
 # -- the answer in words --------------------------------------------------------------------
@@ -116,7 +122,7 @@ def goal_key(game: str, seat: int, view: dict[str, Any], side: bool) -> str | No
     if game not in GOAL_GAMES:
         return None
     key = f"hint-goal-{game}"
-    return f"{key}-side" if side and f"{key}-side" in MESSAGES["en"] else key
+    return f"{key}-side" if side and wording.has(f"{key}-side") else key
 
 
 def measures(game: str, outlook: Outlook, goal: str | None) -> tuple[str, ...]:
@@ -156,7 +162,7 @@ def hint_text(rules: Rules, players: int, options: dict[str, Any], hint: Hint,
     best = analysis.moves[0]
     lines = []
     kinds = measures(rules.id, best.outlook, goal)
-    if len(analysis.moves) == 1:  # every legal move is measured: this one is forced
+    if len(analysis.moves) == 1 or not hint.counted:  # every legal move measured: forced
         reason = t("hint-forced", lang)
     else:
         reason = reason_text(best.outlook, kinds, goal, side, lang)
@@ -166,7 +172,8 @@ def hint_text(rules: Rules, players: int, options: dict[str, Any], hint: Hint,
     if runner is not None:
         lines.append(t("hint-next", lang, move=rules.action_text(runner.action, lang),
                        reason=reason_text(runner.outlook, kinds, goal, side, lang)))
-    lines.append(t("hint-footer", lang, samples=analysis.samples, count=hint.count))
+    lines.append(t("hint-footer", lang, samples=analysis.samples, count=hint.count)
+                 if hint.counted else t("hint-footer-forced", lang, count=hint.count))
     return "\n".join(lines)
 
 

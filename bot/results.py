@@ -13,8 +13,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import MESSAGES, plural, t
+from bot.i18n import plural, t
 from bot.ratings import unrated_reason
+from games import wording
 from games.cards import show
 from games.core import Action, Entry, Event, Rules, State, Tally
 
@@ -183,7 +184,7 @@ def unrated_text(seats: Sequence[Mapping[str, Any]], lang: str, finished: bool) 
     if reason is None:
         return ""
     was = f"unrated-{reason}-was"  # after the game, said in the past where it reads better
-    why = t(was if finished and was in MESSAGES["en"] else f"unrated-{reason}", lang)
+    why = t(was if finished and wording.has(was) else f"unrated-{reason}", lang)
     return t("unrated-was" if finished else "unrated-will", lang, why=why)
 
 

@@ -157,18 +157,34 @@ def summary(review: rv.Review, game_name: str, table_id: int, lang: str) -> str:
     head = t("rv-head", lang, game=game_name, id=table_id)
     if review.decisions == 0:
         return f"{head}\n{t('rv-no-decisions', lang)}"
-    gap = "" if lang == "ja" else " "  # Japanese sentences follow one another without a space
     judged = plural("rv-judged", review.decisions, lang, count=review.decisions)
     if not review.costliest:
-        return f"{head}\n{judged}{gap}{t('rv-none-costly', lang)}"
+        return f"{head}\n" + t("two-sentences", lang, first=judged,
+                               second=t("rv-none-costly", lang))
     shown_count = len(review.costliest)
     costliest = plural("rv-costliest", shown_count, lang, count=shown_count)
-    return f"{head}\n{judged}{gap}{costliest}\n{t('rv-scale', lang)}"
+    return (f"{head}\n" + t("two-sentences", lang, first=judged, second=costliest)
+            + f"\n{t('rv-scale', lang)}")
 
 
-def shown(review: rv.Review, lang: str) -> list[Shown]:
+def own_move(movers: Sequence[int], seat: int, index: int) -> int:
+    """The game's move ``index`` counted among the seat's own moves (its first move: 1), the
+    way the person remembers it; ``movers``: the seat of each move of the game."""
+    return sum(1 for mover in movers[:index + 1] if mover == seat)
+
+
+def cost_text(one: rv.Judged, lang: str) -> str:
+    """'Estimated cost: 19 points (± 4)', without a margin that rounds to nothing."""
+    error = points_text(one.error)
+    if error == points_text(0.0):
+        return t("rv-cost-exact", lang, points=points_text(one.loss))
+    return t("rv-cost", lang, points=points_text(one.loss), error=error)
+
+
+def shown(review: rv.Review, lang: str, movers: Sequence[int]) -> list[Shown]:
     """The costliest decisions in words: the position as the person saw it, the move made,
-    the move the search prefers and the estimated cost."""
+    the move the search prefers and the estimated cost (``movers``: the seat of each move of
+    the game, to number a decision among the person's own moves)."""
     rules = registry.get(review.game)
     found = []
     for number, one in enumerate(review.costliest, 1):
@@ -177,9 +193,10 @@ def shown(review: rv.Review, lang: str) -> list[Shown]:
             "",
             t("rv-made", lang, move=rules.action_text(one.made, lang)),
             t("rv-preferred", lang, move=rules.action_text(one.preferred, lang)),
-            t("rv-cost", lang, points=points_text(one.loss), error=points_text(one.error)),
+            cost_text(one, lang),
         ]
-        title = t("rv-decision", lang, number=number, move=one.index + 1, deal=one.deal)
+        title = t("rv-decision", lang, number=number,
+                  move=own_move(movers, review.seat, one.index), deal=one.deal)
         found.append(Shown(title, "\n".join(lines), one.view, _cards(one.preferred)))
     return found
 

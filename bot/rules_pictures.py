@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.i18n import MESSAGES, t
+from bot.i18n import t
 from bot.render import painter, position_png
-from games import positions
+from games import positions, wording
 from games.positions import PositionError
 
 log = logging.getLogger(__name__)
@@ -23,7 +23,7 @@ _DRAWN: dict[tuple[str, str], bytes] = {}
 
 def has_picture(game: str) -> bool:
     """Whether a game has a typical position and its caption."""
-    return game in positions.ids() and f"rules-picture-{game}" in MESSAGES["en"]
+    return game in positions.ids() and wording.has(f"rules-picture-{game}")
 
 
 def caption(game: str, lang: str) -> str:

@@ -198,7 +198,8 @@ class ReviewCog(commands.Cog):
         name = str(rules.name_ja if lang == "ja" else rules.name)
         embeds: list[discord.Embed] = []
         files: list[discord.File] = []
-        for number, one in enumerate(shown(review, lang), 1):
+        movers = [action.seat for action in await self.bot.store.actions(table_id)]
+        for number, one in enumerate(shown(review, lang, movers), 1):
             embed = discord.Embed(title=one.title[:256], description=one.body[:4000])
             try:
                 picture = await hand_png_async(one.view, one.ringed, t("rv-hand", lang))

@@ -119,15 +119,15 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
     assert state is not None
     public = state.view(None)
     title = t("table-title", lang, game=game_name(table, lang), id=table.id)
-    players = "\n".join(
-        f"{i + 1}. {seat_label(table, i, lang)} — {_score(public['scores'][i])}"
+    players = "\n".join(  # in seat order, unnumbered: numbers would read as places
+        t("seat-score", lang, name=seat_label(table, i, lang), score=_score(public["scores"][i]))
         for i in range(len(table.seats)))
     names = tuple(s.name for s in table.seats)
     picture = Picture("table", public.to_dict(), ("table", table.id, table.version, table.status,
                                                   names, lang), names=names, lang=lang,
                       alt=table.rules.view_text(public, lang), **seat_faces(table))
     embed = discord.Embed(title=title, description="\n".join(log_lines[-6:])[:4000] or None)
-    embed.add_field(name="—", value=players[:1024], inline=False)
+    embed.add_field(name=t("scores-title", lang), value=players[:1024], inline=False)
     if any(seat.auto for seat in table.seats):  # how strong the computers here play
         embed.set_footer(text=computers_line(table, lang))
     add_results(embed, table, lang)  # the last deal explained; at the end, the whole game

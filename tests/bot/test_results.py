@@ -18,7 +18,8 @@ import pytest
 
 import games
 from bot import results
-from bot.i18n import MESSAGES, plural, t
+from bot.i18n import plural, t
+from games import wording
 from games.ai import get_player, observe
 from games.core import Action, Rules, State
 
@@ -202,9 +203,9 @@ def test_plural_forms() -> None:
     assert plural("rs-finesse-tricks", 2, "en", value=2, points="0") == "2 tricks (0)"
     assert plural("rs-finesse-tricks", 1, "ja", value=1, points="0") == "1トリック（0）"
     assert plural("st-forget-done", 1, "en", count=1).startswith("Done: 1 game record of")
-    for key in MESSAGES["en"]:
+    for key in wording.keys("en"):
         if key.endswith("-one"):
-            assert key.removesuffix("-one") in MESSAGES["en"], key
+            assert wording.has(key.removesuffix("-one")), key
 
 
 # -- one voice: no raw card codes or internal names in anything a person reads ------------

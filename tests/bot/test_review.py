@@ -117,7 +117,7 @@ def test_the_words_of_a_review_in_both_languages() -> None:
                              ("ja", "あなたの手", "推定損失")):
         head = summary(review, "22", 5, lang)
         assert "#5" in head and str(review.decisions) in head
-        for number, one in enumerate(shown(review, lang), 1):
+        for number, one in enumerate(shown(review, lang, [s for s, _ in game.actions]), 1):
             assert one.title.startswith(f"{number}.")
             assert made in one.body and cost in one.body
             assert not re.search(r"\b(play|exchange):|\b[2-9TJQKA][SHDC]\b", one.body), one.body
