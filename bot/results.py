@@ -21,7 +21,7 @@ from games.core import Action, Entry, Event, Rules, State, Tally
 if TYPE_CHECKING:
     import discord
 
-    from bot.tables import Table
+    from bot.model import Table
 
 FIELD = 1024  # the most characters an embed field's value may hold
 #: games whose deals are called "games" (a series of games, a match of games)
