@@ -7,9 +7,12 @@ import asyncio
 import json
 import logging
 
+import discord
 import pytest
 
 from bot.events import DealEnded, GameEnded, MoveApplied, TableEvent
+from bot.position import position_of
+from bot.results import add_results, position_results
 from bot.tables import PLAYING, Refusal, Table, TableManager
 from tests.bot.conftest import Recorder
 from tests.bot.test_tables import BOB, HOST, STRANGER, lobby
@@ -206,3 +209,39 @@ async def test_a_deal_that_ends_is_told_after_its_move(manager: Manager) -> None
     assert deal.position is before.position  # the same moment: the deal's last move
     assert deal.deal == deal.position.tallies[-1].deal == 1
     assert all(not u.position.tallies for u in rec.updates[:ends[0] - 1])
+
+
+async def test_a_positions_results_read_as_the_tables(manager: Manager) -> None:
+    m, _ = manager
+    table = await m.open(100, 10, "twenty-two", HOST, "Host", seed=3)
+    await m.join(table.id, BOB, "Bob")
+    await m.add_computer(table.id, HOST)
+    await m.start(table.id, HOST)
+    compared = 0
+    for _ in range(600):
+        if table.status != PLAYING or compared >= 2:
+            break
+        await asyncio.sleep(0)
+        seats = [s for s in table.state.to_act if not table.seats[s].auto]  # type: ignore[union-attr]
+        if not seats:
+            await asyncio.sleep(0.001)
+            continue
+        user = table.seats[seats[0]].user_id
+        assert user is not None
+        try:
+            await m.act(table.id, user, table.version, 0)
+        except Refusal as refused:
+            assert refused.key == "stale"
+            continue
+        async with table.lock:  # the table and its position at the same moment
+            if not table.state or not table.state.breakdown():  # type: ignore[union-attr]
+                continue
+            position = position_of(table)
+            for lang in ("en", "ja"):
+                by_table, by_position = discord.Embed(), discord.Embed()
+                add_results(by_table, table, lang)
+                position_results(by_position, position, lang)
+                assert by_position.to_dict() == by_table.to_dict()
+                assert by_table.fields
+            compared += 1
+    assert compared >= 1
