@@ -93,6 +93,13 @@ class Registry:
         async with table.lock:
             return position_of(table, seat)
 
+    async def position_for(self, table_id: int, user_id: int) -> Position:
+        """The table now as a person sees it: from their seat, or as a spectator when they
+        hold none."""
+        table = self.get(table_id)
+        async with table.lock:
+            return position_of(table, table.seat_of(user_id))
+
     # -- storing and closing ----------------------------------------------------------------
     async def save(self, table: Table) -> None:
         """Store the table's row (seats, options, status...)."""

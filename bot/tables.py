@@ -144,6 +144,7 @@ class TableManager:
         self.get = self.registry.get
         self.in_channel = self.registry.in_channel
         self.position = self.registry.position
+        self.position_for = self.registry.position_for
 
     # -- what the front ends and tests read -------------------------------------------------
     @property

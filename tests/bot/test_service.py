@@ -173,6 +173,8 @@ async def test_a_spectators_position_shows_no_hand_and_no_moves(manager: Manager
     assert public.game_id == "high-card" and public.players == 2 and not public.over
     assert mine.may_act and not public.may_act
     assert public.seat_of(BOB) == 1 and public.seat_of(STRANGER) is None
+    assert (await m.position_for(table.id, BOB)).seat == 1
+    assert (await m.position_for(table.id, STRANGER)).seat is None
     with pytest.raises(Refusal):
         await m.position(12345)
 
