@@ -164,6 +164,8 @@ async def test_a_spectators_position_shows_no_hand_and_no_moves(manager: Manager
     assert public.seat is None and public.own is None and public.moves == ()
     assert public.public == table.state.view(None).to_dict()
     assert mine.own == table.state.view(seat).to_dict()
+    assert mine.own_view == table.state.view(seat) and public.own_view is None
+    assert public.public_view == table.state.view(None)
     hands = {str(c) for s in range(2) for c in table.state.view(s)["hand"]}
     assert hands and not hands & set(json.dumps(public.public).split('"'))
     assert public.hidden == frozenset(hands)
