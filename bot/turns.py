@@ -61,6 +61,8 @@ def resolve(state: State, seat: int, choice: Choice) -> Action:
         wanted = sorted(str(c) for c in choice)
     except TypeError:
         raise Refusal("no-such-choice") from None
+    if not wanted:  # a move without cards (a pass, a knock) is chosen by index or text
+        raise Refusal("no-such-choice")
     found = [a for a in state.legal_actions(seat) if sorted(str(c) for c in a.cards) == wanted]
     if len(found) != 1:  # none, or several kinds of move with those cards
         raise Refusal("no-such-choice")
