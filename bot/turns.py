@@ -85,7 +85,11 @@ class Turns:
                   choice: Choice) -> Outcome:
         """A seated person's move at a state version; Refusal saying why when it cannot
         apply ('no-table', 'not-started', 'stale', 'not-seated', 'away', 'not-your-turn',
-        'no-such-choice', 'illegal')."""
+        'no-such-choice', 'illegal').
+
+        The move is stored before anyone hears of it; its events reach the subscribers
+        before this returns, unless another delivery of the table's events is under way
+        (that one delivers them too, in order)."""
         registry = self.registry
         table = registry.playing(table_id, version)
         async with registry.locked(table):
