@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot import avatars, logs
 from bot.i18n import lang_of, t
 from bot.render import table_png_async
-from bot.tables import Refusal, Table, Update
+from bot.tables import DealEnded, Refusal, Table, TableEvent
 from bot.tree import refusal_text, reply, server_only
 from cogs import ids
 from cogs.board import BOARD_KEPT as BOARD_KEPT  # re-exported
@@ -167,9 +167,11 @@ class PlayCog(HintControls, commands.Cog, name=COG):
 
         self.bot.loop.create_task(refresh())
 
-    async def on_update(self, update: Update) -> None:
-        """The manager's news (its lock held): the table message's events and edit, then the
+    async def on_update(self, update: TableEvent) -> None:
+        """The service's news (no lock held): the table message's events and edit, then the
         turn's DM hands, panels and alerts (each in a task of its own)."""
+        if isinstance(update, DealEnded):  # its move's MoveApplied came first: shown there
+            return
         self.note(update)
         self.turn_changed(update)
 

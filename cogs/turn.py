@@ -10,7 +10,7 @@ import discord
 
 from bot import tasks
 from bot.i18n import lang_of, move_word, t
-from bot.tables import CANCELLED, PLAYING, Refusal, Table, Update
+from bot.tables import CANCELLED, PLAYING, Refusal, Table, TableEvent
 from bot.tree import reply
 from cogs import ids
 from cogs.alerts import Alerts
@@ -41,7 +41,7 @@ class TurnControls(LobbyControls):
         self.panels = Panels(self)
         self.alerts = Alerts(self)
 
-    def turn_changed(self, update: Update) -> None:
+    def turn_changed(self, update: TableEvent) -> None:
         """The manager's news for the turn: DM hands, live panels, alerts (quick: tasks)."""
         table = update.table
         self.panels.changed(table)
@@ -208,17 +208,13 @@ class TurnControls(LobbyControls):
             if not raw.isdigit() or int(raw) >= len(legal):
                 raise Refusal("no-such-choice")
             index = int(raw)
-        four_colour = (await self.settings_of(interaction.user.id)).four_colour
-        after: list[tuple[Payload, tuple[int, bool, bool]]] = []
-        try:
-            await self.manager.act(
-                table.id, interaction.user.id, cid.version, legal[index],
-                then=lambda now: after.append(self._panel_now(now, seat, lang, four_colour)))
+        try:  # the index of the move in the seat's legal moves: resolved by the service
+            await self.manager.act(table.id, interaction.user.id, cid.version, index)
         except Refusal as refusal:
             if refusal.key not in ("stale", "not-started"):
                 raise
             return await self._position(interaction, table, seat, lang, note=moved)
-        return after[0] if after else await self._position(interaction, table, seat, lang)
+        return await self._position(interaction, table, seat, lang)
 
     async def on_back(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:

@@ -90,9 +90,10 @@ def test_no_sentence_is_left_in_the_python_of_i18n() -> None:
 
 
 def test_every_refusal_of_the_table_manager_has_a_sentence() -> None:
-    from bot import core, finish, lobby, model, tables, turns
+    from bot import computers, finish, hints, lobby, model, registry, tables, turns
 
-    source = "".join(inspect.getsource(m) for m in (core, finish, lobby, model, tables, turns))
+    source = "".join(inspect.getsource(m) for m in (
+        computers, finish, hints, lobby, model, registry, tables, turns))
     keys = set(re.findall(r'Refusal\("([a-z-]+)"', source))
     assert keys, "the table manager raises refusals"
     assert keys <= set(wording.catalogue("en")) & set(wording.catalogue("ja"))
