@@ -89,8 +89,8 @@ class BhabhiRules(Rules):
         Option(
             "taker_stays", "bool", False,
             "A taker with no cards is not safe: they draw a card (from the discards or another "
-            "player) and lead it.",
-            "手札のない勝者は抜けられず、捨て札か他の人の手札から1枚引いてリードする。",
+            "player holding two or more) and lead it.",
+            "手札のない勝者は抜けられず、捨て札か2枚以上持つ他の人の手札から1枚引いてリードする。",
         ),
     )
     summary_en = "\n".join([
