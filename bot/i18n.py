@@ -66,6 +66,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "table-title": "{game} — table {id}",
         "finished": "The game is over. {result}",
         "cancelled": "This table was cancelled.",
+        "ended-no-replay": (
+            "This table was ended: its moves no longer fit the game's corrected rules, so it "
+            "could not be resumed."
+        ),
         "place": "{place}. {name} ({score})",
         "timed-out": "{name} ran out of time; the computer moved for them.",
         "now-away": "{name} timed out twice: the computer keeps the seat until \"I'm back\".",
@@ -163,6 +167,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "table-title": "{game} — 卓 {id}",
         "finished": "ゲーム終了。{result}",
         "cancelled": "この卓は中止されました。",
+        "ended-no-replay": (
+            "この卓は終了しました。ゲームのルールが改められ、これまでの手が新しいルールに"
+            "合わなくなったため、再開できませんでした。"
+        ),
         "place": "{place}位 {name}（{score}）",
         "timed-out": "{name} さんが時間切れのため、コンピューターが代わりに打ちました。",
         "now-away": (

@@ -53,7 +53,9 @@ class TableManager(HintTables):
 
     async def resume(self, owns: Callable[[int], bool] | None = None) -> list[Table]:
         """Rebuild every unfinished table from storage and start its computers and timers
-        (the computer players' worker processes first, warmed up)."""
+        (the computer players' worker processes first, warmed up). A table whose stored moves
+        no longer replay (its game's rules changed) is ended, and returned too: its message
+        says why."""
         await self.thinker.start()
         resumed: list[Table] = []
         for row in await self.store.open_tables():
@@ -72,8 +74,14 @@ class TableManager(HintTables):
                 try:
                     await self._rebuild(table)
                 except (IllegalAction, ValueError):
-                    log.warning("table %s: %s: left as it is (its stored actions do not replay)",
+                    # e.g. a deal the game's corrected rules no longer allow: the table ends,
+                    # its message says why, and the channel is free again
+                    log.warning("table %s: %s: ended (its stored actions do not replay)",
                                 row.id, row.game)
+                    table.status = CANCELLED
+                    table.ended = "ended-no-replay"
+                    await self._save(table)
+                    resumed.append(table)
                     continue
             self.tables[table.id] = table
             self.by_channel[table.channel_id] = table.id

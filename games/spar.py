@@ -918,8 +918,9 @@ class SparRules(Rules):
             return f"{who}が手札を交換しました。" if ja else f"{who} changes their hand."
         if k == "keep":
             return f"{who}は手札をそのままにしました。" if ja else f"{who} keeps their hand."
-        asker = "" if event.arg is None or not event.arg.isdigit() else named(
-            int(event.arg), names, f"{int(event.arg) + 1}番" if ja else f"Seat {int(event.arg) + 1}")
+        asked = int(event.arg) if event.arg is not None and event.arg.isdigit() else None
+        asker = "" if asked is None else named(
+            asked, names, f"{asked + 1}番" if ja else f"Seat {asked + 1}")
         if k == "peek_ask":
             return (f"{who}が山札の底の公開を求めました。全員が賛成すれば公開されます。" if ja
                     else f"{who} asks to see the bottom card; it is shown if everyone agrees.")
