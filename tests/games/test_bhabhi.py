@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 import games
-from games import Action, Event, IllegalAction
+from games import Action, Event, IllegalAction, ai
 from games.ai import observe
+from games.ai.analysis import analyse
 from games.ai.bhabhi import basic
 from games.bhabhi import RULES, BhabhiState
 from games.cards import parse, parse_many, standard_deck
@@ -545,6 +546,26 @@ def test_basic_player_draws_from_the_discards() -> None:
     for seat, card in ((0, "AH"), (1, "2H"), (2, "3H")):
         state.apply(seat, f"play:{card}")
     assert str(basic(observe(state, 0), random.Random(0))) == "draw=discards"
+
+
+def test_computer_players_and_hints_draw_only_where_the_rules_allow() -> None:
+    # taker_stays: with the discards empty, the one-card hand of seat 1 is not offered while
+    # seat 2 holds two cards; every level, and a hint, picks among the draws allowed.
+    state = position(3, {0: "AH", 1: "2H 5C", 2: "3H 6C 8D"}, leader=0, discards="",
+                     taker_stays=True)
+    for card in ("AH", "2H", "3H"):
+        state.apply(state.to_act[0], f"play:{card}")
+    state.out += state.discards
+    state.discards = []
+    for level in ai.LEVELS:
+        chosen = ai.get_player(level, "bhabhi").choose(observe(state, 0), random.Random(1))
+        assert str(chosen) == "draw=2", level
+    state = position(4, {0: "AH", 1: "2H 5C", 2: "3H 6C 8D", 3: "4H 7C 9D TD"}, leader=0,
+                     taker_stays=True)
+    for card in ("AH", "2H", "3H", "4H"):
+        state.apply(state.to_act[0], f"play:{card}")
+    analysis = analyse(observe(state, 0), random.Random(1), iterations=24)
+    assert {str(m.action) for m in analysis.moves} == {"draw=discards", "draw=2", "draw=3"}
 
 
 def test_words_in_both_languages() -> None:

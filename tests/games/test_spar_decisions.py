@@ -9,8 +9,10 @@ import pytest
 
 from games import IllegalAction
 from games.ai import LEVELS, get_player, observe
+from games.ai.analysis import analyse
+from games.ai.review import Game, decisions, review
 from games.spar import VARIANTS, pack_of
-from tests.games.test_spar import RULES, new, peek_table, play
+from tests.games.test_spar import RULES, deck_for, new, peek_table, play
 
 
 def test_decision_agram_is_a_game_of_deals_and_targets_are_project_defaults() -> None:
@@ -142,3 +144,35 @@ def test_decision_peek_a_person_who_does_not_answer_in_time_refuses() -> None:
     assert RULES.timeout_action(state, 1) is None  # a card to play: the computer moves
     state.apply(1, "peek")
     assert str(RULES.timeout_action(state, 2)) == "peek_refuse"
+
+
+# -- hints and reviews of the peek moves ------------------------------------------------------
+
+def test_analysis_weighs_both_answers_to_a_peek_request() -> None:
+    # A hint on the answer: both answers are weighed, the question never crashes the search.
+    state = peek_table()
+    state.apply(2, "peek")
+    analysis = analyse(observe(state, 0), random.Random(1), iterations=24)
+    assert {str(m.action) for m in analysis.moves} == {"peek_agree", "peek_refuse"}
+    assert str(analysis.best) in ("peek_agree", "peek_refuse")
+
+
+def test_review_judges_a_game_with_peek_requests_and_answers() -> None:
+    options = {"dealer": 0, "peek": True, "target": 3}
+    deck = deck_for(3, 0, {1: "AH KH QH JH 6S", 2: "6D 7D 8D 9D TD", 0: "6C 7C 8C 9C TC"},
+                    peek=True)
+    moves = [(1, "play:AH"), (2, "play:6D"), (0, "play:6C"), (1, "play:KH"), (2, "play:7D"),
+             (0, "play:7C"), (1, "play:QH"), (2, "play:8D"), (0, "play:8C"),
+             (2, "peek"), (0, "peek_agree"), (1, "peek_refuse"), (0, "peek"),
+             (1, "peek_agree"), (2, "peek_agree")]
+    game = Game("spar", 3, 1, options, tuple(moves), tuple(deck))
+    state = game.start()
+    for seat, move in moves:
+        state.apply(seat, move)
+    assert state.view(None)["peeked"] is not None
+    indices = decisions(game, 0)
+    # the answer is a decision; asking out of turn is the seat's only listed move (not asking
+    # is no move), so like any single move it is not judged
+    assert 10 in indices and 12 not in indices
+    found = review(game, 0, iterations=(8, 8))
+    assert found.decisions == len(indices)
