@@ -883,8 +883,8 @@ class SparRules(Rules):
             "redeal": ("Change hand", "手札を交換"),
             "keep": ("Keep hand", "手札をそのまま"),
             "peek": ("Ask to see the bottom card", "山札の底の公開を求める"),
-            "peek_agree": ("Agree: show the bottom card", "賛成:山札の底を公開する"),
-            "peek_refuse": ("Refuse: keep it hidden", "反対:公開しない"),
+            "peek_agree": ("Agree: show the bottom card", "賛成(山札の底を公開する)"),
+            "peek_refuse": ("Refuse: keep it hidden", "反対(公開しない)"),
         }
         if action.kind in labels:
             return labels[action.kind][1 if ja else 0]
@@ -931,7 +931,7 @@ class SparRules(Rules):
             return (f"{who}が{asker}の求めに反対したため、山札の底は公開されません。" if ja
                     else f"{who} refuses {asker}'s request: the bottom card stays hidden.")
         if k == "peek":
-            return (f"全員が賛成し、{who}の求めで山札の底を公開: {cards}" if ja
+            return (f"全員が賛成したため、{who}の求めで山札の底を公開: {cards}" if ja
                     else f"Everyone agreed to {who}'s request: the bottom card is {cards}.")
         if k == "match-end":
             return "ゲーム終了。" if ja else "The match is over."
@@ -957,10 +957,13 @@ class SparRules(Rules):
         lines.append(("場: " if ja else "Trick: ") + (" ".join(played) or "-"))
         if view.get("peek_asker") is not None:
             asker = int(view["peek_asker"]) + 1
-            waiting = ", ".join(str(int(x) + 1) for x in view["peek_waiting"])
-            lines.append(f"{asker}番が山札の底の公開を求めています(回答待ち: {waiting})" if ja
-                         else f"Seat {asker} asks to see the bottom card (answers awaited: "
-                              f"{waiting})")
+            if ja:
+                waiting = "、".join(f"{int(x) + 1}番" for x in view["peek_waiting"])
+                lines.append(f"{asker}番が山札の底の公開を求めています(回答待ち: {waiting})")
+            else:
+                waiting = ", ".join(f"seat {int(x) + 1}" for x in view["peek_waiting"])
+                lines.append(f"Seat {asker} asks to see the bottom card (answers awaited "
+                             f"from {waiting})")
         if view["peeked"]:
             lines.append(("山札の底: " if ja else "Bottom card: ")
                          + show_codes([view["peeked"]], lang))
