@@ -99,6 +99,21 @@ async def test_peek_the_question_on_the_others_panel_and_the_table_message_tells
         # the refused player is not offered to ask again
         mine = await panel(w, asker)
         assert "Ask to see the bottom card" not in [b["label"] for b in mine.buttons()]
+        # the other may still ask; with everybody's agreement the card is shown to all
+        theirs = await panel(w, answerer)
+        r = await w.sim.click(answerer, theirs, str(labelled(theirs, "Ask to see the bottom card")
+                                                    ["custom_id"]))
+        assert r.status == "ok", r
+        await w.sim.settle()
+        mine = await panel(w, asker)
+        r = await w.sim.click(asker, mine, str(labelled(mine, "Agree: show the bottom card")
+                                                ["custom_id"]))
+        assert r.status == "ok", r
+        await w.sim.settle()
+        bottom = state.view(None)["peeked"]
+        assert bottom is not None
+        said = w.table_message().text
+        assert f"Everyone agreed to {answerer.name}'s request: the bottom card is" in said, said
         assert w.sim.spec_errors == []
 
 
