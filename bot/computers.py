@@ -144,10 +144,13 @@ class Computers:
         if state is None or table.status != PLAYING:
             return None
         version = table.version
-        action = await self.thinker.choose(
-            state, seat, f"{table.seed}:{version}:{seat}", table.level,
-            current=lambda: table.version == version and table.status == PLAYING,
-            started=started, pause=self.ai_delay if started is not None else 0.0)
+        # where the rules say what a person's silence means (Spar's peek: a refusal), that
+        action = table.rules.timeout_action(state, seat) if how == "timeout" else None
+        if action is None:
+            action = await self.thinker.choose(
+                state, seat, f"{table.seed}:{version}:{seat}", table.level,
+                current=lambda: table.version == version and table.status == PLAYING,
+                started=started, pause=self.ai_delay if started is not None else 0.0)
         chosen = time.monotonic()
         try:
             return await self._apply_chosen(table, seat, how, action, version)

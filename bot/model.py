@@ -97,6 +97,8 @@ class Table:
     hints: bool = False
     #: the last position at which the computers weighed a move open to them out of turn
     weighed: int = field(default=-1, repr=False)
+    #: why the table was ended without a result (a message key), for its public message
+    ended: str | None = None
 
     @property
     def game_id(self) -> str:

@@ -86,6 +86,9 @@ class Position:
     #: cards in someone's hand that the public view does not show (never to be named in
     #: public: an old deal's card back in a hand)
     hidden: frozenset[str] = frozenset()
+    #: why the table was ended without a result (a message key), e.g. its moves no longer
+    #: replay under the game's corrected rules
+    ended: str | None = None
 
     @property
     def game_id(self) -> str:
@@ -159,7 +162,7 @@ def position_of(table: Table, seat: int | None = None) -> Position:
     base = Position(table.id, table.guild_id, table.channel_id, table.message_id,
                     table.host_id, table.rules, table.status, table.version, seats,
                     dict(table.options), table.timer, table.deadline, table.level, table.hints,
-                    seat)
+                    seat, ended=table.ended)
     if state is None:
         return base
     public = state.view(None).to_dict()
@@ -184,4 +187,5 @@ def position_of(table: Table, seat: int | None = None) -> Position:
         base.table_id, base.guild_id, base.channel_id, base.message_id, base.host_id,
         base.rules, base.status, base.version, seats, base.options, base.timer, base.deadline,
         base.level, base.hints, seat, dict(state.options), public, own, tuple(state.to_act),
-        table.people_due(), optional, over, state.outcome, state.breakdown(), moves, hidden)
+        table.people_due(), optional, over, state.outcome, state.breakdown(), moves, hidden,
+        table.ended)

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from bot import logs
 from bot.events import EventBus, TableEvent
-from bot.model import LOBBY, PLAYING, Refusal, RulesLookup, Seat, Table
+from bot.model import CANCELLED, LOBBY, PLAYING, Refusal, RulesLookup, Seat, Table
 from bot.position import Position, position_of
 from bot.storage import Storage
 from games.core import IllegalAction
@@ -135,7 +135,9 @@ class Registry:
     async def load(self, owns: Callable[[int], bool] | None,
                    level: Callable[[str], str]) -> list[Table]:
         """Open every unfinished stored table (of the guilds ``owns`` accepts), games in
-        play rebuilt from their actions; ``level``: a stored level as this bot plays it."""
+        play rebuilt from their actions; ``level``: a stored level as this bot plays it. A
+        table whose stored moves no longer replay (its game's rules changed) is ended, and
+        returned too: its message says why."""
         loaded: list[Table] = []
         for row in await self.store.open_tables():
             if row.id in self.tables or (owns is not None and not owns(row.guild_id)):
@@ -152,8 +154,14 @@ class Registry:
                 try:
                     await self.rebuild(table)
                 except (IllegalAction, ValueError):
-                    log.warning("table %s: %s: left as it is (its stored actions do not replay)",
+                    # e.g. a deal the game's corrected rules no longer allow: the table ends,
+                    # its message says why, and the channel is free again
+                    log.warning("table %s: %s: ended (its stored actions do not replay)",
                                 row.id, row.game)
+                    table.status = CANCELLED
+                    table.ended = "ended-no-replay"
+                    await self.save(table)
+                    loaded.append(table)
                     continue
             self.add(table)
             loaded.append(table)

@@ -114,7 +114,7 @@ def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
     if table.status == LOBBY:
         return lobby_payload(table, lang)
     if table.status == CANCELLED:
-        return Payload(t("cancelled", lang), None, StaticView())
+        return Payload(t(table.ended or "cancelled", lang), None, StaticView())
     state = table.state
     assert state is not None
     public = state.view(None)

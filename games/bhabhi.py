@@ -89,8 +89,8 @@ class BhabhiRules(Rules):
         Option(
             "taker_stays", "bool", False,
             "A taker with no cards is not safe: they draw a card (from the discards or another "
-            "player) and lead it.",
-            "手札のない勝者は抜けられず、捨て札か他の人の手札から1枚引いてリードする。",
+            "player holding two or more) and lead it.",
+            "手札のない勝者は抜けられず、捨て札か2枚以上持つ他の人の手札から1枚引いてリードする。",
         ),
     )
     summary_en = "\n".join([
@@ -397,8 +397,7 @@ class BhabhiState(State):
             if phase == PHASE_PLAY and not self.table_cards:
                 if not hand:
                     found = [_DRAW_DISCARDS] if self.discards else []
-                    found += [Action("draw", str(t)) for t in range(self.players)
-                              if t != seat and self.live[t] and self.hands[t]]
+                    found += [Action("draw", str(t)) for t in self._draw_sources(seat)]
                 elif self.round_no == 1:
                     found = [_PLAY[ACE_OF_SPADES]]
                 else:
@@ -712,6 +711,20 @@ class BhabhiState(State):
             events.append(Event("lead", leader))
         return events
 
+    def _draw_sources(self, seat: int) -> list[int]:
+        """The players a taker with no cards may draw from (taker_stays, and its Decision).
+
+        A player goes safe only by playing their last card, so only hands of two or more cards
+        may be drawn from; a one-card hand only when the discards are empty and every other
+        player still in holds a single card.
+        """
+        others = [t for t in range(self.players)
+                  if t != seat and self.live[t] and self.hands[t]]
+        several = [t for t in others if len(self.hands[t]) >= 2]
+        if several or self.discards:
+            return several
+        return others
+
     def _draw(self, seat: int, action: Action) -> list[Event]:
         if action.cards:
             raise IllegalAction("Write a draw as 'draw=discards' or 'draw=<seat>'.")
@@ -730,6 +743,10 @@ class BhabhiState(State):
                     and self.hands[target]):
                 raise IllegalAction(
                     f"'{arg}' is not another player still in with cards to draw from.")
+            if target not in self._draw_sources(seat):
+                raise IllegalAction(
+                    "A player's last card may be drawn only when the discards are empty and "
+                    "every other player still in holds one card.")
             hand = self.hands[target]
             card = hand.pop(self.rng.randrange(len(hand)))
             self._forget(target, card)

@@ -442,6 +442,12 @@ class Rules(ABC):
         """Refuse option combinations or player counts the rules do not allow
         (:class:`OptionError`, a ValueError)."""
 
+    def timeout_action(self, state: State, seat: int) -> Action | None:
+        """The move a person makes by letting their turn timer run out, where the rules say
+        what silence means (Spar's ``peek``: no answer is a refusal); None when the computer
+        moves for them."""
+        return None
+
     # -- words for people (the CLI and the bot's text mode); games override these ----------
     def action_text(self, action: Action, lang: str = "en") -> str:
         """A short label for an action, for a button or a log line ('Play 10♠')."""

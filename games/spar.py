@@ -66,9 +66,9 @@ VARIANTS: dict[str, Variant] = {
         Variant("agram", "Agram", "アグラム", _AGRAM_RANKS, CCW, (3, 3), "deals", None, 0),
         Variant("sink-sink", "Sink-Sink", "シンクシンク", _AGRAM_RANKS, CCW, (3, 2), "deals",
                 None, 0),
-        Variant("fapfap", "Fapfap", "ファップファップ", _AGRAM_RANKS, CCW, (3, 2), "fapfap",
+        Variant("fapfap", "Fapfap", "ファップファップ", _AGRAM_RANKS, CCW, (3, 3), "fapfap",
                 None, 10),
-        Variant("agram-mali", "Agram (Mali)", "アグラム(マリ)", _MALI_RANKS, CCW, (2, 3),
+        Variant("agram-mali", "Agram (Mali)", "アグラム(マリ)", _MALI_RANKS, CCW, (3, 3),
                 "deals", None, 0),
     )
 }
@@ -109,6 +109,8 @@ _STRENGTH = {name: strengths(v) for name, v in VARIANTS.items()}
 _SUIT_OF = [i >> 4 for i in range(96)]
 _PLAY_CACHE: dict[Card, Action] = {}
 PEEK = Action("peek")
+PEEK_AGREE = Action("peek_agree")
+PEEK_REFUSE = Action("peek_refuse")
 REDEAL = Action("redeal")
 KEEP = Action("keep")
 
@@ -178,6 +180,9 @@ class SparState(State):
         self.tricks_won: list[int] = [0] * players
         self.voids: list[set[str]] = [set() for _ in range(players)]
         self.peeked: Card | None = None
+        self.peek_asker: int | None = None  # peek: who asked, while the answers are awaited
+        self.peek_waiting: list[int] = []  # the others still to answer, in play order
+        self.peek_refused: list[int] = []  # this deal's askers who were refused
         self.finished = False
         self.last_deal: dict[str, Any] | None = None
 
@@ -222,6 +227,9 @@ class SparState(State):
         self.tricks_won = [0] * n
         self.voids = [set() for _ in range(n)]
         self.peeked = None
+        self.peek_asker = None
+        self.peek_waiting = []
+        self.peek_refused = []
         events = [Event("deal", dealer, (), str(self.deal_number))]
         if self.under_ten:
             # Under ten: in turn from the dealer's left, each player may change a hand whose
@@ -253,17 +261,21 @@ class SparState(State):
     # -- the contract ------------------------------------------------------------------------
     @property
     def to_act(self) -> tuple[int, ...]:
-        """The player to play (or to choose under ten)."""
+        """The player to play (or to choose under ten, or to answer a request to peek)."""
+        if self.phase == "peek":
+            return (self.peek_waiting[0],)
         return () if self.turn is None else (self.turn,)
 
-    def _peek_open(self) -> bool:
-        # Peek: during the second-to-last trick, once, while undealt cards remain.
+    def _peek_open(self, seat: int) -> bool:
+        # Peek: during the second-to-last trick, while undealt cards remain and the card has
+        # not been shown; a player whose request was refused does not ask again this deal.
         return (
             self.peek_allowed
             and self.phase == "play"
             and self.peeked is None
             and self.trick_number == self.hand_size - 1
             and bool(self.stock)
+            and seat not in self.peek_refused
         )
 
     def _playable(self, seat: int) -> list[Card]:
@@ -275,15 +287,18 @@ class SparState(State):
         return same if same else hand
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Cards that may be played; redeal/keep under ten; peek in the second-to-last trick."""
+        """Cards that may be played; redeal/keep under ten; peek in the second-to-last trick,
+        and the answer to a request to peek."""
         if self.turn is None:
             return []
+        if self.phase == "peek":
+            return [PEEK_AGREE, PEEK_REFUSE] if seat == self.peek_waiting[0] else []
         if seat != self.turn:
-            return [PEEK] if self._peek_open() else []
+            return [PEEK] if self._peek_open(seat) else []
         if self.phase == "exchange":
             return [REDEAL, KEEP]
         result = [play_action(c) for c in self._playable(seat)]
-        if self._peek_open():
+        if self._peek_open(seat):
             result.append(PEEK)
         return result
 
@@ -293,16 +308,17 @@ class SparState(State):
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
-        if kind == "peek":
+        if kind in ("peek", "peek_agree", "peek_refuse"):
             if action.arg is not None or action.cards:
-                raise IllegalAction("'peek' takes nothing else.")
+                raise IllegalAction(f"'{kind}' takes nothing else.")
             if not self.peek_allowed:
                 raise IllegalAction("Peeking is not played at this table.")
-            if not self._peek_open():
-                raise IllegalAction(
-                    "The bottom card can be shown only once, during the second-to-last trick.")
-            self.peeked = self.stock[-1]
-            return [Event("peek", seat, (self.peeked,))]
+            if kind == "peek":
+                return self._ask_peek(seat)
+            return self._answer_peek(seat, kind == "peek_agree")
+        if self.phase == "peek":
+            raise IllegalAction(
+                "Wait: the others are answering the request to see the bottom card.")
         if seat != self.turn:
             raise IllegalAction("It is not your turn.")
         if kind in ("redeal", "keep"):
@@ -328,6 +344,47 @@ class SparState(State):
             if c.suit != led and any(h.suit == led for h in hand):
                 raise IllegalAction(f"You must follow suit ({led}).")
         return self._play(seat, c)
+
+    def _ask_peek(self, seat: int) -> list[Event]:
+        """Peek: the request; every other player then answers in play order from the asker."""
+        if self.phase == "peek":
+            raise IllegalAction("A request to see the bottom card is already being answered.")
+        if seat in self.peek_refused:
+            raise IllegalAction("Your request was refused: you cannot ask again this deal.")
+        if not self._peek_open(seat):
+            raise IllegalAction(
+                "The bottom card can be shown only once, during the second-to-last trick.")
+        order = list(seats.iter_from(seat, self.players, self.variant.direction))
+        self.peek_asker = seat
+        self.peek_waiting = order[1:]
+        self.phase = "peek"
+        return [Event("peek_ask", seat)]
+
+    def _answer_peek(self, seat: int, agree: bool) -> list[Event]:
+        """Peek: one answer. The card is shown only if every other player agrees; the first
+        refusal ends the request."""
+        if self.phase != "peek":
+            raise IllegalAction("Nobody is asking to see the bottom card.")
+        if seat != self.peek_waiting[0]:
+            raise IllegalAction("It is not your turn to answer.")
+        asker = self.peek_asker
+        assert asker is not None
+        if not agree:
+            self.peek_refused.append(asker)
+            self._end_peek()
+            return [Event("peek_refuse", seat, (), str(asker))]
+        self.peek_waiting.pop(0)
+        events = [Event("peek_agree", seat, (), str(asker))]
+        if not self.peek_waiting:
+            self._end_peek()
+            self.peeked = self.stock[-1]
+            events.append(Event("peek", asker, (self.peeked,)))
+        return events
+
+    def _end_peek(self) -> None:
+        self.phase = "play"
+        self.peek_asker = None
+        self.peek_waiting = []
 
     def _exchange(self, seat: int, redeal: bool) -> list[Event]:
         self.exchange_queue.pop(0)
@@ -399,16 +456,14 @@ class SparState(State):
 
         kind = self.variant.scoring
         if kind == "spar":
+            plain = 3 if last == 6 else 2 if last == 7 else 1
             if self.essilfy and len(won) >= 2 and won[-2][0] == winner:
                 pair = sorted((won[-2][1].rank, last))
-                # Essilfy: both last tricks with sixes or sevens: 6-6 6, 6-7 5, 7-7 4.
-                if pair == [6, 6]:
-                    return 6
-                if pair == [6, 7]:
-                    return 5
-                if pair == [7, 7]:
-                    return 4
-            return 3 if last == 6 else 2 if last == 7 else 1
+                # Essilfy: both last tricks with sixes or sevens add 6 (6-6), 5 (6-7 or 7-6)
+                # or 4 (7-7) to the last trick's own points: 9, 8 (7 then 6), 7 (6 then 7), 6.
+                bonus = {(6, 6): 6, (6, 7): 5, (7, 7): 4}.get((pair[0], pair[1]), 0)
+                return plain + bonus
+            return plain
         if kind == "benin":
             return 2 if last == 7 else 1
         if kind == "sipa":
@@ -503,6 +558,9 @@ class SparState(State):
             stock=len(self.stock),
             thrown=[len(t) for t in self.thrown],
             peeked=None if self.peeked is None else str(self.peeked),
+            peek_asker=self.peek_asker,
+            peek_waiting=list(self.peek_waiting),
+            peek_refused=list(self.peek_refused),
             points=list(self.points),
             deals_won=list(self.deals_won),
             target=self.target if self.variant.scoring != "deals" else None,
@@ -544,6 +602,8 @@ class SparState(State):
         d["pile_seats"] = list(self.pile_seats)
         d["trick"] = list(self.trick)
         d["exchange_queue"] = list(self.exchange_queue)
+        d["peek_waiting"] = list(self.peek_waiting)
+        d["peek_refused"] = list(self.peek_refused)
         d["winners"] = list(self.winners)
         d["tricks_won"] = list(self.tricks_won)
         d["voids"] = [set(v) for v in self.voids]
@@ -698,11 +758,14 @@ class SparRules(Rules):
                "Spar: a hand whose highest card is a 9 or lower may be changed for new cards.",
                "スパー: 最高札が9以下の手札を配り残りと交換できる。"),
         Option("peek", "bool", False,
-               "Spar: during the second-to-last trick anyone may have the bottom undealt card "
-               "shown.", "スパー: 最後から2番目のトリック中に山札の一番下を公開できる。"),
+               "Spar: during the second-to-last trick anyone may ask to see the bottom undealt "
+               "card; it is shown if every other player agrees.",
+               "スパー: 最後から2番目のトリック中に山札の一番下の公開を求められ、"
+               "他の全員が賛成すれば公開される。"),
         Option("essilfy", "bool", False,
-               "Spar: winning the last two tricks with sixes or sevens scores 6, 5 or 4.",
-               "スパー: 最後の2トリックを6や7で勝つと6・5・4点。"),
+               "Spar: winning the last two tricks with sixes or sevens adds 6, 5 or 4 to the "
+               "last trick's points.",
+               "スパー: 最後の2トリックを6や7で勝つと、最後のトリックの点に6・5・4点を加える。"),
     )
     test_mixes = (
         (3, {"variant": "agram", "deals": 2}),
@@ -723,13 +786,15 @@ class SparRules(Rules):
         "The winner of the last trick wins the deal and scores from each other player:\n"
         "3 for a winning 6, 2 for a 7, 1 otherwise; first to 30. The winner deals next.\n"
         "Options: ace of spades, 7-card hands, changing a hand below ten, peeking at the\n"
-        "bottom card, Essilfy's scores for the last two tricks (6-6, 6-7, 7-7).\n"
+        "bottom card if all agree, Essilfy's bonus for the last two tricks won with\n"
+        "sixes or sevens (6-6 adds 6, 6-7 or 7-6 adds 5, 7-7 adds 4).\n"
         "Benin: 31 cards (no 6s); can't follow = card face down; 7 scores 2; to 24.\n"
         "Sipa: like Benin but counter-clockwise; a card that does not beat goes face down;\n"
         "sevens in the last 1/2/3 tricks score 2/4/6; to 10.\n"
         "Agram: A T 9 8 7 6 5 4 3, 6 each, counter-clockwise; most deals won in 5 deals.\n"
-        "Sink-Sink: Agram with 5 cards. Fapfap: threes score 2, two last threes 4; to 10.\n"
-        "Agram (Mali): 31 cards ranked A K T Q 9 8 J 7, 5 each (2+3)."
+        "Sink-Sink: Agram with 5 cards (3+2). Fapfap: Agram's 6 cards (3+3) for points:\n"
+        "the last trick won with a 3 scores 2, the 5th and 6th both with threes 4; to 10.\n"
+        "Agram (Mali): 31 cards ranked A K T Q 9 8 J 7, 6 each (3+3)."
     )
     summary_ja = (
         "スパー(ガーナ)とその仲間: 最後のトリックだけが大事。\n"
@@ -738,14 +803,16 @@ class SparRules(Rules):
         "スパー: A K Q J 10 9 8 7 6 の35枚(♠Aなし)、時計回りに3枚+2枚で5枚ずつ。\n"
         "最後のトリックの勝者がディールの勝者で、他の各プレイヤーから\n"
         "6で勝てば3点、7なら2点、それ以外は1点。30点先取。勝者が次のディーラー。\n"
-        "オプション: ♠Aあり、手札7枚、10未満の手札交換、山札の底の公開、\n"
-        "エシルフィ方式(最後の2トリックを6-6で6点、6-7で5点、7-7で4点)。\n"
+        "オプション: ♠Aあり、手札7枚、10未満の手札交換、山札の底の公開(他の\n"
+        "全員が賛成すれば)、エシルフィ方式(最後の2トリックを6や7で勝つと、\n"
+        "最後のトリックの点に6-6で6点、6-7か7-6で5点、7-7で4点を加える)。\n"
         "ベナン: 31枚(6なし)。フォローできなければ裏向き。7で2点。24点先取。\n"
         "シパ: ベナン同様だが反時計回り。場の最高を超えないカードは裏向き。\n"
         "最後の1・2・3トリックを7で勝つと2・4・6点。10点先取。\n"
         "アグラム: A 10 9 8 7 6 5 4 3、6枚ずつ反時計回り。5ディールで勝ち数を競う。\n"
-        "シンクシンク: 5枚のアグラム。ファップファップ: 3で勝てば2点、最後の2つを3で4点。\n"
-        "アグラム(マリ): 31枚、強さ A K 10 Q 9 8 J 7、2枚+3枚で5枚ずつ。"
+        "シンクシンク: 5枚(3枚+2枚)のアグラム。ファップファップ: アグラムと同じ6枚\n"
+        "(3枚+3枚)で点数あり。最後を3で勝てば2点、5・6番目を両方3で勝てば4点。10点先取。\n"
+        "アグラム(マリ): 31枚、強さ A K 10 Q 9 8 J 7、3枚+3枚で6枚ずつ。"
     )
 
     def check_options(self, players: int, options: dict[str, OptionValue]) -> None:
@@ -783,6 +850,10 @@ class SparRules(Rules):
         state.start_deal(first, deck)
         return state
 
+    def timeout_action(self, state: State, seat: int) -> Action | None:
+        """Peek: a player who does not answer the request in time refuses it."""
+        return PEEK_REFUSE if PEEK_REFUSE in state.legal_actions(seat) else None
+
     # -- words -------------------------------------------------------------------------------
     def hand_key(self, view: View) -> Callable[[Card], tuple[int, int]]:
         """Suits with colours alternating (♠ ♥ ♣ ♦), each from high to low in the variant's
@@ -811,7 +882,9 @@ class SparRules(Rules):
         labels = {
             "redeal": ("Change hand", "手札を交換"),
             "keep": ("Keep hand", "手札をそのまま"),
-            "peek": ("Show the bottom card", "山札の底を公開"),
+            "peek": ("Ask to see the bottom card", "山札の底の公開を求める"),
+            "peek_agree": ("Agree: show the bottom card", "賛成(山札の底を公開する)"),
+            "peek_refuse": ("Refuse: keep it hidden", "反対(公開しない)"),
         }
         if action.kind in labels:
             return labels[action.kind][1 if ja else 0]
@@ -845,9 +918,21 @@ class SparRules(Rules):
             return f"{who}が手札を交換しました。" if ja else f"{who} changes their hand."
         if k == "keep":
             return f"{who}は手札をそのままにしました。" if ja else f"{who} keeps their hand."
+        asked = int(event.arg) if event.arg is not None and event.arg.isdigit() else None
+        asker = "" if asked is None else named(
+            asked, names, f"{asked + 1}番" if ja else f"Seat {asked + 1}")
+        if k == "peek_ask":
+            return (f"{who}が山札の底の公開を求めました。全員が賛成すれば公開されます。" if ja
+                    else f"{who} asks to see the bottom card; it is shown if everyone agrees.")
+        if k == "peek_agree":
+            return (f"{who}は{asker}の求めに賛成しました。" if ja
+                    else f"{who} agrees to {asker}'s request.")
+        if k == "peek_refuse":
+            return (f"{who}が{asker}の求めに反対したため、山札の底は公開されません。" if ja
+                    else f"{who} refuses {asker}'s request: the bottom card stays hidden.")
         if k == "peek":
-            return (f"{who}の求めで山札の底を公開: {cards}" if ja
-                    else f"At {who}'s request the bottom card is shown: {cards}.")
+            return (f"全員が賛成したため、{who}の求めで山札の底を公開: {cards}" if ja
+                    else f"Everyone agreed to {who}'s request: the bottom card is {cards}.")
         if k == "match-end":
             return "ゲーム終了。" if ja else "The match is over."
         return super().event_text(event, lang, names)
@@ -870,6 +955,15 @@ class SparRules(Rules):
         played = [f"{e['seat'] + 1}:{show_codes([e['card']], lang) if e['card'] else down}"
                   for e in view["trick"]]
         lines.append(("場: " if ja else "Trick: ") + (" ".join(played) or "-"))
+        if view.get("peek_asker") is not None:
+            asker = int(view["peek_asker"]) + 1
+            if ja:
+                waiting = "、".join(f"{int(x) + 1}番" for x in view["peek_waiting"])
+                lines.append(f"{asker}番が山札の底の公開を求めています(回答待ち: {waiting})")
+            else:
+                waiting = ", ".join(f"seat {int(x) + 1}" for x in view["peek_waiting"])
+                lines.append(f"Seat {asker} asks to see the bottom card (answers awaited "
+                             f"from {waiting})")
         if view["peeked"]:
             lines.append(("山札の底: " if ja else "Bottom card: ")
                          + show_codes([view["peeked"]], lang))

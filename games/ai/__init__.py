@@ -60,13 +60,24 @@ class Player(Protocol):
 
 Policy = Callable[[Observation, random.Random], Action]
 
+#: answers the rules give every computer player: Spar's ``peek`` (computer players agree)
+_RULED = (Action("peek_agree"),)
+
+
+def ruled(obs: Observation) -> Action | None:
+    """The move the rules make for a computer player here, or None when it chooses."""
+    for action in _RULED:
+        if action in obs.legal:
+            return action
+    return None
+
 
 class RandomPlayer:
     """Any legal action, uniformly."""
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
-        """A uniformly random legal action."""
-        return rng.choice(obs.legal)
+        """A uniformly random legal action (the rules' answer where they give one)."""
+        return ruled(obs) or rng.choice(obs.legal)
 
 
 class BasicPlayer:
@@ -80,6 +91,9 @@ class BasicPlayer:
         """The basic move, or sometimes a random one."""
         if len(obs.legal) == 1:
             return obs.legal[0]
+        given = ruled(obs)
+        if given is not None:
+            return given
         if self.noise and rng.random() < self.noise:
             return rng.choice(obs.legal)
         return self.policy(obs, rng)

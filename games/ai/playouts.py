@@ -192,12 +192,15 @@ def bear_shortlist(obs: Observation) -> list[Action] | None:
 # -- Spar ------------------------------------------------------------------------------------
 
 _SPAR_KEEPERS = {"spar": (6, 7), "benin": (7,), "sipa": (7,), "fapfap": (3,)}
+_PEEK_AGREE = Action("peek_agree")
 
 
 def spar_rollout(state: State, seat: int, rng: random.Random) -> Action:
     """Spar: cheap cards early, win the second-to-last trick to lead the last one, win the
     last one as cheaply as possible (the basic player's rules, on the sampled state)."""
     s: Any = state
+    if s.phase == "peek":
+        return _PEEK_AGREE  # computer players agree to show the bottom card
     if s.phase != "play" or seat != s.turn:
         return state.random_action(seat, rng)
     legal: list[Action] = [a for a in s.legal_actions(seat) if a.kind == "play"]

@@ -28,7 +28,7 @@ import random
 import time
 from collections.abc import Callable
 
-from games.ai import Observation, Policy
+from games.ai import Observation, Policy, ruled
 from games.core import Action, State
 
 Rollout = Callable[[State, int, random.Random], Action]
@@ -188,6 +188,9 @@ class SearchPlayer:
         self.last_stats = {}
         if len(obs.legal) == 1:
             return obs.legal[0]
+        given = ruled(obs)
+        if given is not None:
+            return given
         if self.prior is not None and self.prior_decides is not None and self.prior_decides(obs):
             # a decision the rule of thumb handles better than a shallow search
             return self.prior(obs, rng)

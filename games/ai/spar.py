@@ -17,6 +17,8 @@ def basic(obs: Observation, rng: random.Random) -> Action:
     """Choose a card (or redeal/keep) by rule of thumb."""
     view = obs.view
     kinds = {a.kind for a in obs.legal}
+    if "peek_agree" in kinds:
+        return Action("peek_agree")  # computer players agree to show the bottom card
     if "keep" in kinds:
         hand = [parse(c) for c in view["hand"]]
         # A hand below ten rarely wins tricks; keep it only with two sixes to save.

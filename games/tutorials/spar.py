@@ -84,12 +84,14 @@ TUTORIAL: dict[str, Any] = {
         "script": [
             {"say": {
                 "en": "Essilfy: when the deal's winner won both of the last two tricks with "
-                      "sixes or sevens, the deal scores 6 for two sixes, 5 for a six and a "
-                      "seven, 4 for two sevens. You lead this deal. Take the first tricks "
-                      "with your hearts: lead A♥.",
-                "ja": "エシルフィ：ディールの勝者が最後の2トリックを両方とも6か7で取ると、6が"
-                      "2枚なら6点、6と7なら5点、7が2枚なら4点になります。このディールはあなた"
-                      "のリードです。まずハートで序盤のトリックを取りましょう。A♥をリード。"},
+                      "sixes or sevens, they score extra on top of the last trick's own "
+                      "points: 6 more for two sixes, 5 more for a six and a seven, 4 more for "
+                      "two sevens. You lead this deal. Take the first tricks with your hearts: "
+                      "lead A♥.",
+                "ja": "エシルフィ：ディールの勝者が最後の2トリックを両方とも6か7で取ると、最後の"
+                      "トリックの点に加えて、6が2枚なら6点、6と7なら5点、7が2枚なら4点をもらえ"
+                      "ます。このディールはあなたのリードです。まずハートで序盤のトリックを取り"
+                      "ましょう。A♥をリード。"},
              "do": ["play:AH"],
              "why": {"en": "Save your sixes for the last two tricks; lead the hearts first.",
                      "ja": "6は最後の2トリックのために残し、先にハートをリードします。"}},
@@ -112,8 +114,10 @@ TUTORIAL: dict[str, Any] = {
                      "ja": "今は6♠、最後に6♣。最後の2トリックを両方とも6で取ります。"}},
             "1 play:9D",
             {"say": {
-                "en": "Trick 5: lead 6♣ and win the last two tricks with two sixes.",
-                "ja": "第5トリック：6♣をリードして、最後の2トリックを6が2枚で取りましょう。"},
+                "en": "Trick 5: lead 6♣ and win the last two tricks with two sixes: the last "
+                      "trick's 3 and Essilfy's 6, so 9 from each other player.",
+                "ja": "第5トリック：6♣をリードして、最後の2トリックを6が2枚で取りましょう。最後の"
+                      "トリックの3点とエシルフィの6点で、他の各プレイヤーから9点です。"},
              "do": ["play:6C"],
              "why": {"en": "6♣ is your last card.", "ja": "6♣が最後の1枚です。"}},
             "1 play:TD",

@@ -405,6 +405,52 @@ async def test_a_table_starts_at_the_bots_level(store: Storage) -> None:
     assert table.level == "normal"
 
 
+async def test_a_table_whose_moves_no_longer_replay_is_ended_and_the_others_resume(
+        tmp_path: Path) -> None:
+    # A table stored under rules that have since changed (a Fapfap deal of five cards, say)
+    # ends on resume with a reason for its message; the other tables resume as before.
+    path = str(tmp_path / "db.sqlite3")
+    store = await Storage.open(path)
+    first = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    broken = await first.open(100, 10, "high-card", HOST, "Host", seed=3)
+    await first.join(broken.id, BOB, "Bob")
+    await first.start(broken.id, HOST)
+    await first.set_message(broken.id, 555)
+    good = await first.open(100, 11, "high-card", HOST, "Host", seed=4)
+    await first.join(good.id, BOB, "Bob")
+    await first.start(good.id, HOST)
+    state = broken.state
+    assert state is not None
+    seat = state.to_act[0]
+    theirs = str(state.view(1 - seat)["hand"][0])
+    await first.close()
+    # the stored move: a card the seat held under the old rules, not under the current ones
+    await store.add_action(broken.id, 0, seat, f"play:{theirs}", HOST, "click")
+    await store.close()
+
+    store = await Storage.open(path)
+    second = TableManager(store, rules_for=lookup, ai_delay=0.0)
+    try:
+        resumed = {t.id: t for t in await second.resume()}
+        assert set(resumed) == {broken.id, good.id}
+        ended = resumed[broken.id]
+        assert ended.status == CANCELLED and ended.ended == "ended-no-replay"
+        assert ended.message_id == 555  # its message is edited to say why
+        assert broken.id not in second.tables and second.by_channel.get(10) is None
+        stored = await store.table(broken.id)
+        assert stored is not None and stored.status == CANCELLED
+        assert len(await store.actions(broken.id)) == 1  # nothing is deleted
+        again = resumed[good.id]
+        assert again.status == PLAYING and second.tables[good.id] is again
+        await play_all(second, again)
+        assert again.status == FINISHED
+        # the channel is free: a new table opens there
+        assert (await second.open(100, 10, "high-card", HOST, "Host")).status == LOBBY
+    finally:
+        await second.close()
+        await store.close()
+
+
 @pytest.mark.parametrize("stored", ["", "expert"])
 async def test_a_stored_level_the_bot_does_not_know_resumes_at_the_bots(
         tmp_path: Path, stored: str) -> None:

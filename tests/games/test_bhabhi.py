@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 import games
-from games import Action, Event, IllegalAction
+from games import Action, Event, IllegalAction, ai
 from games.ai import observe
+from games.ai.analysis import analyse
 from games.ai.bhabhi import basic
 from games.bhabhi import RULES, BhabhiState
 from games.cards import parse, parse_many, standard_deck
@@ -114,22 +115,6 @@ def follow_the_turned_cards(state: BhabhiState) -> int:
         state.apply(0, Action("play", None, (mine[0],)))
         played += 1
     return played
-
-
-def play_to_a_draw_of_a_last_card(state: BhabhiState, rng: random.Random,
-                                  players_in: int) -> tuple[int, int]:
-    """Random legal moves until a taker with no cards may draw the last card of another
-    player, with ``players_in`` players still in: (drawer, holder of that card)."""
-    while not state.over:
-        seat = state.to_act[0]
-        legal = state.legal_actions(seat)
-        for action in legal:
-            if (action.kind == "draw" and action.arg != "discards"
-                    and len(state.hands[int(action.arg or "0")]) == 1
-                    and sum(state.live) == players_in):
-                return seat, int(action.arg or "0")
-        state.apply(seat, rng.choice(legal))
-    raise AssertionError("the game ended before such a draw")
 
 
 def shuffled_game(seed: int, **opts: object) -> BhabhiState:
@@ -454,7 +439,7 @@ def test_without_shootout_a_winning_last_card_is_simply_safe() -> None:
 
 
 def test_option_taker_stays_draws_from_a_player_and_leads_it() -> None:
-    state = position(3, {0: "AH", 1: "2H 5C", 2: "3H 6C"}, leader=0, taker_stays=True)
+    state = position(3, {0: "AH", 1: "2H 5C 7C", 2: "3H 6C 8D"}, leader=0, taker_stays=True)
     state.apply(0, "play:AH")
     state.apply(1, "play:2H")
     events = state.apply(2, "play:3H")
@@ -464,14 +449,35 @@ def test_option_taker_stays_draws_from_a_player_and_leads_it() -> None:
     assert [str(a) for a in state.legal_actions(0)] == ["draw=discards", "draw=1", "draw=2"]
     events = state.apply(0, "draw=1")
     assert kinds(events)[:2] == ["draw", "play"]
-    assert events[1].cards == (parse("5C"),)
-    assert state.hands[1] == [] and state.to_act == (2,)
-    # Seat 1 has nothing to play: seat 2 follows, and the round ends with seat 1 safe.
-    events = state.apply(2, "play:6C")
-    assert ("safe", 1) in [(e.kind, e.seat) for e in events]
-    # Seat 2 took the round with its last card and stays; seat 0 ran out with a lower card.
-    assert state.live == [False, False, True]
-    assert state.over and state.outcome is not None and state.outcome.places[2] == 3
+    drawn = events[1].cards[0]
+    assert drawn in parse_many("5C 7C") and len(state.hands[1]) == 1
+    assert state.to_act == (1,) and state.live == [True, True, True]
+
+
+def test_option_taker_stays_a_one_card_hand_is_not_drawn_from() -> None:
+    # A player goes safe only by playing their last card: a hand of one card cannot be drawn
+    # from while the discards hold cards or another player still in holds two or more.
+    state = position(3, {0: "AH", 1: "2H 5C", 2: "3H 6C 8D"}, leader=0, taker_stays=True)
+    for card in ("AH", "2H", "3H"):
+        state.apply(state.to_act[0], f"play:{card}")
+    assert [str(a) for a in state.legal_actions(0)] == ["draw=discards", "draw=2"]
+    with pytest.raises(IllegalAction, match="last card"):
+        state.apply(0, "draw=1")
+    state.out += state.discards  # the discards empty: seat 2's two cards are still there
+    state.discards = []
+    assert [str(a) for a in state.legal_actions(0)] == ["draw=2"]
+    with pytest.raises(IllegalAction, match="last card"):
+        state.apply(0, "draw=1")
+
+
+def test_option_taker_stays_one_card_hands_while_the_discards_hold_cards() -> None:
+    state = position(3, {0: "AH", 1: "2H 5C", 2: "3H 6C"}, leader=0, discards="",
+                     taker_stays=True)
+    for card in ("AH", "2H", "3H"):
+        state.apply(state.to_act[0], f"play:{card}")
+    assert [str(a) for a in state.legal_actions(0)] == ["draw=discards"]
+    events = state.apply(0, "draw=discards")
+    assert events[1].cards[0] in parse_many("AH 2H 3H")
 
 
 def test_option_taker_stays_draw_from_the_discards() -> None:
@@ -540,6 +546,26 @@ def test_basic_player_draws_from_the_discards() -> None:
     for seat, card in ((0, "AH"), (1, "2H"), (2, "3H")):
         state.apply(seat, f"play:{card}")
     assert str(basic(observe(state, 0), random.Random(0))) == "draw=discards"
+
+
+def test_computer_players_and_hints_draw_only_where_the_rules_allow() -> None:
+    # taker_stays: with the discards empty, the one-card hand of seat 1 is not offered while
+    # seat 2 holds two cards; every level, and a hint, picks among the draws allowed.
+    state = position(3, {0: "AH", 1: "2H 5C", 2: "3H 6C 8D"}, leader=0, discards="",
+                     taker_stays=True)
+    for card in ("AH", "2H", "3H"):
+        state.apply(state.to_act[0], f"play:{card}")
+    state.out += state.discards
+    state.discards = []
+    for level in ai.LEVELS:
+        chosen = ai.get_player(level, "bhabhi").choose(observe(state, 0), random.Random(1))
+        assert str(chosen) == "draw=2", level
+    state = position(4, {0: "AH", 1: "2H 5C", 2: "3H 6C 8D", 3: "4H 7C 9D TD"}, leader=0,
+                     taker_stays=True)
+    for card in ("AH", "2H", "3H", "4H"):
+        state.apply(state.to_act[0], f"play:{card}")
+    analysis = analyse(observe(state, 0), random.Random(1), iterations=24)
+    assert {str(m.action) for m in analysis.moves} == {"draw=discards", "draw=2", "draw=3"}
 
 
 def test_words_in_both_languages() -> None:
@@ -615,16 +641,21 @@ def test_option_interject_not_offered_when_the_last_player_fails() -> None:
 
 
 def test_option_taker_stays_draws_the_last_card_of_one_of_several_players_in() -> None:
-    # taker_stays, and its Decision: the player whose last card is drawn "is left with none and
-    # goes safe at the end of that round"; with three in, the game goes on. Seed 589 leads there.
-    state = shuffled_game(589, taker_stays=True)
-    drawer, holder = play_to_a_draw_of_a_last_card(state, random.Random(589), players_in=3)
-    state.apply(drawer, f"draw={holder}")
-    assert state.hands[holder] == [] and state.live[holder]  # not safe before the round ends
-    follower = state.to_act[0]
-    assert follower not in (drawer, holder)  # the empty hand is skipped
-    led = state.table_cards[0]
-    lower = [c for c in state.hands[follower] if c.suit == led.suit and c < led]
-    events = state.apply(follower, Action("play", None, (lower[0],)))
-    assert ("safe", holder) in [(e.kind, e.seat) for e in events]
-    assert not state.over and state.live[follower] and state.to_act == (drawer,)
+    # taker_stays, and its Decision: with the discards empty and every other player still in
+    # holding one card, the taker draws a last card; that player, left with none, goes safe at
+    # the end of the round, and with three in the round goes on without them.
+    state = position(3, {0: "AH", 1: "2H 5C", 2: "3H 6C"}, leader=0, taker_stays=True)
+    for card in ("AH", "2H", "3H"):
+        state.apply(state.to_act[0], f"play:{card}")
+    state.out += state.discards
+    state.discards = []
+    assert [str(a) for a in state.legal_actions(0)] == ["draw=1", "draw=2"]
+    events = state.apply(0, "draw=1")
+    assert kinds(events) == ["draw", "play"] and events[1].cards == (parse("5C"),)
+    assert state.hands[1] == [] and state.live[1]  # not safe before the round ends
+    assert state.to_act == (2,)  # the empty hand is skipped
+    events = state.apply(2, "play:6C")
+    assert ("safe", 1) in [(e.kind, e.seat) for e in events]
+    # Seat 2 took the round with its last card and stays; seat 0 ran out with a lower card.
+    assert state.live == [False, False, True]
+    assert state.over and state.outcome is not None and state.outcome.places[2] == 3

@@ -3,17 +3,17 @@ a stacked deck."""
 
 from __future__ import annotations
 
-import random
+import pytest
 
+from games import IllegalAction
 from tests.games.test_bhabhi import (
     TWOS,
     TWOS_PLAY,
     follow_the_turned_cards,
     game,
     kinds,
-    play_to_a_draw_of_a_last_card,
+    position,
     rounds,
-    shuffled_game,
     suit,
     two_player_game,
 )
@@ -46,16 +46,35 @@ def test_decision_shootout_follower_runs_out_under_a_higher_card_is_a_draw() -> 
     assert state.view(None)["loser"] is None and state.outcome.places == (1, 1)
 
 
+def test_decision_taker_stays_draws_only_from_hands_of_two_or_more() -> None:
+    # "a taker may draw from another player's hand only if that player holds two or more
+    # cards, since a player goes safe only by playing their last card"
+    state = position(4, {0: "AH", 1: "2H 5C", 2: "3H 6C 7C", 3: "4H 8C 9C 2D"}, leader=0,
+                     taker_stays=True)
+    for card in ("AH", "2H", "3H", "4H"):
+        state.apply(state.to_act[0], f"play:{card}")
+    assert [str(a) for a in state.legal_actions(0)] == ["draw=discards", "draw=2", "draw=3"]
+    with pytest.raises(IllegalAction):
+        state.apply(0, "draw=1")
+    state.apply(0, "draw=3")
+    assert len(state.hands[3]) == 2 and state.live[3]
+
+
 def test_decision_taker_stays_drawing_the_last_card_of_the_only_other_player() -> None:
-    # "a player whose last card is drawn from their hand is left with none and goes safe at
-    # the end of that round; if that player was the only other one still in, the drawer is the
-    # Bhabhi." Deck and moves from seed 48 reach that point with two players in.
-    state = shuffled_game(48, taker_stays=True)
-    drawer, holder = play_to_a_draw_of_a_last_card(state, random.Random(48), players_in=2)
-    events = state.apply(drawer, f"draw={holder}")
+    # "Only when the discards are empty and every other player still in holds a single card
+    # may the taker draw a last card: that player, left with none, goes safe at the end of
+    # that round; if they were the only other one still in, the drawer is the Bhabhi."
+    state = position(2, {0: "AH", 1: "2H 5C"}, leader=0, taker_stays=True)
+    state.apply(0, "play:AH")
+    state.apply(1, "play:2H")
+    assert [str(a) for a in state.legal_actions(0)] == ["draw=discards"]
+    state.out += state.discards
+    state.discards = []
+    assert [str(a) for a in state.legal_actions(0)] == ["draw=1"]
+    events = state.apply(0, "draw=1")
     assert kinds(events) == ["draw", "play", "discard", "safe", "last"]
-    assert events[3].seat == holder and events[4].seat == drawer
-    assert state.over and state.view(None)["loser"] == drawer
+    assert events[3].seat == 1 and events[4].seat == 0
+    assert state.over and state.view(None)["loser"] == 0
 
 
 def test_decision_take_hand_is_open_to_everyone_but_only_the_leader_is_asked() -> None:

@@ -10,6 +10,7 @@ outside it.
 from __future__ import annotations
 
 import io
+import random
 import re
 import subprocess
 from pathlib import Path
@@ -273,3 +274,32 @@ def test_no_tracked_file_points_outside_the_repository() -> None:
             if any(pattern in line for pattern in OUTSIDE) and not waived(rel, line):
                 offenders.append(f"{rel}:{line_no}: {line.strip()}")
     assert offenders == []
+
+
+# -- moves -------------------------------------------------------------------------------------
+def offered_kinds(gid: str) -> set[str]:
+    """Every kind of move the engine offers in random games of each of its test option mixes."""
+    rules = games.get(gid)
+    found: set[str] = set()
+    mixes = [(rules.usual_players, {}), *getattr(rules, "test_mixes", ())]
+    for seed, (players, options) in enumerate(mixes):
+        state = rules.new_game(players, seed=seed, options=dict(options))
+        rng = random.Random(seed)
+        for _ in range(3000):
+            if state.over:
+                break
+            for seat in range(players):
+                found.update(a.kind for a in state.legal_actions(seat))
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_contributors_section_names_every_move_the_engine_offers(gid: str, lang: str) -> None:
+    # e.g. 22's `rebuy` / `out`, Spar's `peek_agree` / `peek_refuse`, Getaway's `draw`
+    section = page(gid, lang).split(f"\n## {HEADINGS[lang][2]}\n", 1)[1]
+    named = {m.split(":")[0].split("=")[0] for m in _CODE.findall(section)}
+    missing = offered_kinds(gid) - named
+    assert not missing, f"the {lang} page of {gid} does not name the moves {sorted(missing)}"

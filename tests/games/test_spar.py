@@ -154,34 +154,107 @@ def test_option_under_ten_redeal_and_keep() -> None:
     assert plain.view(None)["phase"] == "play"
 
 
-def test_option_peek_shows_the_bottom_card_during_the_second_to_last_trick() -> None:
-    state = new(2, 0, {1: "AH KH QH JH 6S", 0: "6D 7D 8D 9D TD"}, peek=True)
+def peek_table(**options: Any) -> SparState:
+    """Three players, seat 1 leading every trick; after three tricks the 4th (second-to-last)."""
+    hands = {1: "AH KH QH JH 6S", 2: "6D 7D 8D 9D TD", 0: "6C 7C 8C 9C TC"}
+    state = new(3, 0, hands, peek=True, **options)
+    play(state, "AH", "6D", "6C", "KH", "7D", "7C", "QH", "8D", "8C")
+    return state
+
+
+def test_option_peek_shows_the_bottom_card_only_if_every_other_player_agrees() -> None:
+    # "a player may ask to see the bottom card of the undealt cards. Every other player then
+    # answers, agree or refuse; only if all agree is the card shown to everybody."
+    state = new(3, 0, {1: "AH KH QH JH 6S", 2: "6D 7D 8D 9D TD", 0: "6C 7C 8C 9C TC"},
+                peek=True)
     bottom = state.zones()["stock"][-1]
-    play(state, "AH", "6D", "KH", "7D")
-    assert all(a.kind != "peek" for a in state.legal_actions(0) + state.legal_actions(1))
-    play(state, "QH", "8D")
-    assert [str(a) for a in state.legal_actions(0)] == ["peek"]  # anyone, not only the leader
-    state.apply(0, "peek")
-    assert state.view(None)["peeked"] == str(bottom)
-    with pytest.raises(IllegalAction):
-        state.apply(1, "peek")
+    play(state, "AH", "6D", "6C", "KH", "7D", "7C")
+    assert all(a.kind != "peek" for s in range(3) for a in state.legal_actions(s))
+    play(state, "QH", "8D", "8C")  # the 4th trick, the second-to-last, begins
+    assert [str(a) for a in state.legal_actions(2)] == ["peek"]  # anyone, not only the leader
+    assert "peek" in [str(a) for a in state.legal_actions(1)]
+    events = state.apply(2, "peek")
+    assert [e.kind for e in events] == ["peek_ask"] and state.view(None)["peeked"] is None
+    assert state.to_act == (0,)  # the others answer in play order from the asker: 0, then 1
+    assert [str(a) for a in state.legal_actions(0)] == ["peek_agree", "peek_refuse"]
+    events = state.apply(0, "peek_agree")
+    assert [e.kind for e in events] == ["peek_agree"] and state.view(None)["peeked"] is None
+    assert state.to_act == (1,)
+    events = state.apply(1, "peek_agree")
+    assert [e.kind for e in events] == ["peek_agree", "peek"]
+    assert events[-1].seat == 2 and events[-1].cards == (bottom,)
+    for seat in range(3):
+        assert state.view(seat)["peeked"] == str(bottom)  # shown to everybody
+    assert state.to_act == (1,) and state.view(None)["phase"] == "play"  # the leader plays on
     sampled = state.determinize(0, random.Random(2))
     assert sampled.zones()["stock"][-1] == bottom
-    no_peek = new(2, 0, {1: "AH KH QH JH 6S", 0: "6D 7D 8D 9D TD"})
-    play(no_peek, "AH", "6D", "KH", "7D", "QH", "8D")
+
+
+def test_option_peek_a_refusal_keeps_the_card_hidden() -> None:
+    state = peek_table()
+    state.apply(2, "peek")
+    state.apply(0, "peek_agree")
+    events = state.apply(1, "peek_refuse")
+    assert [(e.kind, e.seat, e.arg) for e in events] == [("peek_refuse", 1, "2")]
+    assert events[0].cards == ()
+    view = state.view(None)
+    assert view["peeked"] is None and view["phase"] == "play" and state.to_act == (1,)
+    assert all(view["peek_waiting"] == [] for view in [state.view(s) for s in range(3)])
+
+
+def test_option_peek_the_first_refusal_ends_the_request() -> None:
+    state = peek_table()
+    state.apply(2, "peek")
+    events = state.apply(0, "peek_refuse")
+    assert [e.kind for e in events] == ["peek_refuse"]
+    assert state.view(None)["peeked"] is None and state.to_act == (1,)
+    assert state.legal_actions(1)[0].kind == "play"  # seat 1 is not asked any more
+
+
+def test_option_peek_off_refuses_every_peek_move() -> None:
+    state = new(2, 0, {1: "AH KH QH JH 6S", 0: "6D 7D 8D 9D TD"})
+    play(state, "AH", "6D", "KH", "7D", "QH", "8D")
+    for move in ("peek", "peek_agree", "peek_refuse"):
+        with pytest.raises(IllegalAction):
+            state.apply(0, move)
+
+
+def test_option_peek_answers_only_from_the_player_asked() -> None:
+    state = peek_table()
     with pytest.raises(IllegalAction):
-        no_peek.apply(0, "peek")
+        state.apply(0, "peek_agree")  # nobody has asked
+    state.apply(2, "peek")
+    with pytest.raises(IllegalAction):
+        state.apply(1, "peek_agree")  # seat 0 answers first
+    with pytest.raises(IllegalAction):
+        state.apply(2, "peek_agree")  # the asker does not answer
+    with pytest.raises(IllegalAction):
+        state.apply(0, "peek")  # one request at a time
+    with pytest.raises(IllegalAction):
+        state.apply(0, "peek_agree:AH")
+    assert state.to_act == (0,) and state.view(None)["peek_asker"] == 2
 
 
 @pytest.mark.parametrize(("last_two", "value", "plain"),
-                         [("6S 6C", 6, 3), ("7S 6C", 5, 3), ("6S 7C", 5, 2), ("7S 7C", 4, 2)])
+                         [("6S 6C", 9, 3), ("7S 6C", 8, 3), ("6S 7C", 7, 2), ("7S 7C", 6, 2)])
 def test_option_essilfy_scores_the_last_two_tricks(last_two: str, value: int, plain: int) -> None:
+    # Essilfy adds 6 (two sixes), 5 (a six and a seven) or 4 (two sevens) to the last trick's
+    # own 3 or 2: 9 for 6-6, 8 for a seven then a six, 7 for a six then a seven, 6 for 7-7.
     hand = "AH KH QH " + last_two
     for essilfy, expected in ((True, value), (False, plain)):
         state = new(2, 0, {1: hand, 0: "8H 9H TH 8D 9D"}, essilfy=essilfy)
         a, b = last_two.split()
         play(state, "AH", "8H", "KH", "9H", "QH", "TH", a, "8D", b, "9D")
         assert state.scores() == [0.0, float(expected)]
+
+
+def test_option_essilfy_scores_from_each_other_player() -> None:
+    hands = {1: "AH KH QH 7S 6C", 2: "8H 9H TH 8D 9D", 0: "JH 7H 6H TD JD"}
+    state = new(3, 0, hands, essilfy=True)
+    play(state, "AH", "8H", "JH", "KH", "9H", "7H", "QH", "TH", "6H")
+    play(state, "7S", "8D", "TD", "6C", "9D", "JD")  # 7S, then 6C: seat 1 wins both
+    assert state.scores() == [0.0, 16.0, 0.0]  # 8 (a seven then a six) from each of two others
+    assert state.view(None)["last_deal"]["value"] == 8
 
 
 def test_essilfy_needs_both_last_tricks() -> None:
@@ -313,23 +386,38 @@ def test_sink_sink_deals_three_then_two() -> None:
     assert state.view(1)["hand"] == deck[0:3] + deck[6:8]
 
 
+def test_fapfap_deals_agrams_six_cards_three_then_three_counter_clockwise() -> None:
+    deck = [str(c) for c in pack_of(VARIANTS["fapfap"])]
+    state = RULES.new_game(3, seed=1, options={"dealer": 0, "variant": "fapfap"}, deck=deck)
+    assert len(deck) == 35
+    assert state.view(2)["hand"] == deck[0:3] + deck[9:12]  # the dealer's right first
+    assert state.view(1)["hand"] == deck[3:6] + deck[12:15]
+    assert state.view(0)["hand"] == deck[6:9] + deck[15:18]
+    assert state.view(None)["tricks_per_deal"] == 6 and state.to_act == (2,)
+
+
 @pytest.mark.parametrize(("hand", "value"), [
-    ("AH TH 9H 3S 3C", 4), ("AH TH 9H 4S 3C", 2), ("AH TH 9H 3S 4C", 1)])
-def test_fapfap_scores_for_threes(hand: str, value: int) -> None:
-    state = new(2, 0, {1: hand, 0: "4H 5H 6H 7D 8D"}, variant="fapfap")
+    ("AH TH 9H 8H 3S 3C", 4), ("AH TH 9H 8H 4S 3C", 2), ("AH TH 9H 8H 3S 4C", 1)])
+def test_fapfap_scores_the_fifth_and_sixth_tricks(hand: str, value: int) -> None:
+    state = new(2, 0, {1: hand, 0: "4H 5H 6H 7H 7D 8D"}, variant="fapfap")
+    won = []
     while state.deal_number == 1 and not state.over:
         seat = state.to_act[0]
-        state.apply(seat, state.legal_actions(seat)[0])
+        events = state.apply(seat, state.legal_actions(seat)[0])
+        won += [(e.seat, str(e.cards[0])) for e in events if e.kind == "trick"]
+    assert won[4:] == [(1, c) for c in hand.split()[4:]]  # the 5th and 6th tricks
     assert state.scores() == [0.0, float(value)]
 
 
-def test_agram_mali_order_and_two_then_three() -> None:
+def test_agram_mali_order_and_three_then_three() -> None:
     deck = [str(c) for c in pack_of(VARIANTS["agram-mali"])]
     state = RULES.new_game(2, seed=1, options={"dealer": 0, "variant": "agram-mali"}, deck=deck)
-    assert state.view(1)["hand"] == deck[0:2] + deck[4:7]
+    assert state.view(1)["hand"] == deck[0:3] + deck[6:9]
+    assert state.view(0)["hand"] == deck[3:6] + deck[9:12]
+    assert state.view(None)["tricks_per_deal"] == 6
     for lead, follow, leader_wins in (("8H", "JH", True), ("TH", "QH", True), ("7H", "JH", False),
                                       ("KH", "AH", False)):
-        state = new(2, 0, {1: f"{lead} 7S 8S 9S TS", 0: f"{follow} 7D 8D 9D TD"},
+        state = new(2, 0, {1: f"{lead} 7S 8S 9S TS JS", 0: f"{follow} 7D 8D 9D TD JD"},
                     variant="agram-mali")
         play(state, lead, follow)
         assert (state.view(None)["tricks_won"][1] == 1) is leader_wins
@@ -342,7 +430,8 @@ def test_texts_in_both_languages() -> None:
     events = play(state, "AH", "8H")
     for lang in ("en", "ja"):
         assert RULES.action_text(games.Action.parse("play:AH"), lang)
-        assert RULES.action_text(games.Action.parse("peek"), lang)
+        for move in ("peek", "peek_agree", "peek_refuse"):
+            assert RULES.action_text(games.Action.parse(move), lang) != move
         assert all(RULES.event_text(e.for_seat(None), lang) for e in events)
         assert RULES.view_text(state.view(0), lang)
 
@@ -411,6 +500,7 @@ def test_option_peek_with_seven_cards_opens_in_the_sixth_trick() -> None:
     assert state.view(None)["trick_number"] == 6
     assert [str(a) for a in state.legal_actions(0)] == ["peek"]
     state.apply(0, "peek")
+    state.apply(1, "peek_agree")
     assert state.view(None)["peeked"] == str(state.zones()["stock"][-1])
 
 
