@@ -436,7 +436,7 @@ async def test_a_table_whose_moves_no_longer_replay_is_ended_and_the_others_resu
         ended = resumed[broken.id]
         assert ended.status == CANCELLED and ended.ended == "ended-no-replay"
         assert ended.message_id == 555  # its message is edited to say why
-        assert broken.id not in second.tables and second.by_channel.get(10) is None
+        assert broken.id not in second.tables and second.in_channel(10) is None
         stored = await store.table(broken.id)
         assert stored is not None and stored.status == CANCELLED
         assert len(await store.actions(broken.id)) == 1  # nothing is deleted
