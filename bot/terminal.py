@@ -373,15 +373,15 @@ def _engine_value(rules: games.Rules, name: str, value: str) -> str:
     return value
 
 
-def _options(pairs: Sequence[str]) -> list[tuple[str, str]] | None:
-    """``name=value`` pairs; None when one is not written so."""
+def _options(pairs: Sequence[str]) -> tuple[list[tuple[str, str]], str | None]:
+    """``name=value`` pairs, and the first one not written so (None when all are)."""
     found = []
     for pair in pairs:
         name, eq, value = pair.partition("=")
         if not eq or not name.strip():
-            return None
+            return found, pair
         found.append((name.strip(), value.strip()))
-    return found
+    return found, None
 
 
 def parser() -> argparse.ArgumentParser:
@@ -418,9 +418,9 @@ async def run(argv: Sequence[str], stdin: TextIO, out: TextIO) -> int:
     args = parser().parse_args(list(argv))
     lang: str = args.lang
     rules = games.get(args.game)
-    options = _options(args.option)
-    if options is None:
-        out.write(say("option-form", lang, pair=" ".join(args.option)) + "\n")
+    options, malformed = _options(args.option)
+    if malformed is not None:
+        out.write(say("option-form", lang, pair=malformed) + "\n")
         return 2
     players = args.players or rules.usual_players
     target = Path(args.db) if args.db else default_db()
