@@ -375,7 +375,7 @@ def _engine_value(rules: games.Rules, name: str, value: str) -> str:
 
 def _options(pairs: Sequence[str]) -> tuple[list[tuple[str, str]], str | None]:
     """``name=value`` pairs, and the first one not written so (None when all are)."""
-    found = []
+    found: list[tuple[str, str]] = []
     for pair in pairs:
         name, eq, value = pair.partition("=")
         if not eq or not name.strip():
