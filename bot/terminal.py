@@ -35,6 +35,7 @@ from bot.results import deal_title, tally_lines
 from bot.storage import Storage
 from bot.tables import (
     COMPUTER_LEVELS,
+    PLAYING,
     DealEnded,
     GameEnded,
     MoveApplied,
@@ -320,15 +321,31 @@ class Terminal:
             await manager.set_option(table_id, PERSON, option, _engine_value(rules, option,
                                                                              value))
         await manager.set_level(table_id, PERSON, level)
-        lobby = await manager.position_for(table_id, PERSON)
-        self.seat = lobby.seat_of(PERSON)
-        self.names = [s.name for s in lobby.seats]
-        game_name = rules.name_ja if self.lang == "ja" else rules.name
-        self.write(t("table-title", self.lang, game=game_name, id=table_id))
-        assert self.seat is not None
-        self.write(say("you-are", self.lang, seat=self.seat + 1, players=players,
-                       level=say(f"level-{level}", self.lang)))
+        self.introduce(await manager.position_for(table_id, PERSON))
         await manager.start(table_id, PERSON)
+
+    async def resume(self, wanted: int) -> None:
+        """Take up a game broken off: the table ``wanted`` (0: the latest), rebuilt from its
+        stored moves by the service's restart; Refusal 'no-table' when there is none."""
+        resumed = await self.manager.resume(lambda guild: guild == TERMINAL_GUILD)
+        found = [table.id for table in resumed
+                 if table.status == PLAYING and table.host_id == PERSON
+                 and wanted in (0, table.id)]
+        if not found:
+            raise Refusal("no-table")
+        self.table_id = max(found)
+        self.introduce(await self.manager.position_for(self.table_id, PERSON))
+
+    def introduce(self, position: Position) -> None:
+        """The table's title and who plays which seat."""
+        self.seat = position.seat_of(PERSON)
+        assert self.seat is not None
+        self.names = [s.name for s in position.seats]
+        rules = position.rules
+        game_name = rules.name_ja if self.lang == "ja" else rules.name
+        self.write(t("table-title", self.lang, game=game_name, id=position.table_id))
+        self.write(say("you-are", self.lang, seat=self.seat + 1, players=position.players,
+                       level=say(f"level-{position.level}", self.lang)))
 
     async def play(self) -> None:
         """Until the game ends: wait for the person's turn, show the position, ask for a move
@@ -390,7 +407,10 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m bot.terminal",
         description="Play a game in the terminal against computer players, on the bot's table "
                     "service (every move stored, as in Discord).")
-    found.add_argument("game", choices=games.ids())
+    found.add_argument("game", nargs="?", choices=games.ids(), metavar="GAME",
+                       help=f"the game: {', '.join(games.ids())}")
+    found.add_argument("--resume", type=int, nargs="?", const=0, default=None,
+                       metavar="TABLE", help="take up a game broken off (default: the latest)")
     found.add_argument("--players", type=int, default=0,
                        help="seats, yours included (default: the game's usual count)")
     found.add_argument("--seed", type=int, default=None, help="the deal's seed")
@@ -415,14 +435,15 @@ def _login_name() -> str:
 async def run(argv: Sequence[str], stdin: TextIO, out: TextIO) -> int:
     """Play one game from a command line: the exit status (0 at the end of the game or when
     the person quits, 2 for a command line or a table the service refuses)."""
-    args = parser().parse_args(list(argv))
+    command = parser()
+    args = command.parse_args(list(argv))
+    if (args.game is None) == (args.resume is None):
+        command.error("give a game to play, or --resume")
     lang: str = args.lang
-    rules = games.get(args.game)
     options, malformed = _options(args.option)
     if malformed is not None:
         out.write(say("option-form", lang, pair=malformed) + "\n")
         return 2
-    players = args.players or rules.usual_players
     target = Path(args.db) if args.db else default_db()
     target.parent.mkdir(parents=True, exist_ok=True)
     store = await Storage.open(str(target))
@@ -433,8 +454,12 @@ async def run(argv: Sequence[str], stdin: TextIO, out: TextIO) -> int:
     manager.subscribe(terminal.on_event)
     try:
         try:
-            await terminal.setup(args.game, players, options, args.level, args.seed,
-                                 args.name or _login_name())
+            if args.resume is not None:
+                await terminal.resume(args.resume)
+            else:
+                players = args.players or games.get(args.game).usual_players
+                await terminal.setup(args.game, players, options, args.level, args.seed,
+                                     args.name or _login_name())
         except Refusal as refused:
             terminal.write(refusal_text(refused, lang))
             return 2

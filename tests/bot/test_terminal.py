@@ -242,3 +242,28 @@ def test_the_terminal_never_holds_a_game_state() -> None:
              for alias in node.names}
     assert "State" not in names
     assert re.search(r"\.state\b", source) is None
+
+
+async def test_a_game_broken_off_is_taken_up_again(tmp_path: Path) -> None:
+    """--resume rebuilds the latest game from its stored moves (the service's restart) and
+    plays it on to its end."""
+    status, first, db = await play(tmp_path, "spar", "1\n1\n")
+    assert status == 0 and first.endswith("Bye.\n")
+    out = io.StringIO()
+    status = await terminal.run(["--resume", "--db", str(db)], io.StringIO(ALWAYS_FIRST), out)
+    again = out.getvalue()
+    assert status == 0, again[-2000:]
+    assert again.startswith("Spar — table 1\nYou play seat 1 of 4; the computer (easy) plays "
+                            "the others.\n"), again[:300]
+    assert any(line.startswith("The game is over. 1. ") for line in again.splitlines())
+    # the list left unanswered is shown again, and the two sittings together listed every
+    # turn of the one game stored
+    before, after = listed_blocks(first, "en"), listed_blocks(again, "en")
+    assert before[-1] == after[0]
+    expected, person_moves = await expected_blocks(db, "en")
+    assert before[:-1] + after == expected
+    assert person_moves > 2
+    out = io.StringIO()
+    status = await terminal.run(["--resume", "--db", str(db)], io.StringIO(""), out)
+    assert status == 2
+    assert out.getvalue() == "There is no open table here any more.\n"
