@@ -309,7 +309,7 @@ class Terminal:
     async def setup(self, game: str, players: int, options: Sequence[tuple[str, str]],
                     level: str, seed: int | None, name: str) -> None:
         """Open the table, seat the computers, set the options and the level, and start;
-        :class:`Refusal` saying why not."""
+        :class:`Refusal` (or :class:`BadCommand`) saying why not."""
         manager = self.manager
         # a channel of its own for each game: a game broken off keeps its (still open) table
         table = await manager.open(TERMINAL_GUILD, time.time_ns(), game, PERSON, name, seed)
@@ -318,8 +318,8 @@ class Terminal:
             await manager.add_computer(table_id, PERSON)
         rules = games.get(game)
         for option, value in options:
-            await manager.set_option(table_id, PERSON, option, _engine_value(rules, option,
-                                                                             value))
+            value = _engine_value(rules, option, value, players, self.lang)
+            await manager.set_option(table_id, PERSON, option, value)
         await manager.set_level(table_id, PERSON, level)
         self.introduce(await manager.position_for(table_id, PERSON))
         await manager.start(table_id, PERSON)
@@ -378,14 +378,23 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _engine_value(rules: games.Rules, name: str, value: str) -> str:
+class BadCommand(Exception):
+    """A command line the terminal cannot play; the message is a sentence for the reader."""
+
+
+def _engine_value(rules: games.Rules, name: str, value: str, players: int, lang: str) -> str:
     """An option's value as the service takes it: a seat is typed from 1 (as ``python -m games``
-    takes it) and stored from 0; other values as typed (the lobby checks them)."""
+    takes it) and stored from 0; other values as typed (the lobby checks them). An unknown
+    option, or a seat out of range, is refused here, in the reader's language."""
     try:
         option = rules.option(name)
     except KeyError:
-        return value  # the lobby refuses it, naming the option
-    if option.kind == "seat" and value.isdigit():
+        known = ", ".join(o.name for o in rules.options) or "-"
+        game = rules.name_ja if lang == "ja" else rules.name
+        raise BadCommand(say("unknown-option", lang, name=name, game=game, known=known)) from None
+    if option.kind == "seat" and value.lower() != "random":
+        if not (value.isdigit() and 1 <= int(value) <= players):
+            raise BadCommand(say("seat-option", lang, name=name, players=players, value=value))
         return str(int(value) - 1)
     return value
 
@@ -462,6 +471,9 @@ async def run(argv: Sequence[str], stdin: TextIO, out: TextIO) -> int:
                                      args.name or _login_name())
         except Refusal as refused:
             terminal.write(refusal_text(refused, lang))
+            return 2
+        except BadCommand as bad:
+            terminal.write(str(bad))
             return 2
         try:
             await terminal.play()

@@ -151,6 +151,12 @@ async def test_bad_answers_are_answered_and_the_game_goes_on(tmp_path: Path) -> 
     assert person_moves > 1
 
 
+async def test_a_seat_option_is_typed_from_1(tmp_path: Path) -> None:
+    status, transcript, _ = await play(tmp_path, "bear", "q\n", "--option", "dealer=3")
+    assert status == 0
+    assert "Deal 1 (dealer seat 3)" in transcript
+
+
 async def test_a_move_in_its_text_form_is_played(tmp_path: Path) -> None:
     status, transcript, _ = await play(tmp_path, "spar", "play:6S\n" + ALWAYS_FIRST)
     assert status == 0
@@ -226,6 +232,13 @@ async def test_a_table_the_service_refuses_is_said_in_a_sentence(tmp_path: Path)
     assert status == 2
     assert transcript.endswith("That option can't be used: option 'deals' applies only to "
                                "agram, sink-sink and agram-mali, not to variant 'spar'.\n")
+    status, transcript, _ = await play(tmp_path, "bear", "", "--option", "dealer=4")
+    assert status == 2
+    assert transcript.endswith("Option 'dealer' is a seat from 1 to 3 or random, not '4'.\n")
+    status, transcript, _ = await play(tmp_path, "bear", "", "--option", "bogus=1", lang="ja")
+    assert status == 2
+    assert transcript.endswith("ベア にオプション「bogus」はありません"
+                               "（オプション：dealer, all_pass, failed, deals, target）。\n")
     status, transcript, _ = await play(tmp_path, "spar", "", "--option", "deals")
     assert status == 2
     assert transcript == "Write options as name=value, not 'deals'.\n"
