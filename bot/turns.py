@@ -40,7 +40,7 @@ class Turns(Finishing):
             try:
                 parsed = Action.parse(action) if isinstance(action, str) else action
             except IllegalAction as exc:
-                raise Refusal("illegal", reason=str(exc)) from None
+                raise Refusal("illegal", reason=exc.message) from None
             state = table.state
             assert state is not None
             if seat not in state.to_act and not any(
@@ -61,7 +61,7 @@ class Turns(Finishing):
         try:
             events = state.apply(seat, action)
         except IllegalAction as exc:
-            raise Refusal("illegal", reason=str(exc)) from None
+            raise Refusal("illegal", reason=exc.message) from None
         try:
             await self._writer.add(table.id, table.version, seat, str(action), user_id, how)
         except Exception:

@@ -166,18 +166,13 @@ def rank_char(rank: int) -> str:
     return RANKS[rank - 2] if 2 <= rank <= 14 else "*"
 
 
-#: the jokers' names where a person reads them (a joker's picture is drawn in its colour)
-JOKER_NAMES = {
-    "en": {RED_JOKER: "Red Joker", BLACK_JOKER: "Black Joker"},
-    "ja": {RED_JOKER: "赤ジョーカー", BLACK_JOKER: "黒ジョーカー"},
-}
-
-
 def pretty(c: Card, lang: str = "en") -> str:
     """A human-readable form with a suit symbol: '10♠', 'K♥'; a joker by its name in ``lang``
-    ('Red Joker', '黒ジョーカー')."""
+    ('Red Joker', '黒ジョーカー', the catalogue's ``joker-R`` and ``joker-B``)."""
     if c.is_joker:
-        return JOKER_NAMES.get(lang, JOKER_NAMES["en"])[c]
+        from games.wording import text  # the catalogues' reader words cards with this module
+
+        return text(f"joker-{c.suit}", lang)
     r = rank_char(c.rank)
     return ("10" if r == "T" else r) + SUIT_SYMBOLS[c.suit]
 
@@ -194,6 +189,13 @@ def show_codes(codes: Iterable[str], lang: str = "en") -> str:
 
 def count_text(count: int, lang: str = "en") -> str:
     """A number of cards in words: '1 card', '3 cards', '3枚'."""
-    if lang == "ja":
-        return f"{count}枚"
-    return "1 card" if count == 1 else f"{count} cards"
+    from games.wording import text  # the catalogues' reader words cards with this module
+
+    return text("count-card" if count == 1 else "count-cards", lang, count=count)
+
+
+def suit_name(suit: str, lang: str = "en") -> str:
+    """A suit's name in ``lang`` ('hearts', 'ハート'), from its letter."""
+    from games.wording import text  # the catalogues' reader words cards with this module
+
+    return text(f"suit-{suit}", lang)

@@ -274,7 +274,7 @@ class Lesson:
             try:
                 action = Action.parse(action)
             except IllegalAction as exc:
-                return Answer(False, str(exc))
+                return Answer(False, exc.text(self.lang))
         if not step.do:
             if action.kind != NEXT:
                 return Answer(False, _READ(self.lang))
@@ -290,8 +290,8 @@ class Lesson:
         if not legal:
             try:
                 self.state.clone().apply(LEARNER, action)
-            except IllegalAction as exc:
-                return Answer(False, str(exc))
+            except IllegalAction as exc:  # the rule that forbids it, in the learner's language
+                return Answer(False, exc.text(self.lang))
         assert step.why is not None
         return Answer(False, step.why(self.lang))
 
