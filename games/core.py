@@ -707,6 +707,17 @@ def seat_name(seat: int, names: Sequence[str] | None = None, key: str = "seat") 
     return msg(key, n=seat + 1)
 
 
+def joined(items: Sequence[Msg | str], key: str) -> Msg | str:
+    """Several fields as one, each pair joined by the catalogue's ``key`` (its fields ``a``
+    and ``b``: '{a} and {b}', '{a}、{b}'); a single item as it is, none as ''."""
+    if not items:
+        return ""
+    found: Msg | str = items[0]
+    for item in items[1:]:
+        found = msg(key, a=found, b=item)
+    return found
+
+
 def count_msg(count: int) -> Msg:
     """A number of cards as a field: '1 card', '3 cards', '3枚'."""
     return msg("count-card" if count == 1 else "count-cards", count=count)
@@ -754,6 +765,7 @@ __all__ = [
     "count_msg",
     "deal_fields",
     "fresh_rng",
+    "joined",
     "msg",
     "named",
     "reseeded",
