@@ -401,6 +401,11 @@ class Rules(ABC):
         """Every option's description, for menus."""
         return [opt.describe() for opt in self.options]
 
+    def title(self, lang: str = "en") -> str:
+        """The game's name in ``lang``: its ``name_<lang>`` (``name_ja``), else ``name``."""
+        found = getattr(self, f"name_{lang}", None)
+        return found if isinstance(found, str) and found else self.name
+
     def player_counts(self) -> range:
         """The allowed seat counts."""
         return range(self.min_players, self.max_players + 1)

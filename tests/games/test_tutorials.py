@@ -83,14 +83,16 @@ def test_another_legal_move_is_answered_with_the_steps_point(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_an_illegal_move_is_answered_with_the_engines_reason(game: str) -> None:
-    """A card of the hand that cannot be played now gets the engine's own sentence."""
+    """A card of the hand that cannot be played now gets the engine's own sentence, in the
+    learner's language: a Japanese learner reads it in Japanese, not the English of str()."""
     lesson = tutorials.lesson(game, "ja")
     wrong = first_untaught(lesson, legal=False)
     with pytest.raises(IllegalAction) as refused:
         lesson.state.clone().apply(LEARNER, wrong)
     before = lesson.view()
     answer = lesson.act(wrong)
-    assert not answer.accepted and answer.reason == str(refused.value)
+    assert not answer.accepted and answer.reason == refused.value.text("ja")
+    assert answer.reason != str(refused.value) and not answer.reason.isascii()
     assert lesson.view() == before
 
 
