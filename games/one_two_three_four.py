@@ -607,7 +607,7 @@ class OneTwoThreeFourRules(Rules):
 
     def event_message(self, event: Event, names: Sequence[str] | None = None) -> Msg | None:
         """A sentence for an event."""
-        who = "" if event.seat is None else seat_name(event.seat, names, "1234-seat")
+        who = "" if event.seat is None else seat_name(event.seat, names, "seat-short")
         k = event.kind
         if k in ("deal", "play", "pass", "drop", "show"):
             return msg(f"1234-ev-{k}", who=who, cards=event.cards, arg=event.arg or "")

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import seats, tricks
-from games.cards import Card, by_suit, card, count_text, pretty, show, show_codes
+from games.cards import Card, by_suit, card, show, show_codes
 from games.core import (
     Action,
     Entry,
     Event,
     IllegalAction,
+    Msg,
     Option,
     OptionError,
     OptionValue,
@@ -27,10 +28,13 @@ from games.core import (
     State,
     View,
     check_deck,
-    named,
+    count_msg,
+    msg,
     reseeded,
+    seat_name,
     seat_option,
 )
+from games.wording import text
 
 SUITS = "SHDC"
 
@@ -295,38 +299,37 @@ class SparState(State):
         kind = action.kind
         if kind == "peek":
             if action.arg is not None or action.cards:
-                raise IllegalAction("'peek' takes nothing else.")
+                raise IllegalAction(msg("spar-takes-nothing", kind="peek"))
             if not self.peek_allowed:
-                raise IllegalAction("Peeking is not played at this table.")
+                raise IllegalAction(msg("spar-no-peek"))
             if not self._peek_open():
-                raise IllegalAction(
-                    "The bottom card can be shown only once, during the second-to-last trick.")
+                raise IllegalAction(msg("spar-peek-when"))
             self.peeked = self.stock[-1]
             return [Event("peek", seat, (self.peeked,))]
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(msg("not-your-turn"))
         if kind in ("redeal", "keep"):
             if action.arg is not None or action.cards:
-                raise IllegalAction(f"'{kind}' takes nothing else.")
+                raise IllegalAction(msg("spar-takes-nothing", kind=kind))
             if self.phase != "exchange":
-                raise IllegalAction("There is no hand to change now.")
+                raise IllegalAction(msg("spar-no-exchange"))
             return self._exchange(seat, kind == "redeal")
         if kind != "play":
-            raise IllegalAction("Play a card with 'play:<card>'.")
+            raise IllegalAction(msg("spar-play-form"))
         if self.phase != "play":
-            raise IllegalAction("First choose 'redeal' or 'keep' for your hand.")
+            raise IllegalAction(msg("spar-exchange-first"))
         if action.arg is not None:
-            raise IllegalAction(f"'play' takes a card, not '={action.arg}'.")
+            raise IllegalAction(msg("spar-play-value", arg=action.arg))
         if len(action.cards) != 1:
-            raise IllegalAction("Play exactly one card.")
+            raise IllegalAction(msg("spar-one-card"))
         c = action.cards[0]
         hand = self.hands[seat]
         if c not in hand:
-            raise IllegalAction(f"You do not hold {pretty(c)}.")
+            raise IllegalAction(msg("not-held", cards=c))
         if self.trick:
             led = self.trick[0][1].suit
             if c.suit != led and any(h.suit == led for h in hand):
-                raise IllegalAction(f"You must follow suit ({led}).")
+                raise IllegalAction(msg("spar-follow", suit=msg(f"suit-{led}")))
         return self._play(seat, c)
 
     def _exchange(self, seat: int, redeal: bool) -> list[Event]:
@@ -802,80 +805,48 @@ class SparRules(Rules):
             return f"ゲームごと（{own}。{none} はディール数で決まるため目標なし）"
         return f"the variant's own ({own}; none for {none}, which count deals)"
 
-    def action_text(self, action: Action, lang: str = "en") -> str:
+    def action_message(self, action: Action) -> Msg:
         """'Play 6♥', 'Change hand', 'Keep hand', 'Show the bottom card'."""
-        ja = lang == "ja"
         if action.kind == "play" and action.cards:
-            c = pretty(action.cards[0], lang)
-            return f"{c} を出す" if ja else f"Play {c}"
-        labels = {
-            "redeal": ("Change hand", "手札を交換"),
-            "keep": ("Keep hand", "手札をそのまま"),
-            "peek": ("Show the bottom card", "山札の底を公開"),
-        }
-        if action.kind in labels:
-            return labels[action.kind][1 if ja else 0]
-        return str(action)
+            return msg("act-play", cards=action.cards[0])
+        if action.kind in ("redeal", "keep", "peek"):
+            return msg(f"spar-act-{action.kind}")
+        return super().action_message(action)
 
-    def event_text(self, event: Event, lang: str = "en",
-                   names: Sequence[str] | None = None) -> str | None:
+    def event_message(self, event: Event, names: Sequence[str] | None = None) -> Msg | None:
         """A sentence for an event."""
-        ja = lang == "ja"
-        who = "" if event.seat is None else named(
-            event.seat, names, f"{event.seat + 1}番" if ja else f"Seat {event.seat + 1}")
-        cards = " ".join(pretty(c, lang) for c in event.cards)
+        who = "" if event.seat is None else seat_name(event.seat, names, "seat-short")
         k = event.kind
-        if k == "deal":
-            return (f"第{event.arg}ディール: {who}が配りました。" if ja
-                    else f"Deal {event.arg}: {who} deals.")
-        if k == "play":
-            if event.arg == "down":
-                if event.cards:
-                    return (f"{who}が {cards} を裏向きに出しました。" if ja
-                            else f"{who} plays {cards} face down.")
-                return f"{who}がカードを裏向きに出しました。" if ja else f"{who} plays face down."
-            return f"{who}が {cards} を出しました。" if ja else f"{who} plays {cards}."
-        if k == "trick":
-            return (f"{who}が第{event.arg}トリックを {cards} で取りました。" if ja
-                    else f"{who} wins trick {event.arg} with {cards}.")
-        if k == "deal-won":
-            return (f"{who}がディールの勝者({event.arg}点)。" if ja
-                    else f"{who} wins the deal ({event.arg} from each other player).")
-        if k == "redeal":
-            return f"{who}が手札を交換しました。" if ja else f"{who} changes their hand."
-        if k == "keep":
-            return f"{who}は手札をそのままにしました。" if ja else f"{who} keeps their hand."
-        if k == "peek":
-            return (f"{who}の求めで山札の底を公開: {cards}" if ja
-                    else f"At {who}'s request the bottom card is shown: {cards}.")
-        if k == "match-end":
-            return "ゲーム終了。" if ja else "The match is over."
-        return super().event_text(event, lang, names)
+        if k == "play" and event.arg == "down":
+            k = "down" if event.cards else "down-hidden"
+        if k in _EVENTS:
+            return msg(f"spar-ev-{k}", who=who, cards=event.cards, arg=event.arg or "")
+        return super().event_message(event, names)
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as text."""
-        ja = lang == "ja"
         v = VARIANTS[view["variant"]]
-        lines = [
-            (f"{v.name_ja} 第{view['deal']}ディール 第{view['trick_number']}トリック" if ja
-             else f"{v.name_en} - deal {view['deal']}, trick {view['trick_number']}"),
-        ]
+        name = getattr(v, f"name_{lang}", None) or v.name_en
+        lines = [text("spar-view-head", lang, variant=name, deal=view["deal"],
+                      trick=view["trick_number"])]
         for s in range(view["players"]):
-            mark = "*" if s in view["to_act"] else " "
-            lines.append(
-                f"{mark} {s + 1}: {count_text(view['hand_counts'][s], lang)}, "
-                f"{'得点' if ja else 'score'} {int(view['scores'][s])}"
-            )
-        down = "裏" if ja else "face down"
+            lines.append(text("spar-view-seat", lang, mark="*" if s in view["to_act"] else " ",
+                              n=s + 1, count=count_msg(view["hand_counts"][s]),
+                              score=int(view["scores"][s])))
+        down = text("spar-view-down", lang)
         played = [f"{e['seat'] + 1}:{show_codes([e['card']], lang) if e['card'] else down}"
                   for e in view["trick"]]
-        lines.append(("場: " if ja else "Trick: ") + (" ".join(played) or "-"))
+        lines.append(text("spar-view-trick", lang, plays=" ".join(played) or "-"))
         if view["peeked"]:
-            lines.append(("山札の底: " if ja else "Bottom card: ")
-                         + show_codes([view["peeked"]], lang))
+            lines.append(text("spar-view-bottom", lang, cards=show_codes([view["peeked"]], lang)))
         if view["hand"]:
-            lines.append(("手札: " if ja else "Your hand: ") + show(self.sorted_hand(view), lang))
+            lines.append(text("spar-view-hand", lang, cards=show(self.sorted_hand(view), lang)))
         return "\n".join(lines)
+
+
+#: the events a person reads, worded with the seat, the cards and the event's argument
+_EVENTS = frozenset({"deal", "play", "down", "down-hidden", "trick", "deal-won", "redeal",
+                     "keep", "peek", "match-end"})
 
 
 RULES = SparRules()
