@@ -204,7 +204,7 @@ class BhabhiRules(Rules):
             lines.append(text("bhabhi-view-hand", lang, cards=show(self.sorted_hand(view), lang)))
         if view["to_act"]:
             lines.append(text("bhabhi-view-to-act", lang, seats=", ".join(
-                text("bhabhi-seat", lang, n=s + 1) for s in view["to_act"])))
+                text("seat-numbered", lang, n=s + 1) for s in view["to_act"])))
         return "\n".join(lines)
 
 
@@ -216,7 +216,7 @@ _EVENTS = frozenset({"play", "fail", "lead", "safe", "interject", "decline", "sh
 def _seat_name(arg: str | None, names: Sequence[str] | None = None) -> Msg | str:
     if arg is None or not arg.isdigit():
         return msg("bhabhi-someone")
-    return seat_name(int(arg), names, "bhabhi-seat")
+    return seat_name(int(arg), names, "seat-numbered")
 
 
 class BhabhiState(State):
