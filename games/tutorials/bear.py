@@ -32,6 +32,11 @@ TUTORIAL: dict[str, Any] = {
                       "8枚（スペードとハートのA K Q J）がすべて切り札です。スペードを切り札にす"
                       "れば、あなたの切り札は7枚。60スペードをビッドしましょう。"},
              "do": ["bid=60-S"],
+             # every bid the text names fits the buttons: each number in spades, the other
+             # games at 60, Null and a pass (the first twenty legal bids stop at 50)
+             "offer": " ".join(["pass", *(f"bid={n}-S" for n in range(40, 105, 5)),
+                                *(f"bid=60-{g}" for g in ("H", "D", "C", "grand-red",
+                                                          "grand-black")), "bid=null"]),
              "why": {"en": "With seven trumps, spades are your game, and 60 is a bid this hand "
                            "can make: your honours and tens bring the points.",
                      "ja": "切り札7枚ならスペードのゲームで、60はこの手札で達成できるビッドです。"

@@ -45,11 +45,15 @@ class Text:
 
 @dataclass(frozen=True)
 class Step:
-    """A learner's step: the rule that matters now, the move(s) it teaches, and why."""
+    """A learner's step: the rule that matters now, the move(s) it teaches, and why.
+
+    ``offer``: the other moves to show first, where the legal moves are more than a message
+    holds (Bear's bids: every number the step's text names, not the first twenty bids)."""
 
     say: Text
     do: tuple[Action, ...]
     why: Text | None
+    offer: tuple[Action, ...] = ()
 
     def teaches(self, action: Action) -> bool:
         """Whether ``action`` is one of the moves this step teaches."""
@@ -138,7 +142,11 @@ def _item(raw: object, where: str) -> Step | Move:
         why = _text(raw["why"], where) if "why" in raw else None
         if moves and why is None:
             raise TutorialError(f"{where}: a step that teaches a move says why ('why')")
-        return Step(_text(raw.get("say"), where), moves, why)
+        offer = raw.get("offer", "")
+        if not isinstance(offer, str):
+            raise TutorialError(f"{where}: 'offer' is moves in one string")
+        return Step(_text(raw.get("say"), where), moves, why,
+                    tuple(_action(m, where) for m in offer.split()))
     raise TutorialError(f"{where}: a script entry is a computer move or a step")
 
 
@@ -241,7 +249,7 @@ class Lesson:
             if len(found) < MAX_CHOICES and not any(action.same_as(a) for a in found):
                 found.append(action)
 
-        for action in step.do:
+        for action in (*step.do, *step.offer):
             add(action)
         for action in self.state.legal_actions(LEARNER):
             add(action)
@@ -359,7 +367,7 @@ def _replay_from(part: Part, state: State, start: int, label: str) -> list[str]:
             if LEARNER not in state.to_act:
                 return [f"{where}: the learner is not to act"]
             legal = state.legal_actions(LEARNER)
-            wrong = [f"{where}: {taught} is not legal" for taught in item.do
+            wrong = [f"{where}: {taught} is not legal" for taught in (*item.do, *item.offer)
                      if not any(taught.same_as(a) for a in legal)]
             if wrong:
                 return wrong

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from games import tutorials
 from games.core import Action, IllegalAction
-from games.tutorials.runner import LEARNER, NEXT, Lesson, Step, TutorialError, parse, replay
+from games.tutorials.runner import (
+    LEARNER,
+    MAX_CHOICES,
+    NEXT,
+    Lesson,
+    Step,
+    TutorialError,
+    parse,
+    replay,
+)
 
 GAMES = tutorials.ids()
 
@@ -160,3 +171,26 @@ def test_every_taught_move_of_a_step_is_replayed() -> None:
     problems = replay(parse(script("1 play:8H")))
     assert len(problems) == 1 and "after" not in problems[0], problems
     assert replay(parse(script({"say": {"en": "read", "ja": "読む"}}))) == []
+
+
+def test_bear_offers_every_bid_its_first_step_names() -> None:
+    """The first step says 'bid 40 to 100 in steps of 5 with a game, or Null': its buttons
+    offer every one of those numbers, each game and Null (the first twenty legal bids, all
+    that fit, stopped at 50)."""
+    lesson = tutorials.lesson("bear", "en")
+    assert "bid 40 to 100 in steps" in lesson.text()
+    assert "40〜100（5刻み）" in tutorials.lesson("bear", "ja").text()
+    bids = [a.arg or "" for a in lesson.choices() if a.kind == "bid"]
+    assert {int(b.split("-")[0]) for b in bids if b != "null"} == set(range(40, 105, 5))
+    assert {b.split("-", 1)[1] for b in bids if b != "null"} == {
+        "S", "H", "D", "C", "grand-red", "grand-black"}
+    assert "null" in bids and Action("pass") in lesson.choices()
+    assert len(lesson.choices()) <= MAX_CHOICES
+
+
+def test_an_offered_move_that_is_not_legal_is_caught() -> None:
+    from games.tutorials.bear import TUTORIAL
+
+    data = copy.deepcopy(TUTORIAL)
+    data["parts"][0]["script"][0]["offer"] = "pass bid=35-S"
+    assert replay(parse(data)) == ["part 1 entry 1: bid=35-S is not legal"]
