@@ -285,6 +285,11 @@ class Option:
             raise ValueError(f"option '{self.name}' must be one of {allowed}, not {value!r}")
         raise ValueError(f"option '{self.name}' has an unknown kind {self.kind!r}")
 
+    def help(self, lang: str = "en") -> str:
+        """What the option does, in ``lang``: its ``help_<lang>``, else the English."""
+        found = getattr(self, f"help_{lang}", None)
+        return found if isinstance(found, str) and found else self.help_en
+
     def describe(self) -> dict[str, Any]:
         """A JSON-ready description for menus."""
         return {
@@ -405,6 +410,11 @@ class Rules(ABC):
         """The game's name in ``lang``: its ``name_<lang>`` (``name_ja``), else ``name``."""
         found = getattr(self, f"name_{lang}", None)
         return found if isinstance(found, str) and found else self.name
+
+    def summary(self, lang: str = "en") -> str:
+        """The rules in a few lines, in ``lang``: its ``summary_<lang>``, else the English."""
+        found = getattr(self, f"summary_{lang}", None)
+        return found if isinstance(found, str) and found else self.summary_en
 
     def player_counts(self) -> range:
         """The allowed seat counts."""

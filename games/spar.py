@@ -798,12 +798,10 @@ class SparRules(Rules):
         """The target's default is each variant's own; the members counting deals have none."""
         if option.name != "target":
             return super().default_text(option, lang)
-        comma = "、" if lang == "ja" else ", "
+        comma = text("spar-list-sep", lang)
         own = comma.join(f"{v.name} {v.target}" for v in VARIANTS.values() if v.target)
         none = comma.join(v.name for v in VARIANTS.values() if not v.target)
-        if lang == "ja":
-            return f"ゲームごと（{own}。{none} はディール数で決まるため目標なし）"
-        return f"the variant's own ({own}; none for {none}, which count deals)"
+        return text("spar-target-default", lang, own=own, none=none)
 
     def action_message(self, action: Action) -> Msg:
         """'Play 6♥', 'Change hand', 'Keep hand', 'Show the bottom card'."""

@@ -885,14 +885,13 @@ class SugekariRules(Rules):
 
     def players_text(self, lang: str = "en") -> str:
         """'2 or 4' ('2か4' in Japanese): three players cannot play."""
-        return "2か4" if lang == "ja" else "2 or 4"
+        return text("sk-players", lang)
 
     def default_text(self, option: Option, lang: str = "en") -> str:
         """The mode's default depends on the players: teams for 4, two-decks for 2."""
         if option.name != "mode":
             return super().default_text(option, lang)
-        return ("4人は teams、2人は two-decks" if lang == "ja"
-                else "teams with 4 players, two-decks with 2")
+        return text("sk-mode-default", lang)
 
     def validate_options(
         self, players: int, options: Mapping[str, object] | None = None
