@@ -619,10 +619,10 @@ class OneTwoThreeFourRules(Rules):
         if k == "win":
             won = [int(w) for w in (event.arg or "").split(",") if w]
             return msg("1234-ev-win", listed=joined(
-                [seat_name(w, names, "1234-seat-in-list") for w in won], "1234-and"))
+                [seat_name(w, names, "seat-short") for w in won], "1234-and"))
         if k == "score":
             parts: list[Msg | str] = [
-                msg("1234-change", seat=seat_name(s, names, "1234-seat-in-list"),
+                msg("1234-change", seat=seat_name(s, names, "seat-short"),
                     change=f"{change:+d}" if change else "±0")
                 for s, change in enumerate(int(x) for x in (event.arg or "").split())]
             return msg("1234-ev-score", listed=joined(parts, "1234-list"))

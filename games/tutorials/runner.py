@@ -16,12 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import registry
+from games import registry, wording
 from games.core import Action, IllegalAction, Rules, State, View
 
 #: the learner's seat in every tutorial
 LEARNER = 0
-LANGS = ("en", "ja")
+#: the languages a tutorial's inline texts are written in (its catalogue texts: every one)
+LANGS = wording.languages()
 #: how many moves the choices offer at most (a Discord message holds 25 buttons)
 MAX_CHOICES = 20
 #: the action text of a reading step's single move
@@ -34,13 +35,18 @@ class TutorialError(ValueError):
 
 @dataclass(frozen=True)
 class Text:
-    """One sentence or paragraph in every language."""
+    """One sentence or paragraph in every language: a key of the lessons' catalogue
+    (``games/locales/<lang>/tutorials.po``), or, for a tutorial written inline (a test's),
+    its texts by language."""
 
-    en: str
-    ja: str
+    key: str
+    inline: tuple[tuple[str, str], ...] = ()
 
     def __call__(self, lang: str) -> str:
-        return self.ja if lang == "ja" else self.en
+        if self.inline:
+            texts = dict(self.inline)
+            return texts.get(lang) or texts[wording.DEFAULT]
+        return wording.text(self.key, lang)
 
 
 @dataclass(frozen=True)
@@ -113,10 +119,14 @@ class Tutorial:
 
 
 def _text(raw: object, where: str) -> Text:
+    if isinstance(raw, str):
+        if not wording.has(raw):
+            raise TutorialError(f"{where}: no catalogue has the text '{raw}'")
+        return Text(raw)
     if not isinstance(raw, Mapping) or not all(isinstance(raw.get(k), str) and raw.get(k)
                                                for k in LANGS):
-        raise TutorialError(f"{where}: a text needs both 'en' and 'ja'")
-    return Text(str(raw["en"]), str(raw["ja"]))
+        raise TutorialError(f"{where}: a text is a catalogue key, or written in {LANGS}")
+    return Text("", tuple((k, str(raw[k])) for k in LANGS))
 
 
 def _action(raw: object, where: str) -> Action:
@@ -270,7 +280,7 @@ class Lesson:
     def label(self, action: Action) -> str:
         """A button's words for a move."""
         if action.kind == NEXT:
-            return "次へ" if self.lang == "ja" else "Next"
+            return _NEXT(self.lang)
         return self.tutorial.rules.action_text(action, self.lang)
 
     def act(self, action: Action | str) -> Answer:
@@ -332,8 +342,9 @@ class Lesson:
             self.position += 1
 
 
-_FINISHED = Text("This lesson is over.", "このレッスンは終わりました。")
-_READ = Text("Read this step, then press Next.", "この説明を読んでから「次へ」を押してください。")
+_FINISHED = Text("tut-finished")
+_READ = Text("tut-read")
+_NEXT = Text("tut-next")
 
 
 def replay(tutorial: Tutorial) -> list[str]:

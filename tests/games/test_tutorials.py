@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 
-from games import tutorials
+from games import tutorials, wording
 from games.core import Action, IllegalAction
 from games.tutorials.runner import (
     LEARNER,
@@ -54,14 +55,18 @@ def test_following_the_steps_reaches_the_summary(game: str, lang: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_text_is_in_both_languages(game: str) -> None:
+    """Every text of a lesson is a key of the lessons' catalogue, translated (not the English
+    fallen back to) in Japanese."""
     tutorial = tutorials.load(game)
+    texts = [tutorial.title, tutorial.summary]
     for part in tutorial.parts:
         for item in part.script:
             if isinstance(item, Step):
-                for text in (item.say, item.why):
-                    if text is not None:
-                        assert text.en != text.ja
-                        assert any(ord(ch) > 0x3000 for ch in text.ja), text.ja
+                texts += [text for text in (item.say, item.why) if text is not None]
+    for text in texts:
+        assert text.key in wording.catalogue("ja"), text.key
+        assert text("en") != text("ja")
+        assert any(ord(ch) > 0x3000 for ch in text("ja")), text("ja")
 
 
 def first_untaught(lesson: Lesson, legal: bool) -> Action:
@@ -194,3 +199,20 @@ def test_an_offered_move_that_is_not_legal_is_caught() -> None:
     data = copy.deepcopy(TUTORIAL)
     data["parts"][0]["script"][0]["offer"] = "pass bid=35-S"
     assert replay(parse(data)) == ["part 1 entry 1: bid=35-S is not legal"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_is_written_alike_in_every_lesson(game: str) -> None:
+    """'Seat 2', capitalised, in a lesson's texts and in the moves it shows (Getaway's lesson
+    alone wrote 'seat 2 plays')."""
+    lesson = tutorials.lesson(game, "en")
+    said: list[str] = []
+    while not lesson.done:
+        step = lesson.current
+        assert step is not None
+        said += [lesson.text(), *lesson.events]
+        lesson.act(step.do[0] if step.do else NEXT)
+    said += [lesson.text(), *lesson.events]
+    found = [text for text in said if re.search(r"\bseat \d", text)]
+    assert not found
+    assert any(re.search(r"\bSeat \d", text) for text in said)
