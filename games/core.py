@@ -248,32 +248,31 @@ class Option:
     def coerce(self, value: object, players: int) -> OptionValue:
         """The validated value, converting text from a command line or a menu.
 
-        Raises ValueError naming the option when the value is not allowed.
+        Raises :class:`OptionError` (a ValueError) naming the option when the value is not
+        allowed.
         """
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
             if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
                 return value.strip().lower() in _TRUE
-            raise ValueError(f"option '{self.name}' must be true or false, not {value!r}")
+            raise OptionError("value-bool", name=self.name, value=repr(value))
         if self.kind in ("int", "seat"):
             if self.kind == "seat" and (value is None or value == "random"):
                 return None
             number: int
             if isinstance(value, bool):
-                raise ValueError(f"option '{self.name}' must be a whole number, not {value!r}")
+                raise OptionError("value-whole", name=self.name, value=repr(value))
             if isinstance(value, int):
                 number = value
             elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
                 number = int(value.strip())
             else:
-                raise ValueError(f"option '{self.name}' must be a whole number, not {value!r}")
+                raise OptionError("value-whole", name=self.name, value=repr(value))
             low = 0 if self.kind == "seat" else self.minimum
             high = players - 1 if self.kind == "seat" else self.maximum
             if (low is not None and number < low) or (high is not None and number > high):
-                raise ValueError(
-                    f"option '{self.name}' must be between {low} and {high}, not {number}"
-                )
+                raise OptionError("value-range", name=self.name, low=low, high=high, value=number)
             return number
         if self.kind == "choice":
             is_number = isinstance(value, int) and not isinstance(value, bool)
@@ -282,8 +281,8 @@ class Option:
             if isinstance(value, str) and value.strip() in self.choices:
                 return value.strip()
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise ValueError(f"option '{self.name}' must be one of {allowed}, not {value!r}")
-        raise ValueError(f"option '{self.name}' has an unknown kind {self.kind!r}")
+            raise OptionError("value-choice", name=self.name, allowed=allowed, value=repr(value))
+        raise OptionError("value-kind", name=self.name, kind=repr(self.kind))
 
     def help(self, lang: str = "en") -> str:
         """What the option does, in ``lang``: its ``help_<lang>``, else the English."""
@@ -420,11 +419,16 @@ class Rules(ABC):
         """The allowed seat counts."""
         return range(self.min_players, self.max_players + 1)
 
-    def players_text(self, lang: str = "en") -> str:
-        """The allowed seat counts as words: '4', '2 to 7' ('2〜7' in Japanese)."""
+    def players_message(self) -> Msg | str:
+        """The allowed seat counts as a field: '4', '2 to 7' ('2〜7' in Japanese)."""
         if self.min_players == self.max_players:
             return str(self.min_players)
-        return msg("players-range", least=self.min_players, most=self.max_players).text(lang)
+        return msg("players-range", least=self.min_players, most=self.max_players)
+
+    def players_text(self, lang: str = "en") -> str:
+        """The allowed seat counts as words: '4', '2 to 7' ('2〜7' in Japanese)."""
+        found = self.players_message()
+        return found if isinstance(found, str) else found.text(lang)
 
     def default_text(self, option: Option, lang: str = "en") -> str:
         """What an option is when it is not set, as a person reads it: the value itself, or for
@@ -455,19 +459,19 @@ class Rules(ABC):
     def validate_options(
         self, players: int, options: Mapping[str, object] | None = None
     ) -> dict[str, OptionValue]:
-        """Every option with its value (defaults filled in); ValueError naming a bad option."""
+        """Every option with its value (defaults filled in); :class:`OptionError` (a
+        ValueError) naming a bad option or player count."""
         if not isinstance(players, int) or isinstance(players, bool):
-            raise ValueError(f"players must be a whole number, not {players!r}")
+            raise OptionError("count-whole", value=repr(players))
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"{self.name} is for {self.players_text()} players, not {players}")
+            raise OptionError("count", game=self.name, counts=self.players_message(),
+                              players=players)
         given = dict(options or {})
         known = {opt.name for opt in self.options}
         for name in given:
             if name not in known:
-                listing = ", ".join(sorted(known)) or "none"
-                raise ValueError(
-                    f"unknown option '{name}' for {self.name} (its options: {listing})"
-                )
+                listing: Msg | str = ", ".join(sorted(known)) or msg("option-none")
+                raise OptionError("unknown", name=name, game=self.name, listing=listing)
         result: dict[str, OptionValue] = {}
         for opt in self.options:
             if opt.name in given:

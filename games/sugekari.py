@@ -883,9 +883,9 @@ class SugekariRules(Rules):
         """Two or four players (teams needs four; the two-player modes two)."""
         return range(2, 5, 2)
 
-    def players_text(self, lang: str = "en") -> str:
+    def players_message(self) -> Msg:
         """'2 or 4' ('2か4' in Japanese): three players cannot play."""
-        return text("sk-players", lang)
+        return msg("sk-players")
 
     def default_text(self, option: Option, lang: str = "en") -> str:
         """The mode's default depends on the players: teams for 4, two-decks for 2."""

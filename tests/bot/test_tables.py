@@ -159,7 +159,9 @@ async def test_options_are_checked_against_their_description(manager: Manager) -
     await m.join(table.id, BOB, "Bob")
     with pytest.raises(Refusal) as bad:
         await m.set_option(table.id, HOST, "hand", 99)
-    assert bad.value.key == "bad-option" and "hand" in bad.value.params["reason"]
+    assert bad.value.key == "bad-option" and "hand" in str(bad.value.params["reason"])
+    assert refusal_text(bad.value, "ja") == (  # a value refused in the host's language
+        "その設定は使えません：オプション「hand」は 1〜26 です（99 ではありません）。")
     with pytest.raises(Refusal):
         await m.set_option(table.id, HOST, "no-such", 1)
     await m.set_option(table.id, HOST, "hand", "5")
