@@ -407,7 +407,7 @@ class BearState(State):
             raise IllegalAction(msg("bear-discard-two"))
         for c in pair:
             if c not in hand:
-                raise IllegalAction(msg("not-held", cards=c))
+                raise IllegalAction(msg("move-not-held", cards=c))
         for c in pair:
             hand.remove(c)
         self.discards = list(pair)
@@ -428,7 +428,7 @@ class BearState(State):
         card = action.cards[0]
         hand = self.hands[seat]
         if card not in hand:
-            raise IllegalAction(msg("not-held", cards=card))
+            raise IllegalAction(msg("move-not-held", cards=card))
         suit = self.table.suit
         trick = self.trick
         if trick:

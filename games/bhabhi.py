@@ -418,7 +418,7 @@ class BhabhiState(State):
             raise IllegalAction(msg("bhabhi-not-turn", n=self.turn + 1))
         hand = self.hands[seat]
         if card not in hand:
-            raise IllegalAction(msg("not-held", cards=card))
+            raise IllegalAction(msg("move-not-held", cards=card))
         table = self.table_cards
         suit = card >> 4
         if not table:

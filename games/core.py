@@ -608,11 +608,11 @@ class State(ABC):
         if isinstance(action, str):
             action = Action.parse(action)
         elif not isinstance(action, Action):
-            raise IllegalAction(msg("not-a-move"))
+            raise IllegalAction(msg("move-not-a-move"))
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-            raise IllegalAction(msg("no-such-seat", seat=repr(seat)))
+            raise IllegalAction(msg("move-no-such-seat", seat=repr(seat)))
         if self.over:
-            raise IllegalAction(msg("game-over"))
+            raise IllegalAction(msg("move-game-over"))
         return self._apply(seat, action)
 
     def apply_legal(self, seat: int, action: Action) -> list[Event]:

@@ -301,7 +301,7 @@ class FinesseState(State):
             if kind != "refill" or arg is not None:
                 raise IllegalAction(msg("finesse-refill-now"))
             if value not in hand:
-                raise IllegalAction(msg("not-held", cards=c))
+                raise IllegalAction(msg("move-not-held", cards=c))
             return self._refill(seat, value, [])
         if kind == "refill":
             raise IllegalAction(msg("finesse-refill-when"))
@@ -316,7 +316,7 @@ class FinesseState(State):
             if kind != "play":
                 raise IllegalAction(msg("finesse-follow-hand"))
             if value not in hand:
-                raise IllegalAction(msg("not-held", cards=c))
+                raise IllegalAction(msg("move-not-held", cards=c))
             led = self.plays[0][1] >> 4
             if value >> 4 != led and any(h >> 4 == led for h in hand):
                 raise IllegalAction(msg("finesse-follow", suit=msg(f"finesse-suit-{SUITS[led]}")))
@@ -327,7 +327,7 @@ class FinesseState(State):
                 raise IllegalAction(msg("finesse-not-partners", card=c))
             return self._lead(seat, value, partner, arg == "nt")
         if value not in hand:
-            raise IllegalAction(msg("not-held", cards=c))
+            raise IllegalAction(msg("move-not-held", cards=c))
         return self._lead(seat, value, -1, arg == "nt")
 
     # -- play -------------------------------------------------------------------------------

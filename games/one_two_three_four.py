@@ -349,7 +349,7 @@ class OneTwoThreeFourState(State):
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:
-            raise IllegalAction(msg("not-your-turn"))
+            raise IllegalAction(msg("move-not-your-turn"))
         if action.kind not in ("play", "pass"):
             raise IllegalAction(msg("1234-kinds"))
         if action.arg is not None:
@@ -362,7 +362,7 @@ class OneTwoThreeFourState(State):
             raise IllegalAction(msg("1234-once"))
         for c in cards:
             if c not in hand:
-                raise IllegalAction(msg("not-held", cards=c))
+                raise IllegalAction(msg("move-not-held", cards=c))
         if action.kind == "play":
             total = sum(VALUE[c] for c in cards)
             if not self.to_beat + 1 <= total <= self.to_beat + 4:

@@ -307,7 +307,7 @@ class SparState(State):
             self.peeked = self.stock[-1]
             return [Event("peek", seat, (self.peeked,))]
         if seat != self.turn:
-            raise IllegalAction(msg("not-your-turn"))
+            raise IllegalAction(msg("move-not-your-turn"))
         if kind in ("redeal", "keep"):
             if action.arg is not None or action.cards:
                 raise IllegalAction(msg("spar-takes-nothing", kind=kind))
@@ -325,7 +325,7 @@ class SparState(State):
         c = action.cards[0]
         hand = self.hands[seat]
         if c not in hand:
-            raise IllegalAction(msg("not-held", cards=c))
+            raise IllegalAction(msg("move-not-held", cards=c))
         if self.trick:
             led = self.trick[0][1].suit
             if c.suit != led and any(h.suit == led for h in hand):

@@ -277,7 +277,7 @@ class SugekariState(State):
         card = action.cards[0]
         hand = self.hands[seat]
         if card not in hand:
-            raise IllegalAction(msg("not-held", cards=card))
+            raise IllegalAction(msg("move-not-held", cards=card))
         arg = action.arg
         if _IS_JOKER[card]:
             add = self._check_joker(card, arg)
@@ -584,7 +584,7 @@ class SugekariState(State):
             raise IllegalAction(msg("sk-discard-one"))
         card = action.cards[0]
         if card not in self.hands[seat]:
-            raise IllegalAction(msg("not-held", cards=card))
+            raise IllegalAction(msg("move-not-held", cards=card))
         self.hands[seat].remove(card)
         self.discards[seat].append(card)
         self.must_discard[seat] = False
@@ -608,7 +608,7 @@ class SugekariState(State):
         hand = self.hands[seat]
         for c in trio:
             if c not in hand:
-                raise IllegalAction(msg("not-held", cards=c))
+                raise IllegalAction(msg("move-not-held", cards=c))
         for c in trio:
             hand.remove(c)
         self.pending[seat] = list(trio)

@@ -111,7 +111,7 @@ def test_a_japanese_player_reads_every_refusal_in_japanese(gid: str) -> None:
 
 def test_a_refusal_keeps_its_message_across_a_process() -> None:
     """A computer's search runs in a pool of processes: its refusal comes back as data."""
-    exc = IllegalAction(msg("not-held", cards=parse("TS")))
+    exc = IllegalAction(msg("move-not-held", cards=parse("TS")))
     again = pickle.loads(pickle.dumps(exc))
     assert isinstance(again, IllegalAction) and again.message == exc.message
     assert str(again) == "You do not hold 10♠." and again.text("ja") == "10♠を持っていません。"
