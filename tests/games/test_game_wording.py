@@ -165,3 +165,19 @@ def test_a_move_that_plays_cards_reads_alike_in_japanese(gid: str) -> None:
     for label, shown in labels.items():
         assert label.startswith(shown + "を出す"), label
         assert "プレイ" not in label and not label.startswith("出す")
+
+
+def test_no_key_is_in_two_catalogues_of_a_language() -> None:
+    """A language's catalogues are read as one: a key in two files (a game's and the bot's)
+    would word one of them with the other's sentence."""
+    from babel.messages.pofile import read_po
+
+    for lang in wording.languages():
+        seen: dict[str, str] = {}
+        for path in sorted((wording.LOCALES / lang).glob("*.po")):
+            with path.open("rb") as handle:
+                for message in read_po(handle):
+                    if message.id:
+                        key = str(message.id)
+                        assert key not in seen, f"{lang}: {key} in {seen.get(key)} and {path.name}"
+                        seen[key] = path.name
