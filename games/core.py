@@ -64,6 +64,14 @@ class OptionError(ValueError):
         """The refusal in ``lang``."""
         return self.message.text(lang)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt from its key and fields (the default would pass the English text as a key)
+        return (_option_error, (self.key, dict(self.params)))
+
+
+def _option_error(key: str, params: dict[str, Any]) -> OptionError:
+    return OptionError(key, **params)
+
 
 _KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
 

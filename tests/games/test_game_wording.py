@@ -13,7 +13,7 @@ import pytest
 import games
 from games import wording
 from games.cards import parse
-from games.core import Action, IllegalAction, Msg, State, msg
+from games.core import Action, IllegalAction, Msg, OptionError, State, msg
 
 GAMES_DIR = Path(games.__file__).parent
 SOURCES = sorted(GAMES_DIR.rglob("*.py"))
@@ -115,6 +115,15 @@ def test_a_refusal_keeps_its_message_across_a_process() -> None:
     again = pickle.loads(pickle.dumps(exc))
     assert isinstance(again, IllegalAction) and again.message == exc.message
     assert str(again) == "You do not hold 10♠." and again.text("ja") == "10♠を持っていません。"
+
+
+def test_an_option_refusal_keeps_its_message_across_a_process() -> None:
+    option = games.get("twenty-two").option("rebuy")
+    with pytest.raises(OptionError) as refused:
+        option.coerce("maybe", 4)
+    again = pickle.loads(pickle.dumps(refused.value))
+    assert again.key == "value-bool" and str(again) == str(refused.value)
+    assert again.text("ja") == "オプション「rebuy」は true か false です（'maybe' ではありません）"
 
 
 def test_a_plain_sentence_still_refuses_in_every_language() -> None:
