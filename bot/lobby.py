@@ -132,8 +132,8 @@ class Lobby:
             players = max(len(table.seats), table.rules.min_players)
             try:
                 coerced = option.coerce(value, players)
-            except ValueError as exc:
-                raise Refusal("bad-option", reason=str(exc)) from None
+            except OptionError as exc:  # shown in the reader's language (bot.tree)
+                raise Refusal("bad-option", reason=exc) from None
             if coerced == option.default:
                 table.options.pop(name, None)
             else:

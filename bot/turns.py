@@ -56,7 +56,7 @@ def resolve(state: State, seat: int, choice: Choice) -> Action:
         try:
             return Action.parse(choice)
         except IllegalAction as exc:
-            raise Refusal("illegal", reason=str(exc)) from None
+            raise Refusal("illegal", reason=exc.message) from None
     try:
         wanted = sorted(str(c) for c in choice)
     except TypeError:
@@ -119,7 +119,7 @@ class Turns:
         try:
             happened = state.apply(seat, action)
         except IllegalAction as exc:
-            raise Refusal("illegal", reason=str(exc)) from None
+            raise Refusal("illegal", reason=exc.message) from None
         try:
             await self.writer.add(table.id, table.version, seat, str(action), user_id, how)
         except Exception:

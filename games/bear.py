@@ -22,6 +22,7 @@ from games.core import (
     Entry,
     Event,
     IllegalAction,
+    Msg,
     Option,
     OptionValue,
     Outcome,
@@ -30,11 +31,16 @@ from games.core import (
     View,
     check_deck,
     copy_rng,
+    count_msg,
     deal_fields,
     fresh_rng,
+    joined,
+    msg,
     named,
+    seat_name,
     seat_option,
 )
+from games.wording import text
 
 PLAYERS = 3
 HAND_SIZE = 10
@@ -193,38 +199,29 @@ SCORE_TABLE = ScoreTable(
     slop_factor=1,
 )
 
-GAME_NAMES_EN = {
-    "S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs",
-    "grand-red": "Grand (red)", "grand-black": "Grand (black)", NULL: "Null", SLOP: "Slop",
-}
-GAME_NAMES_JA = {
-    "S": "スペード", "H": "ハート", "D": "ダイヤ", "C": "クラブ",
-    "grand-red": "グランド・レッド", "grand-black": "グランド・ブラック",
-    NULL: "ヌル", SLOP: "スロップ",
-}
+
+
+def game_name(game: str) -> Msg:
+    """A game's name as a field: 'spades', 'Grand (red)', 'Null', 'Slop' (``bear-game-*``)."""
+    return msg(f"bear-game-{game}")
 
 
 def parse_bid(arg: str | None) -> tuple[int | None, str]:
     """(number, game) of a bid's text, e.g. '45-S' → (45, 'S'), 'null' → (None, 'null')."""
     if arg is None:
-        raise IllegalAction("A bid names a number and a game, like 'bid=45-S', or 'bid=null'.")
+        raise IllegalAction(msg("bear-bid-form"))
     text = arg.strip()
     if text.lower() == NULL:
         return None, NULL
     number, dash, game = text.partition("-")
     if not dash or not number.isdigit():
-        raise IllegalAction(
-            f"'{arg}' is not a bid: write a number and a game, like 'bid=45-S' or "
-            "'bid=60-grand-red', or 'bid=null'."
-        )
+        raise IllegalAction(msg("bear-not-a-bid", arg=arg))
     wanted = {g.lower(): g for g in BID_GAMES}
     if game.lower() not in wanted:
-        raise IllegalAction(
-            f"'{game}' is not a game: choose S, H, D, C, grand-red or grand-black."
-        )
+        raise IllegalAction(msg("bear-not-a-game", game=game))
     n = int(number)
     if n < 40 or n > 100 or n % 5:
-        raise IllegalAction(f"A bid is a number from 40 to 100 in steps of 5, not {n}.")
+        raise IllegalAction(msg("bear-bid-range", n=n))
     return n, wanted[game.lower()]
 
 
@@ -335,7 +332,7 @@ class BearState(State):
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:
-            raise IllegalAction(f"It is not seat {seat + 1}'s turn; seat {self.turn + 1} acts now.")
+            raise IllegalAction(msg("bear-not-turn", seat=seat + 1, n=self.turn + 1))
         # Each step validates completely before its first change, so a refusal leaves the
         # state as it was; events gather in self._events, which is empty between moves.
         if self.phase == "play":
@@ -350,10 +347,10 @@ class BearState(State):
     # -- auction -----------------------------------------------------------------------------
     def _bid(self, seat: int, action: Action) -> None:
         if action.cards:
-            raise IllegalAction("A bid or a pass names no cards.")
+            raise IllegalAction(msg("bear-no-cards"))
         if action.kind == "pass":
             if action.arg is not None:
-                raise IllegalAction("Write a pass as just 'pass'.")
+                raise IllegalAction(msg("bear-pass-form"))
             self.bids[seat] = "pass"
             self._events.append(Event("pass", seat))
         elif action.kind == "bid":
@@ -361,16 +358,14 @@ class BearState(State):
             rank = bid_rank(number)
             if rank <= self.best_rank:
                 best = bid_text(self.best_number, self.best_game or NULL)
-                raise IllegalAction(
-                    f"A bid must be higher than {best} (40 < … < 95 < Null < 100)."
-                )
+                raise IllegalAction(msg("bear-bid-higher", best=best))
             text = bid_text(number, game)
             self.bids[seat] = text
             self.best_rank, self.best_seat = rank, seat
             self.best_number, self.best_game = number, game
             self._events.append(Event("bid", seat, arg=text))
         else:
-            raise IllegalAction("It is the auction: bid (like 'bid=45-S' or 'bid=null') or pass.")
+            raise IllegalAction(msg("bear-auction"))
         if seat != self.dealer:
             self.turn = seats.left(seat, PLAYERS)
             return
@@ -405,14 +400,14 @@ class BearState(State):
 
     def _discard(self, seat: int, action: Action) -> None:
         if action.kind != "discard" or action.arg is not None:
-            raise IllegalAction("Discard two cards face down, like 'discard:TC,5D'.")
+            raise IllegalAction(msg("bear-discard-form"))
         pair = action.cards
         hand = self.hands[seat]
         if len(pair) != 2 or pair[0] == pair[1]:
-            raise IllegalAction("Discard exactly two different cards.")
+            raise IllegalAction(msg("bear-discard-two"))
         for c in pair:
             if c not in hand:
-                raise IllegalAction(f"You do not hold {_cards.pretty(c)}.")
+                raise IllegalAction(msg("move-not-held", cards=c))
         for c in pair:
             hand.remove(c)
         self.discards = list(pair)
@@ -429,20 +424,18 @@ class BearState(State):
     # -- play --------------------------------------------------------------------------------
     def _play(self, seat: int, action: Action) -> None:
         if action.kind != "play" or action.arg is not None or len(action.cards) != 1:
-            raise IllegalAction("Play one card, like 'play:TS'.")
+            raise IllegalAction(msg("bear-play-form"))
         card = action.cards[0]
         hand = self.hands[seat]
         if card not in hand:
-            raise IllegalAction(f"You do not hold {_cards.pretty(card)}.")
+            raise IllegalAction(msg("move-not-held", cards=card))
         suit = self.table.suit
         trick = self.trick
         if trick:
             led = suit[trick[0][1]]
             if suit[card] != led:
                 if any(suit[c] == led for c in hand):
-                    raise IllegalAction(
-                        f"You must follow {self._suit_words(led)} (as this game counts it)."
-                    )
+                    raise IllegalAction(msg("bear-follow", suit=self._suit_words(led)))
                 self.voids[seat].add(led)
         hand.remove(card)
         self.hand_points -= POINTS[card]
@@ -453,10 +446,8 @@ class BearState(State):
             return
         self._finish_trick()
 
-    def _suit_words(self, suit: str) -> str:
-        if suit == TRUMP:
-            return "trumps"
-        return _cards.SUIT_NAMES[suit]
+    def _suit_words(self, suit: str) -> Msg:
+        return msg("bear-trumps" if suit == TRUMP else f"suit-{suit}")
 
     def _finish_trick(self) -> None:
         table = self.table
@@ -830,131 +821,97 @@ class BearRules(Rules):
 
         return key
 
-    def action_text(self, action: Action, lang: str = "en") -> str:
+    def action_message(self, action: Action) -> Msg:
         """A short label for an action."""
-        ja = lang == "ja"
         if action.kind == "pass":
-            return "パス" if ja else "Pass"
+            return msg("bear-act-pass")
         if action.kind == "bid":
-            return _bid_words(action.arg, lang)
-        cards = " ".join(_cards.pretty(c, lang) for c in action.cards)
+            found = _bid_words(action.arg)
+            return found if isinstance(found, Msg) else msg("act-raw", move=found)
         if action.kind == "discard":
-            return f"{cards} を捨てる" if ja else f"Discard {cards}"
+            return msg("bear-act-discard", cards=action.cards)
         if action.kind == "play":
-            return f"{cards} を出す" if ja else f"Play {cards}"
-        return str(action)
+            return msg("act-play", cards=action.cards)
+        return super().action_message(action)
 
-    def event_text(self, event: Event, lang: str = "en",
-                   names: Sequence[str] | None = None) -> str | None:
+    def event_message(self, event: Event, names: Sequence[str] | None = None) -> Msg | None:
         """A sentence for an event."""
-        ja = lang == "ja"
-        who = "" if event.seat is None else named(
-            event.seat, names, f"席{event.seat + 1}" if ja else f"Seat {event.seat + 1}")
-        cards = " ".join(_cards.pretty(c, lang) for c in event.cards)
+        who = "" if event.seat is None else seat_name(event.seat, names, "seat-numbered")
         kind = event.kind
-        if kind == "deal":
-            return (f"ディール{event.arg}:ディーラーは{who}。" if ja
-                    else f"Deal {event.arg}: {who} deals.")
-        if kind == "pass":
-            return f"{who}はパス。" if ja else f"{who} passes."
-        if kind == "bid":
-            words = _bid_words(event.arg, lang)
-            return f"{who}:{words}。" if ja else f"{who} bids {words}."
-        if kind == "redeal":
-            return "全員パス。同じディーラーが配り直す。" if ja else (
-                "All pass: the same dealer deals again.")
-        if kind == "slop":
-            return "全員パス:スロップラウンド。" if ja else "All pass: a Slop round."
-        if kind == "declarer":
-            words = _bid_words(event.arg, lang)
-            return (f"{who}がデクレアラー({words})。" if ja
-                    else f"{who} is the declarer ({words}).")
-        if kind == "kitty":
-            shown = cards or (f"{event.hidden}枚" if ja else _cards.count_text(event.hidden))
-            return f"{who}がキティを取る:{shown}" if ja else f"{who} takes the kitty: {shown}."
-        if kind == "discard":
-            shown = cards or (f"{event.hidden}枚" if ja else _cards.count_text(event.hidden))
-            return f"{who}が捨てる:{shown}" if ja else f"{who} discards {shown}."
-        if kind == "play-starts":
-            return f"{who}がリード。" if ja else f"{who} leads."
-        if kind == "play":
-            return f"{who}:{cards}" if ja else f"{who} plays {cards}."
-        if kind == "trick":
-            return f"{who}がトリックを取る。" if ja else f"{who} takes the trick."
+        if kind in ("bid", "declarer"):
+            return msg(f"bear-ev-{kind}", who=who, bid=_bid_words(event.arg))
+        if kind in ("kitty", "discard"):
+            shown = event.cards or count_msg(event.hidden)
+            return msg(f"bear-ev-{kind}", who=who, shown=shown)
         if kind == "deal-ends":
             early = (event.arg or "").startswith("early")
-            if ja:
-                return "失敗が確定してディール終了。" if early else "ディール終了。"
-            return "The declarer can no longer make it: the deal ends." if early else (
-                "The deal ends.")
-        if kind == "score":
-            return f"{who}:{event.arg}点" if ja else f"{who} scores {event.arg}."
+            return msg("bear-ev-deal-ends-early" if early else "bear-ev-deal-ends")
         if kind == "game-over":
             won = [int(x) for x in (event.arg or "").split(",") if x]
             if names is not None:
-                listed = "、".join(named(x, names, "") for x in won) if ja else " and ".join(
-                    named(x, names, "") for x in won)
-                return f"ゲーム終了。勝者:{listed}" if ja else f"Game over. Winner: {listed}."
-            listed = ", ".join(str(x + 1) for x in won)
-            return f"ゲーム終了。勝者:席{listed}" if ja else f"Game over. Winner: seat {listed}."
-        return super().event_text(event, lang, names)
+                return msg("bear-ev-game-over", listed=joined(
+                    [named(x, names, "") for x in won], "bear-and"))
+            return msg("bear-ev-game-over-seats", listed=", ".join(str(x + 1) for x in won))
+        if kind in _EVENTS:
+            return msg(f"bear-ev-{kind}", who=who, cards=event.cards, arg=event.arg)
+        return super().event_message(event, names)
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as plain text."""
-        ja = lang == "ja"
         data = view.to_dict()
         lines: list[str] = []
         scores = ", ".join(f"{i + 1}: {int(x)}" for i, x in enumerate(data["scores"]))
-        lines.append(f"ディール{data['deal']}(ディーラー 席{data['dealer'] + 1})得点 {scores}"
-                      if ja else
-                      f"Deal {data['deal']} (dealer seat {data['dealer'] + 1}); scores {scores}")
+        lines.append(text("bear-view-head", lang, deal=data["deal"], dealer=data["dealer"] + 1,
+                          scores=scores))
         contract = data["contract"]
         if contract is not None:
             game = contract["game"]
-            names = GAME_NAMES_JA if ja else GAME_NAMES_EN
             if game == SLOP:
-                lines.append(names[SLOP])
+                lines.append(text(f"bear-game-{SLOP}", lang))
             else:
                 number = "" if contract["bid"] is None else f"{contract['bid']} "
-                decl = data["declarer"] + 1
-                lines.append(f"デクレアラー 席{decl}:{number}{names[game]}" if ja
-                             else f"Declarer seat {decl}: {number}{names[game]}")
+                lines.append(text("bear-view-declarer", lang, n=data["declarer"] + 1,
+                                  number=number, game=game_name(game)))
         bids = []
         for i, b in enumerate(data["bids"]):
             if b is not None:
-                bids.append(f"{i + 1}: {_bid_words(None if b == 'pass' else b, lang)}")
+                bid = _bid_words(None if b == "pass" else b)
+                bids.append(f"{i + 1}: {bid if isinstance(bid, str) else bid.text(lang)}")
         if bids and data["phase"] == "bid":
-            lines.append(("ビッド " if ja else "Bids ") + ", ".join(bids))
+            lines.append(text("bear-view-bids", lang, bids=", ".join(bids)))
         if data["trick"]:
             shown = " ".join(f"{t['seat'] + 1}:{_cards.pretty(_cards.parse(t['card']), lang)}"
                              for t in data["trick"])
-            lines.append(("場 " if ja else "Trick ") + shown)
+            lines.append(text("bear-view-trick", lang, cards=shown))
         taken = ", ".join(f"{i + 1}: {p}" for i, p in enumerate(data["points_taken"]))
-        lines.append(("取った点 " if ja else "Points taken ") + taken)
+        lines.append(text("bear-view-taken", lang, taken=taken))
         if data["hand"]:
-            hand = _cards.show(self.sorted_hand(view), lang)
-            lines.append(("手札 " if ja else "Hand ") + hand)
+            lines.append(text("bear-view-hand", lang,
+                              cards=_cards.show(self.sorted_hand(view), lang)))
         if data["discards"]:
-            lines.append(("捨て札 " if ja else "Discards ") + " ".join(
-                _cards.pretty(_cards.parse(c), lang) for c in data["discards"]))
+            lines.append(text("bear-view-discards", lang,
+                              cards=_cards.parse_many(data["discards"])))
         if data["to_act"]:
-            lines.append(f"手番:席{data['to_act'][0] + 1}" if ja
-                         else f"To act: seat {data['to_act'][0] + 1}")
+            lines.append(text("bear-view-to-act", lang, n=data["to_act"][0] + 1))
         return "\n".join(lines)
 
 
-def _bid_words(arg: str | None, lang: str) -> str:
-    ja = lang == "ja"
+#: the events worded with the seat, the cards and the event's argument alone
+_EVENTS = frozenset({"deal", "pass", "redeal", "slop", "play-starts", "play", "trick",
+                     "score"})
+
+
+def _bid_words(arg: str | None) -> Msg | str:
+    """A bid as a field: '45 spades', 'Null', 'pass'; a text that is no bid as it is."""
     if arg is None:
-        return "パス" if ja else "pass"
+        return msg("bear-bid-pass")
     try:
         number, game = parse_bid(arg)
     except IllegalAction:
         return arg
-    names = GAME_NAMES_JA if ja else GAME_NAMES_EN
     if number is None:
-        return names[NULL]
-    return f"{number} {names[game]}"
+        return game_name(NULL)
+    return msg("bear-bid", number=number, game=game_name(game))
 
 
 RULES = BearRules()

@@ -13,12 +13,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.cards import Card, count_text, parse, pretty, show, standard_deck
+from games.cards import Card, parse, parse_many, show, standard_deck
 from games.core import (
     Action,
     Entry,
     Event,
     IllegalAction,
+    Msg,
     Option,
     OptionError,
     OptionValue,
@@ -28,10 +29,13 @@ from games.core import (
     View,
     check_deck,
     copy_rng,
+    count_msg,
     fresh_rng,
-    named,
+    msg,
+    seat_name,
     seat_option,
 )
+from games.wording import text
 
 ACE_OF_SPADES = parse("AS")
 SUIT_LETTERS = "SHDC"
@@ -146,110 +150,73 @@ class BhabhiRules(Rules):
         return BhabhiState(self, players, seed, options, deck)
 
     # -- words for people ----------------------------------------------------------------
-    def action_text(self, action: Action, lang: str = "en") -> str:
+    def action_message(self, action: Action) -> Msg:
         """A short label for an action."""
-        ja = lang == "ja"
         if action.kind == "play" and action.cards:
-            return ("出す " if ja else "Play ") + pretty(action.cards[0], lang)
+            return msg("act-play", cards=action.cards[0])
         if action.kind == "take":
-            who = _seat_name(action.arg, ja)
-            return f"{who}の手札を受け取る" if ja else f"Take the hand of {who}"
+            return msg("bhabhi-act-take", who=_seat_name(action.arg))
         if action.kind == "decline":
-            return "割り込まない" if ja else "Do not interject"
+            return msg("bhabhi-act-decline")
         if action.kind == "draw":
             if action.arg == "discards":
-                return "捨て札から引く" if ja else "Draw from the discards"
-            who = _seat_name(action.arg, ja)
-            return f"{who}から引く" if ja else f"Draw from {who}"
-        return str(action)
+                return msg("bhabhi-act-draw-discards")
+            return msg("bhabhi-act-draw", who=_seat_name(action.arg))
+        return super().action_message(action)
 
-    def event_text(self, event: Event, lang: str = "en",
-                   names: Sequence[str] | None = None) -> str | None:
+    def event_message(self, event: Event, names: Sequence[str] | None = None) -> Msg | None:
         """A sentence for an event."""
-        ja = lang == "ja"
-        who = _seat_name(None if event.seat is None else str(event.seat), ja, names)
-        cards = " ".join(pretty(c, lang) for c in event.cards)
+        who = _seat_name(None if event.seat is None else str(event.seat), names)
         kind = event.kind
-        if kind == "play":
-            return f"{who}: {cards}" if ja else f"{who} plays {cards}."
-        if kind == "fail":
-            return (f"{who}はフォローできず、ラウンド終了。" if ja
-                    else f"{who} cannot follow suit: the round ends.")
-        if kind == "pick_up":
-            return (f"{who}が場札{len(event.cards)}枚を取る。" if ja
-                    else f"{who} picks up {_the(len(event.cards))} on the table.")
-        if kind == "discard":
-            return (f"場札{len(event.cards)}枚は捨て札に。{who}が次のリード権。" if ja
-                    else f"{_the(len(event.cards)).capitalize()} "
-                    f"{'is' if len(event.cards) == 1 else 'are'} discarded; {who} took the round.")
-        if kind == "lead":
-            return f"{who}がリードする。" if ja else f"{who} leads."
-        if kind == "safe":
-            return f"{who}は勝ち抜け。" if ja else f"{who} is safe."
-        if kind == "take":
-            other = _seat_name(event.arg, ja, names)
-            n = event.hidden or len(event.cards)
-            return (f"{who}が{other}の手札{n}枚を受け取る。" if ja
-                    else f"{who} takes {_the(n)} of {other}.")
-        if kind == "interject":
-            return f"{who}が割り込む。" if ja else f"{who} interjects."
-        if kind == "decline":
-            return f"{who}は割り込まない。" if ja else f"{who} does not interject."
+        count = event.hidden or len(event.cards)
+        if kind in ("pick_up", "discard", "take"):
+            # 'the card' or 'the 3 cards': one message for each
+            return msg(f"bhabhi-ev-{kind}-1" if count == 1 else f"bhabhi-ev-{kind}", who=who,
+                       count=count, other=_seat_name(event.arg, names))
         if kind == "draw":
-            src = "捨て札" if event.arg == "discards" else _seat_name(event.arg, ja, names)
-            if ja:
-                return f"{who}は{src}から1枚引く。"
-            return f"{who} draws a card from {'the discards' if event.arg == 'discards' else src}."
-        if kind == "shootout":
-            return f"{who}のシュートアウト！" if ja else f"Shootout! {who} turns the discards."
-        if kind == "turn":
-            return f"{who}がめくる: {cards}" if ja else f"{who} turns up {cards}."
-        if kind == "out_of_play":
-            return f"{cards}はゲームから除外。" if ja else f"{cards} go out of play."
-        if kind == "last":
-            return f"{who}が最後のプレイヤー（負け）。" if ja else f"{who} is the last player."
-        if kind == "draw_game":
-            return "全員同時に出し切り、引き分け。" if ja else "Everyone ran out together: a draw."
+            if event.arg == "discards":
+                return msg("bhabhi-ev-draw-discards", who=who)
+            return msg("bhabhi-ev-draw", who=who, src=_seat_name(event.arg, names))
+        if kind in _EVENTS:
+            return msg(f"bhabhi-ev-{kind}", who=who, cards=event.cards)
         return None
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as plain text."""
-        ja = lang == "ja"
-        lines = [self.name_ja if ja else self.name]
+        lines = [self.title(lang)]
         for s in range(view["players"]):
-            name = _seat_name(str(s), ja)
             if view["loser"] == s:
-                state = "最後のプレイヤー" if ja else "the last player"
+                state: Msg = msg("bhabhi-view-last")
             elif view["live"][s]:
-                state = count_text(view["hand_counts"][s], lang)
+                state = count_msg(view["hand_counts"][s])
             else:
-                state = "勝ち抜け" if ja else "safe"
+                state = msg("bhabhi-view-safe")
             known = view["known"][s]
             if known and view["live"][s]:
-                state += (" 判明: " if ja else ", known: ") + " ".join(
-                    pretty(parse(c), lang) for c in known)
-            lines.append(f"{name}: {state}")
+                state = msg("bhabhi-view-known", state=state, cards=parse_many(known))
+            lines.append(text("bhabhi-view-seat", lang, who=_seat_name(str(s)), state=state))
         trick = " ".join(
-            f"{_seat_name(str(p['seat']), ja)}={pretty(parse(p['card']), lang)}"
+            text("bhabhi-view-play", lang, who=_seat_name(str(p["seat"])),
+                 card=parse(p["card"]))
             for p in view["trick"])
-        lines.append(("場: " if ja else "Table: ") + (trick or "-"))
+        lines.append(text("bhabhi-view-table", lang, trick=trick or "-"))
         if view["hand"]:
-            lines.append(("手札: " if ja else "Hand: ") + show(self.sorted_hand(view), lang))
+            lines.append(text("bhabhi-view-hand", lang, cards=show(self.sorted_hand(view), lang)))
         if view["to_act"]:
-            lines.append(("手番: " if ja else "To act: ") + ", ".join(
-                _seat_name(str(s), ja) for s in view["to_act"]))
+            lines.append(text("bhabhi-view-to-act", lang, seats=", ".join(
+                text("seat-numbered", lang, n=s + 1) for s in view["to_act"])))
         return "\n".join(lines)
 
 
-def _the(count: int) -> str:
-    """'the card' or 'the 3 cards'."""
-    return "the card" if count == 1 else f"the {count} cards"
+#: the events worded with the seat and the cards alone
+_EVENTS = frozenset({"play", "fail", "lead", "safe", "interject", "decline", "shootout", "turn",
+                     "out_of_play", "last", "draw_game"})
 
 
-def _seat_name(arg: str | None, ja: bool, names: Sequence[str] | None = None) -> str:
+def _seat_name(arg: str | None, names: Sequence[str] | None = None) -> Msg | str:
     if arg is None or not arg.isdigit():
-        return "誰か" if ja else "someone"
-    return named(int(arg), names, f"席{int(arg) + 1}" if ja else f"seat {int(arg) + 1}")
+        return msg("bhabhi-someone")
+    return seat_name(int(arg), names, "seat-numbered")
 
 
 class BhabhiState(State):
@@ -430,42 +397,39 @@ class BhabhiState(State):
             return self._take(seat, action)
         if kind == "decline":
             if action.arg is not None or action.cards:
-                raise IllegalAction("Write 'decline' on its own.")
+                raise IllegalAction(msg("bhabhi-decline-alone"))
             if self.phase != PHASE_INTERJECT or seat != self.turn:
-                raise IllegalAction("There is no interjection for you to decline now.")
+                raise IllegalAction(msg("bhabhi-no-interjection"))
             events = [Event("decline", seat)]
             self._resolve(events, None)
             return events
         if kind == "draw":
             return self._draw(seat, action)
-        raise IllegalAction(
-            f"'{action}' is not a move in Getaway (use play:<card>, take=<seat>, decline, "
-            "or draw=discards / draw=<seat>).")
+        raise IllegalAction(msg("bhabhi-not-a-move", move=str(action)))
 
     # -- plays ----------------------------------------------------------------------------
     def _play(self, seat: int, action: Action) -> list[Event]:
         if action.arg is not None or len(action.cards) != 1:
-            raise IllegalAction("Play exactly one card, like 'play:AS'.")
+            raise IllegalAction(msg("bhabhi-one-card"))
         card = action.cards[0]
         phase = self.phase
         if seat != self.turn:
-            raise IllegalAction(f"It is not your turn to play (seat {self.turn + 1} plays).")
+            raise IllegalAction(msg("bhabhi-not-turn", n=self.turn + 1))
         hand = self.hands[seat]
         if card not in hand:
-            raise IllegalAction(f"You do not hold {pretty(card)}.")
+            raise IllegalAction(msg("move-not-held", cards=card))
         table = self.table_cards
         suit = card >> 4
         if not table:
             if phase != PHASE_PLAY:
-                raise IllegalAction("There is no card to play now.")
+                raise IllegalAction(msg("bhabhi-nothing-to-play"))
             if self.round_no == 1 and card != ACE_OF_SPADES:
                 # Rounds 1: the holder of the ace of spades leads it.
-                raise IllegalAction("The first round must be led with the ace of spades.")
+                raise IllegalAction(msg("bhabhi-lead-ace"))
         else:
             led = self.led
             if suit != led and any(c >> 4 == led for c in hand):
-                raise IllegalAction(
-                    f"You must follow suit: you hold {SUIT_NAMES_EN[led]}.")
+                raise IllegalAction(msg("bhabhi-follow", suit=msg(f"suit-{SUIT_LETTERS[led]}")))
         hand.remove(card)
         self._forget(seat, card)
         events = [Event("play", seat, (card,))]
@@ -658,21 +622,19 @@ class BhabhiState(State):
     # -- take_hand and taker_stays ----------------------------------------------------------
     def _take(self, seat: int, action: Action) -> list[Event]:
         if action.cards:
-            raise IllegalAction("Write a take as 'take=<seat>' with no cards.")
+            raise IllegalAction(msg("bhabhi-take-form"))
         if not self.take_mode:
-            raise IllegalAction("Taking another player's hand is not part of this game.")
+            raise IllegalAction(msg("bhabhi-no-take"))
         if not self._take_window():
-            raise IllegalAction("Hands can only be taken between rounds, before the next lead.")
+            raise IllegalAction(msg("bhabhi-take-when"))
         if not self.live[seat]:
-            raise IllegalAction("You are safe and out of the game.")
+            raise IllegalAction(msg("bhabhi-safe"))
         arg = action.arg or ""
         target = int(arg) if arg.isdigit() else -1
         if target not in self._take_targets(seat):
             if self.take_mode == "left":
-                raise IllegalAction(
-                    f"You may only take the hand of the next player still in on your left "
-                    f"(seat {self._next_in(seat) + 1}), written take=<seat number from 0>.")
-            raise IllegalAction(f"'{arg}' is not another player still in with cards.")
+                raise IllegalAction(msg("bhabhi-take-left", n=self._next_in(seat) + 1))
+            raise IllegalAction(msg("bhabhi-take-whom", arg=arg))
         hands = self.hands
         moved = hands[target]
         hands[target] = []
@@ -727,26 +689,23 @@ class BhabhiState(State):
 
     def _draw(self, seat: int, action: Action) -> list[Event]:
         if action.cards:
-            raise IllegalAction("Write a draw as 'draw=discards' or 'draw=<seat>'.")
+            raise IllegalAction(msg("bhabhi-draw-form"))
         if not (self.taker_stays and self.phase == PHASE_PLAY and not self.table_cards
                 and seat == self.turn and not self.hands[seat]):
-            raise IllegalAction("Only a leader with no cards draws a card (taker_stays).")
+            raise IllegalAction(msg("bhabhi-draw-who"))
         arg = action.arg or ""
         if arg == "discards":
             if not self.discards:
-                raise IllegalAction("The discards are empty.")
+                raise IllegalAction(msg("bhabhi-discards-empty"))
             pile = self.discards
             card = pile.pop(self.rng.randrange(len(pile)))
         else:
             target = int(arg) if arg.isdigit() else -1
             if not (0 <= target < self.players and target != seat and self.live[target]
                     and self.hands[target]):
-                raise IllegalAction(
-                    f"'{arg}' is not another player still in with cards to draw from.")
+                raise IllegalAction(msg("bhabhi-draw-whom", arg=arg))
             if target not in self._draw_sources(seat):
-                raise IllegalAction(
-                    "A player's last card may be drawn only when the discards are empty and "
-                    "every other player still in holds one card.")
+                raise IllegalAction(msg("bhabhi-draw-last-card"))
             hand = self.hands[target]
             card = hand.pop(self.rng.randrange(len(hand)))
             self._forget(target, card)
@@ -876,9 +835,6 @@ class BhabhiState(State):
             new.hands[h].extend(cards)
             new.hands[h].sort()
         return new
-
-
-SUIT_NAMES_EN = ("spades", "hearts", "diamonds", "clubs")
 
 
 def _deal_constrained(pool: list[Card], holders: list[int], need: list[int], voids: list[int],

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from games.wording import text
+
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 RANK_CHARS: dict[str, int] = {ch: i + 2 for i, ch in enumerate(RANKS)}
@@ -18,7 +20,6 @@ SUIT_CHARS: dict[str, int] = {ch: i for i, ch in enumerate(SUITS)}
 
 ACE, KING, QUEEN, JACK, TEN = 14, 13, 12, 11, 10
 JOKER_RANK = 15
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
@@ -52,6 +53,10 @@ class Card(int):
 
     def __repr__(self) -> str:
         return _CODES[int(self)]
+
+    def worded(self, lang: str = "en") -> str:
+        """The card as a person reads it in ``lang`` (see :func:`pretty`)."""
+        return pretty(self, lang)
 
     def __copy__(self) -> Card:
         return self
@@ -166,18 +171,11 @@ def rank_char(rank: int) -> str:
     return RANKS[rank - 2] if 2 <= rank <= 14 else "*"
 
 
-#: the jokers' names where a person reads them (a joker's picture is drawn in its colour)
-JOKER_NAMES = {
-    "en": {RED_JOKER: "Red Joker", BLACK_JOKER: "Black Joker"},
-    "ja": {RED_JOKER: "赤ジョーカー", BLACK_JOKER: "黒ジョーカー"},
-}
-
-
 def pretty(c: Card, lang: str = "en") -> str:
     """A human-readable form with a suit symbol: '10♠', 'K♥'; a joker by its name in ``lang``
-    ('Red Joker', '黒ジョーカー')."""
+    ('Red Joker', '黒ジョーカー', the catalogue's ``joker-R`` and ``joker-B``)."""
     if c.is_joker:
-        return JOKER_NAMES.get(lang, JOKER_NAMES["en"])[c]
+        return text(f"joker-{c.suit}", lang)
     r = rank_char(c.rank)
     return ("10" if r == "T" else r) + SUIT_SYMBOLS[c.suit]
 
@@ -194,6 +192,9 @@ def show_codes(codes: Iterable[str], lang: str = "en") -> str:
 
 def count_text(count: int, lang: str = "en") -> str:
     """A number of cards in words: '1 card', '3 cards', '3枚'."""
-    if lang == "ja":
-        return f"{count}枚"
-    return "1 card" if count == 1 else f"{count} cards"
+    return text("count-card" if count == 1 else "count-cards", lang, count=count)
+
+
+def suit_name(suit: str, lang: str = "en") -> str:
+    """A suit's name in ``lang`` ('hearts', 'ハート'), from its letter."""
+    return text(f"suit-{suit}", lang)

@@ -23,7 +23,7 @@ from typing import NoReturn, TextIO
 
 from games import ai
 from games.cards import Card, pretty, show
-from games.cli_text import LANGS, TEXTS, say
+from games.cli_text import LANGS, has, say
 from games.core import Action, Event, IllegalAction, OptionError, Rules, State, View
 from games.registry import get, ids
 
@@ -47,7 +47,7 @@ class _Quit(Exception):
 
 
 def _name(rules: Rules, lang: str) -> str:
-    return rules.name_ja if lang == "ja" else rules.name
+    return rules.title(lang)
 
 
 def _players(rules: Rules, asked: int, lang: str) -> int:
@@ -110,7 +110,7 @@ def cmd_list(out: TextIO, lang: str = "en") -> int:
 def cmd_rules(game: str, lang: str, out: TextIO) -> int:
     """Print a game's rules summary and its options, each with its real default."""
     rules = get(game)
-    out.write((rules.summary_ja if lang == "ja" else rules.summary_en).rstrip() + "\n\n")
+    out.write(rules.summary(lang).rstrip() + "\n\n")
     if rules.options:
         out.write(say("options", lang) + "\n")
     for opt in rules.options:
@@ -125,7 +125,7 @@ def cmd_rules(game: str, lang: str, out: TextIO) -> int:
             allowed = say("option-seat", lang, most=rules.max_players)
         out.write(say("option-line", lang, name=opt.name, default=rules.default_text(opt, lang),
                       allowed=f" ({allowed})" if allowed else "",
-                      help=opt.help_ja if lang == "ja" else opt.help_en) + "\n")
+                      help=opt.help(lang)) + "\n")
     return 0
 
 
@@ -219,7 +219,7 @@ def menu(rules: Rules, legal: Sequence[Action], view: View, lang: str) -> list[E
     for kind, actions in groups.items():
         if any(len(a.cards) > 1 for a in actions):
             entries += [Entry(rules.action_text(a, lang), a) for a in actions if not a.cards]
-            label = say(f"kind-{kind}" if f"kind-{kind}" in TEXTS["en"] else "kind-other",
+            label = say(f"kind-{kind}" if has(f"kind-{kind}") else "kind-other",
                         lang, kind=kind)
             entries.append(Entry(say("pick-cards", lang, what=label),
                                  what=label, pick=tuple(a for a in actions if a.cards)))
@@ -349,7 +349,7 @@ def play(
             try:
                 _report(state, state.apply(seat, chosen), seat, out, lang)
             except IllegalAction as refused:
-                out.write(say("illegal", lang, reason=refused) + "\n")
+                out.write(say("illegal", lang, reason=refused.message) + "\n")
     except (_Quit, EOFError):
         out.write("\n" + say("bye", lang) + "\n")
         return 0

@@ -17,30 +17,60 @@ from typing import Any, ClassVar, NamedTuple
 
 from games import cards as _cards
 from games.cards import Card
-from games.option_text import option_text
+from games.wording import Msg, msg
 
 OptionValue = bool | int | str | None
 
 
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message is a sentence a player can read."""
+    """An action the rules do not allow now, and why: ``message``, a :class:`Msg` (a key of
+    the games' catalogue and its fields), worded in a reader's language by :meth:`text`;
+    ``str()`` of the error is the English sentence a player can read.
+
+    A plain sentence may be given instead of a :class:`Msg`: it reads the same in every
+    language (a message no catalogue has shows as its key), so a rule refusing that way still
+    refuses; the catalogue's keys are what a player of another language can read.
+    """
+
+    def __init__(self, message: Msg | str) -> None:
+        found = message if isinstance(message, Msg) else Msg(message)
+        # the Msg itself is the argument: a refusal that crosses a process (a computer's
+        # search runs in a pool) comes back with its key and fields
+        super().__init__(found)
+        self.message = found
+
+    def __str__(self) -> str:
+        return self.message.text("en")
+
+    def text(self, lang: str = "en") -> str:
+        """The refusal in ``lang``."""
+        return self.message.text(lang)
 
 
 class OptionError(ValueError):
     """An option combination the rules refuse (from a game's ``check_options``).
 
-    ``key`` and ``params`` name the sentence in :mod:`games.option_text`; the error's own text
-    is the English one, and :meth:`text` gives it in a reader's language.
+    ``key`` and ``params`` name the sentence in the games' catalogue (``opt-<key>``); the
+    error's own text is the English one, and :meth:`text` gives it in a reader's language.
     """
 
     def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(option_text(key, "en", **params))
         self.key = key
         self.params = params
+        self.message = msg(f"opt-{key}", **params)
+        super().__init__(self.message.text("en"))
 
     def text(self, lang: str = "en") -> str:
-        """The refusal in ``lang`` ('en' or 'ja')."""
-        return option_text(self.key, lang, **self.params)
+        """The refusal in ``lang``."""
+        return self.message.text(lang)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt from its key and fields (the default would pass the English text as a key)
+        return (_option_error, (self.key, dict(self.params)))
+
+
+def _option_error(key: str, params: dict[str, Any]) -> OptionError:
+    return OptionError(key, **params)
 
 
 _KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -72,23 +102,26 @@ class Action(NamedTuple):
     def parse(cls, text: str) -> Action:
         """The action for a text form; raises IllegalAction when the text is malformed."""
         if not isinstance(text, str):
-            raise IllegalAction("An action must be written as text, like 'play:TS'.")
+            raise IllegalAction(msg("move-not-text"))
         raw = text.strip()
         head, sep, tail = raw.partition(":")
         kind, eq, arg = head.partition("=")
         kind = kind.strip().lower()
         if not kind or not set(kind) <= _KIND_CHARS:
-            raise IllegalAction(f"'{text}' is not a move (write it like 'play:TS' or 'pass').")
+            raise IllegalAction(msg("move-malformed", move=text))
         if eq and not arg.strip():
-            raise IllegalAction(f"'{text}' has '=' with nothing after it.")
+            raise IllegalAction(msg("move-empty-arg", move=text))
         found: tuple[Card, ...] = ()
         if sep:
-            try:
-                found = tuple(_cards.parse_many(tail))
-            except ValueError as exc:
-                raise IllegalAction(str(exc)) from None
+            names = [p for p in tail.replace(",", " ").split() if p]
+            for name in names:
+                try:
+                    _cards.parse(name)
+                except ValueError:
+                    raise IllegalAction(msg("move-not-a-card", code=name)) from None
+            found = tuple(_cards.parse_many(names))
             if not found:
-                raise IllegalAction(f"'{text}' has ':' but names no card.")
+                raise IllegalAction(msg("move-no-card", move=text))
         return cls(kind, arg.strip() if eq else None, found)
 
     @classmethod
@@ -223,32 +256,31 @@ class Option:
     def coerce(self, value: object, players: int) -> OptionValue:
         """The validated value, converting text from a command line or a menu.
 
-        Raises ValueError naming the option when the value is not allowed.
+        Raises :class:`OptionError` (a ValueError) naming the option when the value is not
+        allowed.
         """
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
             if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
                 return value.strip().lower() in _TRUE
-            raise ValueError(f"option '{self.name}' must be true or false, not {value!r}")
+            raise OptionError("value-bool", name=self.name, value=repr(value))
         if self.kind in ("int", "seat"):
             if self.kind == "seat" and (value is None or value == "random"):
                 return None
             number: int
             if isinstance(value, bool):
-                raise ValueError(f"option '{self.name}' must be a whole number, not {value!r}")
+                raise OptionError("value-whole", name=self.name, value=repr(value))
             if isinstance(value, int):
                 number = value
             elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
                 number = int(value.strip())
             else:
-                raise ValueError(f"option '{self.name}' must be a whole number, not {value!r}")
+                raise OptionError("value-whole", name=self.name, value=repr(value))
             low = 0 if self.kind == "seat" else self.minimum
             high = players - 1 if self.kind == "seat" else self.maximum
             if (low is not None and number < low) or (high is not None and number > high):
-                raise ValueError(
-                    f"option '{self.name}' must be between {low} and {high}, not {number}"
-                )
+                raise OptionError("value-range", name=self.name, low=low, high=high, value=number)
             return number
         if self.kind == "choice":
             is_number = isinstance(value, int) and not isinstance(value, bool)
@@ -257,8 +289,13 @@ class Option:
             if isinstance(value, str) and value.strip() in self.choices:
                 return value.strip()
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise ValueError(f"option '{self.name}' must be one of {allowed}, not {value!r}")
-        raise ValueError(f"option '{self.name}' has an unknown kind {self.kind!r}")
+            raise OptionError("value-choice", name=self.name, allowed=allowed, value=repr(value))
+        raise OptionError("value-kind", name=self.name, kind=repr(self.kind))
+
+    def help(self, lang: str = "en") -> str:
+        """What the option does, in ``lang``: its ``help_<lang>``, else the English."""
+        found = getattr(self, f"help_{lang}", None)
+        return found if isinstance(found, str) and found else self.help_en
 
     def describe(self) -> dict[str, Any]:
         """A JSON-ready description for menus."""
@@ -376,22 +413,36 @@ class Rules(ABC):
         """Every option's description, for menus."""
         return [opt.describe() for opt in self.options]
 
+    def title(self, lang: str = "en") -> str:
+        """The game's name in ``lang``: its ``name_<lang>`` (``name_ja``), else ``name``."""
+        found = getattr(self, f"name_{lang}", None)
+        return found if isinstance(found, str) and found else self.name
+
+    def summary(self, lang: str = "en") -> str:
+        """The rules in a few lines, in ``lang``: its ``summary_<lang>``, else the English."""
+        found = getattr(self, f"summary_{lang}", None)
+        return found if isinstance(found, str) and found else self.summary_en
+
     def player_counts(self) -> range:
         """The allowed seat counts."""
         return range(self.min_players, self.max_players + 1)
 
-    def players_text(self, lang: str = "en") -> str:
-        """The allowed seat counts as words: '4', '2 to 7' ('2〜7' in Japanese)."""
+    def players_message(self) -> Msg | str:
+        """The allowed seat counts as a field: '4', '2 to 7' ('2〜7' in Japanese)."""
         if self.min_players == self.max_players:
             return str(self.min_players)
-        joiner = "〜" if lang == "ja" else " to "
-        return f"{self.min_players}{joiner}{self.max_players}"
+        return msg("players-range", least=self.min_players, most=self.max_players)
+
+    def players_text(self, lang: str = "en") -> str:
+        """The allowed seat counts as words: '4', '2 to 7' ('2〜7' in Japanese)."""
+        found = self.players_message()
+        return found if isinstance(found, str) else found.text(lang)
 
     def default_text(self, option: Option, lang: str = "en") -> str:
         """What an option is when it is not set, as a person reads it: the value itself, or for
         a seat 'random'. Games whose default depends on other options say so here."""
         if option.default is None:
-            return "ランダム" if lang == "ja" else "random"
+            return msg("option-random").text(lang)
         if isinstance(option.default, bool):
             return str(option.default).lower()
         return str(option.default)
@@ -416,19 +467,19 @@ class Rules(ABC):
     def validate_options(
         self, players: int, options: Mapping[str, object] | None = None
     ) -> dict[str, OptionValue]:
-        """Every option with its value (defaults filled in); ValueError naming a bad option."""
+        """Every option with its value (defaults filled in); :class:`OptionError` (a
+        ValueError) naming a bad option or player count."""
         if not isinstance(players, int) or isinstance(players, bool):
-            raise ValueError(f"players must be a whole number, not {players!r}")
+            raise OptionError("count-whole", value=repr(players))
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"{self.name} is for {self.players_text()} players, not {players}")
+            raise OptionError("count", game=self.name, counts=self.players_message(),
+                              players=players)
         given = dict(options or {})
         known = {opt.name for opt in self.options}
         for name in given:
             if name not in known:
-                listing = ", ".join(sorted(known)) or "none"
-                raise ValueError(
-                    f"unknown option '{name}' for {self.name} (its options: {listing})"
-                )
+                listing: Msg | str = ", ".join(sorted(known)) or msg("option-none")
+                raise OptionError("unknown", name=name, game=self.name, listing=listing)
         result: dict[str, OptionValue] = {}
         for opt in self.options:
             if opt.name in given:
@@ -448,21 +499,35 @@ class Rules(ABC):
         moves for them."""
         return None
 
-    # -- words for people (the CLI and the bot's text mode); games override these ----------
-    def action_text(self, action: Action, lang: str = "en") -> str:
-        """A short label for an action, for a button or a log line ('Play 10♠')."""
-        return str(action)
+    # -- words for people (the CLI and the bot's text mode) ---------------------------------
+    # The rules word nothing themselves: a move and an event become a Msg (a catalogue key and
+    # its fields, games/locales/<lang>/games.po), which a front end words in its reader's
+    # language. Games override the *_message methods; the *_text ones word them.
+    def action_message(self, action: Action) -> Msg:
+        """A short label for an action, for a button or a log line ('Play 10♠'), as data."""
+        return msg("act-raw", move=str(action))
 
-    def event_text(self, event: Event, lang: str = "en",
-                   names: Sequence[str] | None = None) -> str | None:
-        """A sentence for a public event (already stripped with ``for_seat``), or None.
+    def event_message(self, event: Event, names: Sequence[str] | None = None) -> Msg | None:
+        """A sentence for a public event (already stripped with ``for_seat``) as data, or None
+        for an event nobody needs to read.
 
         ``names``: the players' names by seat, used instead of 'Seat 2' when given.
         """
-        who = "" if event.seat is None else (
-            named(event.seat, names, f"seat {event.seat + 1}") + ": ")
-        cards = _cards.show(event.cards, lang)
-        return f"{who}{event.kind} {event.arg or ''} {cards}".strip()
+        cards = msg("ev-raw-cards", cards=event.cards) if event.cards else ""
+        if event.seat is None:
+            return msg("ev-raw", kind=event.kind, arg=event.arg or "", cards=cards)
+        return msg("ev-raw-seat", who=seat_name(event.seat, names), kind=event.kind,
+                   arg=event.arg or "", cards=cards)
+
+    def action_text(self, action: Action, lang: str = "en") -> str:
+        """A short label for an action in ``lang`` (see :meth:`action_message`)."""
+        return self.action_message(action).text(lang)
+
+    def event_text(self, event: Event, lang: str = "en",
+                   names: Sequence[str] | None = None) -> str | None:
+        """A sentence for a public event in ``lang``, or None (see :meth:`event_message`)."""
+        found = self.event_message(event, names)
+        return None if found is None else found.text(lang)
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as plain text, from a view only."""
@@ -557,11 +622,11 @@ class State(ABC):
         if isinstance(action, str):
             action = Action.parse(action)
         elif not isinstance(action, Action):
-            raise IllegalAction("That is not a move.")
+            raise IllegalAction(msg("move-not-a-move"))
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-            raise IllegalAction(f"There is no seat {seat!r} at this table.")
+            raise IllegalAction(msg("move-no-such-seat", seat=repr(seat)))
         if self.over:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(msg("move-game-over"))
         return self._apply(seat, action)
 
     def apply_legal(self, seat: int, action: Action) -> list[Event]:
@@ -666,6 +731,31 @@ def named(seat: int, names: Sequence[str] | None, otherwise: str) -> str:
     return otherwise
 
 
+def seat_name(seat: int, names: Sequence[str] | None = None, key: str = "seat") -> Msg | str:
+    """A seat as a sentence names it, as a field of a :class:`Msg`: the player's name when
+    ``names`` has it, else the catalogue's ``key`` ('Seat 2', '2番席') with ``n`` its
+    number from 1."""
+    if names is not None and 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return msg(key, n=seat + 1)
+
+
+def joined(items: Sequence[Msg | str], key: str) -> Msg | str:
+    """Several fields as one, each pair joined by the catalogue's ``key`` (its fields ``a``
+    and ``b``: '{a} and {b}', '{a}、{b}'); a single item as it is, none as ''."""
+    if not items:
+        return ""
+    found: Msg | str = items[0]
+    for item in items[1:]:
+        found = msg(key, a=found, b=item)
+    return found
+
+
+def count_msg(count: int) -> Msg:
+    """A number of cards as a field: '1 card', '3 cards', '3枚'."""
+    return msg("count-card" if count == 1 else "count-cards", count=count)
+
+
 def copy_rng(rng: random.Random) -> random.Random:
     """An independent generator in the same state as ``rng`` (seeded with 0 first: unseeded,
     it would read the system's entropy, a slow call a playout's copies need not make)."""
@@ -695,6 +785,7 @@ __all__ = [
     "Entry",
     "Event",
     "IllegalAction",
+    "Msg",
     "Option",
     "OptionValue",
     "Outcome",
@@ -704,9 +795,13 @@ __all__ = [
     "View",
     "check_deck",
     "copy_rng",
+    "count_msg",
     "deal_fields",
     "fresh_rng",
+    "joined",
+    "msg",
     "named",
     "reseeded",
+    "seat_name",
     "seat_option",
 ]

@@ -29,6 +29,7 @@ from games.core import (
     Entry,
     Event,
     IllegalAction,
+    Msg,
     Option,
     OptionValue,
     Outcome,
@@ -36,10 +37,12 @@ from games.core import (
     State,
     View,
     check_deck,
-    named,
+    msg,
     reseeded,
+    seat_name,
     seat_option,
 )
+from games.wording import text
 
 PLAYERS = 4
 HAND_SIZE = 13
@@ -283,56 +286,48 @@ class FinesseState(State):
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:
-            raise IllegalAction(f"It is not your turn: seat {self.turn + 1} is to act.")
+            raise IllegalAction(msg("finesse-not-turn", n=self.turn + 1))
         kind, arg, cards = action
         if kind not in ("play", "table", "refill"):
-            raise IllegalAction(
-                f"'{kind}' is not a move in Finesse (moves: play, table, refill)."
-            )
+            raise IllegalAction(msg("finesse-not-a-move", kind=kind))
         if len(cards) != 1:
-            raise IllegalAction("Name exactly one card, like 'play:TS'.")
+            raise IllegalAction(msg("finesse-one-card"))
         c = cards[0]
         if not isinstance(c, Card):
-            raise IllegalAction("That is not a card.")
+            raise IllegalAction(msg("finesse-not-card"))
         value = int(c)
         hand = self.hands[seat]
         if self.refiller >= 0:
             if kind != "refill" or arg is not None:
-                raise IllegalAction(
-                    "Your table card was led: put a new table card from your hand "
-                    "('refill:<card>')."
-                )
+                raise IllegalAction(msg("finesse-refill-now"))
             if value not in hand:
-                raise IllegalAction(f"You do not hold {pretty(c)}.")
+                raise IllegalAction(msg("move-not-held", cards=c))
             return self._refill(seat, value, [])
         if kind == "refill":
-            raise IllegalAction("You may refill only right after your table card was led.")
+            raise IllegalAction(msg("finesse-refill-when"))
         if arg is not None:
             if arg != "nt":
-                raise IllegalAction(f"'{arg}' is not a declaration; only 'nt' (no trumps) is.")
+                raise IllegalAction(msg("finesse-declaration", arg=arg))
             if self.plays or self.trumps is not None:
-                raise IllegalAction("No trumps may be declared only with the first lead of a deal.")
+                raise IllegalAction(msg("finesse-nt-first"))
             if c.rank != ACE:
-                raise IllegalAction("No trumps may be declared only by leading an ace.")
+                raise IllegalAction(msg("finesse-nt-ace"))
         if self.plays:
             if kind != "play":
-                raise IllegalAction("Followers play from hand only, never from table cards.")
+                raise IllegalAction(msg("finesse-follow-hand"))
             if value not in hand:
-                raise IllegalAction(f"You do not hold {pretty(c)}.")
+                raise IllegalAction(msg("move-not-held", cards=c))
             led = self.plays[0][1] >> 4
             if value >> 4 != led and any(h >> 4 == led for h in hand):
-                raise IllegalAction(f"You must follow suit: play a {_SUIT_WORD[SUITS[led]]} card.")
+                raise IllegalAction(msg("finesse-follow", suit=msg(f"finesse-suit-{SUITS[led]}")))
             return self._follow(seat, value, [])
         if kind == "table":
             partner = (seat + 2) % PLAYERS
             if value not in self.table[partner]:
-                raise IllegalAction(
-                    f"{pretty(c)} is not among your partner's table cards "
-                    "(you may lead only your partner's table cards, not your own)."
-                )
+                raise IllegalAction(msg("finesse-not-partners", card=c))
             return self._lead(seat, value, partner, arg == "nt")
         if value not in hand:
-            raise IllegalAction(f"You do not hold {pretty(c)}.")
+            raise IllegalAction(msg("move-not-held", cards=c))
         return self._lead(seat, value, -1, arg == "nt")
 
     # -- play -------------------------------------------------------------------------------
@@ -548,8 +543,6 @@ class FinesseState(State):
         return View(data)
 
 
-_SUIT_WORD = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
-_SUIT_WORD_JA = {"S": "スペード", "H": "ハート", "D": "ダイヤ", "C": "クラブ"}
 
 
 def _whole(value: OptionValue) -> int:
@@ -666,128 +659,67 @@ class FinesseRules(Rules):
         return FinesseState(self, seed, options, deck)
 
     # -- words for people -------------------------------------------------------------------
-    def action_text(self, action: Action, lang: str = "en") -> str:
+    def action_message(self, action: Action) -> Msg:
         """A short label: 'Play 10♠', 'Lead 10♠ from partner's table', 'Refill 10♠'."""
-        shown = " ".join(pretty(c, lang) for c in action.cards)
         nt = action.arg == "nt"
-        if lang == "ja":
-            if action.kind == "play":
-                return f"{shown}を出す(切り札なし宣言)" if nt else f"{shown}を出す"
-            if action.kind == "table":
-                text = f"パートナーのテーブルカード{shown}をリード"
-                return text + "(切り札なし宣言)" if nt else text
-            if action.kind == "refill":
-                return f"{shown}をテーブルカードに補充"
-            return str(action)
         if action.kind == "play":
-            return f"Lead {shown}, no trumps" if nt else f"Play {shown}"
+            return msg("finesse-act-play-nt" if nt else "act-play", cards=action.cards)
         if action.kind == "table":
-            text = f"Lead {shown} from partner's table"
-            return text + ", no trumps" if nt else text
+            return msg("finesse-act-table-nt" if nt else "finesse-act-table", cards=action.cards)
         if action.kind == "refill":
-            return f"Refill with {shown}"
-        return str(action)
+            return msg("finesse-act-refill", cards=action.cards)
+        return super().action_message(action)
 
-    def event_text(self, event: Event, lang: str = "en",
-                   names: Sequence[str] | None = None) -> str | None:
+    def event_message(self, event: Event, names: Sequence[str] | None = None) -> Msg | None:
         """A sentence for a public event."""
         seat = event.seat
-        who = "" if seat is None else named(
-            seat, names, f"席{seat + 1}" if lang == "ja" else f"Seat {seat + 1}")
-        shown = " ".join(pretty(c, lang) for c in event.cards)
+        who = "" if seat is None else seat_name(seat, names, "seat-numbered")
         kind = event.kind
-        ja = lang == "ja"
-        if kind == "deal":
-            if ja:
-                return f"第{event.arg}ディール:{who}が配る。"
-            return f"Deal {event.arg}: {who} deals."
-        if kind == "hand":
-            if not event.cards:
-                return None
-            return f"{who}の手札:{shown}" if ja else f"{who}'s hand: {shown}"
-        if kind == "table_cards":
-            return f"{who}のテーブルカード:{shown}" if ja else f"{who}'s table cards: {shown}"
-        if kind == "lead":
-            return f"{who}が{shown}をリード。" if ja else f"{who} leads {shown}."
+        if kind == "hand" and not event.cards:
+            return None
         if kind == "lead_table":
-            owner = int(event.arg or 0)
-            whose = named(owner, names, f"席{owner + 1}" if ja else f"seat {owner + 1}")
-            if ja:
-                return f"{who}が{whose}のテーブルカード{shown}をリード。"
-            return f"{who} leads {shown} from {whose}'s table cards."
+            return msg("finesse-ev-lead_table", who=who, cards=event.cards,
+                       whose=seat_name(int(event.arg or 0), names, "seat-numbered"))
         if kind == "trumps":
             if event.arg == NO_TRUMPS:
-                return "切り札なし。" if ja else "No trumps this deal."
-            suit = event.arg or ""
-            if ja:
-                return f"切り札は{_SUIT_WORD_JA.get(suit, suit)}。"
-            return f"Trumps are {_SUIT_WORD.get(suit, suit)}s."
-        if kind == "play":
-            return f"{who}が{shown}を出す。" if ja else f"{who} plays {shown}."
-        if kind == "trick":
-            if ja:
-                return f"{who}が第{event.arg}トリックを取る({shown})。"
-            return f"{who} wins trick {event.arg} with {shown}."
-        if kind == "refill":
-            return f"{who}が{shown}を補充。" if ja else f"{who} refills with {shown}."
-        if kind == "deal_score":
-            team = _team_name(seat or 0, lang, names)
-            return f"{team}:{event.arg}点。" if ja else f"{team} score {event.arg}."
-        if kind == "match_won":
-            team = _team_name(seat or 0, lang, names)
-            if ja:
-                return f"{team}の勝ち({event.arg})。"
-            return f"{team} win the match ({event.arg})."
-        return super().event_text(event, lang, names)
+                return msg("finesse-ev-no-trumps")
+            return msg("finesse-ev-trumps", suit=_suit(event.arg or ""))
+        if kind in ("deal_score", "match_won"):
+            return msg(f"finesse-ev-{kind}", team=_team_name(seat or 0, names), arg=event.arg)
+        if kind in ("deal", "hand", "table_cards", "lead", "play", "trick", "refill"):
+            return msg(f"finesse-ev-{kind}", who=who, cards=event.cards, arg=event.arg)
+        return super().event_message(event, names)
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as plain text: scores, trumps, table cards, the trick, the hand."""
-        ja = lang == "ja"
-        lines: list[str] = []
         totals = view["team_scores"]
         trumps = view["trumps"]
         if trumps is None:
-            trump_word = "未定" if ja else "not yet set"
+            trump_word: Msg | str = msg("finesse-trumps-unset")
         elif trumps == NO_TRUMPS:
-            trump_word = "切り札なし" if ja else "no trumps"
+            trump_word = msg("finesse-trumps-none")
         else:
-            trump_word = _SUIT_WORD_JA[trumps] if ja else _SUIT_WORD[trumps] + "s"
-        if ja:
-            lines.append(
-                f"第{view['deal']}ディール 得点 席1・3: {totals[0]} / 席2・4: {totals[1]} "
-                f"(目標{view['target']}、上限{view['cap']})"
-            )
-            tricks = view["team_tricks"]
-            lines.append(f"切り札:{trump_word} トリック 席1・3: {tricks[0]} / 席2・4: {tricks[1]}")
-        else:
-            lines.append(
-                f"Deal {view['deal']}. Score seats 1+3: {totals[0]}, seats 2+4: {totals[1]} "
-                f"(target {view['target']}, cap {view['cap']})"
-            )
-            tricks = view["team_tricks"]
-            lines.append(f"Trumps: {trump_word}. Tricks seats 1+3: {tricks[0]}, "
-                         f"seats 2+4: {tricks[1]}")
+            trump_word = _suit(trumps)
+        tricks = view["team_tricks"]
+        lines = [
+            text("finesse-view-score", lang, deal=view["deal"], a=totals[0], b=totals[1],
+                 target=view["target"], cap=view["cap"]),
+            text("finesse-view-tricks", lang, trumps=trump_word, a=tricks[0], b=tricks[1]),
+        ]
         for s, codes in enumerate(view["table_cards"]):
             shown = " ".join(_pretty_code(c) for c in codes)
-            held = view["hand_counts"][s]
-            if ja:
-                lines.append(f"席{s + 1}: テーブル {shown}(手札{held}枚)")
-            else:
-                lines.append(f"Seat {s + 1}: table {shown} ({held} in hand)")
+            lines.append(text("finesse-view-seat", lang, n=s + 1, cards=shown,
+                              held=view["hand_counts"][s]))
         if view["trick"]:
             plays = ", ".join(
                 f"{p['seat'] + 1}:{_pretty_code(p['card'])}" for p in view["trick"]
             )
-            lines.append(f"トリック:{plays}" if ja else f"Trick: {plays}")
+            lines.append(text("finesse-view-trick", lang, plays=plays))
         if view["hand"]:
-            shown = show(self.sorted_hand(view), lang)
-            lines.append(f"手札:{shown}" if ja else f"Your hand: {shown}")
+            lines.append(text("finesse-view-hand", lang, cards=show(self.sorted_hand(view), lang)))
         if view["to_act"]:
-            s = view["to_act"][0] + 1
-            if view["phase"] == "refill":
-                lines.append(f"席{s}が補充する番。" if ja else f"Seat {s} to refill.")
-            else:
-                lines.append(f"席{s}の番。" if ja else f"Seat {s} to play.")
+            key = "finesse-view-refill" if view["phase"] == "refill" else "finesse-view-turn"
+            lines.append(text(key, lang, n=view["to_act"][0] + 1))
         return "\n".join(lines)
 
 
@@ -797,13 +729,15 @@ def _pretty_code(code: str) -> str:
     return pretty(parse(code))
 
 
-def _team_name(team: int, lang: str, names: Sequence[str] | None = None) -> str:
+def _suit(letter: str) -> Msg | str:
+    """A suit's name ('spades', 'スペード') from its letter; anything else as it is."""
+    return msg(f"suit-{letter}") if letter in SUITS else letter
+
+
+def _team_name(team: int, names: Sequence[str] | None = None) -> Msg:
     if names is not None and len(names) == PLAYERS:
-        first, second = names[team], names[team + 2]
-        return f"{first}・{second}" if lang == "ja" else f"{first} and {second}"
-    if lang == "ja":
-        return "席1・3のペア" if team == 0 else "席2・4のペア"
-    return "Seats 1 and 3" if team == 0 else "Seats 2 and 4"
+        return msg("finesse-team-names", first=names[team], second=names[team + 2])
+    return msg(f"finesse-team-{team}")
 
 
 RULES = FinesseRules()

@@ -17,9 +17,7 @@ from games import seats
 from games.cards import (
     Card,
     by_suit,
-    count_text,
     parse_many,
-    pretty,
     show,
     standard_deck,
 )
@@ -28,6 +26,7 @@ from games.core import (
     Entry,
     Event,
     IllegalAction,
+    Msg,
     Option,
     OptionError,
     OptionValue,
@@ -36,10 +35,14 @@ from games.core import (
     State,
     View,
     check_deck,
-    named,
+    count_msg,
+    joined,
+    msg,
     reseeded,
+    seat_name,
     seat_option,
 )
+from games.wording import text
 
 HAND_SIZE = 5
 MAX_DRAW = 3  # "never more than 3 cards in one turn" (A turn)
@@ -346,32 +349,27 @@ class OneTwoThreeFourState(State):
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(msg("move-not-your-turn"))
         if action.kind not in ("play", "pass"):
-            raise IllegalAction("Put down cards with 'play:<cards>' or 'pass:<cards>'.")
+            raise IllegalAction(msg("1234-kinds"))
         if action.arg is not None:
-            raise IllegalAction(f"'{action.kind}' takes cards, not '={action.arg}'.")
+            raise IllegalAction(msg("1234-no-value", kind=action.kind, arg=action.arg))
         cards = action.cards
         if not cards:
-            raise IllegalAction(f"Name the cards to {action.kind}, like '{action.kind}:AS'.")
+            raise IllegalAction(msg("1234-name-cards", kind=action.kind))
         hand = self.hands[seat]
         if len(set(cards)) != len(cards):
-            raise IllegalAction("A card can be put down only once.")
+            raise IllegalAction(msg("1234-once"))
         for c in cards:
             if c not in hand:
-                raise IllegalAction(f"You do not hold {pretty(c)}.")
+                raise IllegalAction(msg("move-not-held", cards=c))
         if action.kind == "play":
             total = sum(VALUE[c] for c in cards)
             if not self.to_beat + 1 <= total <= self.to_beat + 4:
-                raise IllegalAction(
-                    f"A play must total {self.to_beat + 1} to {self.to_beat + 4}; "
-                    f"those cards make {total}."
-                )
+                raise IllegalAction(msg("1234-total", least=self.to_beat + 1,
+                                        most=self.to_beat + 4, total=total))
         elif not is_pass(cards):
-            raise IllegalAction(
-                "A pass is a single ace, two number cards of a rank with a court, three of a "
-                "suit, three of a rank, or two pairs of number cards."
-            )
+            raise IllegalAction(msg("1234-pass-shape"))
         return self._put_down(seat, action.kind, cards)
 
     def _put_down(self, seat: int, kind: str, cards: tuple[Card, ...]) -> list[Event]:
@@ -598,86 +596,57 @@ class OneTwoThreeFourRules(Rules):
         """Suits with colours alternating (♠ ♥ ♣ ♦), each by value from K (13) down to A (1)."""
         return by_suit(VALUE.__getitem__)
 
-    def action_text(self, action: Action, lang: str = "en") -> str:
+    def action_message(self, action: Action) -> Msg:
         """'Play 3♠ 6♥ 5♦ (14)' or 'Pass A♣'."""
-        cards = " ".join(pretty(c, lang) for c in action.cards)
         if action.kind == "play":
             total = sum(VALUE[c] for c in action.cards)
-            return f"プレイ {cards} ({total})" if lang == "ja" else f"Play {cards} ({total})"
+            return msg("1234-act-play", cards=action.cards, total=total)
         if action.kind == "pass":
-            return f"パス {cards}" if lang == "ja" else f"Pass {cards}"
-        return str(action)
+            return msg("1234-act-pass", cards=action.cards)
+        return super().action_message(action)
 
-    def event_text(self, event: Event, lang: str = "en",
-                   names: Sequence[str] | None = None) -> str | None:
+    def event_message(self, event: Event, names: Sequence[str] | None = None) -> Msg | None:
         """A sentence for an event."""
-        ja = lang == "ja"
-        who = "" if event.seat is None else named(
-            event.seat, names, f"{event.seat + 1}番" if ja else f"Seat {event.seat + 1}")
-        cards = " ".join(pretty(c, lang) for c in event.cards)
+        who = "" if event.seat is None else seat_name(event.seat, names, "seat-short")
         k = event.kind
-        if k == "deal":
-            return (f"第{event.arg}ゲーム: {who}が配りました。スタートカード {cards}。" if ja
-                    else f"Game {event.arg}: {who} deals; the start card is {cards}.")
-        if k == "play":
-            return (f"{who}が {cards} をプレイ。超えるべき数は {event.arg}。" if ja
-                    else f"{who} plays {cards}; the number to beat is {event.arg}.")
-        if k == "pass":
-            return f"{who}が {cards} でパス。" if ja else f"{who} passes with {cards}."
+        if k in ("deal", "play", "pass", "drop", "show"):
+            return msg(f"1234-ev-{k}", who=who, cards=event.cards, arg=event.arg or "")
         if k == "draw":
-            count = event.hidden or len(event.cards)
             if event.cards:
-                return f"{who}が {cards} を引きました。" if ja else f"{who} draws {cards}."
-            return f"{who}が{count}枚引きました。" if ja else f"{who} draws {count_text(count)}."
-        if k == "drop":
-            return (f"{who}はプレイもパスもできずドロップアウト。" if ja
-                    else f"{who} can neither play nor pass and drops out.")
-        if k == "show":
-            return f"{who}の手札: {cards}" if ja else f"{who} shows {cards}."
+                return msg("1234-ev-draw-cards", who=who, cards=event.cards)
+            return msg("1234-ev-draw-count", who=who,
+                       count=count_msg(event.hidden or len(event.cards)))
         if k == "win":
             won = [int(w) for w in (event.arg or "").split(",") if w]
-            listed = ("、" if ja else " and ").join(
-                named(w, names, f"{w + 1}番" if ja else f"seat {w + 1}") for w in won)
-            if ja:
-                return f"勝者: {listed}。"
-            return f"The game is won by {listed}."
+            return msg("1234-ev-win", listed=joined(
+                [seat_name(w, names, "seat-short") for w in won], "1234-and"))
         if k == "score":
-            parts = []
-            for s, change in enumerate(int(x) for x in (event.arg or "").split()):
-                seat = named(s, names, f"{s + 1}番" if ja else f"seat {s + 1}")
-                parts.append(f"{seat} {change:+d}" if change else f"{seat} ±0")
-            listed = "、".join(parts) if ja else ", ".join(parts)
-            return f"得点の増減: {listed}" if ja else f"Score changes: {listed}"
+            parts: list[Msg | str] = [
+                msg("1234-change", seat=seat_name(s, names, "seat-short"),
+                    change=f"{change:+d}" if change else "±0")
+                for s, change in enumerate(int(x) for x in (event.arg or "").split())]
+            return msg("1234-ev-score", listed=joined(parts, "1234-list"))
         if k == "match-end":
-            return "シリーズ終了。" if ja else "The series is over."
-        return super().event_text(event, lang, names)
+            return msg("1234-ev-match-end")
+        return super().event_message(event, names)
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as text."""
-        ja = lang == "ja"
-        unit = {"chips": ("chips", "チップ"), "winner": ("points", "得点"),
-                "penalty": ("penalty", "失点")}[view["scoring"]]
-        lines = [
-            (f"第{view['deal']}ゲーム / 超えるべき数 {view['number_to_beat']} / 山札 "
-             f"{view['stock']}枚" if ja else
-             f"Game {view['deal']} - number to beat {view['number_to_beat']} - "
-             f"stock {view['stock']}"),
-        ]
+        unit = msg(f"1234-unit-{view['scoring']}")
+        lines = [text("1234-view-head", lang, deal=view["deal"], beat=view["number_to_beat"],
+                      stock=view["stock"])]
         for s in range(view["players"]):
-            mark = "*" if view["turn"] == s else " "
-            state = ("" if view["live"][s] else (" (脱落)" if ja else " (dropped out)"))
-            lines.append(
-                f"{mark} {s + 1}: {count_text(view['hand_counts'][s], lang)}, "
-                f"{unit[1] if ja else unit[0]} "
-                f"{int(view['scores'][s])}{state}"
-            )
+            lines.append(text(
+                "1234-view-seat", lang, mark="*" if view["turn"] == s else " ", n=s + 1,
+                count=count_msg(view["hand_counts"][s]), unit=unit,
+                score=int(view["scores"][s]),
+                out="" if view["live"][s] else msg("1234-view-out")))
         if view["last_play"]:
             lp = view["last_play"]
-            last = self.action_text(Action(lp["kind"], None, tuple(parse_many(lp["cards"]))), lang)
-            lines.append(f"直前: {lp['seat'] + 1}番 {last}" if ja
-                         else f"Last: seat {lp['seat'] + 1}, {last}")
+            last = self.action_message(Action(lp["kind"], None, tuple(parse_many(lp["cards"]))))
+            lines.append(text("1234-view-last", lang, n=lp["seat"] + 1, move=last))
         if view["hand"]:
-            lines.append(("手札: " if ja else "Your hand: ") + show(self.sorted_hand(view), lang))
+            lines.append(text("1234-view-hand", lang, cards=show(self.sorted_hand(view), lang)))
         return "\n".join(lines)
 
 

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import seats, tricks
-from games.cards import Card, by_suit, card, count_text, pretty, show, show_codes
+from games.cards import Card, by_suit, card, show, show_codes
 from games.core import (
     Action,
     Entry,
     Event,
     IllegalAction,
+    Msg,
     Option,
     OptionError,
     OptionValue,
@@ -27,10 +28,13 @@ from games.core import (
     State,
     View,
     check_deck,
-    named,
+    count_msg,
+    msg,
     reseeded,
+    seat_name,
     seat_option,
 )
+from games.wording import text
 
 SUITS = "SHDC"
 
@@ -310,50 +314,48 @@ class SparState(State):
         kind = action.kind
         if kind in ("peek", "peek_agree", "peek_refuse"):
             if action.arg is not None or action.cards:
-                raise IllegalAction(f"'{kind}' takes nothing else.")
+                raise IllegalAction(msg("spar-takes-nothing", kind=kind))
             if not self.peek_allowed:
-                raise IllegalAction("Peeking is not played at this table.")
+                raise IllegalAction(msg("spar-no-peek"))
             if kind == "peek":
                 return self._ask_peek(seat)
             return self._answer_peek(seat, kind == "peek_agree")
         if self.phase == "peek":
-            raise IllegalAction(
-                "Wait: the others are answering the request to see the bottom card.")
+            raise IllegalAction(msg("spar-peek-wait"))
         if seat != self.turn:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(msg("move-not-your-turn"))
         if kind in ("redeal", "keep"):
             if action.arg is not None or action.cards:
-                raise IllegalAction(f"'{kind}' takes nothing else.")
+                raise IllegalAction(msg("spar-takes-nothing", kind=kind))
             if self.phase != "exchange":
-                raise IllegalAction("There is no hand to change now.")
+                raise IllegalAction(msg("spar-no-exchange"))
             return self._exchange(seat, kind == "redeal")
         if kind != "play":
-            raise IllegalAction("Play a card with 'play:<card>'.")
+            raise IllegalAction(msg("spar-play-form"))
         if self.phase != "play":
-            raise IllegalAction("First choose 'redeal' or 'keep' for your hand.")
+            raise IllegalAction(msg("spar-exchange-first"))
         if action.arg is not None:
-            raise IllegalAction(f"'play' takes a card, not '={action.arg}'.")
+            raise IllegalAction(msg("spar-play-value", arg=action.arg))
         if len(action.cards) != 1:
-            raise IllegalAction("Play exactly one card.")
+            raise IllegalAction(msg("spar-one-card"))
         c = action.cards[0]
         hand = self.hands[seat]
         if c not in hand:
-            raise IllegalAction(f"You do not hold {pretty(c)}.")
+            raise IllegalAction(msg("move-not-held", cards=c))
         if self.trick:
             led = self.trick[0][1].suit
             if c.suit != led and any(h.suit == led for h in hand):
-                raise IllegalAction(f"You must follow suit ({led}).")
+                raise IllegalAction(msg("spar-follow", suit=msg(f"suit-{led}")))
         return self._play(seat, c)
 
     def _ask_peek(self, seat: int) -> list[Event]:
         """Peek: the request; every other player then answers in play order from the asker."""
         if self.phase == "peek":
-            raise IllegalAction("A request to see the bottom card is already being answered.")
+            raise IllegalAction(msg("spar-peek-pending"))
         if seat in self.peek_refused:
-            raise IllegalAction("Your request was refused: you cannot ask again this deal.")
+            raise IllegalAction(msg("spar-peek-refused"))
         if not self._peek_open(seat):
-            raise IllegalAction(
-                "The bottom card can be shown only once, during the second-to-last trick.")
+            raise IllegalAction(msg("spar-peek-when"))
         order = list(seats.iter_from(seat, self.players, self.variant.direction))
         self.peek_asker = seat
         self.peek_waiting = order[1:]
@@ -364,9 +366,9 @@ class SparState(State):
         """Peek: one answer. The card is shown only if every other player agrees; the first
         refusal ends the request."""
         if self.phase != "peek":
-            raise IllegalAction("Nobody is asking to see the bottom card.")
+            raise IllegalAction(msg("spar-peek-nobody"))
         if seat != self.peek_waiting[0]:
-            raise IllegalAction("It is not your turn to answer.")
+            raise IllegalAction(msg("spar-peek-not-yours"))
         asker = self.peek_asker
         assert asker is not None
         if not agree:
@@ -866,110 +868,62 @@ class SparRules(Rules):
         """The target's default is each variant's own; the members counting deals have none."""
         if option.name != "target":
             return super().default_text(option, lang)
-        comma = "、" if lang == "ja" else ", "
+        comma = text("spar-list-sep", lang)
         own = comma.join(f"{v.name} {v.target}" for v in VARIANTS.values() if v.target)
         none = comma.join(v.name for v in VARIANTS.values() if not v.target)
-        if lang == "ja":
-            return f"ゲームごと（{own}。{none} はディール数で決まるため目標なし）"
-        return f"the variant's own ({own}; none for {none}, which count deals)"
+        return text("spar-target-default", lang, own=own, none=none)
 
-    def action_text(self, action: Action, lang: str = "en") -> str:
-        """'Play 6♥', 'Change hand', 'Keep hand', 'Show the bottom card'."""
-        ja = lang == "ja"
+    def action_message(self, action: Action) -> Msg:
+        """'Play 6♥', 'Change hand', 'Keep hand', 'Ask to see the bottom card', the answers."""
         if action.kind == "play" and action.cards:
-            c = pretty(action.cards[0], lang)
-            return f"{c} を出す" if ja else f"Play {c}"
-        labels = {
-            "redeal": ("Change hand", "手札を交換"),
-            "keep": ("Keep hand", "手札をそのまま"),
-            "peek": ("Ask to see the bottom card", "山札の底の公開を求める"),
-            "peek_agree": ("Agree: show the bottom card", "賛成(山札の底を公開する)"),
-            "peek_refuse": ("Refuse: keep it hidden", "反対(公開しない)"),
-        }
-        if action.kind in labels:
-            return labels[action.kind][1 if ja else 0]
-        return str(action)
+            return msg("act-play", cards=action.cards[0])
+        if action.kind in ("redeal", "keep", "peek", "peek_agree", "peek_refuse"):
+            return msg(f"spar-act-{action.kind}")
+        return super().action_message(action)
 
-    def event_text(self, event: Event, lang: str = "en",
-                   names: Sequence[str] | None = None) -> str | None:
+    def event_message(self, event: Event, names: Sequence[str] | None = None) -> Msg | None:
         """A sentence for an event."""
-        ja = lang == "ja"
-        who = "" if event.seat is None else named(
-            event.seat, names, f"{event.seat + 1}番" if ja else f"Seat {event.seat + 1}")
-        cards = " ".join(pretty(c, lang) for c in event.cards)
+        who = "" if event.seat is None else seat_name(event.seat, names, "seat-short")
         k = event.kind
-        if k == "deal":
-            return (f"第{event.arg}ディール: {who}が配りました。" if ja
-                    else f"Deal {event.arg}: {who} deals.")
-        if k == "play":
-            if event.arg == "down":
-                if event.cards:
-                    return (f"{who}が {cards} を裏向きに出しました。" if ja
-                            else f"{who} plays {cards} face down.")
-                return f"{who}がカードを裏向きに出しました。" if ja else f"{who} plays face down."
-            return f"{who}が {cards} を出しました。" if ja else f"{who} plays {cards}."
-        if k == "trick":
-            return (f"{who}が第{event.arg}トリックを {cards} で取りました。" if ja
-                    else f"{who} wins trick {event.arg} with {cards}.")
-        if k == "deal-won":
-            return (f"{who}がディールの勝者({event.arg}点)。" if ja
-                    else f"{who} wins the deal ({event.arg} from each other player).")
-        if k == "redeal":
-            return f"{who}が手札を交換しました。" if ja else f"{who} changes their hand."
-        if k == "keep":
-            return f"{who}は手札をそのままにしました。" if ja else f"{who} keeps their hand."
-        asked = int(event.arg) if event.arg is not None and event.arg.isdigit() else None
-        asker = "" if asked is None else named(
-            asked, names, f"{asked + 1}番" if ja else f"Seat {asked + 1}")
-        if k == "peek_ask":
-            return (f"{who}が山札の底の公開を求めました。全員が賛成すれば公開されます。" if ja
-                    else f"{who} asks to see the bottom card; it is shown if everyone agrees.")
-        if k == "peek_agree":
-            return (f"{who}は{asker}の求めに賛成しました。" if ja
-                    else f"{who} agrees to {asker}'s request.")
-        if k == "peek_refuse":
-            return (f"{who}が{asker}の求めに反対したため、山札の底は公開されません。" if ja
-                    else f"{who} refuses {asker}'s request: the bottom card stays hidden.")
-        if k == "peek":
-            return (f"全員が賛成したため、{who}の求めで山札の底を公開: {cards}" if ja
-                    else f"Everyone agreed to {who}'s request: the bottom card is {cards}.")
-        if k == "match-end":
-            return "ゲーム終了。" if ja else "The match is over."
-        return super().event_text(event, lang, names)
+        if k == "play" and event.arg == "down":
+            k = "down" if event.cards else "down-hidden"
+        if k in ("peek_agree", "peek_refuse"):  # the argument: the seat that asked
+            asked = int(event.arg) if event.arg is not None and event.arg.isdigit() else None
+            asker = "" if asked is None else seat_name(asked, names, "seat-short")
+            return msg(f"spar-ev-{k}", who=who, asker=asker)
+        if k in _EVENTS:
+            return msg(f"spar-ev-{k}", who=who, cards=event.cards, arg=event.arg or "")
+        return super().event_message(event, names)
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as text."""
-        ja = lang == "ja"
         v = VARIANTS[view["variant"]]
-        lines = [
-            (f"{v.name_ja} 第{view['deal']}ディール 第{view['trick_number']}トリック" if ja
-             else f"{v.name_en} - deal {view['deal']}, trick {view['trick_number']}"),
-        ]
+        name = getattr(v, f"name_{lang}", None) or v.name_en
+        lines = [text("spar-view-head", lang, variant=name, deal=view["deal"],
+                      trick=view["trick_number"])]
         for s in range(view["players"]):
-            mark = "*" if s in view["to_act"] else " "
-            lines.append(
-                f"{mark} {s + 1}: {count_text(view['hand_counts'][s], lang)}, "
-                f"{'得点' if ja else 'score'} {int(view['scores'][s])}"
-            )
-        down = "裏" if ja else "face down"
+            lines.append(text("spar-view-seat", lang, mark="*" if s in view["to_act"] else " ",
+                              n=s + 1, count=count_msg(view["hand_counts"][s]),
+                              score=int(view["scores"][s])))
+        down = text("spar-view-down", lang)
         played = [f"{e['seat'] + 1}:{show_codes([e['card']], lang) if e['card'] else down}"
                   for e in view["trick"]]
-        lines.append(("場: " if ja else "Trick: ") + (" ".join(played) or "-"))
+        lines.append(text("spar-view-trick", lang, plays=" ".join(played) or "-"))
         if view.get("peek_asker") is not None:
-            asker = int(view["peek_asker"]) + 1
-            if ja:
-                waiting = "、".join(f"{int(x) + 1}番" for x in view["peek_waiting"])
-                lines.append(f"{asker}番が山札の底の公開を求めています(回答待ち: {waiting})")
-            else:
-                waiting = ", ".join(f"seat {int(x) + 1}" for x in view["peek_waiting"])
-                lines.append(f"Seat {asker} asks to see the bottom card (answers awaited "
-                             f"from {waiting})")
+            waiting = text("spar-list-sep", lang).join(
+                text("seat-short", lang, n=int(x) + 1) for x in view["peek_waiting"])
+            lines.append(text("spar-view-peek", lang, asker=int(view["peek_asker"]) + 1,
+                              waiting=waiting))
         if view["peeked"]:
-            lines.append(("山札の底: " if ja else "Bottom card: ")
-                         + show_codes([view["peeked"]], lang))
+            lines.append(text("spar-view-bottom", lang, cards=show_codes([view["peeked"]], lang)))
         if view["hand"]:
-            lines.append(("手札: " if ja else "Your hand: ") + show(self.sorted_hand(view), lang))
+            lines.append(text("spar-view-hand", lang, cards=show(self.sorted_hand(view), lang)))
         return "\n".join(lines)
+
+
+#: the events a person reads, worded with the seat, the cards and the event's argument
+_EVENTS = frozenset({"deal", "play", "down", "down-hidden", "trick", "deal-won", "redeal",
+                     "keep", "peek_ask", "peek", "match-end"})
 
 
 RULES = SparRules()

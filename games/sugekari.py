@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from games import cards as _cards
 from games.cards import Card
@@ -21,6 +21,7 @@ from games.core import (
     Entry,
     Event,
     IllegalAction,
+    Msg,
     Option,
     OptionError,
     OptionValue,
@@ -30,10 +31,14 @@ from games.core import (
     View,
     check_deck,
     copy_rng,
-    named,
+    count_msg,
+    joined,
+    msg,
     reseeded,
+    seat_name,
     seat_option,
 )
+from games.wording import text
 
 HAND_SIZE = 13
 LIMIT = 21
@@ -247,58 +252,46 @@ class SugekariState(State):
             if self.phase != "play":
                 raise IllegalAction(self._phase_hint())
             if seat != self.turn:
-                raise IllegalAction(f"It is not your turn: seat {self.turn + 1} plays now.")
+                raise IllegalAction(msg("sk-not-turn", n=self.turn + 1))
             if kind == "pass":
                 if action.arg is not None or action.cards:
-                    raise IllegalAction("A pass is written just 'pass'.")
+                    raise IllegalAction(msg("sk-pass-form"))
                 if not self.round_cards:
-                    raise IllegalAction("You start this round: play a card, you may not pass.")
+                    raise IllegalAction(msg("sk-no-pass"))
                 return self._pass(seat)
             return self._play(seat, action)
         if kind == "exchange":
             return self._choose_exchange(seat, action)
         if kind == "discard":
             return self._discard(seat, action)
-        raise IllegalAction(
-            f"There is no move '{action.kind}' in Sugekari 21 "
-            "(moves: play:<card>, play=<rank>:RJ, play=half:RJ, pass, exchange, discard)."
-        )
+        raise IllegalAction(msg("sk-not-a-move", kind=action.kind))
 
-    def _phase_hint(self) -> str:
-        if self.phase == "exchange":
-            return "Cards are being exchanged: choose 3 cards with 'exchange:<card>,<card>,<card>'."
-        if self.phase == "discard":
-            return "The players with an extra card discard one first ('discard:<card>')."
-        return "That move is not possible now."
+    def _phase_hint(self) -> Msg:
+        if self.phase in ("exchange", "discard"):
+            return msg(f"sk-hint-{self.phase}")
+        return msg("sk-hint-none")
 
     def _play(self, seat: int, action: Action) -> list[Event]:
         if len(action.cards) != 1:
-            raise IllegalAction("Play exactly one card, like 'play:7H'.")
+            raise IllegalAction(msg("sk-one-card"))
         card = action.cards[0]
         hand = self.hands[seat]
         if card not in hand:
-            raise IllegalAction(f"You do not hold {_cards.pretty(card)}.")
+            raise IllegalAction(msg("move-not-held", cards=card))
         arg = action.arg
         if _IS_JOKER[card]:
             add = self._check_joker(card, arg)
         else:
             if arg is not None:
-                raise IllegalAction(
-                    "Only a joker is played with '=' (like 'play=7:RJ'); write 'play:"
-                    f"{card}'."
-                )
+                raise IllegalAction(msg("sk-joker-only", card=str(card)))
             add = _VALUE[card]
             if self.used & _BIT[card]:
-                raise IllegalAction(
-                    f"A {_cards.rank_char(card.rank).replace('T', '10')} was already played "
-                    "this round."
-                )
+                raise IllegalAction(msg(
+                    "sk-rank-played", rank=_cards.rank_char(card.rank).replace("T", "10")))
             if self.total + add > LIMIT:
-                raise IllegalAction(
-                    f"That would make {self.total + add}: the total may not pass {LIMIT}."
-                )
+                raise IllegalAction(msg("sk-over-limit", total=self.total + add, limit=LIMIT))
             if len(hand) == 1 and add < 0:
-                raise IllegalAction("You may not play your last card when it is a J, Q or K.")
+                raise IllegalAction(msg("sk-last-court"))
         # -- valid: apply -------------------------------------------------------------------
         hand.remove(card)
         shown = self.shown[seat]
@@ -329,29 +322,19 @@ class SugekariState(State):
     def _check_joker(self, card: Card, arg: str | None) -> int:
         """The amount a joker adds (halving: the change), or IllegalAction."""
         if arg is None:
-            raise IllegalAction(
-                f"Say how to play the joker: 'play=7:{card}' to copy a 7 played this round, "
-                f"or 'play=half:{card}' to halve an even total."
-            )
+            raise IllegalAction(msg("sk-joker-how", card=str(card)))
         if arg == "half":
             if not self.round_cards or self.total % 2:
-                raise IllegalAction(
-                    "A joker halves the total only when it is even (0 too) and a card has "
-                    "been played this round."
-                )
+                raise IllegalAction(msg("sk-joker-half"))
             return 0
         rank = _COPY_RANKS.get(arg)
         if rank is None:
-            raise IllegalAction(
-                f"A joker copies a number card (A, 2 … 10) or is played as 'half', not '{arg}'."
-            )
+            raise IllegalAction(msg("sk-joker-copy", arg=arg))
         if not self.used & (1 << rank):
-            raise IllegalAction(f"No {arg} has been played this round for the joker to copy.")
+            raise IllegalAction(msg("sk-joker-nothing", arg=arg))
         add = _RANK_VALUE.get(rank, rank)
         if self.total + add > LIMIT:
-            raise IllegalAction(
-                f"That would make {self.total + add}: the total may not pass {LIMIT}."
-            )
+            raise IllegalAction(msg("sk-over-limit", total=self.total + add, limit=LIMIT))
         return add
 
     def _pass(self, seat: int) -> list[Event]:
@@ -594,16 +577,14 @@ class SugekariState(State):
     def _discard(self, seat: int, action: Action) -> list[Event]:
         if self.phase != "discard":
             raise IllegalAction(
-                "There is nothing to discard now." if self.phase != "exchange"
-                else self._phase_hint()
-            )
+                msg("sk-nothing-discard") if self.phase != "exchange" else self._phase_hint())
         if not self.must_discard[seat]:
-            raise IllegalAction("You have no extra card to discard.")
+            raise IllegalAction(msg("sk-no-extra"))
         if action.arg is not None or len(action.cards) != 1:
-            raise IllegalAction("Discard exactly one card, like 'discard:7H'.")
+            raise IllegalAction(msg("sk-discard-one"))
         card = action.cards[0]
         if card not in self.hands[seat]:
-            raise IllegalAction(f"You do not hold {_cards.pretty(card)}.")
+            raise IllegalAction(msg("move-not-held", cards=card))
         self.hands[seat].remove(card)
         self.discards[seat].append(card)
         self.must_discard[seat] = False
@@ -618,17 +599,16 @@ class SugekariState(State):
     def _choose_exchange(self, seat: int, action: Action) -> list[Event]:
         if self.phase != "exchange":
             raise IllegalAction(
-                "There is no exchange now." if self.phase != "discard" else self._phase_hint()
-            )
+                msg("sk-no-exchange") if self.phase != "discard" else self._phase_hint())
         if self.pending[seat] is not None:
-            raise IllegalAction("You have already chosen your 3 cards to pass.")
+            raise IllegalAction(msg("sk-already-chosen"))
         trio = action.cards
         if action.arg is not None or len(trio) != 3 or len(set(trio)) != 3:
-            raise IllegalAction("Choose exactly 3 different cards, like 'exchange:7H,8S,KD'.")
+            raise IllegalAction(msg("sk-choose-three"))
         hand = self.hands[seat]
         for c in trio:
             if c not in hand:
-                raise IllegalAction(f"You do not hold {_cards.pretty(c)}.")
+                raise IllegalAction(msg("move-not-held", cards=c))
         for c in trio:
             hand.remove(c)
         self.pending[seat] = list(trio)
@@ -903,16 +883,15 @@ class SugekariRules(Rules):
         """Two or four players (teams needs four; the two-player modes two)."""
         return range(2, 5, 2)
 
-    def players_text(self, lang: str = "en") -> str:
+    def players_message(self) -> Msg:
         """'2 or 4' ('2か4' in Japanese): three players cannot play."""
-        return "2か4" if lang == "ja" else "2 or 4"
+        return msg("sk-players")
 
     def default_text(self, option: Option, lang: str = "en") -> str:
         """The mode's default depends on the players: teams for 4, two-decks for 2."""
         if option.name != "mode":
             return super().default_text(option, lang)
-        return ("4人は teams、2人は two-decks" if lang == "ja"
-                else "teams with 4 players, two-decks with 2")
+        return text("sk-mode-default", lang)
 
     def validate_options(
         self, players: int, options: Mapping[str, object] | None = None
@@ -969,122 +948,87 @@ class SugekariRules(Rules):
 
         return key
 
-    def action_text(self, action: Action, lang: str = "en") -> str:
+    def action_message(self, action: Action) -> Msg:
         """A short label for an action ('Play 7♠', 'Pass')."""
-        ja = lang == "ja"
-        cards = _cards.show(action.cards, lang)
+        cards = action.cards
         if action.kind == "pass":
-            return "パス" if ja else "Pass"
+            return msg("sk-act-pass")
         if action.kind == "play" and action.cards and action.cards[0].is_joker and action.arg:
             if action.arg == "half":
-                return f"{cards}で合計を半分に" if ja else f"Play {cards}: halve the total"
-            return f"{cards}を{action.arg}として出す" if ja else f"Play {cards} as {action.arg}"
+                return msg("sk-act-half", cards=cards)
+            return msg("sk-act-as", cards=cards, arg=action.arg)
         if action.kind == "play":
-            return f"{cards}を出す" if ja else f"Play {cards}"
-        if action.kind == "exchange":
-            return f"交換に出す: {cards}" if ja else f"Pass on {cards}"
-        if action.kind == "discard":
-            return f"捨てる: {cards}" if ja else f"Discard {cards}"
-        return str(action)
+            return msg("act-play", cards=cards)
+        if action.kind in ("exchange", "discard"):
+            return msg(f"sk-act-{action.kind}", cards=cards)
+        return super().action_message(action)
 
-    def event_text(self, event: Event, lang: str = "en",
-                   names: Sequence[str] | None = None) -> str | None:
+    def event_message(self, event: Event, names: Sequence[str] | None = None) -> Msg | None:
         """A sentence for an event (already stripped for the reader)."""
-        ja = lang == "ja"
-        who = "" if event.seat is None else named(
-            event.seat, names, f"席{event.seat + 1}" if ja else f"Seat {event.seat + 1}")
-        cards = _cards.show(event.cards, lang)
-        count = event.hidden or len(event.cards)
-        many = _cards.count_text(count)
+        who = "" if event.seat is None else seat_name(event.seat, names, "seat-numbered")
+        count = count_msg(event.hidden or len(event.cards))
         kind = event.kind
         if kind == "play":
-            if event.arg == "half":
-                return f"{who}: {cards}で合計を半分に" if ja else f"{who} plays {cards}, halving"
-            if event.arg is not None:
-                return (f"{who}: {cards}を{event.arg}として出す" if ja
-                        else f"{who} plays {cards} as {event.arg}")
-            return f"{who}: {cards}" if ja else f"{who} plays {cards}"
-        if kind == "pass":
-            return f"{who}: パス" if ja else f"{who} passes"
-        if kind == "take":
-            return (f"{who}がラウンドを獲得({count}枚、合計{event.arg})" if ja
-                    else f"{who} takes the round ({many}, total {event.arg})")
-        if kind == "out":
-            return (f"{who}が上がり!最終ラウンドから{count}枚獲得" if ja
-                    else f"{who} goes out and takes {many} of the final round")
-        if kind == "stuck":
-            return ("誰も出せなくなり、ゲーム終了(最終ラウンドは無効)" if ja
-                    else "Nobody can ever play again: the game ends, the final round out of play")
-        if kind == "start_passes":
-            return (f"先攻が出せないため{who}から始める" if ja
-                    else f"The starter cannot play, so {who} starts")
-        if kind == "game_over":
-            return (f"ゲーム終了({event.arg})" if ja else f"Game over ({event.arg})")
-        if kind == "game":
-            return f"第{event.arg}ゲーム開始" if ja else f"Game {event.arg} begins"
-        if kind == "deal":
-            return f"{who}に{count}枚配られた" if ja else f"{who} is dealt {many}"
-        if kind == "draw":
-            return f"{who}が引いた: {cards}" if ja else f"{who} draws {cards}"
-        if kind == "exchange":
-            return f"{who}が交換の3枚を選んだ" if ja else f"{who} has chosen 3 cards to pass"
-        if kind == "receive":
-            return (f"{who}が{count}枚受け取った {cards}".strip() if ja
-                    else f"{who} receives {many} {cards}".strip())
-        if kind == "discard":
-            return f"{who}が1枚伏せて捨てた" if ja else f"{who} discards a card face down"
-        if kind == "match_over":
+            kind = "half" if event.arg == "half" else "as" if event.arg is not None else "play"
+        elif kind == "receive":
+            kind = "receive-cards" if event.cards else "receive"
+        elif kind == "match_over":
             if event.arg == "draw":
-                return "引き分け" if ja else "The match is drawn"
+                return msg("sk-ev-drawn")
             seats = [int(x) for x in (event.arg or "0").split("+")]
-            if ja:
-                return "・".join(named(x, names, f"席{x + 1}") for x in seats) + "の勝ち"
-            if names is not None:
-                listed = " and ".join(named(x, names, "") for x in seats)
-                return f"{listed} win" if len(seats) > 1 else f"{listed} wins"
-            if len(seats) > 1:
-                return "Seats " + " and ".join(str(x + 1) for x in seats) + " win"
-            return f"Seat {seats[0] + 1}" + " wins"
-        return super().event_text(event, lang, names)
+            if len(seats) == 1:
+                return msg("sk-ev-won", who=seat_name(seats[0], names, "seat-numbered"))
+            if names is None and len(seats) == 2:
+                return msg("sk-ev-won-seats", a=seats[0] + 1, b=seats[1] + 1)
+            return msg("sk-ev-won-many", listed=joined(
+                [seat_name(x, names, "seat-numbered") for x in seats], "sk-and"))
+        if kind not in _EVENTS:
+            return super().event_message(event, names)
+        return msg(f"sk-ev-{kind}", who=who, cards=event.cards, count=count, arg=event.arg)
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as plain text."""
-        ja = lang == "ja"
         data = view.to_dict()
 
         def show(codes: list[str]) -> str:
             return _cards.show_codes(codes, lang) or "-"
 
+        def played(e: dict[str, Any]) -> str:
+            how = (text("sk-view-halving", lang) if e["as"] == "half"
+                   else f"={e['as']}" if e["as"] else "")
+            return f"{e['seat'] + 1}:{show([e['card']])}{how}"
+
         sides = data["sides"]
         lines = [
-            (f"第{data['deal']}ゲーム  合計 {data['total']}" if ja
-             else f"Game {data['deal']}  total {data['total']}"),
-            ("場: " if ja else "Round: ") + (" ".join(
-                f"{e['seat'] + 1}:{show([e['card']])}" + (
-                    ("(半分)" if ja else "(halving)") if e["as"] == "half"
-                    else f"={e['as']}" if e["as"] else "")
-                for e in data["round"]) or "-"),
+            text("sk-view-head", lang, deal=data["deal"], total=data["total"]),
+            text("sk-view-round", lang,
+                 plays=" ".join(played(e) for e in data["round"]) or "-"),
         ]
         for i, seats in enumerate(sides):
-            names = "+".join(str(s + 1) for s in seats)
-            label = f"サイド{i + 1}(席{names})" if ja else f"Side {i + 1} (seat {names})"
-            lines.append(f"{label}: {data['side_scores'][i]}")
-        lines.append(("手札枚数: " if ja else "Cards in hand: ")
-                     + " ".join(str(c) for c in data["hand_counts"]))
+            lines.append(text("sk-view-side", lang, i=i + 1,
+                              seats="+".join(str(s + 1) for s in seats),
+                              score=data["side_scores"][i]))
+        lines.append(text("sk-view-counts", lang,
+                          counts=" ".join(str(c) for c in data["hand_counts"])))
         if data["mode"] == "refill":
-            lines.append(("山札: " if ja else "Stock: ") + str(data["stock"]))
+            lines.append(text("sk-view-stock", lang, stock=data["stock"]))
             for s, cards in enumerate(data["shown"]):
                 if cards:
-                    lines.append((f"席{s + 1}の公開札: " if ja else f"Seat {s + 1} shown: ")
-                                 + show(cards))
+                    lines.append(text("sk-view-shown", lang, n=s + 1, cards=show(cards)))
         if data["seat"] is not None:
-            lines.append(("手札: " if ja else "Your hand: ")
-                         + (_cards.show(self.sorted_hand(view), lang) or "-"))
+            lines.append(text("sk-view-hand", lang,
+                              cards=_cards.show(self.sorted_hand(view), lang) or "-"))
         if data["over"]:
-            lines.append("ゲーム終了" if ja else "The match is over.")
+            lines.append(text("sk-view-over", lang))
         elif data["turn"] is not None:
-            lines.append(f"席{data['turn'] + 1}の番" if ja else f"Seat {data['turn'] + 1} to play")
+            lines.append(text("sk-view-turn", lang, n=data["turn"] + 1))
         return "\n".join(lines)
+
+
+#: the events worded with the seat, the cards, their count and the event's argument
+_EVENTS = frozenset({"play", "half", "as", "pass", "take", "out", "stuck", "start_passes",
+                     "game_over", "game", "deal", "draw", "exchange", "receive",
+                     "receive-cards", "discard"})
 
 
 RULES = SugekariRules()

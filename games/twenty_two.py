@@ -29,9 +29,7 @@ from typing import Any
 from games.cards import (
     RANKS,
     Card,
-    count_text,
     hand_suits,
-    pretty,
     show,
     show_codes,
     standard_deck,
@@ -41,6 +39,7 @@ from games.core import (
     Entry,
     Event,
     IllegalAction,
+    Msg,
     Option,
     OptionError,
     OptionValue,
@@ -49,10 +48,13 @@ from games.core import (
     State,
     View,
     check_deck,
-    named,
+    count_msg,
+    msg,
     reseeded,
+    seat_name,
     seat_option,
 )
+from games.wording import text
 
 _ALL = standard_deck()
 # Inside a state a card is its plain number (``int(card)``): plain ints make the hand-written
@@ -132,10 +134,6 @@ def _rank(card: Card) -> int:
 
 def _rank_text(rank: int) -> str:
     return RANKS[rank - 2]
-
-
-def _show(cards: Sequence[Card | Id], lang: str = "en") -> str:
-    return " ".join(pretty(_C[int(c)], lang) for c in cards)
 
 
 def _cards(ids: Sequence[Id]) -> tuple[Card, ...]:
@@ -407,22 +405,22 @@ class TwentyTwoState(State):
     def _apply(self, seat: int, action: Action) -> list[Event]:
         kind = action.kind
         if action.arg is not None:
-            raise IllegalAction(f"'{kind}' takes no '=' value; write it like 'play:TS'.")
+            raise IllegalAction(msg("22-no-value", kind=kind))
         phase = self.phase
         if phase == "rebuy":
             return self._apply_rebuy(seat, action)
         if kind in ("rebuy", "out"):
-            raise IllegalAction("Nobody is deciding on a rebuy now.")
+            raise IllegalAction(msg("22-no-rebuy-now"))
         if seat != self.turn:
-            raise IllegalAction(f"It is not your turn: seat {self.turn + 1} is to "
-                                f"{'exchange' if phase == 'exchange' else 'play'}.")
+            raise IllegalAction(msg(
+                "22-not-turn-exchange" if phase == "exchange" else "22-not-turn-play",
+                n=self.turn + 1))
         if phase == "exchange":
             if kind != "exchange":
-                raise IllegalAction("It is the exchange: write 'exchange' to keep your hand, "
-                                    "or 'exchange:<cards>' to swap those cards.")
+                raise IllegalAction(msg("22-exchange-now"))
             return self._apply_exchange(seat, action.cards)
         if kind != "play":
-            raise IllegalAction("It is your turn to play: write 'play:<cards>'.")
+            raise IllegalAction(msg("22-play-now"))
         return self._apply_play(seat, action.cards)
 
     # -- exchange --------------------------------------------------------------------------
@@ -433,10 +431,9 @@ class TwentyTwoState(State):
         if cards:
             rest = _take(hand, cards)
             if rest is None:
-                raise IllegalAction(f"You do not hold all of {_show(cards)}.")
+                raise IllegalAction(msg("22-not-held", cards=cards))
             if len(cards) > len(stock):
-                raise IllegalAction(f"The stock holds only {len(stock)} cards, so you may "
-                                    f"exchange at most {len(stock)}.")
+                raise IllegalAction(msg("22-stock-short", count=len(stock)))
             drawn = [stock.pop() for _ in cards]
             rest.extend(drawn)
             rest.sort(key=_KEYF)
@@ -461,19 +458,19 @@ class TwentyTwoState(State):
     def _apply_play(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
         hand = self.hands[seat]
         if not cards:
-            raise IllegalAction("Name the cards you play, like 'play:TS'.")
+            raise IllegalAction(msg("22-name-cards"))
         rest = _take(hand, cards)
         if rest is None:
-            raise IllegalAction(f"You do not hold all of {_show(cards)}.")
+            raise IllegalAction(msg("22-not-held", cards=cards))
         ids = tuple([int(c) for c in cards])
         ranks = [c & 15 for c in ids]
         top = max(ranks)
         if not self.trick:
             if len(cards) > 1:
                 if min(ranks) != top:
-                    raise IllegalAction("A set lead must be cards of one rank.")
+                    raise IllegalAction(msg("22-set-one-rank"))
                 if not rest:
-                    raise IllegalAction("A set lead must leave you at least one card in hand.")
+                    raise IllegalAction(msg("22-set-keep-one"))
             self.to_beat = ids
             events = [Event("lead", seat, cards)]
             self.best_rank = top
@@ -481,16 +478,14 @@ class TwentyTwoState(State):
         else:
             n = len(self.to_beat)
             if len(cards) != n:
-                raise IllegalAction(f"Play exactly {n} card{'s' if n > 1 else ''}, "
-                                    "as many as were led.")
+                raise IllegalAction(msg("22-as-many", count=count_msg(n)))
             beat = beats(cards, self.to_beat)
             if not beat:
                 lowest = [c & 15 for c in hand[:n]]
                 if sorted(ranks) != lowest:
-                    raise IllegalAction(
-                        f"{_show(cards)} does not beat {_show(self.to_beat)}: beat it, or play "
-                        f"your {n} lowest card{'s' if n > 1 else ''} "
-                        f"({_show(hand[:n])}).")
+                    raise IllegalAction(msg(
+                        "22-no-beat-1" if n == 1 else "22-no-beat", n=n, cards=cards,
+                        to_beat=_cards(self.to_beat), lowest=_cards(hand[:n])))
                 # A play that does not beat is the n lowest: every card kept is at least as
                 # high (used by determinize).
                 if top > self.floor[seat]:
@@ -576,10 +571,9 @@ class TwentyTwoState(State):
 
     def _apply_rebuy(self, seat: int, action: Action) -> list[Event]:
         if action.kind not in ("rebuy", "out") or action.cards:
-            raise IllegalAction("Decide on your rebuy: write 'rebuy' to pay a stake and stay, "
-                                "or 'out' to leave the game.")
+            raise IllegalAction(msg("22-decide-rebuy"))
         if seat not in self.pending or seat in self.answers:
-            raise IllegalAction("You have no rebuy to decide.")
+            raise IllegalAction(msg("22-no-rebuy"))
         self.answers[seat] = action.kind == "rebuy"
         events = [Event("rebuy" if self.answers[seat] else "decline", seat)]
         if len(self.answers) == len(self.pending):
@@ -891,102 +885,61 @@ class TwentyTwoRules(Rules):
         place = {s: i for i, s in enumerate(hand_suits())}
         return lambda c: (-c.rank, place[c.suit])
 
-    def action_text(self, action: Action, lang: str = "en") -> str:
+    def action_message(self, action: Action) -> Msg:
         """A short label for a button or a log line."""
-        ja = lang == "ja"
-        cards = _show(action.cards, lang)
+        cards = _cards(action.cards)
         if action.kind == "exchange":
-            if not action.cards:
-                return "交換しない" if ja else "Keep hand"
-            return f"交換：{cards}" if ja else f"Exchange {cards}"
+            return msg("22-act-exchange", cards=cards) if cards else msg("22-act-keep")
         if action.kind == "play":
-            return f"出す：{cards}" if ja else f"Play {cards}"
-        if action.kind == "rebuy":
-            return "リバイ（ステークを払って残る）" if ja else "Rebuy (pay a stake and stay)"
-        if action.kind == "out":
-            return "脱落する" if ja else "Go out"
-        return str(action)
+            return msg("act-play", cards=cards)
+        if action.kind in ("rebuy", "out"):
+            return msg(f"22-act-{action.kind}")
+        return super().action_message(action)
 
-    def event_text(self, event: Event, lang: str = "en",
-                   names: Sequence[str] | None = None) -> str | None:
+    def event_message(self, event: Event, names: Sequence[str] | None = None) -> Msg | None:
         """A sentence for an event as a seat sees it."""
-        ja = lang == "ja"
-        who = "" if event.seat is None else named(
-            event.seat, names, f"{event.seat + 1}番席" if ja else f"Seat {event.seat + 1}")
-        cards = _show(event.cards, lang)
-        count = event.hidden or len(event.cards)
         k = event.kind
-        texts: dict[str, tuple[str, str]] = {
-            "deal": (f"{who} deals {event.arg} cards each.",
-                     f"{who}がディーラー、各{event.arg}枚配ります。"),
-            "hand": ((f"{who} is dealt {cards}." if event.cards else
-                      f"{who} is dealt {count_text(count)}."),
-                     f"{who}の手札：{cards}" if event.cards else f"{who}に{count}枚配りました。"),
-            "exchange": ((f"{who} exchanges {cards}." if event.cards else
-                          f"{who} exchanges {count_text(count)}." if count else
-                          f"{who} keeps their hand."),
-                         (f"{who}が{cards}を交換。" if event.cards else
-                          f"{who}が{count}枚交換。" if count else f"{who}は交換しません。")),
-            "draw": (f"{who} draws {cards}." if event.cards else
-                     f"{who} draws {count_text(count)}.",
-                     f"{who}が{cards}を引きました。" if event.cards else
-                     f"{who}が{count}枚引きました。"),
-            "lead": (f"{who} leads {cards}.", f"{who}が{cards}をリード。"),
-            "play": ((f"{who} beats with {cards}." if event.arg == "beat"
-                      else f"{who} plays lowest {cards}."),
-                     (f"{who}が{cards}で上回りました。" if event.arg == "beat"
-                      else f"{who}が最低位の{cards}を出しました。")),
-            "trick": (f"{who} wins the trick.", f"{who}がトリックに勝ちました。"),
-            "final": (f"{who} shows {cards} in the last trick.",
-                      f"{who}の最終トリックのカード：{cards}"),
-            "penalty": (f"{who} loses the deal and takes {cards} (total {event.arg}).",
-                        f"{who}がこの回の敗者、{cards}が失点（計{event.arg}点）。"),
-            "rebuy": (f"{who} rebuys.", f"{who}がリバイします。"),
-            "decline": (f"{who} declines the rebuy.", f"{who}はリバイしません。"),
-            "stay": (f"{who} pays a stake and stays in at {event.arg}.",
-                     f"{who}がステークを払って復帰（{event.arg}点）。"),
-            "out": (f"{who} is out with {event.arg}.", f"{who}が{event.arg}点で脱落。"),
-            "win": (f"{who} wins!", f"{who}の勝ち！"),
-        }
-        pair = texts.get(k)
-        if pair is None:
+        if k not in _EVENTS:
             return None
-        return pair[1] if ja else pair[0]
+        who = "" if event.seat is None else seat_name(event.seat, names)
+        count = event.hidden or len(event.cards)
+        cards = _cards(event.cards)
+        if k in ("hand", "exchange", "draw"):
+            # the seat's own cards, or how many (another's), or none (a hand kept)
+            shape = "cards" if cards else "count" if count or k != "exchange" else "none"
+            return msg(f"22-ev-{k}-{shape}", who=who, cards=cards, count=count_msg(count))
+        if k == "play":
+            k = "beat" if event.arg == "beat" else "low"
+        return msg(f"22-ev-{k}", who=who, cards=cards, arg=event.arg or "")
 
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as plain text."""
-        ja = lang == "ja"
-        lines: list[str] = []
-        phase_ja = {"exchange": "交換", "play": "プレイ", "rebuy": "リバイ", "over": "終了"}
         phase = view["phase"]
-        if ja:
-            lines.append(f"第{view['deal']}回（{phase_ja.get(phase, phase)}）ディーラー："
-                         f"{view['dealer'] + 1}番席、手札{view['hand_size']}枚、"
-                         f"山札{view['stock_count']}枚")
-        else:
-            lines.append(f"Deal {view['deal']} ({phase}); dealer seat {view['dealer'] + 1}, "
-                         f"{view['hand_size']} cards each, stock {view['stock_count']}")
+        lines = [text("22-view-head", lang, deal=view["deal"], phase=msg(f"22-phase-{phase}"),
+                      dealer=view["dealer"] + 1, size=view["hand_size"],
+                      stock=view["stock_count"])]
         for s in range(view["players"]):
             pens = show_codes(view["penalties"][s], lang) or "-"
-            state = ("" if view["live"][s] else (" 脱落" if ja else " out"))
-            mark = " *" if s in view["to_act"] else ""
-            if ja:
-                lines.append(f"{s + 1}番席：失点{int(view['scores'][s])}（{pens}）"
-                             f"手札{view['hand_counts'][s]}枚{state}{mark}")
-            else:
-                lines.append(f"Seat {s + 1}: penalty {int(view['scores'][s])} ({pens}), "
-                             f"{count_text(view['hand_counts'][s])}{state}{mark}")
+            lines.append(text(
+                "22-view-seat", lang, n=s + 1, penalty=int(view["scores"][s]), cards=pens,
+                count=count_msg(view["hand_counts"][s]),
+                out="" if view["live"][s] else msg("22-view-out"),
+                mark=" *" if s in view["to_act"] else ""))
         if view["trick"]:
             plays = "; ".join(f"{p['seat'] + 1}: {show_codes(p['cards'], lang)}"
                               for p in view["trick"])
-            lines.append(("場：" if ja else "Trick: ") + plays)
-            lines.append(("上回る対象：" if ja else "To beat: ")
-                         + show_codes(view["to_beat"], lang))
+            lines.append(text("22-view-trick", lang, plays=plays))
+            lines.append(text("22-view-to-beat", lang, cards=show_codes(view["to_beat"], lang)))
         if view["hand"]:
-            lines.append(("手札：" if ja else "Your hand: ") + show(self.sorted_hand(view), lang))
+            lines.append(text("view-hand", lang, cards=show(self.sorted_hand(view), lang)))
         if "pot" in view:
-            lines.append(f"ポット：{view['pot']}" if ja else f"Pot: {view['pot']}")
+            lines.append(text("22-view-pot", lang, pot=view["pot"]))
         return "\n".join(lines)
+
+
+#: the events a person reads (the others are only data)
+_EVENTS = frozenset({"deal", "hand", "exchange", "draw", "lead", "play", "trick", "final",
+                     "penalty", "rebuy", "decline", "stay", "out", "win"})
 
 
 RULES = TwentyTwoRules()

@@ -25,8 +25,6 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
-from games.cards import Card, show
-
 #: where the catalogues are: one folder per language
 LOCALES = Path(__file__).with_name("locales")
 #: the language every other falls back to, message by message
@@ -36,8 +34,8 @@ DEFAULT = "en"
 @dataclass(frozen=True)
 class Msg:
     """A sentence as data: its catalogue key and the values of its fields. Cards (one
-    :class:`~games.cards.Card` or a sequence of them) and other messages may be values: they
-    are worded in the reader's language too."""
+    :class:`~games.cards.Card` or a sequence of them: anything with a ``worded(lang)``) and
+    other messages may be values: they are worded in the reader's language too."""
 
     key: str
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -95,13 +93,16 @@ def text(key: str, lang: str = DEFAULT, /, **params: Any) -> str:
 
 def word(value: Any, lang: str = DEFAULT) -> Any:
     """A field's value as a reader sees it: cards shown with suit symbols, a message worded;
-    anything else as it is (numbers keep their format spec)."""
+    anything else as it is (numbers keep their format spec).
+
+    A card words itself (``Card.worded(lang)``, '10♠', '赤ジョーカー'): the cards module reads
+    its words (the jokers' names) here, so this module does not import it back."""
     if isinstance(value, Msg):
         return value.text(lang)
-    if isinstance(value, Card):
-        return show((value,), lang)
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Card) for v in value):
-        return show(value, lang)
+    if hasattr(value, "worded"):
+        return value.worded(lang)
+    if isinstance(value, (list, tuple)) and value and all(hasattr(v, "worded") for v in value):
+        return " ".join(v.worded(lang) for v in value)
     return value
 
 

@@ -16,12 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import registry
+from games import registry, wording
 from games.core import Action, IllegalAction, Rules, State, View
 
 #: the learner's seat in every tutorial
 LEARNER = 0
-LANGS = ("en", "ja")
+#: the languages a tutorial's inline texts are written in (its catalogue texts: every one)
+LANGS = wording.languages()
 #: how many moves the choices offer at most (a Discord message holds 25 buttons)
 MAX_CHOICES = 20
 #: the action text of a reading step's single move
@@ -34,22 +35,31 @@ class TutorialError(ValueError):
 
 @dataclass(frozen=True)
 class Text:
-    """One sentence or paragraph in every language."""
+    """One sentence or paragraph in every language: a key of the lessons' catalogue
+    (``games/locales/<lang>/tutorials.po``), or, for a tutorial written inline (a test's),
+    its texts by language."""
 
-    en: str
-    ja: str
+    key: str
+    inline: tuple[tuple[str, str], ...] = ()
 
     def __call__(self, lang: str) -> str:
-        return self.ja if lang == "ja" else self.en
+        if self.inline:
+            texts = dict(self.inline)
+            return texts.get(lang) or texts[wording.DEFAULT]
+        return wording.text(self.key, lang)
 
 
 @dataclass(frozen=True)
 class Step:
-    """A learner's step: the rule that matters now, the move(s) it teaches, and why."""
+    """A learner's step: the rule that matters now, the move(s) it teaches, and why.
+
+    ``offer``: the other moves to show first, where the legal moves are more than a message
+    holds (Bear's bids: every number the step's text names, not the first twenty bids)."""
 
     say: Text
     do: tuple[Action, ...]
     why: Text | None
+    offer: tuple[Action, ...] = ()
 
     def teaches(self, action: Action) -> bool:
         """Whether ``action`` is one of the moves this step teaches."""
@@ -109,10 +119,14 @@ class Tutorial:
 
 
 def _text(raw: object, where: str) -> Text:
+    if isinstance(raw, str):
+        if not wording.has(raw):
+            raise TutorialError(f"{where}: no catalogue has the text '{raw}'")
+        return Text(raw)
     if not isinstance(raw, Mapping) or not all(isinstance(raw.get(k), str) and raw.get(k)
                                                for k in LANGS):
-        raise TutorialError(f"{where}: a text needs both 'en' and 'ja'")
-    return Text(str(raw["en"]), str(raw["ja"]))
+        raise TutorialError(f"{where}: a text is a catalogue key, or written in {LANGS}")
+    return Text("", tuple((k, str(raw[k])) for k in LANGS))
 
 
 def _action(raw: object, where: str) -> Action:
@@ -138,7 +152,11 @@ def _item(raw: object, where: str) -> Step | Move:
         why = _text(raw["why"], where) if "why" in raw else None
         if moves and why is None:
             raise TutorialError(f"{where}: a step that teaches a move says why ('why')")
-        return Step(_text(raw.get("say"), where), moves, why)
+        offer = raw.get("offer", "")
+        if not isinstance(offer, str):
+            raise TutorialError(f"{where}: 'offer' is moves in one string")
+        return Step(_text(raw.get("say"), where), moves, why,
+                    tuple(_action(m, where) for m in offer.split()))
     raise TutorialError(f"{where}: a script entry is a computer move or a step")
 
 
@@ -241,7 +259,7 @@ class Lesson:
             if len(found) < MAX_CHOICES and not any(action.same_as(a) for a in found):
                 found.append(action)
 
-        for action in step.do:
+        for action in (*step.do, *step.offer):
             add(action)
         for action in self.state.legal_actions(LEARNER):
             add(action)
@@ -262,7 +280,7 @@ class Lesson:
     def label(self, action: Action) -> str:
         """A button's words for a move."""
         if action.kind == NEXT:
-            return "次へ" if self.lang == "ja" else "Next"
+            return _NEXT(self.lang)
         return self.tutorial.rules.action_text(action, self.lang)
 
     def act(self, action: Action | str) -> Answer:
@@ -274,7 +292,7 @@ class Lesson:
             try:
                 action = Action.parse(action)
             except IllegalAction as exc:
-                return Answer(False, str(exc))
+                return Answer(False, exc.text(self.lang))
         if not step.do:
             if action.kind != NEXT:
                 return Answer(False, _READ(self.lang))
@@ -290,8 +308,8 @@ class Lesson:
         if not legal:
             try:
                 self.state.clone().apply(LEARNER, action)
-            except IllegalAction as exc:
-                return Answer(False, str(exc))
+            except IllegalAction as exc:  # the rule that forbids it, in the learner's language
+                return Answer(False, exc.text(self.lang))
         assert step.why is not None
         return Answer(False, step.why(self.lang))
 
@@ -324,8 +342,9 @@ class Lesson:
             self.position += 1
 
 
-_FINISHED = Text("This lesson is over.", "このレッスンは終わりました。")
-_READ = Text("Read this step, then press Next.", "この説明を読んでから「次へ」を押してください。")
+_FINISHED = Text("tut-finished")
+_READ = Text("tut-read")
+_NEXT = Text("tut-next")
 
 
 def replay(tutorial: Tutorial) -> list[str]:
@@ -359,7 +378,7 @@ def _replay_from(part: Part, state: State, start: int, label: str) -> list[str]:
             if LEARNER not in state.to_act:
                 return [f"{where}: the learner is not to act"]
             legal = state.legal_actions(LEARNER)
-            wrong = [f"{where}: {taught} is not legal" for taught in item.do
+            wrong = [f"{where}: {taught} is not legal" for taught in (*item.do, *item.offer)
                      if not any(taught.same_as(a) for a in legal)]
             if wrong:
                 return wrong

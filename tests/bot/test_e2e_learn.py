@@ -13,7 +13,7 @@ from bot.i18n import t
 from bot.tables import Refusal
 from cogs import ids
 from games import tutorials
-from games.core import Action
+from games.core import Action, IllegalAction
 from games.tutorials.runner import LEARNER, NEXT
 from tests.bot.sim_helpers import World, world
 from tests.discord_sim import SimMessage, SimUser
@@ -114,8 +114,8 @@ async def test_wrong_and_illegal_moves_are_answered(tmp_path: Path, game: str, l
             else:
                 try:
                     guide.state.clone().apply(LEARNER, wrong)
-                except ValueError as exc:
-                    assert r.content == str(exc)
+                except IllegalAction as exc:  # the engine's reason in the learner's language
+                    assert r.content == exc.text(lang)
                 else:
                     raise AssertionError("the move was legal")
             assert r.ephemeral

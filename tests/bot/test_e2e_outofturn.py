@@ -74,7 +74,7 @@ async def test_the_table_names_who_may_take_and_their_hand_offers_it(tmp_path: P
         assert "out of turn" in hand.text
         offered = takes(hand)
         assert {str(b["label"]) for b in offered} == {
-            f"Take the hand of seat {s + 1}" for s in range(3) if s != others[0]}
+            f"Take the hand of Seat {s + 1}" for s in range(3) if s != others[0]}
         assert not [b for b in hand.buttons() if str(b["label"]).startswith("Play")]
         assert not [s for s in hand.selects() if verb_of(s["custom_id"]) == "pick"]
         # the leader's Hand has both the lead and the takes, as a turn
@@ -85,7 +85,7 @@ async def test_the_table_names_who_may_take_and_their_hand_offers_it(tmp_path: P
         assert takes(lead_hand_r.message)
         # take the hand of the other out-of-turn seat: applied, though not this seat's turn
         victim = others[1]
-        [take] = [b for b in offered if b["label"] == f"Take the hand of seat {victim + 1}"]
+        [take] = [b for b in offered if b["label"] == f"Take the hand of Seat {victim + 1}"]
         r = await w.sim.click(taker, hand, str(take["custom_id"]))
         assert r.callback_type == 7, r
         stored = await w.bot.store.actions(1)

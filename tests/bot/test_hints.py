@@ -50,7 +50,7 @@ def test_the_words_of_each_game(lang: str) -> None:
         assert footer == ("Judged from your own view only, over 120 deals that fit it. Hints "
                           "you used in this game: 1 (the game is unrated).")
     else:
-        assert first.startswith("ヒント：**9♣ を出す** — あなたから見てありうる配り方のうち、78%で")
+        assert first.startswith("ヒント：**9♣を出す** — あなたから見てありうる配り方のうち、78%で")
         assert "120通り" in footer and "1回" in footer
     # a move that mostly lets the trick go is explained by the deal alone
     low = Outlook(0.1, 1.0, 0.4)

@@ -127,13 +127,41 @@ async def test_a_refused_option_combination_reads_in_the_players_language(
         "その設定は使えません：オプション「rebuy」は 3〜8 人で使えます。")
 
 
+async def test_a_refused_move_reads_in_the_players_language(manager: Manager) -> None:
+    """The game's refusal travels as data (a Msg): each person reads it in their language."""
+    m, _ = manager
+    table = await m.open(100, 10, "twenty-two", HOST, "Host", seed=5)
+    await m.join(table.id, BOB, "Bob")
+    await m.start(table.id, HOST)
+    state = table.state
+    assert state is not None
+    mover = table.seats[state.to_act[0]].user_id
+    assert mover is not None
+    with pytest.raises(Refusal) as refused:  # it is the exchange, not the play
+        await m.act(table.id, mover, 0, "play:" + state.view(state.to_act[0])["hand"][0])
+    assert refused.value.key == "illegal" and table.version == 0
+    assert refusal_text(refused.value, "en-US") == (
+        "You can't do that: It is the exchange: write 'exchange' to keep your hand, or "
+        "'exchange:<cards>' to swap those cards.")
+    assert refusal_text(refused.value, "ja") == (
+        "それはできません：交換の番です：手札をそのままにするなら 'exchange'、カードを替えるなら "
+        "'exchange:<カード>' と書いてください。")
+    with pytest.raises(Refusal) as malformed:  # a card the move cannot name
+        await m.act(table.id, mover, 0, "play:ZZ")
+    assert refusal_text(malformed.value, "ja") == (
+        "それはできません：「ZZ」はカードではありません（TS や 7H のように、ランク、スートの順に"
+        "書いてください）")
+
+
 async def test_options_are_checked_against_their_description(manager: Manager) -> None:
     m, _ = manager
     table = await lobby(m)
     await m.join(table.id, BOB, "Bob")
     with pytest.raises(Refusal) as bad:
         await m.set_option(table.id, HOST, "hand", 99)
-    assert bad.value.key == "bad-option" and "hand" in bad.value.params["reason"]
+    assert bad.value.key == "bad-option" and "hand" in str(bad.value.params["reason"])
+    assert refusal_text(bad.value, "ja") == (  # a value refused in the host's language
+        "その設定は使えません：オプション「hand」は 1〜26 です（99 ではありません）。")
     with pytest.raises(Refusal):
         await m.set_option(table.id, HOST, "no-such", 1)
     await m.set_option(table.id, HOST, "hand", "5")

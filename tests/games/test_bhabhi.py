@@ -258,7 +258,7 @@ def test_leaderboard_places_follow_the_order_of_going_safe() -> None:
     assert state.outcome.places == (1, 1, 3, 4)
     assert state.outcome.winners == (0, 1)
     assert state.view(None)["loser"] == 3
-    assert "seat 4: the last player" in RULES.view_text(state.view(None), "en")
+    assert "Seat 4: the last player" in RULES.view_text(state.view(None), "en")
     assert "最後のプレイヤー" in RULES.view_text(state.view(0), "ja")
 
 

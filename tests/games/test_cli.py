@@ -12,16 +12,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 
 import pytest
 
 import games
-from games import ai
+from games import ai, wording
 from games.cards import parse_many, pretty, show
 from games.cli import main, simulate
-from games.cli_text import TEXTS
+from games.cli_text import say as cli_say
 from games.core import Action, Event, OptionError, View
-from games.option_text import OPTION_TEXTS
 
 # a card written as its code (TS, 7H) where a person reads
 RAW_CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")
@@ -209,8 +209,12 @@ REFUSED_MIXES = [
 
 
 def test_every_refused_combination_is_tried() -> None:
-    assert {key for *_, key in REFUSED_MIXES} == set(OPTION_TEXTS["en"]) == set(
-        OPTION_TEXTS["ja"])
+    # every combination a game's check_options refuses (the engine's own refusals of a value,
+    # a player count or an unknown option are in games.core)
+    refusals = {key for path in Path(games.__file__).parent.glob("*.py") if path.name != "core.py"
+                for key in re.findall(r'OptionError\(\s*"([^"]+)"', path.read_text())}
+    assert {key for *_, key in REFUSED_MIXES} == refusals
+    assert all(f"opt-{key}" in wording.catalogue("ja") for key in refusals)
 
 
 @pytest.mark.parametrize(("gid", "players", "typed", "key"), REFUSED_MIXES)
@@ -312,10 +316,12 @@ def test_a_person_plays_to_the_end_and_reads_only_their_language(gid: str, lang:
     code, text = run("play", gid, "--seed", "3", "--lang", lang,
                      answers=["", "x", "999", "?"])
     assert code == 0
-    words = TEXTS[lang]
-    assert text.count(words["bad-number"].split("{")[0]) >= 3
-    assert words["you-win"] in text or words["your-place"].split("{")[0] in text
-    assert text.startswith(words["you-are"].split("{")[0])
+    def words(key: str) -> str:
+        return wording.template(f"cli-{key}", lang)
+
+    assert text.count(words("bad-number").split("{")[0]) >= 3
+    assert words("you-win") in text or words("your-place").split("{")[0] in text
+    assert text.startswith(words("you-are").split("{")[0])
     if lang == "ja":
         assert not ENGLISH_WORD.findall(text), sorted(set(ENGLISH_WORD.findall(text)))[:20]
     assert not RAW_CODE.search(text), RAW_CODE.findall(text)[:10]
@@ -340,7 +346,7 @@ def test_every_option_mix_reads_in_japanese(gid: str, players: int,
         argv += ["--option", f"{name}={str(typed).lower()}"]
     code, text = run(*argv, "--seed", "2")
     assert code == 0, text
-    assert TEXTS["ja"]["you-win"] in text or "あなたの順位" in text
+    assert cli_say("you-win", "ja") in text or "あなたの順位" in text
     assert not ENGLISH_WORD.findall(text), sorted(
         set(ENGLISH_WORD.findall(text)))[:20]
     assert not RAW_CODE.search(text) and not SEAT_ZERO.search(text)
@@ -399,17 +405,18 @@ def test_bears_bid_comes_in_two_steps(lang: str) -> None:
     ])
     # the dealer is the third seat, so the first seat bids first
     text = person.play("bear", "--seed", "2", "--option", "dealer=3", "--lang", lang)
-    menu = text.split(TEXTS[lang]["your-moves"] + "\n", 1)[1].split("\n" + TEXTS[lang]["prompt"])[0]
+    menu = text.split(cli_say("your-moves", lang) + "\n", 1)[1].split(
+        "\n" + cli_say("prompt", lang))[0]
     labels = [m.group(2) for m in map(MENU_LINE.match, menu.splitlines()) if m]
     assert labels[0] == ("パス" if ja else "Pass")
     assert labels[1:4] == [bid.format(n) for n in (40, 45, 50)]
     assert ("ヌル" if ja else "Null") in labels and len(labels) == 15
-    step = text.split(TEXTS[lang]["step-title-bid"].format(first=40) + "\n", 1)[1]
-    games_40 = last_menu(step.split(TEXTS[lang]["prompt"])[0] + "\n")
+    step = text.split(cli_say("step-title-bid", lang, first=40) + "\n", 1)[1]
+    games_40 = last_menu(step.split(cli_say("prompt", lang))[0] + "\n")
     names = (["スペード", "ハート", "ダイヤ", "クラブ", "グランド・レッド", "グランド・ブラック"]
              if ja else ["spades", "hearts", "diamonds", "clubs", "Grand (red)", "Grand (black)"])
-    assert games_40 == [f"40 {name}" for name in names] + [TEXTS[lang]["back"]]
-    assert text.count(TEXTS[lang]["your-moves"]) >= 2, "back returns to the moves"
+    assert games_40 == [f"40 {name}" for name in names] + [cli_say("back", lang)]
+    assert text.count(cli_say("your-moves", lang)) >= 2, "back returns to the moves"
     assert ("· 席1:45 ハート。" if ja else "· Seat 1 bids 45 hearts.") in text
 
 
@@ -545,13 +552,13 @@ def _read_until(proc: subprocess.Popen[bytes], marker: str, seconds: float = 30)
 def test_ctrl_c_stops_the_real_process_with_a_sentence(lang: str) -> None:
     proc = _start("play", "twenty-two", "--seed", "1", "--lang", lang)
     try:
-        _read_until(proc, TEXTS[lang]["prompt"].strip())
+        _read_until(proc, cli_say("prompt", lang).strip())
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     finally:
         proc.kill()
     assert proc.returncode == 130
-    assert out.decode().endswith(TEXTS[lang]["interrupted"] + "\n")
+    assert out.decode().endswith(cli_say("interrupted", lang) + "\n")
     assert err == b"", err.decode()
 
 

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import copy
+import re
+
 import pytest
 
-from games import tutorials
+from games import tutorials, wording
 from games.core import Action, IllegalAction
-from games.tutorials.runner import LEARNER, NEXT, Lesson, Step, TutorialError, parse, replay
+from games.tutorials.runner import (
+    LEARNER,
+    MAX_CHOICES,
+    NEXT,
+    Lesson,
+    Step,
+    TutorialError,
+    parse,
+    replay,
+)
 
 GAMES = tutorials.ids()
 
@@ -43,14 +55,18 @@ def test_following_the_steps_reaches_the_summary(game: str, lang: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_text_is_in_both_languages(game: str) -> None:
+    """Every text of a lesson is a key of the lessons' catalogue, translated (not the English
+    fallen back to) in Japanese."""
     tutorial = tutorials.load(game)
+    texts = [tutorial.title, tutorial.summary]
     for part in tutorial.parts:
         for item in part.script:
             if isinstance(item, Step):
-                for text in (item.say, item.why):
-                    if text is not None:
-                        assert text.en != text.ja
-                        assert any(ord(ch) > 0x3000 for ch in text.ja), text.ja
+                texts += [text for text in (item.say, item.why) if text is not None]
+    for text in texts:
+        assert text.key in wording.catalogue("ja"), text.key
+        assert text("en") != text("ja")
+        assert any(ord(ch) > 0x3000 for ch in text("ja")), text("ja")
 
 
 def first_untaught(lesson: Lesson, legal: bool) -> Action:
@@ -83,14 +99,16 @@ def test_another_legal_move_is_answered_with_the_steps_point(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_an_illegal_move_is_answered_with_the_engines_reason(game: str) -> None:
-    """A card of the hand that cannot be played now gets the engine's own sentence."""
+    """A card of the hand that cannot be played now gets the engine's own sentence, in the
+    learner's language: a Japanese learner reads it in Japanese, not the English of str()."""
     lesson = tutorials.lesson(game, "ja")
     wrong = first_untaught(lesson, legal=False)
     with pytest.raises(IllegalAction) as refused:
         lesson.state.clone().apply(LEARNER, wrong)
     before = lesson.view()
     answer = lesson.act(wrong)
-    assert not answer.accepted and answer.reason == str(refused.value)
+    assert not answer.accepted and answer.reason == refused.value.text("ja")
+    assert answer.reason != str(refused.value) and not answer.reason.isascii()
     assert lesson.view() == before
 
 
@@ -158,3 +176,43 @@ def test_every_taught_move_of_a_step_is_replayed() -> None:
     problems = replay(parse(script("1 play:8H")))
     assert len(problems) == 1 and "after" not in problems[0], problems
     assert replay(parse(script({"say": {"en": "read", "ja": "読む"}}))) == []
+
+
+def test_bear_offers_every_bid_its_first_step_names() -> None:
+    """The first step says 'bid 40 to 100 in steps of 5 with a game, or Null': its buttons
+    offer every one of those numbers, each game and Null (the first twenty legal bids, all
+    that fit, stopped at 50)."""
+    lesson = tutorials.lesson("bear", "en")
+    assert "bid 40 to 100 in steps" in lesson.text()
+    assert "40〜100（5刻み）" in tutorials.lesson("bear", "ja").text()
+    bids = [a.arg or "" for a in lesson.choices() if a.kind == "bid"]
+    assert {int(b.split("-")[0]) for b in bids if b != "null"} == set(range(40, 105, 5))
+    assert {b.split("-", 1)[1] for b in bids if b != "null"} == {
+        "S", "H", "D", "C", "grand-red", "grand-black"}
+    assert "null" in bids and Action("pass") in lesson.choices()
+    assert len(lesson.choices()) <= MAX_CHOICES
+
+
+def test_an_offered_move_that_is_not_legal_is_caught() -> None:
+    from games.tutorials.bear import TUTORIAL
+
+    data = copy.deepcopy(TUTORIAL)
+    data["parts"][0]["script"][0]["offer"] = "pass bid=35-S"
+    assert replay(parse(data)) == ["part 1 entry 1: bid=35-S is not legal"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_is_written_alike_in_every_lesson(game: str) -> None:
+    """'Seat 2', capitalised, in a lesson's texts and in the moves it shows (Getaway's lesson
+    alone wrote 'seat 2 plays')."""
+    lesson = tutorials.lesson(game, "en")
+    said: list[str] = []
+    while not lesson.done:
+        step = lesson.current
+        assert step is not None
+        said += [lesson.text(), *lesson.events]
+        lesson.act(step.do[0] if step.do else NEXT)
+    said += [lesson.text(), *lesson.events]
+    found = [text for text in said if re.search(r"\bseat \d", text)]
+    assert not found
+    assert any(re.search(r"\bSeat \d", text) for text in said)
