@@ -391,7 +391,7 @@ _ARG_ERRORS = [(re.compile(pattern), key) for pattern, key in (
     (r"argument (?P<arg>\S+): invalid choice: '(?P<value>.*)' \(choose from (?P<choices>.*)\)$",
      "arg-choice"),
     (r"argument (?P<arg>\S+): invalid \w+ value: '(?P<value>.*)'$", "arg-value"),
-    (r"argument (?P<arg>\S+): expected one argument$", "arg-one"),
+    (r"argument (?P<arg>\S+): expected one argument$", "arg-one-value"),
     (r"the following arguments are required: (?P<args>.*)$", "arg-required"),
     (r"unrecognized arguments: (?P<args>.*)$", "arg-unknown"),
     (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)$", "arg-ambiguous"),
