@@ -317,6 +317,13 @@ def place_group(layout: Layout, g: Group, cx: int, cy: int,
                 break
         if found:
             break
+    if found is None and g.max_width > 0 and len(g.codes) > 1:  # fanned as tight as may be
+        return place_group(layout, Group(g.what, g.codes, g.sizes, 0, g.label, g.label_kind,
+                                         g.seat, g.dim, g.winning), cx, cy, owner, offsets,
+                           required)
+    if found is None and g.label and not g.label_kind:  # the cards without their label
+        return place_group(layout, Group(g.what, g.codes, g.sizes, BOX_W, "", "", g.seat,
+                                         g.dim, g.winning), cx, cy, owner, offsets, required)
     if found is None:
         if not required:
             return False
@@ -414,7 +421,7 @@ def layout_scene(scene: Scene) -> Layout:
     if scene.result:  # the result first: the cards in front of the seats find room around it
         _place_result(layout, scene.result)
     for seat, seat_scene in enumerate(scene.seats):
-        if seat_scene.cards:
+        if seat_scene.cards and not scene.result:  # the result says each seat's number
             cx, cy = _seat_cards_spot(spots[seat], h)
             place_group(layout, Group("cards", list(seat_scene.cards), [(SMALL_W, SMALL_H)],
                                       BOX_W, seat_scene.cards_label, seat=seat),
