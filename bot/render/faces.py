@@ -66,10 +66,7 @@ def initials_tile(name: str, size: int, mark: str | None = None, seat: int | Non
     colour = DISCS[(zlib.crc32(name.encode()) if seat is None else seat) % len(DISCS)]
     ImageDraw.Draw(tile).ellipse((0, 0, size - 1, size - 1), fill=colour)
     text = initials(name) if mark is None else mark
-    text_size = size // 2  # smaller when two wide letters (山太) would leave the disc
-    while text_size > size // 3 and fonts.text_width(text, text_size, True) > size - 6:
-        text_size -= 2
-    fonts.draw_text(tile, (size // 2, size // 2), text, text_size, WHITE, bold=True,
+    fonts.draw_text(tile, (size // 2, size // 2), text, size // 2, WHITE, bold=True,
                     anchor="m")
     return tile
 
