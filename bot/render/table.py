@@ -198,6 +198,11 @@ class Layout:
     paint: list[tuple[str, tuple[object, ...]]] = field(default_factory=list)
     marks: list[tuple[str, Rect]] = field(default_factory=list)
 
+    def copy(self) -> Layout:
+        """A layout to try a way of placing on (this one unchanged)."""
+        return Layout(list(self.solid), list(self.cards), list(self.indexes), list(self.paint),
+                      list(self.marks))
+
     def text_free(self, r: Rect) -> bool:
         """Whether a box of text (or a badge) may go here."""
         return (_inside(r) and not any(_overlap(r, o) for o in self.solid)
@@ -291,7 +296,7 @@ def _group_fits(layout: Layout, g: Group, cx: int, cy: int, w: int, h: int,
         width = fonts.text_width(g.label, TEXT, True) + 18
         tops = ((cy - h // 2 - 36, cy - h // 2 - 4), (cy + h // 2 + 4, cy + h // 2 + 36))
     else:
-        width = fonts.text_width(g.label, SMALL_TEXT)
+        width = fonts.text_width(g.label, SMALL_TEXT, True)
         half = int(SMALL_TEXT * 0.62)
         tops = ((cy - h // 2 - 2 - 2 * half, cy - h // 2 - 2),)
     middle = (left + right) // 2
@@ -330,7 +335,18 @@ def place_group(layout: Layout, g: Group, cx: int, cy: int,
         w, h = g.sizes[-1]
         step = fan_step(len(g.codes), w, g.max_width)
         rects = row_rects(len(g.codes), cx, cy - h // 2, w, h, step)
-        found = ((rects, None), w, h)
+        badge = None
+        if g.label_kind:  # the lead's badge still shown, where it covers nothing if it can
+            width = fonts.text_width(g.label, TEXT, True) + 18
+            left = (rects[0][0] + rects[-1][2] - width) // 2
+            top = rects[0][1] - 36
+            badge = (left, top, left + width, top + 32)
+            for dx, dy in NEAR:
+                moved = (left + dx, top + dy, left + width + dx, top + 32 + dy)
+                if layout.text_free(moved):
+                    badge = moved
+                    break
+        found = ((rects, badge), w, h)
     (rects, box), w, h = found
     for code, r in zip(g.codes, rects, strict=True):
         layout.add_card(f"{g.what}:{g.seat}" if g.seat >= 0 else g.what, code, r[0], r[1], w,
@@ -420,28 +436,54 @@ def layout_scene(scene: Scene) -> Layout:
     crowded = any(s.cards for s in scene.seats)
     if scene.result:  # the result first: the cards in front of the seats find room around it
         _place_result(layout, scene.result)
-    for seat, seat_scene in enumerate(scene.seats):
-        if seat_scene.cards and not scene.result:  # the result says each seat's number
-            cx, cy = _seat_cards_spot(spots[seat], h)
-            place_group(layout, Group("cards", list(seat_scene.cards), [(SMALL_W, SMALL_H)],
-                                      BOX_W, seat_scene.cards_label, seat=seat),
-                        cx, cy, owner_of(seat), FAR)
+    last = not scene.trick and bool(scene.last_trick)
+    plays = [] if scene.result else scene.last_trick if last else scene.trick
+
+    def seat_cards(into: Layout, required: bool, labelled: bool = True) -> bool:
+        placed = True
+        for seat, seat_scene in enumerate(scene.seats):
+            if seat_scene.cards and not scene.result:  # the result says each seat's number
+                cx, cy = _seat_cards_spot(spots[seat], h)
+                placed &= place_group(into, Group("cards", list(seat_scene.cards),
+                                                  [(SMALL_W, SMALL_H)], BOX_W,
+                                                  seat_scene.cards_label if labelled else "",
+                                                  seat=seat),
+                                      cx, cy, owner_of(seat), FAR, required)
+        return placed
+
+    def trick(into: Layout, sizes: list[tuple[int, int]], required: bool) -> bool:
+        placed = True
+        for i, (seat, codes) in enumerate(plays):
+            tx, ty = trick_spot(*spots[seat], h, crowded)
+            lead = i == 0 and bool(scene.lead_label)
+            group = Group("last" if last else "trick", list(codes), sizes, CARD_W + 30 * 5,
+                          scene.lead_label if lead else "",
+                          ("lead-last" if last else "lead") if lead else "",
+                          seat=seat, dim=last, winning=i == scene.trick_best and not last)
+            placed &= place_group(into, group, tx, ty, owner_of(seat), FAR, required)
+        return placed
+
+    # The ways to try, until one places everything: the seats' cards first, then the trick in
+    # its largest size (the previous trick one size smaller than a live one); smaller; the
+    # trick first. When none does, the first way, with anything that found no room where it
+    # would best go (the layout tests count those).
+    big = [(CARD_W, CARD_H), (MID_W, MID_H), (SMALL_W, SMALL_H)][1 if last else 0:]
+    ways = [(first, big[i:], labelled) for labelled in (True, False) for first in (False, True)
+            for i in range(len(big))]
+    for trick_first, sizes, labelled in ways:
+        trial = layout.copy()
+        if trick_first:
+            done = trick(trial, sizes, False) and seat_cards(trial, False, labelled)
+        else:
+            done = seat_cards(trial, False, labelled) and trick(trial, sizes, False)
+        if done:
+            layout = trial
+            break
+    else:
+        seat_cards(layout, True)
+        trick(layout, big, True)
     if scene.result:
         return layout
-    last = not scene.trick and bool(scene.last_trick)
-    plays = scene.last_trick if last else scene.trick
-    # many seats' cards in the middle (22 at eight seats): all of them smaller, from the first
-    busy = len(plays) >= 5 or sum(len(codes) for _, codes in plays) >= 8
-    for i, (seat, codes) in enumerate(plays):
-        tx, ty = trick_spot(*spots[seat], h, crowded)
-        group = Group("last" if last else "trick", list(codes),
-                      [(CARD_W, CARD_H), (MID_W, MID_H), (SMALL_W, SMALL_H)], CARD_W + 30 * 5,
-                      scene.lead_label if i == 0 and scene.lead_label else "",
-                      ("lead-last" if last else "lead") if i == 0 and scene.lead_label else "",
-                      seat=seat, dim=last, winning=i == scene.trick_best and not last)
-        if last or busy:  # the previous trick smaller than a live one; a big trick too
-            group.sizes = group.sizes[1:]
-        place_group(layout, group, tx, ty, owner_of(seat), FAR)
     if last and scene.last_label:
         place_text(layout, "last", [CENTRE], scene.last_label, TEXT, WHITE, True, "m", 420,
                    FAR)
