@@ -12,6 +12,8 @@ from typing import Any
 
 import games
 from bot.render.table import TEAM_COLOURS, Scene, SeatScene
+from games import spar
+from games.cards import parse
 
 SUGEKARI_LIMIT = 21  # Sugekari 21's round total may never pass 21 (the game's name says it)
 
@@ -176,11 +178,12 @@ def _rank(code: str) -> int:
     return _RANKS.find(code[0])
 
 
-def _follows(code: str, best: str, led: str, trumps: str | None = None) -> bool:
-    """A card beats the best so far: a higher one of its suit, or the first trump (the led
-    suit's highest wins when nobody trumps)."""
+def _follows(code: str, best: str, led: str, trumps: str | None = None,
+             strength: Callable[[str], int] = _rank) -> bool:
+    """A card beats the best so far: a stronger one of its suit, or the first trump (the led
+    suit's strongest wins when nobody trumps)."""
     if code[1] == best[1]:
-        return _rank(code) > _rank(best)
+        return strength(code) > strength(best)
     return trumps is not None and code[1] == trumps
 
 
@@ -414,7 +417,14 @@ def _spar(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -
     winners = view.get("trick_winners") or []
     if winners:
         scene.last_label = word(lang, "last_won", name=_name(names, winners[-1]["seat"]))
-    _best_play(scene, lambda code, best, led: _follows(code, best, led))
+    # each member of the family orders its ranks its own way (Agram: A T 9 … 3)
+    order = spar.VARIANTS.get(str(variant or "spar"), spar.VARIANTS["spar"]).ranks
+
+    def strength(code: str) -> int:
+        rank = parse(code).rank
+        return order.index(rank) if rank in order else -1
+
+    _best_play(scene, lambda code, best, led: _follows(code, best, led, None, strength))
     if view.get("target"):
         scene.corner.append(word(lang, "target", n=view["target"]))
     if view.get("deals") and not view.get("over"):
