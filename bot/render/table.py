@@ -647,9 +647,10 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatScene, i
     team = TEAM_COLOURS[seat.team % len(TEAM_COLOURS)] if seat.team is not None else None
     outline = GOLD if seat.acting else (BOX_OUT if not seat.live else team or (90, 140, 110))
     draw.rounded_rectangle(rect, radius=14, fill=BOX if seat.live else (40, 40, 40),
-                           outline=outline, width=5 if seat.acting else 2)
-    if team is not None:  # the partnership's colour down the box's left edge
-        draw.rounded_rectangle((left + 4, top + 12, left + 9, bottom - 12), radius=2,
+                           outline=outline,
+                           width=5 if seat.acting else 4 if team is not None else 2)
+    if team is not None:  # the partnership's colour down the box's left edge, seen at 400 px
+        draw.rounded_rectangle((left + 3, top + 10, left + 10, bottom - 10), radius=3,
                                fill=team)
     faces.draw_face(image, seat.name, seat.avatar, seat.computer, left + 12, top + 10, AVATAR,
                     disc, index)
