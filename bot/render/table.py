@@ -17,6 +17,7 @@ import functools
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -195,7 +196,7 @@ class Layout:
     solid: list[Rect] = field(default_factory=list)
     cards: list[Rect] = field(default_factory=list)
     indexes: list[Rect] = field(default_factory=list)
-    paint: list[tuple[str, tuple[object, ...]]] = field(default_factory=list)
+    paint: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
     marks: list[tuple[str, Rect]] = field(default_factory=list)
 
     def copy(self) -> Layout:
@@ -216,12 +217,12 @@ class Layout:
                 return False
         return True
 
-    def add_text(self, what: str, rect: Rect, op: tuple[object, ...]) -> None:
+    def add_text(self, what: str, rect: Rect, op: tuple[Any, ...]) -> None:
         self.solid.append(rect)
         self.marks.append((what, rect))
         self.paint.append(("text", op))
 
-    def add_solid(self, what: str, rect: Rect, kind: str, op: tuple[object, ...]) -> None:
+    def add_solid(self, what: str, rect: Rect, kind: str, op: tuple[Any, ...]) -> None:
         self.solid.append(rect)
         self.marks.append((what, rect))
         self.paint.append((kind, op))
@@ -292,6 +293,7 @@ def _group_fits(layout: Layout, g: Group, cx: int, cy: int, w: int, h: int,
     left, right = rects[0][0], rects[-1][2]
     if not (g.label or g.label_kind):
         return rects, None
+    tops: tuple[tuple[int, int], ...]
     if g.label_kind:
         width = fonts.text_width(g.label, TEXT, True) + 18
         tops = ((cy - h // 2 - 36, cy - h // 2 - 4), (cy + h // 2 + 4, cy + h // 2 + 36))
@@ -580,18 +582,18 @@ def draw_scene(scene: Scene, four_colour: bool = False) -> Image.Image:
     for kind, op in layout.paint:
         if kind == "text":
             xy, text, size, colour, bold, anchor = op
-            fonts.draw_text(image, xy, text, size, colour, bold=bold, anchor=anchor)  # type: ignore[arg-type]
+            fonts.draw_text(image, xy, text, size, colour, bold=bold, anchor=anchor)
         elif kind == "card":
             code, x, y, w, h, dim, marked = op
-            tile = cards.card(code, w, h, four_colour, marked=marked, dim=dim)  # type: ignore[arg-type]
-            image.paste(tile, (x, y), tile)  # type: ignore[arg-type]
+            tile = cards.card(code, w, h, four_colour, marked=marked, dim=dim)
+            image.paste(tile, (x, y), tile)
         elif kind == "badge":
             box, text, badge_kind = op
-            _badge(image, draw, box, text, badge_kind)  # type: ignore[arg-type]
+            _badge(image, draw, box, text, badge_kind)
         elif kind == "seat":
-            _draw_seat(image, draw, *op)  # type: ignore[arg-type]
+            _draw_seat(image, draw, *op)
         elif kind == "result":
-            _draw_result(image, draw, *op)  # type: ignore[arg-type]
+            _draw_result(image, draw, *op)
     return image
 
 
