@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -198,11 +198,12 @@ class Layout:
     indexes: list[Rect] = field(default_factory=list)
     paint: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
     marks: list[tuple[str, Rect]] = field(default_factory=list)
+    owned: dict[Any, Any] = field(default_factory=dict)  # see _owned
 
     def copy(self) -> Layout:
         """A layout to try a way of placing on (this one unchanged)."""
         return Layout(list(self.solid), list(self.cards), list(self.indexes), list(self.paint),
-                      list(self.marks))
+                      list(self.marks), self.owned)
 
     def text_free(self, r: Rect) -> bool:
         """Whether a box of text (or a badge) may go here."""
@@ -211,9 +212,17 @@ class Layout:
 
     def cards_free(self, rects: list[Rect]) -> bool:
         """Whether cards may go here: inside, clear of text, not over another card's index."""
-        for r in rects:
-            if not _inside(r) or any(_overlap(r, o) for o in self.solid) \
-                    or any(_overlap(r, i) for i in self.indexes):
+        # the cards of a row lie side by side: their span first, each card only where an
+        # index lies within it (this test runs thousands of times for a crowded table)
+        x0, y0, x1, y1 = rects[0][0], rects[0][1], rects[-1][2], rects[-1][3]
+        if x0 < 0 or y0 < 0 or x1 > WIDTH or y1 > HEIGHT:
+            return False
+        for o in self.solid:
+            if o[0] < x1 and x0 < o[2] and o[1] < y1 and y0 < o[3]:
+                return False
+        for i in self.indexes:
+            if i[0] < x1 and x0 < i[2] and i[1] < y1 and y0 < i[3] \
+                    and any(_overlap(r, i) for r in rects):
                 return False
         return True
 
@@ -280,14 +289,47 @@ class Group:
     winning: bool = False  # the play winning the trick so far: its cards ringed
 
 
-def _group_fits(layout: Layout, g: Group, cx: int, cy: int, w: int, h: int,
-                owner: Callable[[int, int], bool] | None
+Owner = Callable[[int, int], bool]
+#: the shifts around a place at which a row of a width lies in a seat's cell, found once per
+#: table (the ways a layout tries search the same places again)
+_OwnedKey = tuple[Owner, int, int, int, int]
+
+
+def _owned(owner: Owner | None, cx: int, cy: int, total: int, w: int,
+           offsets: Sequence[tuple[int, int]],
+           found: dict[_OwnedKey, tuple[list[tuple[int, int]], Iterator[tuple[int, int]]]]
+           ) -> Iterator[tuple[int, int]]:
+    """The offsets at which a row ``total`` wide centred at (cx, cy) + offset lies in the cell
+    of the seat ``owner`` stands for (a cell is convex: a row whose end cards lie in it lies
+    in it whole), nearest first; found as far as a search reads them, and kept."""
+    if owner is None:
+        yield from offsets
+        return
+    key = (owner, cx, cy, total, len(offsets))
+    if key not in found:
+        first, last = -total // 2 + w // 2, total - total // 2 - w // 2
+        found[key] = ([], (d for d in offsets if owner(cx + d[0] + first, cy + d[1])
+                           and owner(cx + d[0] + last, cy + d[1])))
+    known, rest = found[key]
+    yield from list(known)
+    for offset in rest:
+        known.append(offset)
+        yield offset
+
+
+def _group_fits(layout: Layout, g: Group, cx: int, cy: int, w: int, h: int, step: int
                 ) -> tuple[list[Rect], Rect | None] | None:
-    step = fan_step(len(g.codes), w, g.max_width)
-    rects = row_rects(len(g.codes), cx, cy - h // 2, w, h, step)
-    if owner is not None and not all(owner((r[0] + r[2]) // 2, (r[1] + r[3]) // 2)
-                                     for r in rects):
+    n = len(g.codes)
+    total = step * (n - 1) + w
+    x0, y0 = cx - total // 2, cy - h // 2
+    x1, y1 = x0 + total, y0 + h
+    # the row's span first: most places fail there, before any card's box is made
+    if x0 < 0 or y0 < 0 or x1 > WIDTH or y1 > HEIGHT:
         return None
+    for o in layout.solid:
+        if o[0] < x1 and x0 < o[2] and o[1] < y1 and y0 < o[3]:
+            return None
+    rects = row_rects(n, cx, y0, w, h, step)
     if not layout.cards_free(rects):
         return None
     left, right = rects[0][0], rects[-1][2]
@@ -310,15 +352,17 @@ def _group_fits(layout: Layout, g: Group, cx: int, cy: int, w: int, h: int,
 
 
 def place_group(layout: Layout, g: Group, cx: int, cy: int,
-                owner: Callable[[int, int], bool] | None = None,
+                owner: Owner | None = None,
                 offsets: Sequence[tuple[int, int]] = NEAR, required: bool = True) -> bool:
     """Place a group at the nearest free place around (cx, cy), in the largest size that
     finds one; when none does, at (cx, cy) in its smallest size if ``required`` (so that
     nothing is lost: the layout tests would show the overlap), else not at all."""
     found = None
     for w, h in g.sizes:
-        for dx, dy in offsets:
-            fit = _group_fits(layout, g, cx + dx, cy + dy, w, h, owner)
+        total = fan_step(len(g.codes), w, g.max_width) * (len(g.codes) - 1) + w
+        step = fan_step(len(g.codes), w, g.max_width)
+        for dx, dy in _owned(owner, cx, cy, total, w, offsets, layout.owned):
+            fit = _group_fits(layout, g, cx + dx, cy + dy, w, h, step)
             if fit is not None:
                 found = (fit, w, h)
                 break
@@ -429,10 +473,16 @@ def layout_scene(scene: Scene) -> Layout:
             bx = box[0] - 6
     _head(layout, scene, spots, h)
 
+    @functools.cache  # one per seat: the search keeps what it found per owner (_owned)
     def owner_of(seat: int) -> Callable[[int, int], bool]:
-        def owns(x: int, y: int) -> bool:  # a card lies nearer its seat than any other
-            mine = (spots[seat][0] - x) ** 2 + (spots[seat][1] - y) ** 2
-            return all(mine <= (ox - x) ** 2 + (oy - y) ** 2 for ox, oy in spots)
+        # a card lies nearer its seat than any other: on its side of the line halfway to each
+        # other seat (2 p·(o − s) ≤ |o|² − |s|²)
+        sx, sy = spots[seat]
+        lines = [(2 * (ox - sx), 2 * (oy - sy), ox * ox + oy * oy - sx * sx - sy * sy)
+                 for ox, oy in spots]
+
+        def owns(x: int, y: int) -> bool:
+            return all(a * x + b * y <= c for a, b, c in lines)
         return owns
 
     crowded = any(s.cards for s in scene.seats)
@@ -466,12 +516,13 @@ def layout_scene(scene: Scene) -> Layout:
         return placed
 
     # The ways to try, until one places everything: the seats' cards first, then the trick in
-    # its largest size (the previous trick one size smaller than a live one); smaller; the
-    # trick first. When none does, the first way, with anything that found no room where it
-    # would best go (the layout tests count those).
+    # its largest size (the previous trick one size smaller than a live one); the trick first;
+    # smaller; the seats' card labels left out. When none does, the first way, with anything
+    # that found no room where it would best go (the layout tests count those).
     big = [(CARD_W, CARD_H), (MID_W, MID_H), (SMALL_W, SMALL_H)][1 if last else 0:]
-    ways = [(first, big[i:], labelled) for labelled in (True, False) for first in (False, True)
-            for i in range(len(big))]
+    # (in the order that most often succeeds soonest at eight seats, where most ways fail)
+    ways = [(first, sizes, labelled) for labelled in (True, False)
+            for sizes in (big, big[-1:], big[1:]) for first in (False, True)]
     for trick_first, sizes, labelled in ways:
         trial = layout.copy()
         if trick_first:
