@@ -294,7 +294,8 @@ def _finesse(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str
     for seat, cards in enumerate(view.get("table_cards") or []):
         scene.seats[seat].cards = list(cards)
         scene.seats[seat].cards_label = word(lang, "table_cards")
-        scene.seats[seat].team = seat % 2
+    for seat, seat_scene in enumerate(scene.seats):  # partners sit across: 0 & 2, 1 & 3
+        seat_scene.team = seat % 2
     trumps = view.get("trumps")
     _best_play(scene, lambda code, best, led: _follows(code, best, led, trumps))
     won = view.get("tricks_won") or []
