@@ -199,6 +199,7 @@ class Layout:
     paint: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
     marks: list[tuple[str, Rect]] = field(default_factory=list)
     owned: dict[Any, Any] = field(default_factory=dict)  # see _owned
+    forced: int = 0  # groups placed where they cover something: no free place was found
 
     def copy(self) -> Layout:
         """A layout to try a way of placing on (this one unchanged)."""
@@ -378,6 +379,7 @@ def place_group(layout: Layout, g: Group, cx: int, cy: int,
     if found is None:
         if not required:
             return False
+        layout.forced += 1
         w, h = g.sizes[-1]
         step = fan_step(len(g.codes), w, g.max_width)
         rects = row_rects(len(g.codes), cx, cy - h // 2, w, h, step)
@@ -532,9 +534,18 @@ def layout_scene(scene: Scene) -> Layout:
         if done:
             layout = trial
             break
-    else:
-        seat_cards(layout, True)
-        trick(layout, big, True)
+    else:  # every way leaves something without room: the way that leaves the fewest
+        tried = []
+        for trick_first, sizes, labelled in ways:
+            trial = layout.copy()
+            if trick_first:
+                trick(trial, sizes, True)
+                seat_cards(trial, True, labelled)
+            else:
+                seat_cards(trial, True, labelled)
+                trick(trial, sizes, True)
+            tried.append(trial)
+        layout = min(tried, key=lambda t: t.forced)
     if scene.result:
         return layout
     if last and scene.last_label:
