@@ -534,7 +534,7 @@ def layout_scene(scene: Scene) -> Layout:
         if done:
             layout = trial
             break
-    else:  # every way leaves something without room: the way that leaves the fewest
+    else:  # every way leaves something without room: the way that breaks the fewest rules
         tried = []
         for trick_first, sizes, labelled in ways:
             trial = layout.copy()
@@ -545,7 +545,8 @@ def layout_scene(scene: Scene) -> Layout:
                 seat_cards(trial, True, labelled)
                 trick(trial, sizes, True)
             tried.append(trial)
-        layout = min(tried, key=lambda t: t.forced)
+        from bot.render.collisions import problems  # (it reads this module's marks)
+        layout = min(tried, key=lambda t: (len(problems(t.marks)), t.forced))
     if scene.result:
         return layout
     if last and scene.last_label:
