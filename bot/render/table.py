@@ -21,7 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render import cards, faces, fonts
+from bot.render import cards, faces, fonts, overlaps
 
 WIDTH, HEIGHT = 1200, 675
 FELT = (24, 94, 56)
@@ -545,8 +545,8 @@ def layout_scene(scene: Scene) -> Layout:
                 seat_cards(trial, True, labelled)
                 trick(trial, sizes, True)
             tried.append(trial)
-        from bot.render.collisions import problems  # (it reads this module's marks)
-        layout = min(tried, key=lambda t: (len(problems(t.marks)), t.forced))
+        layout = min(tried, key=lambda t: (len(overlaps.problems(t.marks, WIDTH, HEIGHT)),
+                                           t.forced))
     if scene.result:
         return layout
     if last and scene.last_label:
