@@ -77,7 +77,8 @@ def card(code: str | None, w: int, h: int, four_colour: bool = False, marked: bo
     image = (back(w, h, face_down_mark=True) if code is None
              else face(code, w, h, four_colour)).copy()
     if dim:
-        shade = Image.new("RGBA", image.size, (0, 0, 0, 90))
+        # dark enough that a greyed card never reads as a live one at phone size
+        shade = Image.new("RGBA", image.size, (0, 0, 0, 120))
         mask = image.getchannel("A")
         image.paste(Image.alpha_composite(image, shade), (0, 0), mask)
     if marked:

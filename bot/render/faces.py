@@ -15,9 +15,10 @@ from PIL import Image, ImageDraw
 
 from bot.render import fonts
 
-# Initials' discs: a few colours the picture's palette holds exactly (see table._INKS).
+# Initials' discs, one colour per seat (eight seats at most), each one the picture's palette
+# holds exactly (see table._INKS); a seat's colour is its own, whatever its name.
 DISCS = [(70, 110, 190), (170, 80, 150), (200, 110, 40), (40, 140, 140), (120, 120, 60),
-         (150, 70, 70)]
+         (150, 70, 70), (100, 80, 180), (60, 130, 70)]
 COMPUTER = (96, 106, 120)
 COMPUTER_EYES = (120, 230, 255)
 WHITE = (255, 255, 255)
@@ -57,13 +58,16 @@ def avatar_tile(data: bytes, size: int) -> Image.Image | None:
 
 
 @functools.lru_cache(maxsize=512)
-def initials_tile(name: str, size: int) -> Image.Image:
-    """A coloured disc with the name's initials."""
+def initials_tile(name: str, size: int, mark: str | None = None, seat: int | None = None
+                  ) -> Image.Image:
+    """A coloured disc with ``mark`` (the name's initials when None), in the seat's colour
+    (a colour found from the name when the seat is not known)."""
     tile = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-    colour = DISCS[zlib.crc32(name.encode()) % len(DISCS)]
+    colour = DISCS[(zlib.crc32(name.encode()) if seat is None else seat) % len(DISCS)]
     ImageDraw.Draw(tile).ellipse((0, 0, size - 1, size - 1), fill=colour)
-    fonts.draw_text(tile, (size // 2, size // 2), initials(name), size // 2, WHITE,
-                    bold=True, anchor="m")
+    text = initials(name) if mark is None else mark
+    fonts.draw_text(tile, (size // 2, size // 2), text, size // 2, WHITE, bold=True,
+                    anchor="m")
     return tile
 
 
@@ -86,19 +90,20 @@ def computer_tile(size: int) -> Image.Image:
     return tile
 
 
-def face_tile(name: str, avatar: bytes | None, computer: bool, size: int) -> Image.Image:
-    """The face to draw for a seat."""
+def face_tile(name: str, avatar: bytes | None, computer: bool, size: int,
+              mark: str | None = None, seat: int | None = None) -> Image.Image:
+    """The face to draw for a seat (``mark`` and ``seat``: the initials' disc's)."""
     if computer:
         return computer_tile(size)
     if avatar:
         tile = avatar_tile(avatar, size)
         if tile is not None:
             return tile
-    return initials_tile(name, size)
+    return initials_tile(name, size, mark, seat)
 
 
 def draw_face(image: Image.Image, name: str, avatar: bytes | None, computer: bool, x: int,
-              y: int, size: int) -> None:
+              y: int, size: int, mark: str | None = None, seat: int | None = None) -> None:
     """Paste a seat's face with its top left at (x, y)."""
-    tile = face_tile(name, avatar, computer, size)
+    tile = face_tile(name, avatar, computer, size, mark, seat)
     image.paste(tile, (x, y), tile)

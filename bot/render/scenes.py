@@ -11,7 +11,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import games
-from bot.render.table import Scene, SeatScene
+from bot.render.table import TEAM_COLOURS, Scene, SeatScene
+from games import spar
+from games.cards import parse
+
+SUGEKARI_LIMIT = 21  # Sugekari 21's round total may never pass 21 (the game's name says it)
 
 SUIT_WORD = {
     "en": {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs",
@@ -41,6 +45,12 @@ WORDS: dict[str, dict[str, str]] = {
         "games_won": "Games: {a}–{b}",
         "hand_alt": "Your hand, {n} cards: {cards}.", "playable_alt": "You may play: {cards}.",
         "high_bid": "Highest bid: {s}",
+        "deal_of": "Deal {n} of {total}", "game_of": "Game {n} of {total}",
+        "penalty_of": "penalty {n} / {limit}", "points_of": "{n} / {target} pts",
+        "card_points_of": "{n} / {need} card pts", "total_of": "Total: {n} / {limit}",
+        "penalty_cards": "Penalty cards", "known_cards": "Known cards",
+        "table_cards": "On the table", "team_points": "{n} / {target} pts · {tricks}",
+        "limit_total": "Round total at most {n}",
     },
     "ja": {
         "deal": "第{n}ディール", "game_no": "第{n}ゲーム", "cards": "{n}枚", "card": "1枚",
@@ -59,6 +69,12 @@ WORDS: dict[str, dict[str, str]] = {
         "games_won": "ゲーム: {a}–{b}",
         "hand_alt": "あなたの手札 {n}枚: {cards}。", "playable_alt": "出せる札: {cards}。",
         "high_bid": "最高ビッド: {s}",
+        "deal_of": "第{n}ディール（全{total}）", "game_of": "第{n}ゲーム（全{total}）",
+        "penalty_of": "ペナルティ {n} / {limit}", "points_of": "{n} / {target}点",
+        "card_points_of": "札点 {n} / {need}", "total_of": "合計: {n} / {limit}",
+        "penalty_cards": "ペナルティ札", "known_cards": "判明した札",
+        "table_cards": "場の札", "team_points": "{n} / {target}点 · {tricks}",
+        "limit_total": "合計の上限 {n}",
     },
 }
 
@@ -135,7 +151,40 @@ def base_scene(view: dict[str, Any], names: Sequence[str], lang: str) -> Scene:
     scene = Scene(title=_title(view, lang), subtitle=subtitle, seats=seats,
                   trick=_plays(view.get("trick")), lead_label=word(lang, "lead"),
                   last_trick=_plays(view.get("last_trick")), last_label=word(lang, "last"))
+    leader = view.get("leader")
+    if scene.last_trick and isinstance(leader, int) and 0 <= leader < players:
+        # the previous trick's taker leads the next one, in every trick game here
+        scene.last_label = word(lang, "last_won", name=_name(names, leader))
     return scene
+
+
+def _best_play(scene: Scene, beats: Callable[[str, str, str], bool]) -> None:
+    """Mark the play winning the trick so far: ``beats(card, best, led)`` says whether a card
+    takes over from the best one so far (cards face down never do)."""
+    best, best_card = -1, ""
+    for i, (_seat, codes) in enumerate(scene.trick):
+        code = codes[-1] if codes else None
+        if code is None:
+            continue
+        if best < 0 or beats(code, best_card, scene.trick[0][1][-1] or code):
+            best, best_card = i, code
+    scene.trick_best = best
+
+
+_RANKS = "23456789TJQKA"
+
+
+def _rank(code: str) -> int:
+    return _RANKS.find(code[0])
+
+
+def _follows(code: str, best: str, led: str, trumps: str | None = None,
+             strength: Callable[[str], int] = _rank) -> bool:
+    """A card beats the best so far: a stronger one of its suit, or the first trump (the led
+    suit's strongest wins when nobody trumps)."""
+    if code[1] == best[1]:
+        return strength(code) > strength(best)
+    return trumps is not None and code[1] == trumps
 
 
 def _result(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str,
@@ -162,8 +211,10 @@ def _out(view: dict[str, Any], scene: Scene, lang: str, gone: Sequence[bool]) ->
 
 def _twenty_two(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
     scores = view.get("scores") or []
+    limit = view.get("limit")
     for seat, seat_scene in enumerate(scene.seats):
-        seat_scene.lines.append(word(lang, "penalty", n=_number(scores[seat])))
+        seat_scene.lines.append(word(lang, "penalty_of", n=_number(scores[seat]), limit=limit)
+                                if limit else word(lang, "penalty", n=_number(scores[seat])))
     if view.get("final"):
         final = view["final"]
         plays = final.get("plays", final) if isinstance(final, dict) else final
@@ -174,9 +225,14 @@ def _twenty_two(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: 
         scene.rows.append((word(lang, "to_beat"), list(to_beat)))
     for seat, cards in enumerate(view.get("penalties") or []):
         scene.seats[seat].cards = list(cards)
+        scene.seats[seat].cards_label = word(lang, "penalty_cards")
+    to_beat_cards = list(to_beat)
+    for i, (_seat, codes) in enumerate(scene.trick):  # the play to beat is winning the trick
+        if to_beat_cards and sorted(map(str, codes)) == sorted(to_beat_cards):
+            scene.trick_best = i
     _out(view, scene, lang, [not x for x in view.get("live") or []])
-    if view.get("limit"):
-        scene.corner.append(word(lang, "limit", n=view["limit"]))
+    if limit:
+        scene.corner.append(word(lang, "limit", n=limit))
     if view.get("stock_count") is not None:
         scene.corner.append(word(lang, "stock", n=view["stock_count"]))
     if view.get("pot"):
@@ -195,7 +251,9 @@ def _one_two_three_four(view: dict[str, Any], scene: Scene, names: Sequence[str]
 
     for seat, seat_scene in enumerate(scene.seats):
         seat_scene.lines.append(money(seat))
+    total = view.get("games")
     scene.subtitle = (word(lang, "over") if view.get("over")
+                      else word(lang, "game_of", n=view.get("deal", 1), total=total) if total
                       else word(lang, "game_no", n=view.get("deal", 1)))
     if view.get("number_to_beat") is not None:
         scene.lines.append(word(lang, "number", n=view["number_to_beat"]))
@@ -221,6 +279,8 @@ def _bhabhi(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str)
         scene.seats[loser].badge("loser", word(lang, "bhabhi"))
     for seat, known in enumerate(view.get("known") or []):
         scene.seats[seat].cards = list(known)[:8]
+        scene.seats[seat].cards_label = word(lang, "known_cards")
+    _best_play(scene, lambda code, best, led: _follows(code, best, led))
     if view.get("discarded"):
         scene.corner.append(word(lang, "discarded", n=view["discarded"]))
     taker = view.get("last_taker")
@@ -233,6 +293,11 @@ def _bhabhi(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str)
 def _finesse(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
     for seat, cards in enumerate(view.get("table_cards") or []):
         scene.seats[seat].cards = list(cards)
+        scene.seats[seat].cards_label = word(lang, "table_cards")
+    for seat, seat_scene in enumerate(scene.seats):  # partners sit across: 0 & 2, 1 & 3
+        seat_scene.team = seat % 2
+    trumps = view.get("trumps")
+    _best_play(scene, lambda code, best, led: _follows(code, best, led, trumps))
     won = view.get("tricks_won") or []
     for seat, n in enumerate(won):
         scene.seats[seat].lines.append(_count(lang, n, "trick", "tricks"))
@@ -240,12 +305,16 @@ def _finesse(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str
         scene.corner.append(word(lang, "trumps", s=suit_word(lang, view["trumps"])))
     team_scores = view.get("team_scores") or [0, 0]
     tricks = view.get("team_tricks") or [0, 0]
+    target = view.get("target")
     for team, (a, b) in enumerate(((0, 2), (1, 3))):
+        scene.corner_colour[len(scene.corner)] = TEAM_COLOURS[team]
         scene.corner.append(word(lang, "team", a=_name(names, a), b=_name(names, b)))
-        scene.corner.append(word(lang, "points", n=_number(team_scores[team])) + " · "
-                            + _count(lang, tricks[team], "trick", "tricks"))
-    if view.get("target"):
-        scene.corner.append(word(lang, "target", n=view["target"]))
+        scene.corner_colour[len(scene.corner)] = TEAM_COLOURS[team]
+        won_tricks = _count(lang, tricks[team], "trick", "tricks")
+        scene.corner.append(word(lang, "team_points", n=_number(team_scores[team]),
+                                 target=target, tricks=won_tricks) if target else
+                            word(lang, "points", n=_number(team_scores[team])) + " · "
+                            + won_tricks)
     _result(view, scene, names, lang,
             lambda s: word(lang, "points", n=_number(team_scores[s % 2])))
 
@@ -255,10 +324,15 @@ def _sugekari(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: st
     if played:
         scene.rows.append((word(lang, "round"), [p["card"] for p in played]))
     if view.get("total") is not None and not view.get("over"):
-        scene.lines.append(word(lang, "total", n=view["total"]))
+        scene.lines.append(word(lang, "total_of", n=view["total"], limit=SUGEKARI_LIMIT))
+    elif not view.get("over"):
+        scene.corner.append(word(lang, "limit_total", n=SUGEKARI_LIMIT))
     sides = view.get("sides") or [[s] for s in range(view["players"])]
     counts = view.get("captured_counts") or []
     side_of = {seat: side for side, seats in enumerate(sides) for seat in seats}
+    if any(len(seats) > 1 for seats in sides):  # teams: each side in its colour
+        for seat, seat_scene in enumerate(scene.seats):
+            seat_scene.team = side_of.get(seat)
     for seat, seat_scene in enumerate(scene.seats):
         side = side_of.get(seat)
         if side is not None and side < len(counts):
@@ -287,7 +361,10 @@ def _bear(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -
         game = suit_word(lang, str(contract.get("game")))
         bid = contract.get("bid")
         scene.corner.append(word(lang, "contract", s=f"{bid} {game}" if bid else game))
+    if view.get("trumps") and view.get("trumps") in SUIT_WORD["en"]:
+        scene.corner.append(word(lang, "trumps", s=suit_word(lang, str(view["trumps"]))))
     declarer = view.get("declarer")
+    need = (contract or {}).get("bid")
     playing = view.get("phase") == "play" or view.get("over")
     won = view.get("tricks_won") or []
     taken = view.get("points_taken") or []
@@ -302,7 +379,9 @@ def _bear(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -
         for seat, seat_scene in enumerate(scene.seats):
             n = won[seat] if seat < len(won) else 0
             parts = [_count(lang, n, "trick", "tricks")]
-            if seat < len(taken) and taken[seat]:
+            if seat == declarer and need and seat < len(taken):  # how far from the contract
+                parts.append(word(lang, "card_points_of", n=taken[seat], need=need))
+            elif seat < len(taken) and taken[seat]:
                 parts.append(word(lang, "card_points", n=taken[seat]))
             seat_scene.lines += parts
     if not playing:  # the auction: the bid to beat in the middle
@@ -317,6 +396,8 @@ def _bear(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -
         scene.corner.append(word(lang, "kitty", n=view["kitty_count"]))
     if view.get("target"):
         scene.corner.append(word(lang, "target", n=view["target"]))
+    if view.get("deals") and not view.get("over"):
+        scene.subtitle = word(lang, "deal_of", n=view.get("deal", 1), total=view["deals"])
     _result(view, scene, names, lang,
             lambda s: word(lang, "points", n=_number(scores[s])))
 
@@ -329,14 +410,26 @@ def _spar(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -
     won = view.get("tricks_won") or []
     for seat, seat_scene in enumerate(scene.seats):
         n = won[seat] if seat < len(won) else 0
-        seat_scene.lines.append(word(lang, "points", n=_number(scores[seat])))
+        target = view.get("target")
+        seat_scene.lines.append(word(lang, "points_of", n=_number(scores[seat]), target=target)
+                                if target else word(lang, "points", n=_number(scores[seat])))
         if n and not view.get("over"):
             seat_scene.lines.append(_count(lang, n, "trick", "tricks"))
     winners = view.get("trick_winners") or []
     if winners:
         scene.last_label = word(lang, "last_won", name=_name(names, winners[-1]["seat"]))
+    # each member of the family orders its ranks its own way (Agram: A T 9 … 3)
+    order = spar.VARIANTS.get(str(variant or "spar"), spar.VARIANTS["spar"]).ranks
+
+    def strength(code: str) -> int:
+        rank = parse(code).rank
+        return order.index(rank) if rank in order else -1
+
+    _best_play(scene, lambda code, best, led: _follows(code, best, led, None, strength))
     if view.get("target"):
         scene.corner.append(word(lang, "target", n=view["target"]))
+    if view.get("deals") and not view.get("over"):
+        scene.subtitle = word(lang, "deal_of", n=view.get("deal", 1), total=view["deals"])
     _result(view, scene, names, lang,
             lambda s: word(lang, "points", n=_number(scores[s])))
 

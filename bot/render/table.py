@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import functools
 import io
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render import cards, faces, fonts
+from bot.render import cards, faces, fonts, overlaps
 
 WIDTH, HEIGHT = 1200, 675
 FELT = (24, 94, 56)
@@ -35,14 +37,19 @@ INK = (30, 30, 30)
 RED_BADGE = (230, 120, 110)
 # Card sizes: in the centre, and in front of a seat or in the previous trick.
 CARD_W, CARD_H = 92, 128
+MID_W, MID_H = 74, 103  # a crowded trick, and the previous trick drawn in the middle
 SMALL_W, SMALL_H = 62, 86
 # Text sizes (px on the 1200-px picture). MIN_TEXT is the bar the gallery test holds.
 TITLE, NAME, TEXT = 32, 28, 24
 MIN_TEXT = 24
+SMALL_TEXT = MIN_TEXT  # labels over cards
 MIN_RANK = int(SMALL_H * 0.30)
 BOX_W = 300
 MARGIN = 10
 AVATAR = 48
+# Partnerships' colours (Finesse's pairs, Sugekari's teams): the seat box's edge and the
+# corner's line of that side.
+TEAM_COLOURS = [(110, 170, 240), (240, 150, 90)]
 
 # Badge colours by kind: what the badge means decides how it looks.
 BADGE_FILL = {"turn": GOLD, "winner": GOLD, "safe": (150, 215, 160), "loser": RED_BADGE,
@@ -63,6 +70,8 @@ class SeatScene:
     hand_count: int = 0
     avatar: bytes | None = None
     computer: bool = False
+    team: int | None = None  # the partnership, drawn in its colour
+    cards_label: str = ""  # what the cards in front of the seat are ("penalty", "known")
 
     def badge(self, kind: str, text: str) -> None:
         """Add a badge once (a kind shows one badge)."""
@@ -88,7 +97,9 @@ class Scene:
     rows: list[tuple[str, list[str | None]]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     corner: list[str] = field(default_factory=list)
+    corner_colour: dict[int, tuple[int, int, int]] = field(default_factory=dict)
     result: list[str] = field(default_factory=list)
+    trick_best: int = -1  # the play of ``trick`` winning it so far (-1: not known)
 
 
 # Where seats sit, per seat count: (x, y) with y "B" for the bottom edge and "T" for the top
@@ -141,15 +152,278 @@ def trick_spot(x: int, y: int, h: int, crowded: bool) -> tuple[int, int]:
 
 
 Rect = tuple[int, int, int, int]
-# Where each part of the last pictures went, when a caller asks (``MARKS = []``): (what, box).
-# "seat:N" boxes, "badge:KIND:N" badges, "trick:N", "last:N" and "cards:N" cards, "row" centre
-# cards, "previous" the previous trick, "result" the result.
+# What the last pictures drew, in drawing order, when a caller asks (``MARKS = []``): (what,
+# box). "seat:N" a seat's box (its face, name and lines inside), "badge:KIND:N" a seat's badge
+# (the trick's lead too), "text:WHAT" a line of text, "result" the result box, and for each card
+# "GROUP:N" its box followed by "index:GROUP:N", the corner holding its rank and suit, with GROUP
+# "trick", "last" (the previous trick drawn in the middle), "cards" (lying in front of seat N),
+# "row" (the centre's cards) or "previous" (the previous trick, small).
 MARKS: list[tuple[str, Rect]] | None = None
 
 
-def _mark(what: str, rect: Rect) -> None:
-    if MARKS is not None:
-        MARKS.append((what, rect))
+def index_width(w: int) -> int:
+    """How wide a card's corner index (rank over suit) is: a card fanned over it must start
+    at least this far to its right, or the rank is hidden ("10" is the widest rank)."""
+    return int(w * 0.56)
+
+
+def index_rect(x: int, y: int, w: int, h: int) -> Rect:
+    """The corner of a card at (x, y) holding its rank and suit (see ``cards.face``)."""
+    return (x, y, x + index_width(w), y + int(h * 0.58))
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(r: Rect) -> bool:
+    return r[0] >= 0 and r[1] >= 0 and r[2] <= WIDTH and r[3] <= HEIGHT
+
+
+def text_rect(x: int, y: int, width: int, size: int, anchor: str = "l") -> Rect:
+    """The box a line of text takes: its width, and the height its letters reach."""
+    left = x - width // 2 if anchor == "m" else (x - width if anchor == "r" else x)
+    half = int(size * 0.62)
+    return (left, y - half, left + width, y + half)
+
+
+@dataclass
+class Layout:
+    """Everything placed so far, so that nothing placed later covers it: boxes of text, badges
+    and seats (nothing may overlap them), cards (text may not lie on them) and cards' indexes
+    (no later card may cover one). Each placed thing keeps how to paint it, in order."""
+
+    solid: list[Rect] = field(default_factory=list)
+    cards: list[Rect] = field(default_factory=list)
+    indexes: list[Rect] = field(default_factory=list)
+    paint: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+    marks: list[tuple[str, Rect]] = field(default_factory=list)
+    owned: dict[Any, Any] = field(default_factory=dict)  # see _owned
+    forced: int = 0  # groups placed where they cover something: no free place was found
+
+    def copy(self) -> Layout:
+        """A layout to try a way of placing on (this one unchanged)."""
+        return Layout(list(self.solid), list(self.cards), list(self.indexes), list(self.paint),
+                      list(self.marks), self.owned)
+
+    def text_free(self, r: Rect) -> bool:
+        """Whether a box of text (or a badge) may go here."""
+        return (_inside(r) and not any(_overlap(r, o) for o in self.solid)
+                and not any(_overlap(r, c) for c in self.cards))
+
+    def cards_free(self, rects: list[Rect]) -> bool:
+        """Whether cards may go here: inside, clear of text, not over another card's index."""
+        # the cards of a row lie side by side: their span first, each card only where an
+        # index lies within it (this test runs thousands of times for a crowded table)
+        x0, y0, x1, y1 = rects[0][0], rects[0][1], rects[-1][2], rects[-1][3]
+        if x0 < 0 or y0 < 0 or x1 > WIDTH or y1 > HEIGHT:
+            return False
+        for o in self.solid:
+            if o[0] < x1 and x0 < o[2] and o[1] < y1 and y0 < o[3]:
+                return False
+        for i in self.indexes:
+            if i[0] < x1 and x0 < i[2] and i[1] < y1 and y0 < i[3] \
+                    and any(_overlap(r, i) for r in rects):
+                return False
+        return True
+
+    def add_text(self, what: str, rect: Rect, op: tuple[Any, ...]) -> None:
+        self.solid.append(rect)
+        self.marks.append((what, rect))
+        self.paint.append(("text", op))
+
+    def add_solid(self, what: str, rect: Rect, kind: str, op: tuple[Any, ...]) -> None:
+        self.solid.append(rect)
+        self.marks.append((what, rect))
+        self.paint.append((kind, op))
+
+    def add_card(self, what: str, code: str | None, x: int, y: int, w: int, h: int,
+                 dim: bool = False, marked: bool = False) -> None:
+        rect = (x, y, x + w, y + h)
+        index = index_rect(x, y, w, h)
+        self.cards.append(rect)
+        self.indexes.append(index)
+        self.marks.append((what, rect))
+        self.marks.append((f"index:{what}", index))
+        self.paint.append(("card", (code, x, y, w, h, dim, marked)))
+
+
+def _offsets(step: int, reach: int) -> list[tuple[int, int]]:
+    """Shifts from a preferred place, nearest first: where to look for room."""
+    found = [(dx, dy) for dx in range(-reach, reach + 1, step)
+             for dy in range(-reach, reach + 1, step)]
+    return sorted(found, key=lambda d: (d[0] ** 2 + d[1] ** 2, abs(d[1]), d))
+
+
+NEAR = _offsets(12, 96)
+FAR = _offsets(24, 312)
+
+
+def fan_step(n: int, w: int, max_width: int) -> int:
+    """The distance between cards side by side: apart when they fit, else overlapping, but
+    never over each other's index."""
+    if n <= 1:
+        return w
+    return max(index_width(w), min(w + 6, (max_width - w) // (n - 1)))
+
+
+def row_rects(n: int, cx: int, top: int, w: int, h: int, step: int) -> list[Rect]:
+    """The boxes of n cards side by side, centred on cx."""
+    total = step * (n - 1) + w
+    x = cx - total // 2
+    return [(x + i * step, top, x + i * step + w, top + h) for i in range(n)]
+
+
+@dataclass
+class Group:
+    """Cards to place together (a seat's play, the cards in front of it, a centre row) with
+    a label above them or a badge on them."""
+
+    what: str
+    codes: list[str | None]
+    sizes: list[tuple[int, int]]
+    max_width: int
+    label: str = ""  # small text above the cards
+    label_kind: str = ""  # a badge above (or under) the cards instead: its kind
+    seat: int = -1
+    dim: bool = False
+    winning: bool = False  # the play winning the trick so far: its cards ringed
+
+
+Owner = Callable[[int, int], bool]
+#: the shifts around a place at which a row of a width lies in a seat's cell, found once per
+#: table (the ways a layout tries search the same places again)
+_OwnedKey = tuple[Owner, int, int, int, int]
+
+
+def _owned(owner: Owner | None, cx: int, cy: int, total: int, w: int,
+           offsets: Sequence[tuple[int, int]],
+           found: dict[_OwnedKey, tuple[list[tuple[int, int]], Iterator[tuple[int, int]]]]
+           ) -> Iterator[tuple[int, int]]:
+    """The offsets at which a row ``total`` wide centred at (cx, cy) + offset lies in the cell
+    of the seat ``owner`` stands for (a cell is convex: a row whose end cards lie in it lies
+    in it whole), nearest first; found as far as a search reads them, and kept."""
+    if owner is None:
+        yield from offsets
+        return
+    key = (owner, cx, cy, total, len(offsets))
+    if key not in found:
+        first, last = -total // 2 + w // 2, total - total // 2 - w // 2
+        found[key] = ([], (d for d in offsets if owner(cx + d[0] + first, cy + d[1])
+                           and owner(cx + d[0] + last, cy + d[1])))
+    known, rest = found[key]
+    yield from list(known)
+    for offset in rest:
+        known.append(offset)
+        yield offset
+
+
+def _group_fits(layout: Layout, g: Group, cx: int, cy: int, w: int, h: int, step: int
+                ) -> tuple[list[Rect], Rect | None] | None:
+    n = len(g.codes)
+    total = step * (n - 1) + w
+    x0, y0 = cx - total // 2, cy - h // 2
+    x1, y1 = x0 + total, y0 + h
+    # the row's span first: most places fail there, before any card's box is made
+    if x0 < 0 or y0 < 0 or x1 > WIDTH or y1 > HEIGHT:
+        return None
+    for o in layout.solid:
+        if o[0] < x1 and x0 < o[2] and o[1] < y1 and y0 < o[3]:
+            return None
+    rects = row_rects(n, cx, y0, w, h, step)
+    if not layout.cards_free(rects):
+        return None
+    left, right = rects[0][0], rects[-1][2]
+    if not (g.label or g.label_kind):
+        return rects, None
+    tops: tuple[tuple[int, int], ...]
+    if g.label_kind:
+        width = fonts.text_width(g.label, TEXT, True) + 18
+        tops = ((cy - h // 2 - 36, cy - h // 2 - 4), (cy + h // 2 + 4, cy + h // 2 + 36))
+    else:
+        width = fonts.text_width(g.label, SMALL_TEXT, True)
+        half = int(SMALL_TEXT * 0.62)
+        tops = ((cy - h // 2 - 2 - 2 * half, cy - h // 2 - 2),)
+    middle = (left + right) // 2
+    for top, bottom in tops:
+        box = (middle - width // 2, top, middle - width // 2 + width, bottom)
+        if layout.text_free(box):
+            return rects, box
+    return None
+
+
+def place_group(layout: Layout, g: Group, cx: int, cy: int,
+                owner: Owner | None = None,
+                offsets: Sequence[tuple[int, int]] = NEAR, required: bool = True) -> bool:
+    """Place a group at the nearest free place around (cx, cy), in the largest size that
+    finds one; when none does, at (cx, cy) in its smallest size if ``required`` (so that
+    nothing is lost: the layout tests would show the overlap), else not at all."""
+    found = None
+    for w, h in g.sizes:
+        total = fan_step(len(g.codes), w, g.max_width) * (len(g.codes) - 1) + w
+        step = fan_step(len(g.codes), w, g.max_width)
+        for dx, dy in _owned(owner, cx, cy, total, w, offsets, layout.owned):
+            fit = _group_fits(layout, g, cx + dx, cy + dy, w, h, step)
+            if fit is not None:
+                found = (fit, w, h)
+                break
+        if found:
+            break
+    if found is None and g.max_width > 0 and len(g.codes) > 1:  # fanned as tight as may be
+        return place_group(layout, Group(g.what, g.codes, g.sizes, 0, g.label, g.label_kind,
+                                         g.seat, g.dim, g.winning), cx, cy, owner, offsets,
+                           required)
+    if found is None and g.label and not g.label_kind:  # the cards without their label
+        return place_group(layout, Group(g.what, g.codes, g.sizes, BOX_W, "", "", g.seat,
+                                         g.dim, g.winning), cx, cy, owner, offsets, required)
+    if found is None:
+        if not required:
+            return False
+        layout.forced += 1
+        w, h = g.sizes[-1]
+        step = fan_step(len(g.codes), w, g.max_width)
+        rects = row_rects(len(g.codes), cx, cy - h // 2, w, h, step)
+        badge = None
+        if g.label_kind:  # the lead's badge still shown, where it covers nothing if it can
+            width = fonts.text_width(g.label, TEXT, True) + 18
+            left = (rects[0][0] + rects[-1][2] - width) // 2
+            top = rects[0][1] - 36
+            badge = (left, top, left + width, top + 32)
+            for dx, dy in NEAR:
+                moved = (left + dx, top + dy, left + width + dx, top + 32 + dy)
+                if layout.text_free(moved):
+                    badge = moved
+                    break
+        found = ((rects, badge), w, h)
+    (rects, box), w, h = found
+    for code, r in zip(g.codes, rects, strict=True):
+        layout.add_card(f"{g.what}:{g.seat}" if g.seat >= 0 else g.what, code, r[0], r[1], w,
+                        h, g.dim, g.winning)
+    if box is not None and g.label_kind:
+        layout.add_solid(f"badge:{g.label_kind}:{g.seat}", box, "badge",
+                         (box, g.label, g.label_kind))
+    elif box is not None:
+        layout.add_text(f"text:label:{g.what}:{g.seat}", box,
+                        ((box[0], (box[1] + box[3]) // 2), g.label, SMALL_TEXT, MUTED, True,
+                         "l"))
+    return True
+
+
+def place_text(layout: Layout, what: str, spots: Sequence[tuple[int, int]], text: str,
+               size: int, colour: tuple[int, int, int], bold: bool = False,
+               anchor: str = "l", max_width: int = 560,
+               offsets: Sequence[tuple[int, int]] = ((0, 0),)) -> bool:
+    """A line of text at the first free spot (each tried with the shifts ``offsets``)."""
+    text = fonts.fit(text, size, max_width, bold)
+    width = fonts.text_width(text, size, bold)
+    for x, y in spots:
+        for dx, dy in offsets:
+            r = text_rect(x + dx, y + dy, width, size, anchor)
+            if layout.text_free(r):
+                layout.add_text(f"text:{what}", r, ((x + dx, y + dy), text, size, colour, bold,
+                                                   anchor))
+                return True
+    return False
 
 
 @functools.cache
@@ -161,94 +435,238 @@ def _background() -> Image.Image:
     return image
 
 
-def _paste(image: Image.Image, tile: Image.Image, x: int, y: int) -> None:
-    image.paste(tile, (x, y), tile)
-
-
-def _card_row(image: Image.Image, codes: list[str | None], cx: int, y: int, w: int, h: int,
-              four_colour: bool, max_width: int, what: str = "cards", dim: bool = False
-              ) -> tuple[int, int]:
-    """Cards side by side centred on cx (overlapping when they do not fit); their x span."""
-    if not codes:
-        return cx, cx
-    step = min(w + 6, max(w // 3, (max_width - w) // max(1, len(codes) - 1))) \
-        if len(codes) > 1 else w
-    total = step * (len(codes) - 1) + w
-    x = cx - total // 2
-    start = x
-    for code in codes:
-        _paste(image, cards.card(code, w, h, four_colour, dim=dim), x, y)
-        x += step
-    _mark(what, (start, y, start + total, y + h))
-    return start, start + total
-
-
-def _label(image: Image.Image, draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str,
-           kind: str, anchor: str = "m", seat: int = -1) -> int:
-    """A badge: dark text on a coloured pill; returns its width."""
+def _badge_box(x: int, y: int, text: str, anchor: str = "m") -> Rect:
     width = fonts.text_width(text, TEXT, True) + 18
-    x, y = xy
     left = x - width // 2 if anchor == "m" else (x - width if anchor == "r" else x)
-    _mark(f"badge:{kind}:{seat}", (left, y - 16, left + width, y + 16))
-    draw.rounded_rectangle((left, y - 16, left + width, y + 16), radius=12,
-                           fill=BADGE_FILL.get(kind, GREY), outline=INK, width=1)
-    fonts.draw_text(image, (left + width // 2, y), text, TEXT, INK, bold=True, anchor="m")
-    return width
+    return (left, y - 16, left + width, y + 16)
 
 
-def draw_scene(scene: Scene, four_colour: bool = False) -> Image.Image:
-    """The picture of a scene, 1200 × 675."""
-    image = _background().copy()
-    draw = ImageDraw.Draw(image)
+def seat_marks(names: Sequence[str]) -> list[str]:
+    """What each seat's disc shows: the name's initials, or the seat's number where the first
+    letter of the initials repeats at the table (席1, 席2 … all start with 席)."""
+    found = [faces.initials(name) for name in names]
+    firsts = [mark[0] for mark in found]
+    return [str(seat + 1) if firsts.count(firsts[seat]) > 1 or mark == "?" else mark
+            for seat, mark in enumerate(found)]
+
+
+def layout_scene(scene: Scene) -> Layout:
+    """Where everything of a scene goes: the seats by the layout of their count, then every
+    other part at the nearest place where it covers nothing placed before it."""
+    layout = Layout()
     players = len(scene.seats)
     wrapped = [_wrap(s.lines) for s in scene.seats]
     lines = max([1, *(len(w) for w in wrapped)])
     spots = [seat_position(seat, players, lines) for seat in range(players)]
     h = box_height(lines)
-    top_band = [x for x, y in spots if y - h // 2 < 100]
-    right_top = min([HEIGHT, *(y - h // 2 for x, y in spots if x + BOX_W // 2 > 860)])
-    corner_left = max([860, *(x + BOX_W // 2 + 16 for x in top_band if x > WIDTH // 2)])
-    title_right = min([560, *(x - BOX_W // 2 - 16 for x in top_band
-                              if x - BOX_W // 2 < 560)])
-    title, size = _title_fit(scene.title, title_right - 22)
-    fonts.draw_text(image, (22, 30), title, size, WHITE, bold=True)
-    if scene.subtitle:
-        fonts.draw_text(image, (22, 68), fonts.fit(scene.subtitle, TEXT, title_right - 22),
-                        TEXT, MUTED)
-    for i, text in enumerate(scene.corner[:max(2, (right_top - 12) // 32)]):
-        fonts.draw_text(image, (WIDTH - 22, 28 + 32 * i),
-                        fonts.fit(text, TEXT, WIDTH - 22 - corner_left), TEXT, WHITE,
-                        anchor="r")
-    crowded = any(s.cards for s in scene.seats)
+    discs = seat_marks([s.name for s in scene.seats])
     for seat, seat_scene in enumerate(scene.seats):
         x, y = spots[seat]
-        below_free = all(not (abs(ox - x) < BOX_W and 0 < oy - y < h + SMALL_H + 40)
-                         for ox, oy in spots)
-        _draw_seat(image, draw, seat_scene, seat, wrapped[seat], x, y, h, four_colour,
-                   below_free)
-    if scene.trick and not scene.result:
-        _draw_trick(image, draw, scene, spots, h, crowded, four_colour)
-    elif scene.last_trick and not scene.result:
-        _draw_trick(image, draw, scene, spots, h, crowded, four_colour, last=True)
-    if scene.trick and scene.last_trick and not scene.result:
-        _draw_previous(image, scene, spots, h, four_colour)
+        rect = (x - BOX_W // 2, y - h // 2, x + BOX_W // 2, y + h // 2)
+        layout.add_solid(f"seat:{seat}", rect, "seat",
+                         (seat_scene, seat, wrapped[seat], rect, discs[seat]))
+        # Badges side by side along the box's outer edge, never over each other; a top-edge
+        # seat's under its box.
+        bx = rect[2]
+        by = rect[3] + 18 if rect[1] <= MARGIN + 4 else rect[1] - 6
+        for kind, text in reversed(seat_scene.badges):
+            box = _badge_box(bx, by, text, "r")
+            layout.add_solid(f"badge:{kind}:{seat}", box, "badge", (box, text, kind))
+            bx = box[0] - 6
+    _head(layout, scene, spots, h)
+
+    @functools.cache  # one per seat: the search keeps what it found per owner (_owned)
+    def owner_of(seat: int) -> Callable[[int, int], bool]:
+        # a card lies nearer its seat than any other: on its side of the line halfway to each
+        # other seat (2 p·(o − s) ≤ |o|² − |s|²)
+        sx, sy = spots[seat]
+        lines = [(2 * (ox - sx), 2 * (oy - sy), ox * ox + oy * oy - sx * sx - sy * sy)
+                 for ox, oy in spots]
+
+        def owns(x: int, y: int) -> bool:
+            return all(a * x + b * y <= c for a, b, c in lines)
+        return owns
+
+    crowded = any(s.cards for s in scene.seats)
+    if scene.result:  # the result first: the cards in front of the seats find room around it
+        _place_result(layout, scene.result)
+    last = not scene.trick and bool(scene.last_trick)
+    plays = [] if scene.result else scene.last_trick if last else scene.trick
+
+    def seat_cards(into: Layout, required: bool, labelled: bool = True) -> bool:
+        placed = True
+        for seat, seat_scene in enumerate(scene.seats):
+            if seat_scene.cards and not scene.result:  # the result says each seat's number
+                cx, cy = _seat_cards_spot(spots[seat], h)
+                placed &= place_group(into, Group("cards", list(seat_scene.cards),
+                                                  [(SMALL_W, SMALL_H)], BOX_W,
+                                                  seat_scene.cards_label if labelled else "",
+                                                  seat=seat),
+                                      cx, cy, owner_of(seat), FAR, required)
+        return placed
+
+    def trick(into: Layout, sizes: list[tuple[int, int]], required: bool) -> bool:
+        placed = True
+        for i, (seat, codes) in enumerate(plays):
+            tx, ty = trick_spot(*spots[seat], h, crowded)
+            lead = i == 0 and bool(scene.lead_label)
+            group = Group("last" if last else "trick", list(codes), sizes, CARD_W + 30 * 5,
+                          scene.lead_label if lead else "",
+                          ("lead-last" if last else "lead") if lead else "",
+                          seat=seat, dim=last, winning=i == scene.trick_best and not last)
+            placed &= place_group(into, group, tx, ty, owner_of(seat), FAR, required)
+        return placed
+
+    # The ways to try, until one places everything: the seats' cards first, then the trick in
+    # its largest size (the previous trick one size smaller than a live one); the trick first;
+    # smaller; the seats' card labels left out. When none does, the first way, with anything
+    # that found no room where it would best go (the layout tests count those).
+    big = [(CARD_W, CARD_H), (MID_W, MID_H), (SMALL_W, SMALL_H)][1 if last else 0:]
+    # (in the order that most often succeeds soonest at eight seats, where most ways fail)
+    ways = [(first, sizes, labelled) for labelled in (True, False)
+            for sizes in (big, big[-1:], big[1:]) for first in (False, True)]
+    for trick_first, sizes, labelled in ways:
+        trial = layout.copy()
+        if trick_first:
+            done = trick(trial, sizes, False) and seat_cards(trial, False, labelled)
+        else:
+            done = seat_cards(trial, False, labelled) and trick(trial, sizes, False)
+        if done:
+            layout = trial
+            break
+    else:  # every way leaves something without room: the way that breaks the fewest rules
+        tried = []
+        for trick_first, sizes, labelled in ways:
+            trial = layout.copy()
+            if trick_first:
+                trick(trial, sizes, True)
+                seat_cards(trial, True, labelled)
+            else:
+                seat_cards(trial, True, labelled)
+                trick(trial, sizes, True)
+            tried.append(trial)
+        layout = min(tried, key=lambda t: (len(overlaps.problems(t.marks, WIDTH, HEIGHT)),
+                                           t.forced))
     if scene.result:
-        _draw_result(image, draw, scene.result)
-        return image
-    rows = [] if scene.trick else scene.rows[:2]
+        return layout
+    if last and scene.last_label:
+        place_text(layout, "last", [CENTRE], scene.last_label, TEXT, WHITE, True, "m", 420,
+                   FAR)
+    if scene.trick and scene.last_trick:
+        _place_previous(layout, scene)
+    rows = [] if plays else scene.rows[:2]
     block = len(rows) * (CARD_H + 40) + len(scene.lines[:3]) * 34
     top = CENTRE[1] - block // 2
     for label, codes in rows:
-        if label:
-            fonts.draw_text(image, (CENTRE[0], top + 14), fonts.fit(label, TEXT, 560), TEXT,
-                            MUTED, anchor="m")
-        _card_row(image, codes, CENTRE[0], top + 32, CARD_W, CARD_H, four_colour, 560, "row")
+        group = Group("row", list(codes), [(CARD_W, CARD_H), (MID_W, MID_H)], 560, label)
+        place_group(layout, group, CENTRE[0], top + 32 + CARD_H // 2, None, FAR)
         top += CARD_H + 40
-    for text in scene.lines[:3]:
-        fonts.draw_text(image, (CENTRE[0], top + 17), fonts.fit(text, NAME, 560, True), NAME,
-                        WHITE, bold=True, anchor="m")
+    for i, text in enumerate(scene.lines[:3]):
+        place_text(layout, f"line:{i}", [(CENTRE[0], top + 17)], text, NAME, WHITE, True, "m",
+                   560, FAR)
         top += 34
+    return layout
+
+
+def _head(layout: Layout, scene: Scene, spots: list[tuple[int, int]], h: int) -> None:
+    """The title and subtitle at the top left, the game's lines at the top right, each clear of
+    the seats (lines that find no room there go under the title)."""
+    top_band = [x for x, y in spots if y - h // 2 < 100]
+    title_right = min([560, *(x - BOX_W // 2 - 16 for x in top_band
+                              if x - BOX_W // 2 < 560)])
+    title, size = _title_fit(scene.title, title_right - 22)
+    place_text(layout, "title", [(22, 30)], title, size, WHITE, True, "l", title_right - 22)
+    if scene.subtitle:
+        place_text(layout, "subtitle", [(22, 68)], scene.subtitle, TEXT, MUTED, False, "l",
+                   title_right - 22)
+    corner_left = max([860, *(x + BOX_W // 2 + 16 for x in top_band if x > WIDTH // 2)])
+    left_y = 104
+    for i, text in enumerate(scene.corner):
+        colour = scene.corner_colour.get(i, WHITE)
+        if place_text(layout, f"corner:{i}", [(WIDTH - 22, 28 + 32 * i)], text, TEXT,
+                      colour, False, "r", WIDTH - 22 - corner_left):
+            continue
+        while left_y < HEIGHT // 2 and not place_text(
+                layout, f"corner:{i}", [(22, left_y)], text, TEXT, colour, False, "l",
+                title_right - 22):
+            left_y += 32
+        left_y += 32
+
+
+def _seat_cards_spot(spot: tuple[int, int], h: int) -> tuple[int, int]:
+    """Where the cards lying in front of a seat would best go: on its side facing the centre."""
+    x, y = spot
+    if abs(x - CENTRE[0]) > WIDTH // 4:  # a side seat: under (or over) its box
+        return x, y + h // 2 + 14 + SMALL_H // 2 if y < CENTRE[1] + 100 else \
+            y - h // 2 - 28 - SMALL_H // 2
+    if y > CENTRE[1]:
+        return x, y - h // 2 - 28 - SMALL_H // 2
+    return x, y + h // 2 + 44 + SMALL_H // 2
+
+
+def _place_previous(layout: Layout, scene: Scene) -> None:
+    """The previous trick, small, in a free corner, cards in the order played, under who took
+    it; when no corner is free, who took it alone."""
+    codes = [c for _, cs in scene.last_trick for c in cs][:8]
+    group = Group("previous", codes, [(SMALL_W, SMALL_H)], 4 * (SMALL_W + 6),
+                  scene.last_label)
+    bottom = HEIGHT - MARGIN - SMALL_H // 2 - 2
+    for cx, cy in ((24 + 2 * (SMALL_W + 6), bottom), (WIDTH - 24 - 2 * (SMALL_W + 6), bottom),
+                   (24 + 2 * (SMALL_W + 6), 170), (WIDTH - 24 - 2 * (SMALL_W + 6), 170)):
+        if place_group(layout, group, cx, cy, None, NEAR, required=False):
+            return
+    if scene.last_label:
+        place_text(layout, "last", [CENTRE], scene.last_label, TEXT, WHITE, True, "m", 420, FAR)
+
+
+def _place_result(layout: Layout, result: list[str]) -> None:
+    """A finished game's result in the middle: a heading, then every place."""
+    step = 40 if len(result) <= 4 else 34
+    width = max(fonts.text_width(line, NAME, True) for line in result) + 60
+    width = min(max(width, 360), 640)
+    height = 24 + step * len(result)
+    left, top = CENTRE[0] - width // 2, CENTRE[1] - height // 2
+    box = (left, top, left + width, top + height)
+    for dx, dy in FAR:  # the middle, or the nearest place clear of the seats' cards
+        moved = (left + dx, top + dy, left + width + dx, top + height + dy)
+        if layout.text_free(moved):
+            box = moved
+            break
+    layout.add_solid("result", box, "result", (box, result, step))
+
+
+def draw_scene(scene: Scene, four_colour: bool = False) -> Image.Image:
+    """The picture of a scene, 1200 × 675."""
+    layout = layout_scene(scene)
+    if MARKS is not None:
+        MARKS.extend(layout.marks)
+    image = _background().copy()
+    draw = ImageDraw.Draw(image)
+    for kind, op in layout.paint:
+        if kind == "text":
+            xy, text, size, colour, bold, anchor = op
+            fonts.draw_text(image, xy, text, size, colour, bold=bold, anchor=anchor)
+        elif kind == "card":
+            code, x, y, w, h, dim, marked = op
+            tile = cards.card(code, w, h, four_colour, marked=marked, dim=dim)
+            image.paste(tile, (x, y), tile)
+        elif kind == "badge":
+            box, text, badge_kind = op
+            _badge(image, draw, box, text, badge_kind)
+        elif kind == "seat":
+            _draw_seat(image, draw, *op)
+        elif kind == "result":
+            _draw_result(image, draw, *op)
     return image
+
+
+def _badge(image: Image.Image, draw: ImageDraw.ImageDraw, box: Rect, text: str,
+           kind: str) -> None:
+    """A badge: dark text on a coloured pill."""
+    draw.rounded_rectangle(box, radius=12, fill=BADGE_FILL.get(kind, GREY), outline=INK,
+                           width=1)
+    fonts.draw_text(image, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), text, TEXT, INK,
+                    bold=True, anchor="m")
 
 
 def _title_fit(title: str, width: int) -> tuple[str, int]:
@@ -261,72 +679,14 @@ def _title_fit(title: str, width: int) -> tuple[str, int]:
     return fonts.fit(short, NAME, width, True), NAME
 
 
-def _draw_trick(image: Image.Image, draw: ImageDraw.ImageDraw, scene: Scene,
-                spots: list[tuple[int, int]], h: int, crowded: bool, four_colour: bool,
-                last: bool = False) -> None:
-    """Each card of a trick in front of the seat that played it, the lead marked."""
-    plays = scene.last_trick if last else scene.trick
-    drawn: list[Rect] = []
-    for i, (seat, codes) in enumerate(plays):
-        tx, ty = trick_spot(*spots[seat], h, crowded)
-        x0, x1 = _card_row(image, codes, tx, ty - CARD_H // 2, CARD_W, CARD_H, four_colour,
-                           CARD_W + 30 * 5, f"{'last' if last else 'trick'}:{seat}", dim=last)
-        drawn.append((x0, ty - CARD_H // 2, x1, ty + CARD_H // 2))
-        if i == 0 and scene.lead_label:  # the previous trick's cards and lead are greyed
-            _label(image, draw, ((x0 + x1) // 2, ty - CARD_H // 2 - 18), scene.lead_label,
-                   "lead-last" if last else "lead", seat=seat)
-    if last and scene.last_label:
-        fonts.draw_text(image, (CENTRE[0], _label_y(drawn)),
-                        fonts.fit(scene.last_label, TEXT, 360), TEXT, WHITE, bold=True,
-                        anchor="m")
-
-
-def _label_y(cards_drawn: list[Rect]) -> int:
-    """Where the previous trick's label goes: the centre, or above the trick's cards (clear of
-    the lead badge) when a card lies there."""
-    y = CENTRE[1] + 2
-    if all(bottom < y - 18 or top > y + 18 or right < CENTRE[0] - 180 or left > CENTRE[0] + 180
-           for left, top, right, bottom in cards_drawn):
-        return y
-    return min(top for _, top, _, _ in cards_drawn) - 52
-
-
-def _draw_previous(image: Image.Image, scene: Scene, spots: list[tuple[int, int]], h: int,
-                   four_colour: bool) -> None:
-    """The previous trick, small, in a free bottom corner: cards in the order played."""
-    bottom = HEIGHT - MARGIN - SMALL_H
-    taken = [x for x, y in spots if y + h // 2 > bottom - 40 and y != spots[0][1]]
-    taken += [x for x, y in spots if y - h // 2 < HEIGHT and y > HEIGHT - 200]
-    left_free = all(x - BOX_W // 2 > 20 + 4 * (SMALL_W // 2 + 4) + 40 or x > WIDTH // 2
-                    for x in taken)
-    if not left_free:
-        return
-    codes = [c for _, cs in scene.last_trick for c in cs][:8]
-    x = 24
-    fonts.draw_text(image, (x, bottom - 20), fonts.fit(scene.last_label, TEXT,
-                                                       spots[0][0] - BOX_W // 2 - 40),
-                    TEXT, MUTED)
-    step = min(SMALL_W + 4, max(SMALL_W // 3, (spots[0][0] - BOX_W // 2 - 40 - SMALL_W)
-                                // max(1, len(codes) - 1)))
-    for code in codes:
-        _paste(image, cards.card(code, SMALL_W, SMALL_H, four_colour), x, bottom - 2)
-        x += step
-    _mark("previous", (24, bottom - 2, x - step + SMALL_W, bottom - 2 + SMALL_H))
-
-
-def _draw_result(image: Image.Image, draw: ImageDraw.ImageDraw, result: list[str]) -> None:
-    """A finished game's result in the middle: a heading, then the places."""
-    shown = result[:6]
-    width = max(fonts.text_width(line, NAME, True) for line in shown) + 60
-    width = min(max(width, 360), 600)
-    height = 30 + 40 * len(shown)
-    left, top = CENTRE[0] - width // 2, CENTRE[1] - height // 2
-    _mark("result", (left, top, left + width, top + height))
-    draw.rounded_rectangle((left, top, left + width, top + height), radius=18, fill=BOX,
-                           outline=GOLD, width=3)
-    for i, line in enumerate(shown):
-        fonts.draw_text(image, (CENTRE[0], top + 35 + 40 * i),
-                        fonts.fit(line, NAME, width - 30, True), NAME,
+def _draw_result(image: Image.Image, draw: ImageDraw.ImageDraw, box: Rect, result: list[str],
+                 step: int) -> None:
+    """A finished game's result: a heading, then the places."""
+    left, top, right, _ = box
+    draw.rounded_rectangle(box, radius=18, fill=BOX, outline=GOLD, width=3)
+    for i, line in enumerate(result):
+        fonts.draw_text(image, ((left + right) // 2, top + 12 + step // 2 + step * i),
+                        fonts.fit(line, NAME, right - left - 30, True), NAME,
                         GOLD if i == 0 else WHITE, bold=True, anchor="m")
 
 
@@ -346,17 +706,20 @@ def _wrap(parts: list[str], most: int = 3) -> list[str]:
 
 
 def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatScene, index: int,
-               lines: list[str], x: int, y: int, h: int, four_colour: bool,
-               below_free: bool = True) -> None:
-    w = BOX_W
-    left, top = x - w // 2, y - h // 2
-    _mark(f"seat:{index}", (left, top, left + w, top + h))
-    outline = GOLD if seat.acting else (BOX_OUT if not seat.live else (90, 140, 110))
-    draw.rounded_rectangle((left, top, left + w, top + h), radius=14,
-                           fill=BOX if seat.live else (40, 40, 40), outline=outline,
-                           width=5 if seat.acting else 2)
-    faces.draw_face(image, seat.name, seat.avatar, seat.computer, left + 10, top + 10, AVATAR)
-    text_left = left + 10 + AVATAR + 10
+               lines: list[str], rect: Rect, disc: str) -> None:
+    left, top, right, bottom = rect
+    w = right - left
+    team = TEAM_COLOURS[seat.team % len(TEAM_COLOURS)] if seat.team is not None else None
+    outline = GOLD if seat.acting else (BOX_OUT if not seat.live else team or (90, 140, 110))
+    draw.rounded_rectangle(rect, radius=14, fill=BOX if seat.live else (40, 40, 40),
+                           outline=outline,
+                           width=5 if seat.acting else 4 if team is not None else 2)
+    if team is not None:  # the partnership's colour down the box's left edge, seen at 400 px
+        draw.rounded_rectangle((left + 3, top + 10, left + 10, bottom - 10), radius=3,
+                               fill=team)
+    faces.draw_face(image, seat.name, seat.avatar, seat.computer, left + 12, top + 10, AVATAR,
+                    disc, index)
+    text_left = left + 12 + AVATAR + 10
     name_width = left + w - 10 - text_left - (34 if seat.dealer else 0)
     fonts.draw_text(image, (text_left, top + 28), fonts.fit(seat.name, NAME, name_width, True),
                     NAME, WHITE if seat.live else MUTED, bold=True)
@@ -369,35 +732,19 @@ def _draw_seat(image: Image.Image, draw: ImageDraw.ImageDraw, seat: SeatScene, i
         draw.ellipse((cx - 16, cy - 16, cx + 16, cy + 16), fill=(240, 240, 240),
                      outline=(40, 40, 40))
         fonts.draw_text(image, (cx, cy), "D", TEXT, INK, bold=True, anchor="m")
-    # Badges side by side along the box's outer edge, never over each other.
-    bx = left + w
-    by = top + h + 18 if top <= MARGIN + 4 else top - 6  # a top-edge seat: under its box
-    for kind, text in reversed(seat.badges):
-        bx -= _label(image, draw, (bx, by), text, kind, anchor="r", seat=index) + 6
-    if seat.cards:
-        _seat_cards(image, seat.cards, index, x, y, h, four_colour, below_free)
 
 
-def _seat_cards(image: Image.Image, codes: list[str | None], index: int, x: int, y: int, h: int,
-                four_colour: bool, below_free: bool = True) -> None:
-    """Cards lying in front of a seat: on the side of its box that faces the centre."""
-    width = min(len(codes) * (SMALL_W + 6), BOX_W)
-    if abs(x - CENTRE[0]) > WIDTH // 4 and not below_free:  # a side seat with one under it
-        width = min(width, 170)  # clear of the top and bottom seats' cards
-        x += (BOX_W + width) // 2 + 8 if x < CENTRE[0] else -((BOX_W + width) // 2 + 8)
-        cy = y - SMALL_H // 2
-    elif abs(x - CENTRE[0]) > WIDTH // 4:  # a side seat: under its box
-        cy = y + h // 2 + 8
-    elif y > CENTRE[1]:
-        cy = y - h // 2 - SMALL_H - 22
-    else:
-        cy = y + h // 2 + 40  # under the badges
-    _card_row(image, codes, x, cy, SMALL_W, SMALL_H, four_colour, width, f"cards:{index}")
+def _paste(image: Image.Image, tile: Image.Image, x: int, y: int) -> None:
+    image.paste(tile, (x, y), tile)
 
 
 def hand_picture(codes: list[str], playable: set[str] | None, four_colour: bool = False,
                  title: str = "") -> Image.Image:
-    """A hand: playable cards ringed, the others dimmed (``playable`` None marks nothing)."""
+    """A hand: playable cards ringed, the others dimmed. ``playable`` None or empty marks
+    nothing: no card is to be chosen now (a bid, a pass, an exchange's other choices), and a
+    hand greyed all over would read as "you may play nothing"."""
+    if not playable:
+        playable = None
     w, h = 84, 118
     per_row = 13
     rows = [codes[i:i + per_row] for i in range(0, len(codes), per_row)] or [[]]
@@ -440,7 +787,7 @@ _INKS = [FELT, TABLE, RIM, BOX, (40, 40, 40), WHITE, MUTED, GOLD, (250, 250, 247
          (20, 20, 20), (200, 20, 30), (20, 70, 200), (20, 130, 40), cards.BACK,
          cards.BACK_LINE, (60, 60, 60), (90, 140, 110), (70, 70, 70), (200, 200, 200),
          (180, 30, 30), (240, 240, 240), (30, 30, 30), *BADGE_FILL.values(), *faces.DISCS,
-         faces.COMPUTER, faces.COMPUTER_EYES]
+         faces.COMPUTER, faces.COMPUTER_EYES, *TEAM_COLOURS]
 _PAIRS = [(FELT, WHITE), (TABLE, WHITE), (BOX, WHITE), (BOX, MUTED), (TABLE, MUTED),
           (FELT, MUTED), ((250, 250, 247), (20, 20, 20)), ((250, 250, 247), (200, 20, 30)),
           ((250, 250, 247), (20, 70, 200)), ((250, 250, 247), (20, 130, 40)),
