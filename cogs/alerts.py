@@ -33,7 +33,7 @@ from cogs import ids
 from cogs.views import StaticView, button_item, game_name
 
 if TYPE_CHECKING:
-    from cogs.board import TableBoard
+    from cogs.board import TableMessages
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class TableAlert:
 class Alerts:
     """Every table's alert."""
 
-    def __init__(self, cog: TableBoard) -> None:
+    def __init__(self, cog: TableMessages) -> None:
         self.cog = cog
         self.tables: dict[int, TableAlert] = {}
         self.posted = 0
@@ -82,7 +82,7 @@ class Alerts:
 
     async def _wants(self, user_id: int) -> bool:
         """Whether a person wants alerts: on, and hands not by direct message."""
-        chosen = await self.cog.settings_of(user_id)
+        chosen = await self.cog.prefs.of(user_id)
         return chosen.alerts and not chosen.dm
 
     async def _run(self, table: Table, entry: TableAlert) -> None:

@@ -19,8 +19,9 @@ import discord
 
 from bot import lane, logs, tasks
 from bot.i18n import lang_of, t
-from bot.storage import UserSettings
-from bot.tables import CANCELLED, FINISHED, PLAYING, Refusal, Table, Update
+from bot.tables import CANCELLED, FINISHED, Table, Update
+from cogs.guards import is_private
+from cogs.prefs import Preferences
 from cogs.views import Payload, card_words, hand_payload, hidden_cards, table_payload
 
 if TYPE_CHECKING:
@@ -46,14 +47,14 @@ class Board:
     edited: float = -math.inf  # when the message was last edited (the event loop's clock)
 
 
-class TableBoard:
-    """The table cog's base: its memory of each table and the public message."""
+class TableMessages:
+    """The public message of each table: its recent events, and edits coalesced."""
 
     def __init__(self, bot: Deckhand) -> None:
         self.bot = bot
         self.manager = bot.manager
         self.boards: dict[int, Board] = {}
-        self.prefs: dict[int, UserSettings] = {}  # users' settings, read once
+        self.prefs = Preferences(bot.store)  # users' settings, read once
         self.hurry = asyncio.Event()  # set at a stop: pending edits go out without their gap
 
     async def settle_messages(self) -> None:
@@ -112,21 +113,10 @@ class TableBoard:
             found = self.boards[table_id] = Board()
         return found
 
-    async def settings_of(self, user_id: int) -> UserSettings:
-        """A user's settings (read once, then kept; this cog is their only writer)."""
-        found = self.prefs.get(user_id)
-        if found is None:
-            found = self.prefs[user_id] = await self.bot.store.user_settings(user_id)
-        return found
-
-    async def wants_dm(self, user_id: int) -> bool:
-        """The user's DM preference."""
-        return (await self.settings_of(user_id)).dm
-
     async def hand_for(self, table: Table, seat: int, lang: str, user_id: int,
                        **more: Any) -> Payload:
         """A seat's private hand, drawn as its player chose (four colours or two)."""
-        chosen = await self.settings_of(user_id)
+        chosen = await self.prefs.of(user_id)
         async with table.lock:  # never a position half applied (shown before it is stored)
             return hand_payload(table, seat, lang, four_colour=chosen.four_colour, **more)
 
@@ -234,41 +224,6 @@ class TableBoard:
             board.log.append(("decided-by-deal", {}))
         self._mark(table)
 
-    @staticmethod
-    def _is_private(interaction: Interaction) -> bool:
-        """Whether the clicked message is an ephemeral one or in a DM."""
-        message = interaction.message
-        return message is not None and (interaction.guild_id is None
-                                        or message.flags.ephemeral)
-
-    @staticmethod
-    def _own_message(interaction: Interaction, table: Table) -> None:
-        """A table's public buttons act only on its own message: the answer edits the clicked
-        message into the table, which would overwrite another table's message."""
-        message = interaction.message
-        if message is not None and table.message_id is not None \
-                and message.id != table.message_id:
-            raise Refusal("unknown-component")
-
-    @staticmethod
-    def _private_only(interaction: Interaction, table: Table) -> None:
-        """Controls of private messages (a hand, a confirmation, a host's menu) never act on a
-        public message: the answer edits the clicked message, and would show everyone a hand."""
-        message = interaction.message
-        if message is not None and (message.id == table.message_id or (
-                interaction.guild_id is not None and not message.flags.ephemeral)):
-            raise Refusal("unknown-component")
-
-    def _seat(self, table: Table, user_id: int) -> int:
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise Refusal("not-seated")
-        return seat
-
-    def _playing(self, table: Table) -> None:
-        if table.status != PLAYING or table.state is None:
-            raise Refusal("not-started")
-
     async def _answer_public(self, interaction: Interaction, table: Table) -> None:
         """Answer a click on the public message by editing it to the table as it is now.
 
@@ -306,7 +261,7 @@ class TableBoard:
         its message would never show a move again."""
         message = interaction.message
         if (table.message_id is None and message is not None
-                and not self._is_private(interaction) and table.id in self.manager.tables):
+                and not is_private(interaction) and table.id in self.manager.tables):
             await self.manager.set_message(table.id, message.id)
             self._mark(table)
 

@@ -11,6 +11,7 @@ from bot.hints import hint_text
 from bot.tables import Refusal, Table
 from cogs import ids
 from cogs.board import Interaction
+from cogs.guards import playing, private_only, seat_of
 from cogs.turn import TurnControls
 
 
@@ -22,11 +23,11 @@ class HintControls(TurnControls):
         """Hint: a private answer naming the move the strong computer would make from the
         person's own view, and why (refused with a sentence where hints are off, or it is
         not their turn, or the turn moved on)."""
-        self._private_only(interaction, table)
-        seat = self._seat(table, interaction.user.id)
+        private_only(interaction, table)
+        seat = seat_of(table, interaction.user.id)
         if not table.hints:
             raise Refusal("hints-off")
-        self._playing(table)
+        playing(table)
         state = table.state
         assert state is not None
         if cid.version != table.version:

@@ -9,11 +9,12 @@ from bot.i18n import lang_of, t
 from bot.tables import LOBBY, Refusal, Table
 from bot.tree import reply
 from cogs import ids
-from cogs.board import Interaction, TableBoard
+from cogs.board import Interaction, TableMessages
+from cogs.guards import can_manage, is_private, own_message, private_only
 from cogs.views import game_name, lobby_payload, manage_payload, options_payload
 
 
-class LobbyControls(TableBoard):
+class LobbyControls(TableMessages):
     """The lobby's part of the table cog."""
 
     async def play(self, interaction: Interaction, game: str) -> None:
@@ -32,7 +33,7 @@ class LobbyControls(TableBoard):
 
     async def _check_dm(self, interaction: Interaction, table: Table) -> None:
         """At join time: a player who chose DMs gets one now, or is told it cannot reach them."""
-        if not await self.wants_dm(interaction.user.id):
+        if not await self.prefs.wants_dm(interaction.user.id):
             return
         lang = lang_of(interaction.locale)
         guild = interaction.guild.name if interaction.guild else "?"
@@ -47,7 +48,7 @@ class LobbyControls(TableBoard):
                        values: list[str], lang: str) -> None:
         """Join, Leave, Add/Remove computer and Start, on the lobby's own message."""
         m, user, verb = self.manager, interaction.user, cid.verb
-        self._own_message(interaction, table)
+        own_message(interaction, table)
         if verb == "join":
             await m.join(table.id, user.id, user.display_name)
         elif verb == "leave":
@@ -65,8 +66,8 @@ class LobbyControls(TableBoard):
     async def on_cancel(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                         values: list[str], lang: str) -> None:
         """Cancel: from the lobby's message or the host's menu in play."""
-        if not self._is_private(interaction):
-            self._own_message(interaction, table)
+        if not is_private(interaction):
+            own_message(interaction, table)
         await self.manager.cancel(table.id, interaction.user.id, can_manage(interaction))
         if interaction.message is not None and interaction.message.id == table.message_id:
             await self._answer_public(interaction, table)
@@ -83,7 +84,7 @@ class LobbyControls(TableBoard):
             raise Refusal("already-started")
         payload = options_payload(table, lang, int(cid.arg or 0))
         if cid.arg:
-            self._private_only(interaction, table)
+            private_only(interaction, table)
             await interaction.response.edit_message(content=payload.content, view=payload.view)
         else:
             await interaction.response.send_message(**payload.send(), ephemeral=True)
@@ -93,7 +94,7 @@ class LobbyControls(TableBoard):
         """One of the host's menus: an option, the timer, the computers' level, hints, a seat
         swap."""
         m, user, verb = self.manager, interaction.user, cid.verb
-        self._private_only(interaction, table)
+        private_only(interaction, table)
         if not values:
             raise Refusal("no-such-choice")
         if verb == "level" and table.status != LOBBY:
@@ -121,9 +122,3 @@ class LobbyControls(TableBoard):
         # the page the host was on stays in front of them
         payload = options_payload(table, lang, showing=str(cid))
         await interaction.response.edit_message(content=payload.content, view=payload.view)
-
-
-
-def can_manage(interaction: Interaction) -> bool:
-    """Whether the clicking member may manage the server (never in a DM)."""
-    return bool(interaction.permissions.manage_guild) if interaction.guild else False

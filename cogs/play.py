@@ -10,7 +10,6 @@ the routing of components to their part.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -197,11 +196,7 @@ class PlayCog(HintControls, commands.Cog, name=COG):
     async def _change_settings(self, interaction: Interaction, **changes: Any) -> str:
         """Store some of a user's settings (the others kept); the user's language."""
         lang = lang_of(interaction.locale)
-        user_id = interaction.user.id
-        chosen = dataclasses.replace(await self.bot.store.user_settings(user_id), locale=lang,
-                                     **changes)
-        await self.bot.store.set_user_settings(user_id, chosen)
-        self.prefs[user_id] = chosen
+        await self.prefs.change(interaction.user.id, locale=lang, **changes)
         return lang
 
     async def settings_dm(self, interaction: Interaction, enabled: bool) -> None:

@@ -15,7 +15,8 @@ from bot.tree import reply
 from cogs import ids
 from cogs.alerts import Alerts
 from cogs.board import Interaction
-from cogs.lobby import LobbyControls, can_manage
+from cogs.guards import can_manage, playing, private_only, seat_of
+from cogs.lobby import LobbyControls
 from cogs.panel_views import set_key, value_codes
 from cogs.panels import Panel, Panels, closed_payload, shows
 from cogs.views import (
@@ -66,13 +67,13 @@ class TurnControls(LobbyControls):
         """Send a player who chose DMs their hand when they may act: their turn, or a move
         offered out of turn (Bhabhi's take)."""
         user_id = table.seats[seat].user_id
-        if user_id is None or not await self.wants_dm(user_id):
+        if user_id is None or not await self.prefs.wants_dm(user_id):
             return
         if table.version != version or table.status != PLAYING:
             return
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            lang = lang_of(user and (await self.settings_of(user_id)).locale)
+            lang = lang_of(user and (await self.prefs.of(user_id)).locale)
             guild = self.bot.get_guild(table.guild_id)
             channel = self.bot.get_channel(table.channel_id)
             where = {"guild": guild.name if guild else "?",
@@ -90,7 +91,7 @@ class TurnControls(LobbyControls):
                         **more: Any) -> tuple[Payload, tuple[int, bool, bool]]:
         """A person's panel now, and what it shows (taken together under the table's lock:
         never a position half applied)."""
-        chosen = await self.settings_of(user_id)
+        chosen = await self.prefs.of(user_id)
         async with table.lock:
             return self._panel_now(table, seat, lang, chosen.four_colour, **more)
 
@@ -107,8 +108,8 @@ class TurnControls(LobbyControls):
     async def on_hand(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
         """Hand (on the table message or an alert): a new live panel."""
-        seat = self._seat(table, interaction.user.id)
-        self._playing(table)
+        seat = seat_of(table, interaction.user.id)
+        playing(table)
         panel = self.panels.get(table, interaction.user.id, seat)
         async with panel.lock:
             panel.answers += 1
@@ -123,8 +124,8 @@ class TurnControls(LobbyControls):
     async def on_panel(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                        values: list[str], lang: str) -> None:
         """Moves and navigation on a player's panel (or a hand sent by direct message)."""
-        self._private_only(interaction, table)
-        seat = self._seat(table, interaction.user.id)
+        private_only(interaction, table)
+        seat = seat_of(table, interaction.user.id)
         if table.state is None:
             raise Refusal("not-started")
         panel = self.panels.get(table, interaction.user.id, seat)
@@ -208,7 +209,7 @@ class TurnControls(LobbyControls):
             if not raw.isdigit() or int(raw) >= len(legal):
                 raise Refusal("no-such-choice")
             index = int(raw)
-        four_colour = (await self.settings_of(interaction.user.id)).four_colour
+        four_colour = (await self.prefs.of(interaction.user.id)).four_colour
         after: list[tuple[Payload, tuple[int, bool, bool]]] = []
         try:
             await self.manager.act(
@@ -237,7 +238,7 @@ class TurnControls(LobbyControls):
     async def on_over(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
         """The host lets the computer keep a person's seat."""
-        self._private_only(interaction, table)
+        private_only(interaction, table)
         if not values or not values[0].isdigit():
             raise Refusal("bad-seat")
         await self.manager.hand_to_computer(table.id, interaction.user.id, int(values[0]),
