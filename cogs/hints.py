@@ -8,15 +8,16 @@ counts it; this part only answers the click and words the answer.
 from __future__ import annotations
 
 from bot.hints import hint_text
-from bot.tables import Refusal, Table
+from bot.tables import Refusal, Table, TableManager
 from cogs import ids
-from cogs.board import Interaction
-from cogs.guards import playing, private_only, seat_of
-from cogs.turn import TurnControls
+from cogs.guards import Interaction, playing, private_only, seat_of
 
 
-class HintControls(TurnControls):
-    """The hint's part of the table cog."""
+class HintControls:
+    """The Hint button's part of the table front end."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
 
     async def on_hint(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:

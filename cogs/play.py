@@ -30,6 +30,7 @@ from cogs.board import Board as Board  # re-exported
 from cogs.board import Interaction
 from cogs.hints import HintControls
 from cogs.rules_text import rules_answer
+from cogs.turn import TurnControls
 from cogs.views import COG
 
 if TYPE_CHECKING:
@@ -40,12 +41,13 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Interaction, Table, ids.ComponentId, list[str], str], Awaitable[None]]
 
 
-class PlayCog(HintControls, commands.Cog, name=COG):
+class PlayCog(TurnControls, commands.Cog, name=COG):
     """Slash commands and components for tables."""
 
     def __init__(self, bot: Deckhand) -> None:
         super().__init__(bot)
         avatars.CACHE.use(avatars.client_fetch(bot))  # seats' faces on table pictures, afresh
+        self.hints = HintControls(self.manager)
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
         #: each verb of a table component, and the part of the cog that answers it
         self.handlers: dict[str, Handler] = {
@@ -55,7 +57,7 @@ class PlayCog(HintControls, commands.Cog, name=COG):
             **dict.fromkeys(("opt", "timer", "swap", "level", "hints"), self.on_option),
             "hand": self.on_hand,
             **dict.fromkeys(("act", "pick", "set", "part", "page", "view"), self.on_panel),
-            "hint": self.on_hint,
+            "hint": self.hints.on_hint,
             "back": self.on_back,
             "manage": self.on_manage,
             "over": self.on_over,
