@@ -22,7 +22,7 @@ from bot.i18n import lang_of, t
 from bot.tables import CANCELLED, FINISHED, Table, Update
 from cogs.guards import is_private
 from cogs.prefs import Preferences
-from cogs.views import Payload, card_words, hand_payload, hidden_cards, table_payload
+from cogs.views import Payload, card_words, hidden_cards, table_payload
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -113,14 +113,7 @@ class TableMessages:
             found = self.boards[table_id] = Board()
         return found
 
-    async def hand_for(self, table: Table, seat: int, lang: str, user_id: int,
-                       **more: Any) -> Payload:
-        """A seat's private hand, drawn as its player chose (four colours or two)."""
-        chosen = await self.prefs.of(user_id)
-        async with table.lock:  # never a position half applied (shown before it is stored)
-            return hand_payload(table, seat, lang, four_colour=chosen.four_colour, **more)
-
-    def _log_lines(self, table: Table, lang: str) -> list[str]:
+    def log_lines(self, table: Table, lang: str) -> list[str]:
         """Recent public events, leaving out any that names a card now hidden in a hand
         (an earlier deal's play once the cards are dealt again)."""
         lines = []
@@ -153,7 +146,7 @@ class TableMessages:
         """The public message of a table now (call with the table's lock held: a move is
         applied, then stored, and only then may it be shown)."""
         lang = self.public_lang(table)
-        return table_payload(table, lang, self._log_lines(table, lang))
+        return table_payload(table, lang, self.log_lines(table, lang))
 
     async def _send_edit(self, table: Table, payload: Payload) -> None:
         if table.message_id is None:

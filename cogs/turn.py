@@ -10,19 +10,19 @@ import discord
 
 from bot import tasks
 from bot.i18n import lang_of, move_word, t
-from bot.tables import CANCELLED, PLAYING, Refusal, Table, Update
+from bot.tables import PLAYING, Refusal, Table, Update
 from bot.tree import reply
 from cogs import ids
 from cogs.alerts import Alerts
 from cogs.board import Interaction
 from cogs.guards import can_manage, playing, private_only, seat_of
+from cogs.hands import Hands, Shown
 from cogs.lobby import LobbyControls
 from cogs.panel_views import set_key, value_codes
-from cogs.panels import Panel, Panels, closed_payload, shows
+from cogs.panels import Panel, Panels
 from cogs.views import (
     Payload,
     game_name,
-    hand_payload,
     manage_payload,
     optional_seats,
 )
@@ -39,8 +39,9 @@ class TurnControls(LobbyControls):
 
     def __init__(self, bot: Deckhand) -> None:
         super().__init__(bot)
-        self.panels = Panels(self)
-        self.alerts = Alerts(self)
+        self.hands = Hands(self, self.prefs)
+        self.panels = Panels(bot.lane, self.manager, self.hands)
+        self.alerts = Alerts(bot, self.manager, self.public_lang, self.prefs)
 
     def turn_changed(self, update: Update) -> None:
         """The manager's news for the turn: DM hands, live panels, alerts (quick: tasks)."""
@@ -80,30 +81,12 @@ class TurnControls(LobbyControls):
                      "channel": getattr(channel, "name", "?")}
             note = t("dm-may-act" if out_of_turn else "dm-turn", lang,
                      game=game_name(table, lang), **where)
-            payload = await self.hand_for(table, seat, lang, user_id, dm=True, note=note,
+            payload = await self.hands.hand_for(table, seat, lang, user_id, dm=True, note=note,
                                           guild=where["guild"], channel=where["channel"])
             files = await payload.files()
             await user.send(**payload.send(picture=bool(files)), files=files)
         except discord.HTTPException:
             log.info("table %s: could not DM seat %s", table.id, seat)
-
-    async def panel_for(self, table: Table, seat: int, lang: str, user_id: int,
-                        **more: Any) -> tuple[Payload, tuple[int, bool, bool]]:
-        """A person's panel now, and what it shows (taken together under the table's lock:
-        never a position half applied)."""
-        chosen = await self.prefs.of(user_id)
-        async with table.lock:
-            return self._panel_now(table, seat, lang, chosen.four_colour, **more)
-
-    def _panel_now(self, table: Table, seat: int, lang: str, four_colour: bool,
-                   **more: Any) -> tuple[Payload, tuple[int, bool, bool]]:
-        """:meth:`panel_for` with the table's lock already held."""
-        if table.status == CANCELLED:
-            return closed_payload(lang), shows(table, seat)
-        recent = tuple(self._log_lines(table, lang)[-2:])
-        payload = hand_payload(table, seat, lang, four_colour=four_colour, recent=recent,
-                               **more)
-        return payload, shows(table, seat)
 
     async def on_hand(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
@@ -114,7 +97,7 @@ class TurnControls(LobbyControls):
         async with panel.lock:
             panel.answers += 1
             ticket = panel.answers
-            payload, shown = await self.panel_for(table, seat, lang, interaction.user.id)
+            payload, shown = await self.hands.panel_for(table, seat, lang, interaction.user.id)
         # the words and controls at once (the picture follows, drawn off the event loop); the
         # request's round trip holds no lock, so a click meanwhile is not held up by it
         await interaction.response.send_message(**payload.send(), ephemeral=True)
@@ -138,12 +121,12 @@ class TurnControls(LobbyControls):
         await self._answer_panel(interaction, panel, lang, answer, ticket)
 
     async def _position(self, interaction: Interaction, table: Table, seat: int, lang: str,
-                        **more: Any) -> tuple[Payload, tuple[int, bool, bool]]:
+                        **more: Any) -> tuple[Payload, Shown]:
         """What a click on a panel is answered with: the position now."""
-        return await self.panel_for(table, seat, lang, interaction.user.id, **more)
+        return await self.hands.panel_for(table, seat, lang, interaction.user.id, **more)
 
     async def _answer_panel(self, interaction: Interaction, panel: Panel, lang: str,
-                            answer: tuple[Payload, tuple[int, bool, bool]], ticket: int) -> None:
+                            answer: tuple[Payload, Shown], ticket: int) -> None:
         """Answer a click on a panel by editing it to ``answer`` (taken under the panel's
         lock, and for a move under the lock of the move it answers); it is the live one."""
         payload, shown = answer
@@ -168,7 +151,7 @@ class TurnControls(LobbyControls):
 
     async def _panel_click(self, interaction: Interaction, table: Table, seat: int,
                            cid: ids.ComponentId, values: list[str], lang: str
-                           ) -> tuple[Payload, tuple[int, bool, bool]]:
+                           ) -> tuple[Payload, Shown]:
         """Work out a click on a panel (with the panel's lock held): the move applied, if it
         is one; what the panel is to show."""
         moved = t("panel-moved", lang)
@@ -210,11 +193,11 @@ class TurnControls(LobbyControls):
                 raise Refusal("no-such-choice")
             index = int(raw)
         four_colour = (await self.prefs.of(interaction.user.id)).four_colour
-        after: list[tuple[Payload, tuple[int, bool, bool]]] = []
+        after: list[tuple[Payload, Shown]] = []
         try:
             await self.manager.act(
                 table.id, interaction.user.id, cid.version, legal[index],
-                then=lambda now: after.append(self._panel_now(now, seat, lang, four_colour)))
+                then=lambda now: after.append(self.hands.panel_now(now, seat, lang, four_colour)))
         except Refusal as refusal:
             if refusal.key not in ("stale", "not-started"):
                 raise
