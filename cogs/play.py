@@ -25,10 +25,15 @@ from bot.render import table_png_async
 from bot.tables import Refusal, Table, Update
 from bot.tree import refusal_text, reply, server_only
 from cogs import ids
+from cogs.alerts import Alerts
 from cogs.board import BOARD_KEPT as BOARD_KEPT  # re-exported
 from cogs.board import Board as Board  # re-exported
 from cogs.board import Interaction
+from cogs.dm import DirectTurns
+from cogs.hands import Hands
 from cogs.hints import HintControls
+from cogs.lobby import LobbyControls
+from cogs.panels import Panels
 from cogs.rules_text import rules_answer
 from cogs.turn import TurnControls
 from cogs.views import COG
@@ -41,12 +46,17 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Interaction, Table, ids.ComponentId, list[str], str], Awaitable[None]]
 
 
-class PlayCog(TurnControls, commands.Cog, name=COG):
+class PlayCog(LobbyControls, commands.Cog, name=COG):
     """Slash commands and components for tables."""
 
     def __init__(self, bot: Deckhand) -> None:
         super().__init__(bot)
         avatars.CACHE.use(avatars.client_fetch(bot))  # seats' faces on table pictures, afresh
+        self.hands = Hands(self, self.prefs)
+        self.panels = Panels(bot.lane, self.manager, self.hands)
+        self.alerts = Alerts(bot, self.manager, self.public_lang, self.prefs)
+        self.dms = DirectTurns(bot, self.hands, self.prefs)
+        self.turn = TurnControls(self.manager, self.hands, self.panels, self.prefs)
         self.hints = HintControls(self.manager)
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
         #: each verb of a table component, and the part of the cog that answers it
@@ -55,12 +65,12 @@ class PlayCog(TurnControls, commands.Cog, name=COG):
             "cancel": self.on_cancel,
             "opts": self.on_options,
             **dict.fromkeys(("opt", "timer", "swap", "level", "hints"), self.on_option),
-            "hand": self.on_hand,
-            **dict.fromkeys(("act", "pick", "set", "part", "page", "view"), self.on_panel),
+            "hand": self.turn.on_hand,
+            **dict.fromkeys(("act", "pick", "set", "part", "page", "view"), self.turn.on_panel),
             "hint": self.hints.on_hint,
-            "back": self.on_back,
-            "manage": self.on_manage,
-            "over": self.on_over,
+            "back": self.turn.on_back,
+            "manage": self.turn.on_manage,
+            "over": self.turn.on_over,
         }
 
     # -- setup ------------------------------------------------------------------------------
@@ -172,7 +182,9 @@ class PlayCog(TurnControls, commands.Cog, name=COG):
         """The manager's news (its lock held): the table message's events and edit, then the
         turn's DM hands, panels and alerts (each in a task of its own)."""
         self.note(update)
-        self.turn_changed(update)
+        self.panels.changed(update.table)
+        self.alerts.changed(update.table)
+        self.dms.changed(update.table)
 
     # -- commands ---------------------------------------------------------------------------
     async def games(self, interaction: Interaction) -> None:

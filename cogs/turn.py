@@ -1,92 +1,43 @@
-"""The turn: a player's live panel and its moves, turn alerts, direct-message turns, and the
-host's menu in play (the manager's timers and computers are in :mod:`bot.turns`)."""
+"""The turn's controls: a player's live panel and its moves, I'm back, and the host's menu in
+play (the panels' edits are in :mod:`cogs.panels`, the alerts in :mod:`cogs.alerts`, the DM
+turns in :mod:`cogs.dm`; the manager's timers and computers in :mod:`bot.turns`)."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot import tasks
-from bot.i18n import lang_of, move_word, t
-from bot.tables import PLAYING, Refusal, Table, Update
+from bot.i18n import move_word, t
+from bot.tables import PLAYING, Refusal, Table, TableManager
 from bot.tree import reply
 from cogs import ids
-from cogs.alerts import Alerts
 from cogs.board import Interaction
 from cogs.guards import can_manage, playing, private_only, seat_of
 from cogs.hands import Hands, Shown
-from cogs.lobby import LobbyControls
 from cogs.panel_views import set_key, value_codes
 from cogs.panels import Panel, Panels
+from cogs.prefs import Preferences
 from cogs.views import (
     Payload,
-    game_name,
     manage_payload,
-    optional_seats,
 )
 from games.cards import show_codes
-
-if TYPE_CHECKING:
-    from bot.client import Deckhand
 
 log = logging.getLogger(__name__)
 
 
-class TurnControls(LobbyControls):
-    """The turn's part of the table cog: panels, alerts, moves."""
+class TurnControls:
+    """The turn's part of the table front end: a person's live panel and their moves, and the
+    host's menu in play."""
 
-    def __init__(self, bot: Deckhand) -> None:
-        super().__init__(bot)
-        self.hands = Hands(self, self.prefs)
-        self.panels = Panels(bot.lane, self.manager, self.hands)
-        self.alerts = Alerts(bot, self.manager, self.public_lang, self.prefs)
-
-    def turn_changed(self, update: Update) -> None:
-        """The manager's news for the turn: DM hands, live panels, alerts (quick: tasks)."""
-        table = update.table
-        self.panels.changed(table)
-        self.alerts.changed(table)
-        if table.status != PLAYING or table.state is None:
-            return
-        board = self.board(table.id)
-        due = [(seat, False) for seat in table.state.to_act]
-        due += [(seat, True) for seat in optional_seats(table)]
-        for seat, out_of_turn in due:
-            info = table.seats[seat]
-            if info.auto or info.user_id is None:
-                continue
-            if board.dm_turns.get(seat) == table.version:
-                continue
-            board.dm_turns[seat] = table.version
-            tasks.background(
-                self._dm_turn(table, seat, table.version, out_of_turn))
-
-    async def _dm_turn(self, table: Table, seat: int, version: int,
-                       out_of_turn: bool = False) -> None:
-        """Send a player who chose DMs their hand when they may act: their turn, or a move
-        offered out of turn (Bhabhi's take)."""
-        user_id = table.seats[seat].user_id
-        if user_id is None or not await self.prefs.wants_dm(user_id):
-            return
-        if table.version != version or table.status != PLAYING:
-            return
-        try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            lang = lang_of(user and (await self.prefs.of(user_id)).locale)
-            guild = self.bot.get_guild(table.guild_id)
-            channel = self.bot.get_channel(table.channel_id)
-            where = {"guild": guild.name if guild else "?",
-                     "channel": getattr(channel, "name", "?")}
-            note = t("dm-may-act" if out_of_turn else "dm-turn", lang,
-                     game=game_name(table, lang), **where)
-            payload = await self.hands.hand_for(table, seat, lang, user_id, dm=True, note=note,
-                                          guild=where["guild"], channel=where["channel"])
-            files = await payload.files()
-            await user.send(**payload.send(picture=bool(files)), files=files)
-        except discord.HTTPException:
-            log.info("table %s: could not DM seat %s", table.id, seat)
+    def __init__(self, manager: TableManager, hands: Hands, panels: Panels,
+                 prefs: Preferences) -> None:
+        self.manager = manager
+        self.hands = hands
+        self.panels = panels
+        self.prefs = prefs
 
     async def on_hand(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
