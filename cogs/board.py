@@ -217,7 +217,7 @@ class TableMessages:
             board.log.append(("decided-by-deal", {}))
         self._mark(table)
 
-    async def _answer_public(self, interaction: Interaction, table: Table) -> None:
+    async def answer_public(self, interaction: Interaction, table: Table) -> None:
         """Answer a click on the public message by editing it to the table as it is now.
 
         While a move is being applied and stored (the table's lock is held) the position may

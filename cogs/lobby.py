@@ -6,16 +6,23 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import lang_of, t
-from bot.tables import LOBBY, Refusal, Table
+from bot.tables import LOBBY, Refusal, Table, TableManager
 from bot.tree import reply
 from cogs import ids
 from cogs.board import Interaction, TableMessages
 from cogs.guards import can_manage, is_private, own_message, private_only
+from cogs.prefs import Preferences
 from cogs.views import game_name, lobby_payload, manage_payload, options_payload
 
 
-class LobbyControls(TableMessages):
-    """The lobby's part of the table cog."""
+class LobbyControls:
+    """The lobby's part of the table front end."""
+
+    def __init__(self, manager: TableManager, messages: TableMessages,
+                 prefs: Preferences) -> None:
+        self.manager = manager
+        self.messages = messages
+        self.prefs = prefs
 
     async def play(self, interaction: Interaction, game: str) -> None:
         """/play: open a lobby in this channel."""
@@ -27,7 +34,7 @@ class LobbyControls(TableMessages):
         payload = lobby_payload(table, lang)
         await interaction.response.send_message(**payload.send())
         message = await interaction.original_response()
-        self.board(table.id).sent = payload.key()
+        self.messages.board(table.id).sent = payload.key()
         await self.manager.set_message(table.id, message.id)
         await self._check_dm(interaction, table)
 
@@ -59,7 +66,7 @@ class LobbyControls(TableMessages):
             await m.remove_computer(table.id, user.id)
         else:
             await m.start(table.id, user.id)
-        await self._answer_public(interaction, table)
+        await self.messages.answer_public(interaction, table)
         if verb == "join":
             await self._check_dm(interaction, table)
 
@@ -70,7 +77,7 @@ class LobbyControls(TableMessages):
             own_message(interaction, table)
         await self.manager.cancel(table.id, interaction.user.id, can_manage(interaction))
         if interaction.message is not None and interaction.message.id == table.message_id:
-            await self._answer_public(interaction, table)
+            await self.messages.answer_public(interaction, table)
         else:
             await interaction.response.edit_message(content=t("done", lang), embed=None,
                                                     view=None)

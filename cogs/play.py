@@ -28,7 +28,7 @@ from cogs import ids
 from cogs.alerts import Alerts
 from cogs.board import BOARD_KEPT as BOARD_KEPT  # re-exported
 from cogs.board import Board as Board  # re-exported
-from cogs.board import Interaction
+from cogs.board import Interaction, TableMessages
 from cogs.dm import DirectTurns
 from cogs.hands import Hands
 from cogs.hints import HintControls
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Interaction, Table, ids.ComponentId, list[str], str], Awaitable[None]]
 
 
-class PlayCog(LobbyControls, commands.Cog, name=COG):
+class PlayCog(TableMessages, commands.Cog, name=COG):
     """Slash commands and components for tables."""
 
     def __init__(self, bot: Deckhand) -> None:
@@ -58,13 +58,14 @@ class PlayCog(LobbyControls, commands.Cog, name=COG):
         self.dms = DirectTurns(bot, self.hands, self.prefs)
         self.turn = TurnControls(self.manager, self.hands, self.panels, self.prefs)
         self.hints = HintControls(self.manager)
+        self.lobby = LobbyControls(self.manager, self, self.prefs)
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
         #: each verb of a table component, and the part of the cog that answers it
         self.handlers: dict[str, Handler] = {
-            **dict.fromkeys(("join", "leave", "addc", "remc", "start"), self.on_seats),
-            "cancel": self.on_cancel,
-            "opts": self.on_options,
-            **dict.fromkeys(("opt", "timer", "swap", "level", "hints"), self.on_option),
+            **dict.fromkeys(("join", "leave", "addc", "remc", "start"), self.lobby.on_seats),
+            "cancel": self.lobby.on_cancel,
+            "opts": self.lobby.on_options,
+            **dict.fromkeys(("opt", "timer", "swap", "level", "hints"), self.lobby.on_option),
             "hand": self.turn.on_hand,
             **dict.fromkeys(("act", "pick", "set", "part", "page", "view"), self.turn.on_panel),
             "hint": self.hints.on_hint,
@@ -187,6 +188,10 @@ class PlayCog(LobbyControls, commands.Cog, name=COG):
         self.dms.changed(update.table)
 
     # -- commands ---------------------------------------------------------------------------
+    async def play(self, interaction: Interaction, game: str) -> None:
+        """/play: a lobby in this channel (a lesson's last button opens one too)."""
+        await self.lobby.play(interaction, game)
+
     async def games(self, interaction: Interaction) -> None:
         """/games: every registered game with its player counts."""
         lang = lang_of(interaction.locale)
