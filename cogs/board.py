@@ -1,8 +1,8 @@
 """The public table message: its recent events, and edits coalesced one writer at a time.
 
-The base of the table cog (:class:`cogs.play.PlayCog`): what every part of it (the lobby, the
-turn) shares — the cog's memory of each table, users' settings, which messages a control may
-act on, and answering a click on the public message with the table as it is now.
+A part of the table cog (:class:`cogs.play.PlayCog`), given to the parts that show the table's
+news (the hands' recent lines) or answer a click on the public message (the lobby) with the
+table as it is now.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from bot import lane, logs, tasks
 from bot.i18n import lang_of, t
 from bot.tables import CANCELLED, FINISHED, Table, Update
 from cogs.guards import is_private
-from cogs.prefs import Preferences
 from cogs.views import Payload, card_words, hidden_cards, table_payload
 
 if TYPE_CHECKING:
@@ -54,7 +53,6 @@ class TableMessages:
         self.bot = bot
         self.manager = bot.manager
         self.boards: dict[int, Board] = {}
-        self.prefs = Preferences(bot.store)  # users' settings, read once
         self.hurry = asyncio.Event()  # set at a stop: pending edits go out without their gap
 
     async def settle_messages(self) -> None:

@@ -1,10 +1,13 @@
 """The table cog: /play, /games, /rules, /settings, /help, and every component of a table.
 
 A thin adapter: it turns interactions into :class:`bot.tables.TableManager` calls and the
-manager's updates into what people see. Its parts each have a module: the public table
-message (:mod:`cogs.board`), the lobby (:mod:`cogs.lobby`), the turn — live panels, alerts,
-moves (:mod:`cogs.turn`, :mod:`cogs.panels`, :mod:`cogs.alerts`); here are the commands and
-the routing of components to their part.
+manager's news into what people see. It is composed of parts, each given what it uses: the
+public table message (:mod:`cogs.board`), people's settings (:mod:`cogs.prefs`), private hands
+(:mod:`cogs.hands`), live panels (:mod:`cogs.panels`), turn alerts (:mod:`cogs.alerts`), DM
+turns (:mod:`cogs.dm`), and the controls of the lobby (:mod:`cogs.lobby`), the turn
+(:mod:`cogs.turn`) and hints (:mod:`cogs.hints`). Here are the commands, the listener that
+hands the manager's news to the parts, and the routing of a click by its custom id to the
+part that answers it.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from cogs.hands import Hands
 from cogs.hints import HintControls
 from cogs.lobby import LobbyControls
 from cogs.panels import Panels
+from cogs.prefs import Preferences
 from cogs.rules_text import rules_answer
 from cogs.turn import TurnControls
 from cogs.views import COG
@@ -46,19 +50,22 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Interaction, Table, ids.ComponentId, list[str], str], Awaitable[None]]
 
 
-class PlayCog(TableMessages, commands.Cog, name=COG):
+class PlayCog(commands.Cog, name=COG):
     """Slash commands and components for tables."""
 
     def __init__(self, bot: Deckhand) -> None:
-        super().__init__(bot)
+        self.bot = bot
+        self.manager = bot.manager
         avatars.CACHE.use(avatars.client_fetch(bot))  # seats' faces on table pictures, afresh
-        self.hands = Hands(self, self.prefs)
+        self.prefs = Preferences(bot.store)  # people's settings, read once
+        self.messages = TableMessages(bot)
+        self.hands = Hands(self.messages, self.prefs)
         self.panels = Panels(bot.lane, self.manager, self.hands)
-        self.alerts = Alerts(bot, self.manager, self.public_lang, self.prefs)
+        self.alerts = Alerts(bot, self.manager, self.messages.public_lang, self.prefs)
         self.dms = DirectTurns(bot, self.hands, self.prefs)
         self.turn = TurnControls(self.manager, self.hands, self.panels, self.prefs)
         self.hints = HintControls(self.manager)
-        self.lobby = LobbyControls(self.manager, self, self.prefs)
+        self.lobby = LobbyControls(self.manager, self.messages, self.prefs)
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
         #: each verb of a table component, and the part of the cog that answers it
         self.handlers: dict[str, Handler] = {
@@ -145,7 +152,7 @@ class PlayCog(TableMessages, commands.Cog, name=COG):
         for command in self._commands:
             self.bot.tree.add_command(command)
         self.manager.listeners.append(self.on_update)
-        self.bot.before_disconnect.append(self.settle_messages)
+        self.bot.before_disconnect.append(self.messages.settle_messages)
         await self._warm_up()
 
     async def _warm_up(self) -> None:
@@ -165,7 +172,7 @@ class PlayCog(TableMessages, commands.Cog, name=COG):
         with contextlib.suppress(ValueError):
             self.manager.listeners.remove(self.on_update)
         with contextlib.suppress(ValueError):
-            self.bot.before_disconnect.remove(self.settle_messages)
+            self.bot.before_disconnect.remove(self.messages.settle_messages)
         await self.panels.close()
         await self.alerts.close()
 
@@ -174,7 +181,7 @@ class PlayCog(TableMessages, commands.Cog, name=COG):
         """The bot resumed these tables at its start."""
 
         async def refresh() -> None:  # the alerts reply to the table messages: those first
-            await self.refresh(tables)
+            await self.messages.refresh(tables)
             await self.alerts.resumed(tables)
 
         self.bot.loop.create_task(refresh())
@@ -182,7 +189,7 @@ class PlayCog(TableMessages, commands.Cog, name=COG):
     async def on_update(self, update: Update) -> None:
         """The manager's news (its lock held): the table message's events and edit, then the
         turn's DM hands, panels and alerts (each in a task of its own)."""
-        self.note(update)
+        self.messages.note(update)
         self.panels.changed(update.table)
         self.alerts.changed(update.table)
         self.dms.changed(update.table)

@@ -19,7 +19,7 @@ from tests.discord_sim.models import SimChannel
 async def post_both(w: World, where: SimChannel, table: Table) -> tuple[SimMessage, SimMessage]:
     """The table now, posted once as the bot's embed and once as a V2 layout (in another
     channel, so the table's own stays the one the game goes on in)."""
-    board = w.bot.get_cog("PlayCog")
+    board = w.bot.get_cog("PlayCog").messages  # type: ignore[union-attr]
     async with table.lock:
         payload = board.render(table)
     files = await payload.files()
