@@ -39,7 +39,7 @@ def stamp_waits(manager: Any, path: str) -> None:
     """In the bot's process: append a line to ``path`` for every computer move applied
     (``move <table> <level> <version after> <due at> <applied at>``) and for every change
     of the search queue (``queue <at> <waiting> <running> <searched> <dropped> <fallbacks>``)."""
-    from bot.tables import PLAYING, Update
+    from bot.tables import PLAYING, TableEvent
 
     out = open(path, "a", buffering=1)  # noqa: SIM115 - open as long as the process
     due: dict[int, tuple[int, float]] = {}
@@ -57,28 +57,27 @@ def stamp_waits(manager: Any, path: str) -> None:
 
     thinker.choose = timed
 
-    async def listener(update: Update) -> None:
+    async def listener(update: TableEvent) -> None:
         now = time.monotonic()
-        table = update.table
+        table, at = update.table, update.position  # at: the table when the event happened
         for move in update.moves:
-            if move.how == "computer" and table.id in due:
-                version, since = due.pop(table.id)
-                if version == table.version - 1:
-                    out.write(f"move {table.id} {table.level} {table.version} {since} {now}\n")
+            if move.how == "computer" and at.table_id in due:
+                version, since = due.pop(at.table_id)
+                if version == at.version - 1:
+                    out.write(f"move {at.table_id} {at.level} {at.version} {since} {now}\n")
                     split = thought.pop(f"{table.seed}:{version}:{move.seat}", None)
                     if split is not None:
-                        out.write(f"split {table.id} {table.version} {split[0]} {split[1]}\n")
-        state = table.state
-        people = table.people_due()
-        for user in people - due_people.get(table.id, frozenset()):
-            out.write(f"turn {table.id} {user} {table.version} {now}\n")
-        due_people[table.id] = people
-        waiting = (table.status == PLAYING and state is not None
-                   and any(table.seats[s].auto for s in state.to_act))
+                        out.write(f"split {at.table_id} {at.version} {split[0]} {split[1]}\n")
+        people = at.people_due
+        for user in people - due_people.get(at.table_id, frozenset()):
+            out.write(f"turn {at.table_id} {user} {at.version} {now}\n")
+        due_people[at.table_id] = people
+        waiting = (at.status == PLAYING and not at.over
+                   and any(at.seats[s].auto for s in at.to_act))
         if not waiting:
-            due.pop(table.id, None)
-        elif due.get(table.id, (-1, 0.0))[0] != table.version:
-            due[table.id] = (table.version, now)
+            due.pop(at.table_id, None)
+        elif due.get(at.table_id, (-1, 0.0))[0] != at.version:
+            due[at.table_id] = (at.version, now)
 
     manager.listeners.append(listener)
     queue = manager.thinker.scheduler

@@ -1,59 +1,74 @@
-"""Storing a finished game's result, trying again until it is stored, then the finish hooks."""
+"""The end of a game: its result stored (tried again until it is), the table closed, the
+finish hooks run (records, ratings)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot import logs, tasks
-from bot.core import TableCore
-from bot.model import FINISHED, PLAYING, Table, Update
+from bot.events import GameEnded
+from bot.model import CONCLUDE_RETRY_MOST, FINISHED, PLAYING, Table
+from bot.registry import Registry
 
-log = logging.getLogger("bot.tables")  # the table manager's log, whichever layer writes
-#: the longest wait between tries to store a finished game's result (seconds)
-CONCLUDE_RETRY_MOST = 30.0
+log = logging.getLogger("bot.tables")  # the table service's log, whichever part writes
 
 
-class Finishing(TableCore):
-    """The end of a game: its result stored, the table closed, the finish hooks run."""
+class Results:
+    """Concluding finished games; depends on the registry (storing, closing, events)."""
 
-    async def _conclude(self, table: Table) -> bool:
-        """Store the result of a game that is over, close the table and run the finish hooks
-        (called with the table's lock held); False when the result could not be stored: the
-        table then stays open, its last move stored, until a later try stores it."""
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        #: awaited with a table's id once its result is stored (records, ratings)
+        self.finish_hooks: list[Callable[[int], Awaitable[None]]] = []
+        #: the first wait before trying again to store a result that could not be stored
+        self.retry = 0.5
+
+    async def conclude(self, table: Table) -> GameEnded | None:
+        """Store the result of a game that is over, close the table, queue GameEnded and run
+        the finish hooks (called with the table's lock held); the event, or None when the
+        result could not be stored: the table then stays open, its last move stored, until a
+        later try stores it."""
         state = table.state
         assert state is not None and state.over
         outcome = state.outcome
         row = table.row()
         row.status = FINISHED
         try:
-            await self.store.finish(row, {} if outcome is None else outcome.to_dict())
+            await self.registry.store.finish(row, {} if outcome is None else outcome.to_dict())
         except Exception as exc:
             log.error("table %s: its result could not be stored (%s); trying again",
                       table.id, type(exc).__name__, extra=logs.failure(exc))
-            return False
+            return None
         table.status = FINISHED
-        self._close(table)
+        self.registry.close(table)
+        ended = self.registry.publish(table, GameEnded)
         await self._finished(table)
-        return True
+        return ended
 
-    def _conclude_later(self, table: Table) -> None:
+    async def settle(self, table: Table) -> None:
+        """Conclude a game that is over, or keep trying later (the table's lock held)."""
+        if not await self.conclude(table):
+            self.later(table)
+
+    def later(self, table: Table) -> None:
         """Try again, more slowly each time, to store the result of a game that is over; the
         table's message shows the result meanwhile. A stop leaves it to the restart (whose
         resume stores the result of a stored game that is over)."""
-        if self._closed or (table.conclude_task is not None and not table.conclude_task.done()
-                            and table.conclude_task is not asyncio.current_task()):
+        if self.registry.closed or (
+                table.conclude_task is not None and not table.conclude_task.done()
+                and table.conclude_task is not asyncio.current_task()):
             return
 
         async def again() -> None:
-            delay = self.conclude_retry
-            while not self._closed:
+            delay = self.retry
+            while not self.registry.closed:
                 await asyncio.sleep(delay)
-                async with table.lock:
+                async with self.registry.locked(table):
                     if table.status != PLAYING:
                         return
-                    if await self._conclude(table):
-                        await self._notify(Update(table, "finish"))
+                    if await self.conclude(table) is not None:
                         return
                 delay = min(delay * 2, CONCLUDE_RETRY_MOST)
 
@@ -67,4 +82,3 @@ class Finishing(TableCore):
             except Exception as exc:
                 log.error("table %s: a finish hook failed (%s)", table.id, type(exc).__name__,
                           extra=logs.failure(exc))
-

@@ -21,10 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n import MESSAGES, t
-from bot.lobby import Lobbies
+from bot.lobby import Lobby
 from bot.model import LOBBY, PLAYING, Refusal, Table
+from bot.registry import Registry
 from bot.results import points_text
 from bot.scheduler import Dropped
+from bot.thinking import Thinker
 from games.ai.analysis import Analysis, MoveValue, Outlook, analyse_pickled
 from games.core import Rules
 
@@ -47,14 +49,20 @@ class Hint:
     view: dict[str, Any] = field(default_factory=dict)
 
 
-class HintTables(Lobbies):
-    """The table manager's hints: the host's option, and a person's hint on their turn."""
+class Hints:
+    """The host's option, and a person's hint on their turn; depends on the registry, the
+    lobby (the option is a lobby change) and the thinker (the analysis runs in its workers)."""
+
+    def __init__(self, registry: Registry, lobby: Lobby, thinker: Thinker) -> None:
+        self.registry = registry
+        self.lobby = lobby
+        self.thinker = thinker
 
     async def set_hints(self, table_id: int, user_id: int, allowed: bool) -> Table:
         """The host allows hints at a table (or not), in the lobby."""
         def set_it(table: Table) -> None:
             table.hints = allowed
-        return await self._change_lobby(table_id, user_id, set_it)
+        return await self.lobby.change(table_id, user_id, set_it)
 
     async def hint(self, table_id: int, user_id: int, version: int) -> Hint:
         """A hint for the person's seat at the position ``version``, counted once shown.
@@ -62,7 +70,7 @@ class HintTables(Lobbies):
         Refusal 'hints-off', 'not-seated', 'not-started', 'hint-not-your-turn', 'hint-stale'
         (the position moved on, before or while it was thought) or 'hint-busy' (the workers
         could not fit it in)."""
-        table = self.get(table_id)
+        table = self.registry.get(table_id)
         if not table.hints:
             raise Refusal("hints-off")
         seat = table.seat_of(user_id)
@@ -92,12 +100,12 @@ class HintTables(Lobbies):
             raise Refusal("hint-stale") from None
         if found is None:
             raise Refusal("hint-busy")
-        async with table.lock:
+        async with self.registry.locked(table):
             if not current():
                 raise Refusal("hint-stale")
             person = table.seats[seat]
             person.hints += 1
-            await self._save(table)
+            await self.registry.save(table)
         return Hint(found, person.hints, seen)
 
 

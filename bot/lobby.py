@@ -1,4 +1,7 @@
-"""The lobby: opening a table, seats, computers, options, timer, level, start and cancel."""
+"""The lobby: opening a table, seats, computers, options, timer, level, start and cancel.
+
+Every change is made under the table's lock, stored, then shown (a LobbyChanged event).
+"""
 
 from __future__ import annotations
 
@@ -6,23 +9,27 @@ import secrets
 import sqlite3
 from collections.abc import Callable
 
+from bot.computers import Computers
 from bot.config import TIMER_CHOICES
-from bot.model import (
-    CANCELLED,
-    COMPUTER_LEVELS,
-    LOBBY,
-    PLAYING,
-    Refusal,
-    Seat,
-    Table,
-    Update,
-)
-from bot.turns import Turns
+from bot.events import Cancelled, GameStarted, LevelChanged, LobbyChanged
+from bot.finish import Results
+from bot.model import CANCELLED, COMPUTER_LEVELS, LOBBY, PLAYING, Refusal, Seat, Table
+from bot.registry import Registry
 from games.core import OptionError
 
 
-class Lobbies(Turns):
-    """Lobbies under their table's lock: every change stored, then shown."""
+class Lobby:
+    """Lobbies under their table's lock: every change stored, then shown; depends on the
+    registry, the results (a game decided by its deal) and the computers (started with the
+    game)."""
+
+    def __init__(self, registry: Registry, results: Results, computers: Computers,
+                 default_level: str) -> None:
+        self.registry = registry
+        self.results = results
+        self.computers = computers
+        #: the level a new table's computer players start at
+        self.default_level = default_level
 
     async def open(
         self, guild_id: int, channel_id: int, game_id: str, host_id: int, host_name: str,
@@ -30,30 +37,23 @@ class Lobbies(Turns):
     ) -> Table:
         """Open a lobby for a game in a channel, its host seated; Refusal if one is open."""
         try:
-            rules = self.rules_for(game_id)
+            rules = self.registry.rules_for(game_id)
         except KeyError:
             raise Refusal("unknown-game", game=game_id) from None
-        existing = self.in_channel(channel_id)
+        existing = self.registry.in_channel(channel_id)
         if existing is not None:
             raise Refusal("channel-busy", game=existing.rules.name)
         seats = [Seat(host_id, host_name)]
         seed = secrets.randbits(62) if seed is None else seed
         try:
-            table_id = await self.store.create_table(
+            table_id = await self.registry.store.create_table(
                 guild_id, channel_id, rules.id, host_id, [s.to_dict() for s in seats], {}, seed,
                 "off")
         except sqlite3.IntegrityError:
             raise Refusal("channel-busy", game=rules.name) from None
         table = Table(table_id, guild_id, channel_id, rules, host_id, LOBBY, seats, {}, seed, "off",
                       level=self.default_level)
-        self.tables[table_id] = table
-        self.by_channel[channel_id] = table_id
-        return table
-
-    def _lobby(self, table_id: int) -> Table:
-        table = self.get(table_id)
-        if table.status != LOBBY:
-            raise Refusal("already-started")
+        self.registry.add(table)
         return table
 
     def _host(self, table: Table, user_id: int) -> None:
@@ -62,23 +62,24 @@ class Lobbies(Turns):
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         """Remember the public message of a table."""
-        table = self.get(table_id)
+        table = self.registry.get(table_id)
         table.message_id = message_id
-        await self._save(table)
+        await self.registry.save(table)
 
-    async def _change_lobby(self, table_id: int, user_id: int,
+    async def change(self, table_id: int, user_id: int,
                             change: Callable[[Table], None], host_only: bool = True) -> Table:
         """Make one change to a lobby under its lock (by its host only, unless ``host_only``
         is off), then store and show it; ``change`` raises Refusal to refuse, changing
         nothing."""
-        table = self._lobby(table_id)
-        async with table.lock:
-            self._lobby(table_id)
+        registry = self.registry
+        table = registry.lobby(table_id)
+        async with registry.locked(table):
+            registry.lobby(table_id)
             if host_only:
                 self._host(table, user_id)
             change(table)
-            await self._save(table)
-            await self._notify(Update(table, "lobby"))
+            await registry.save(table)
+            registry.publish(table, LobbyChanged)
         return table
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
@@ -89,7 +90,7 @@ class Lobbies(Turns):
             if len(table.seats) >= table.rules.max_players:
                 raise Refusal("table-full", most=table.rules.max_players)
             table.seats.append(Seat(user_id, name))
-        return await self._change_lobby(table_id, user_id, seat, host_only=False)
+        return await self.change(table_id, user_id, seat, host_only=False)
 
     async def leave(self, table_id: int, user_id: int) -> Table:
         """Take a person's seat away in the lobby (the host cancels instead)."""
@@ -100,7 +101,7 @@ class Lobbies(Turns):
             if user_id == table.host_id:
                 raise Refusal("host-cannot-leave")
             del table.seats[seat]
-        return await self._change_lobby(table_id, user_id, unseat, host_only=False)
+        return await self.change(table_id, user_id, unseat, host_only=False)
 
     async def add_computer(self, table_id: int, user_id: int) -> Table:
         """The host adds a computer player."""
@@ -109,7 +110,7 @@ class Lobbies(Turns):
                 raise Refusal("table-full", most=table.rules.max_players)
             number = sum(1 for s in table.seats if s.computer) + 1
             table.seats.append(Seat(None, f"CPU {number}", computer=True))
-        return await self._change_lobby(table_id, user_id, add)
+        return await self.change(table_id, user_id, add)
 
     async def remove_computer(self, table_id: int, user_id: int) -> Table:
         """The host removes the last computer player."""
@@ -119,7 +120,7 @@ class Lobbies(Turns):
                     del table.seats[index]
                     return
             raise Refusal("no-computer")
-        return await self._change_lobby(table_id, user_id, remove)
+        return await self.change(table_id, user_id, remove)
 
     async def set_option(self, table_id: int, user_id: int, name: str, value: object) -> Table:
         """The host sets one of the game's options (checked against its description)."""
@@ -137,7 +138,7 @@ class Lobbies(Turns):
                 table.options.pop(name, None)
             else:
                 table.options[name] = coerced
-        return await self._change_lobby(table_id, user_id, set_it)
+        return await self.change(table_id, user_id, set_it)
 
     async def set_level(self, table_id: int, user_id: int, level: str,
                         can_manage: bool = False) -> Table:
@@ -148,17 +149,18 @@ class Lobbies(Turns):
                 raise Refusal("bad-option",
                               reason=f"the level must be one of {', '.join(COMPUTER_LEVELS)}")
             table.level = level
-        if self.get(table_id).status == LOBBY:
-            return await self._change_lobby(table_id, user_id, set_it)
-        table = self._playing(table_id, None)
-        async with table.lock:
-            self._playing(table_id, None)
+        registry = self.registry
+        if registry.get(table_id).status == LOBBY:
+            return await self.change(table_id, user_id, set_it)
+        table = registry.playing(table_id, None)
+        async with registry.locked(table):
+            registry.playing(table_id, None)
             if user_id != table.host_id and not can_manage:
                 raise Refusal("host-or-manager")
             if table.level != level:  # an unknown level is never the table's: refused here
                 set_it(table)
-                await self._save(table)
-                await self._notify(Update(table, "level"))
+                await registry.save(table)
+                registry.publish(table, LevelChanged)
         return table
 
     async def set_timer(self, table_id: int, user_id: int, timer: str) -> Table:
@@ -167,7 +169,7 @@ class Lobbies(Turns):
             if timer not in TIMER_CHOICES:
                 raise Refusal("bad-option", reason=f"timer must be one of {TIMER_CHOICES}")
             table.timer = timer
-        return await self._change_lobby(table_id, user_id, set_it)
+        return await self.change(table_id, user_id, set_it)
 
     async def swap_seats(self, table_id: int, user_id: int, first: int, second: int) -> Table:
         """The host swaps two seats (choosing partners in team games)."""
@@ -176,13 +178,14 @@ class Lobbies(Turns):
             if not (0 <= first < count and 0 <= second < count) or first == second:
                 raise Refusal("bad-seat")
             table.seats[first], table.seats[second] = table.seats[second], table.seats[first]
-        return await self._change_lobby(table_id, user_id, swap)
+        return await self.change(table_id, user_id, swap)
 
     async def start(self, table_id: int, user_id: int) -> Table:
         """The host starts the game when the player count and options are allowed."""
-        table = self._lobby(table_id)
-        async with table.lock:
-            self._lobby(table_id)
+        registry = self.registry
+        table = registry.lobby(table_id)
+        async with registry.locked(table):
+            registry.lobby(table_id)
             self._host(table, user_id)
             rules = table.rules
             count = len(table.seats)
@@ -197,20 +200,18 @@ class Lobbies(Turns):
                 raise Refusal("bad-option", reason=str(exc)) from None
             table.status = PLAYING
             table.version = 0
-            await self._save(table)
-            await self._notify(Update(table, "start"))
+            await registry.save(table)
+            self.computers.kick(table)  # the first turn's timer is in the position shown
+            registry.publish(table, GameStarted)
             if table.state.over:  # decided by the deal (a 1234 player with no move drops out)
-                if await self._conclude(table):
-                    await self._notify(Update(table, "finish"))
-                else:
-                    self._conclude_later(table)
-        self._kick(table)
+                await self.results.settle(table)
         return table
 
     async def cancel(self, table_id: int, user_id: int, can_manage: bool = False) -> Table:
         """The host, or a member who may manage the server, cancels a table."""
-        table = self.get(table_id)
-        async with table.lock:
+        registry = self.registry
+        table = registry.get(table_id)
+        async with registry.locked(table):
             if table.status not in (LOBBY, PLAYING):
                 raise Refusal("no-table")
             if user_id != table.host_id and not can_manage:
@@ -218,8 +219,8 @@ class Lobbies(Turns):
             if table.state is not None and table.state.over:
                 raise Refusal("not-started")  # over: its result is being stored, not lost
             table.status = CANCELLED
-            await self._save(table)
-            self._close(table)
-            await self._notify(Update(table, "cancel"))
+            await registry.save(table)
+            registry.close(table)
+            registry.publish(table, Cancelled)
         return table
 

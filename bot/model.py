@@ -1,13 +1,13 @@
-"""What a table is: its seats, its state, the moves applied and the updates published.
+"""What a table is: its seats, its state and the moves applied.
 
-Plain data shared by the table manager's parts (:mod:`bot.lobby`, :mod:`bot.turns`,
-:mod:`bot.finish`) and read by the cogs.
+Plain data shared by the table service's parts (see :mod:`bot.tables`); the front ends read
+tables as :class:`bot.position.Position` snapshots made from it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,17 +149,4 @@ class Move:
     events: tuple[Event, ...]
 
 
-@dataclass(frozen=True)
-class Update:
-    """What changed at a table, for the cogs to show: ``kind`` and the moves applied."""
-
-    table: Table
-    kind: str  # lobby, start, move, finish, cancel, away, back, level
-    moves: tuple[Move, ...] = ()
-    seat: int | None = None
-
-
-
-#: called with the table's lock held, in order; it must be quick and must not call back in
-Listener = Callable[[Update], Awaitable[None]]
 RulesLookup = Callable[[str], Rules]

@@ -10,7 +10,7 @@ the scores. Used by the table message at the end of a deal and of the game, ``/h
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import MESSAGES, plural, t
@@ -21,7 +21,8 @@ from games.core import Action, Entry, Event, Rules, State, Tally
 if TYPE_CHECKING:
     import discord
 
-    from bot.tables import Table
+    from bot.model import Table
+    from bot.position import Position
 
 FIELD = 1024  # the most characters an embed field's value may hold
 #: games whose deals are called "games" (a series of games, a match of games)
@@ -141,16 +142,24 @@ def tally_lines(rules: Rules, tally: Tally, names: Sequence[str], lang: str,
 
 def sides(rules: Rules, state: State) -> list[tuple[int, ...]]:
     """The sides of a game: partnerships, or each seat alone."""
-    teams = rules.teams(state.players, state.options)
-    return [tuple(team) for team in teams] if teams else [(s,) for s in range(state.players)]
+    return _sides(rules, state.players, state.options)
+
+
+def _sides(rules: Rules, players: int, options: Mapping[str, Any]) -> list[tuple[int, ...]]:
+    teams = rules.teams(players, options)
+    return [tuple(team) for team in teams] if teams else [(s,) for s in range(players)]
 
 
 def deals_lines(rules: Rules, state: State, names: Sequence[str], lang: str) -> list[str]:
     """Deal by deal, what each side gained: '3: Alice +9, Bob 0'."""
-    groups = sides(rules, state)
+    return _deals_lines(state.breakdown(), sides(rules, state), names, lang)
+
+
+def _deals_lines(tallies: Sequence[Tally], groups: Sequence[tuple[int, ...]],
+                 names: Sequence[str], lang: str) -> list[str]:
     return [f"{tally.deal}: " + ", ".join(
         f"{who_text(side, names, lang)} {points_text(tally.gains[side[0]])}" for side in groups)
-        for tally in state.breakdown()]
+        for tally in tallies]
 
 
 def _fit(lines: list[str], limit: int = FIELD, keep_end: bool = False) -> str:
@@ -193,26 +202,52 @@ def table_unrated(table: Table, lang: str) -> str:
     return unrated_text([s.to_dict() for s in table.seats], lang, finished)
 
 
+def position_unrated(position: Position, lang: str) -> str:
+    """:func:`table_unrated` for a front end's position."""
+    seats = [{"user_id": s.user_id, "computer": s.computer, "hints": s.hints}
+             for s in position.seats]
+    return unrated_text(seats, lang, position.over)
+
+
 def add_results(embed: discord.Embed, table: Table, lang: str) -> None:
     """The table message's explanation: the latest finished deal's breakdown; at the end of
     the game also the scores deal by deal and whether the game was rated."""
     state = table.state
     if state is None:
         return
-    rules = table.rules
-    names = [s.name for s in table.seats]
-    found = last_deal(rules, state, names, lang)
-    if found is not None:
-        embed.add_field(name=found[0][:256], value=found[1], inline=False)
-    if not state.over:
+    _explain(embed, table.rules, state.breakdown(), sides(table.rules, state),
+             [s.name for s in table.seats], hidden_now(state), state.over,
+             lambda: table_unrated(table, lang), lang)
+
+
+def position_results(embed: discord.Embed, position: Position, lang: str) -> None:
+    """:func:`add_results` for a front end's position."""
+    if not position.started:
         return
-    if len(state.breakdown()) > 1:
+    rules = position.rules
+    _explain(embed, rules, position.tallies,
+             _sides(rules, position.players, position.game_options),
+             [s.name for s in position.seats], position.hidden, position.over,
+             lambda: position_unrated(position, lang), lang)
+
+
+def _explain(embed: discord.Embed, rules: Rules, tallies: Sequence[Tally],
+             groups: Sequence[tuple[int, ...]], names: Sequence[str], hidden: frozenset[str],
+             over: bool, note: Callable[[], str], lang: str) -> None:
+    if tallies:
+        tally = tallies[-1]
+        embed.add_field(name=deal_title(rules, tally, lang)[:256],
+                        value=_fit(tally_lines(rules, tally, names, lang, hidden)),
+                        inline=False)
+    if not over:
+        return
+    if len(tallies) > 1:
         key = "rs-games" if rules.id in GAMES_NOT_DEALS else "rs-deals"
         embed.add_field(name=t(key, lang), value=_fit(
-            deals_lines(rules, state, names, lang), keep_end=True), inline=False)
-    note = table_unrated(table, lang)
-    if note:
-        embed.add_field(name=t("rs-ratings", lang), value=note, inline=False)
+            _deals_lines(tallies, groups, names, lang), keep_end=True), inline=False)
+    unrated = note()
+    if unrated:
+        embed.add_field(name=t("rs-ratings", lang), value=unrated, inline=False)
 
 
 def summary(rules: Rules, state: State, names: Sequence[str], lang: str,

@@ -19,7 +19,7 @@ import discord
 
 from bot import lane, logs, tasks
 from bot.i18n import lang_of, t
-from bot.tables import CANCELLED, FINISHED, Table, Update
+from bot.tables import CANCELLED, FINISHED, Table, TableEvent
 from cogs.guards import is_private
 from cogs.views import Payload, card_words, hidden_cards, table_payload
 
@@ -194,8 +194,8 @@ class TableMessages:
             # decided the game) may still be answered with the table's log
             asyncio.get_running_loop().call_later(BOARD_KEPT, self.boards.pop, table.id, None)
 
-    def note(self, update: Update) -> None:
-        """Keep an update's public events for the table message."""
+    def note(self, update: TableEvent) -> None:
+        """Keep an event's public moves for the table message."""
         table = update.table
         board = self.board(table.id)
         for move in update.moves:

@@ -25,7 +25,7 @@ from discord.ext import commands
 from bot import avatars, logs
 from bot.i18n import lang_of, t
 from bot.render import table_png_async
-from bot.tables import Refusal, Table, Update
+from bot.tables import DealEnded, Refusal, Table, TableEvent
 from bot.tree import refusal_text, reply, server_only
 from cogs import ids
 from cogs.alerts import Alerts
@@ -151,7 +151,7 @@ class PlayCog(commands.Cog, name=COG):
         self._commands.append(group)
         for command in self._commands:
             self.bot.tree.add_command(command)
-        self.manager.listeners.append(self.on_update)
+        self.manager.subscribe(self.on_update)
         self.bot.before_disconnect.append(self.messages.settle_messages)
         await self._warm_up()
 
@@ -169,8 +169,7 @@ class PlayCog(commands.Cog, name=COG):
         """Take the commands and the listener away."""
         for command in self._commands:
             self.bot.tree.remove_command(command.name)
-        with contextlib.suppress(ValueError):
-            self.manager.listeners.remove(self.on_update)
+        self.manager.unsubscribe(self.on_update)
         with contextlib.suppress(ValueError):
             self.bot.before_disconnect.remove(self.messages.settle_messages)
         await self.panels.close()
@@ -186,9 +185,11 @@ class PlayCog(commands.Cog, name=COG):
 
         self.bot.loop.create_task(refresh())
 
-    async def on_update(self, update: Update) -> None:
-        """The manager's news (its lock held): the table message's events and edit, then the
+    async def on_update(self, update: TableEvent) -> None:
+        """The service's news (no lock held): the table message's events and edit, then the
         turn's DM hands, panels and alerts (each in a task of its own)."""
+        if isinstance(update, DealEnded):  # its move's MoveApplied came first: shown there
+            return
         self.messages.note(update)
         self.panels.changed(update.table)
         self.alerts.changed(update.table)

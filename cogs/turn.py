@@ -143,17 +143,13 @@ class TurnControls:
             if not raw.isdigit() or int(raw) >= len(legal):
                 raise Refusal("no-such-choice")
             index = int(raw)
-        four_colour = (await self.prefs.of(interaction.user.id)).four_colour
-        after: list[tuple[Payload, Shown]] = []
-        try:
-            await self.manager.act(
-                table.id, interaction.user.id, cid.version, legal[index],
-                then=lambda now: after.append(self.hands.panel_now(now, seat, lang, four_colour)))
+        try:  # the index of the move in the seat's legal moves: resolved by the service
+            await self.manager.act(table.id, interaction.user.id, cid.version, index)
         except Refusal as refusal:
             if refusal.key not in ("stale", "not-started"):
                 raise
             return await self._position(interaction, table, seat, lang, note=moved)
-        return after[0] if after else await self._position(interaction, table, seat, lang)
+        return await self._position(interaction, table, seat, lang)
 
     async def on_back(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:

@@ -159,13 +159,13 @@ def test_a_malformed_scheduler_switch_stops_the_start_with_a_sentence(raw: str) 
 
 
 async def test_the_scheduler_setting_reaches_the_thinker(tmp_path: Path) -> None:
-    from bot.core import TableCore
     from bot.storage import Storage
+    from bot.tables import TableManager
 
     store = await Storage.open(str(tmp_path / "deckhand.sqlite3"))
     try:
         settings = load({"DISCORD_TOKEN": "t", "DECKHAND_AI_SCHEDULER": "off"})
-        assert TableCore(store, ai_scheduler=settings.ai_scheduler).thinker.scheduler is None
-        assert TableCore(store).thinker.scheduler is not None
+        assert TableManager(store, ai_scheduler=settings.ai_scheduler).thinker.scheduler is None
+        assert TableManager(store).thinker.scheduler is not None
     finally:
         await store.close()

@@ -217,8 +217,9 @@ async def test_out_of_turn_moves_apply(manager: Manager) -> None:
     waiting = 1 - table.state.to_act[0]
     user = table.seats[waiting].user_id
     assert user is not None
-    move = await m.act(table.id, user, 0, "knock")
-    assert move.action.kind == "knock" and table.version == 1
+    outcome = await m.act(table.id, user, 0, "knock")
+    assert [mv.action.kind for mv in outcome.moves] == ["knock"]
+    assert outcome.version == table.version == 1 and outcome.position.seat == waiting
 
 
 async def test_simultaneous_clicks_only_one_applies(manager: Manager) -> None:

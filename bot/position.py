@@ -1,0 +1,177 @@
+"""A table as a front end may see it: a frozen snapshot for one seat, or for a spectator.
+
+The front ends (the Discord cogs, a web table) draw and answer from positions only; they never
+hold a game state. The table service builds a position under the table's lock
+(:meth:`bot.tables.TableManager.position`, and the public one every event carries), so it never
+shows a move that is not stored yet. Everything in it is either the table's own data (seats,
+options, timer) or taken from the game's views: a seat's position holds that seat's view and
+the public one, never another seat's hidden cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.model import CANCELLED, FINISHED, PLAYING, Table
+from games.core import Action, Outcome, Rules, Tally
+
+
+@dataclass(frozen=True)
+class SeatShown:
+    """One seat as anybody may see it."""
+
+    name: str
+    user_id: int | None
+    computer: bool
+    away: bool
+    hints: int = 0  # hints this seat's person was shown in this game
+
+    @property
+    def auto(self) -> bool:
+        """True when the computer moves for this seat."""
+        return self.computer or self.away
+
+
+@dataclass(frozen=True)
+class LegalMove:
+    """One move the viewing seat may make now: its index in the seat's list of legal moves
+    (what a panel's control sends back to :meth:`bot.tables.TableManager.act`), the move, and
+    its text form."""
+
+    index: int
+    action: Action
+    text: str
+
+
+@dataclass(frozen=True, eq=False)
+class Position:
+    """A table at one version, for one seat (``seat``) or a spectator (``seat`` None)."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    rules: Rules = field(repr=False)
+    status: str  # lobby, playing, finished, cancelled
+    version: int
+    seats: tuple[SeatShown, ...]
+    #: the options the host set (defaults left out), as stored
+    options: Mapping[str, Any]
+    timer: str
+    #: (version, wall-clock time) when the running turn timer runs out, or None
+    deadline: tuple[int, float] | None
+    level: str
+    hints: bool
+    seat: int | None = None
+    #: the game's options in play, defaults included (empty in the lobby)
+    game_options: Mapping[str, Any] = field(default_factory=dict)
+    #: the public view (``state.view(None).to_dict()``); None before the game starts
+    public: dict[str, Any] | None = None
+    #: the seat's own view (``state.view(seat).to_dict()``); None for a spectator
+    own: dict[str, Any] | None = None
+    to_act: tuple[int, ...] = ()
+    #: user ids of the people the game waits for (no computer plays or keeps their seat)
+    people_due: frozenset[int] = frozenset()
+    #: people who may act although the game is not waiting for them (Getaway's take)
+    optional: tuple[int, ...] = ()
+    over: bool = False
+    outcome: Outcome | None = None
+    #: every finished deal explained, oldest first (``state.breakdown()``)
+    tallies: tuple[Tally, ...] = ()
+    #: the seat's legal moves now (none for a spectator, or outside play)
+    moves: tuple[LegalMove, ...] = ()
+    #: cards in someone's hand that the public view does not show (never to be named in
+    #: public: an old deal's card back in a hand)
+    hidden: frozenset[str] = frozenset()
+
+    @property
+    def game_id(self) -> str:
+        """The game's registry id."""
+        return self.rules.id
+
+    @property
+    def game_name(self) -> str:
+        """The game's English name (``rules.name_ja`` in Japanese)."""
+        return self.rules.name
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.seats)
+
+    @property
+    def started(self) -> bool:
+        """Whether the game has started (a state exists)."""
+        return self.public is not None
+
+    @property
+    def closed(self) -> bool:
+        """Finished or cancelled: nothing more happens at this table."""
+        return self.status in (FINISHED, CANCELLED)
+
+    @property
+    def may_act(self) -> bool:
+        """Whether the viewing seat's person may act now (their turn, or a move offered out
+        of turn)."""
+        if self.seat is None or self.status != PLAYING or self.over:
+            return False
+        return not self.seats[self.seat].auto and (self.seat in self.to_act or bool(self.moves))
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat a person holds here, or None."""
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id and not seat.computer:
+                return index
+        return None
+
+
+def _codes_in(value: Any, found: set[str]) -> set[str]:
+    """Every string in a view (card codes among them)."""
+    if isinstance(value, str):
+        found.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _codes_in(item, found)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _codes_in(item, found)
+    return found
+
+
+def position_of(table: Table, seat: int | None = None) -> Position:
+    """The table now, for ``seat`` (None: a spectator); called with the table's lock held."""
+    state = table.state
+    seats = tuple(SeatShown(s.name, s.user_id, s.computer, s.away, s.hints)
+                  for s in table.seats)
+    base = Position(table.id, table.guild_id, table.channel_id, table.message_id,
+                    table.host_id, table.rules, table.status, table.version, seats,
+                    dict(table.options), table.timer, table.deadline, table.level, table.hints,
+                    seat)
+    if state is None:
+        return base
+    public = state.view(None).to_dict()
+    hands = [state.view(s)["hand"] for s in range(state.players)]
+    held = {str(c) for hand in hands for c in hand}
+    hidden = frozenset(held - _codes_in(public, set())) if held else frozenset()
+    over = state.over
+    playing = table.status == PLAYING and not over
+    due = state.to_act if playing else ()
+    optional: tuple[int, ...] = ()
+    if playing:
+        optional = tuple(s for s, info in enumerate(table.seats)
+                         if s not in due and info.user_id is not None and not info.auto
+                         and state.legal_actions(s))
+    moves: tuple[LegalMove, ...] = ()
+    own = None
+    if seat is not None:
+        own = state.view(seat).to_dict()
+        if playing:
+            moves = tuple(LegalMove(i, a, str(a)) for i, a in enumerate(state.legal_actions(seat)))
+    return Position(
+        base.table_id, base.guild_id, base.channel_id, base.message_id, base.host_id,
+        base.rules, base.status, base.version, seats, base.options, base.timer, base.deadline,
+        base.level, base.hints, seat, dict(state.options), public, own, tuple(state.to_act),
+        table.people_due(), optional, over, state.outcome, state.breakdown(), moves, hidden)
