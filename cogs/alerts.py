@@ -29,7 +29,8 @@ import discord
 from bot import lane, logs, tasks
 from bot.config import TIMER_SECONDS
 from bot.i18n import t
-from bot.tables import PLAYING, Table, TableManager
+from bot.position import Position
+from bot.tables import PLAYING, Refusal, Table, TableManager
 from cogs import ids
 from cogs.prefs import Preferences
 from cogs.views import StaticView, button_item, game_name
@@ -65,18 +66,18 @@ class Alerts:
         self.posted = 0
         self.deleted = 0
 
-    def changed(self, table: Table) -> None:
-        """The manager's news (its lock held: quick): note whose turn began, and start the
-        table's alert task if there is something to post or delete."""
+    def changed(self, table: Table, position: Position) -> None:
+        """The service's news (quick): the table's public position now; note whose turn
+        began, and start the table's alert task if there is something to post or delete."""
         entry = self.tables.setdefault(table.id, TableAlert())
-        due = table.people_due()
+        due = position.people_due
         entry.fresh |= due - entry.due
         entry.fresh &= due
         entry.due = due
-        entry.version = table.version
+        entry.version = position.version
         if self._work(entry) and (entry.task is None or entry.task.done()):
             entry.task = tasks.background(self._run(table, entry))
-        elif table.status != PLAYING and entry.message_id is None and (
+        elif position.status != PLAYING and entry.message_id is None and (
                 entry.task is None or entry.task.done()):
             self.tables.pop(table.id, None)
 
@@ -150,7 +151,8 @@ class Alerts:
                 log.warning("table %s: could not delete its old turn alert (%s)", table.id,
                             type(exc).__name__, extra=logs.failure(exc))
             if table.id in self.manager.tables:
-                self.changed(table)
+                with contextlib.suppress(Refusal):  # closed meanwhile: no alert
+                    self.changed(table, await self.manager.position(table.id))
 
     def _message(self, table: Table, users: list[int]) -> dict[str, Any]:
         """The alert: the people named, the game, the timer as a relative time, a Hand

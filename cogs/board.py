@@ -19,9 +19,10 @@ import discord
 
 from bot import lane, logs, tasks
 from bot.i18n import lang_of, t
+from bot.position import Position, position_of
 from bot.tables import CANCELLED, FINISHED, Table, TableEvent
 from cogs.guards import is_private
-from cogs.views import Payload, card_words, hidden_cards, table_payload
+from cogs.views import Payload, card_words, table_payload
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -42,7 +43,7 @@ class Board:
     task: asyncio.Task[None] | None = None
     dm_turns: dict[int, int] = field(default_factory=dict)  # seat -> the version last DMed
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one writer of the message
-    hidden: tuple[int, set[str], list[str]] | None = None  # (version, cards, their words)
+    hidden: tuple[frozenset[str], list[str]] | None = None  # (hidden cards, their words)
     edited: float = -math.inf  # when the message was last edited (the event loop's clock)
 
 
@@ -86,7 +87,7 @@ class TableMessages:
                 async with table.lock:
                     if table.message_id is not None or table.id not in self.manager.tables:
                         return
-                    payload = self.render(table)
+                    payload = self.render(self.seen(table))
                 channel = self.bot.get_partial_messageable(table.channel_id)
                 message = await channel.send(
                     **payload.send(), files=await payload.files(),
@@ -99,7 +100,7 @@ class TableMessages:
                         type(exc).__name__, extra=logs.failure(exc))
 
     # -- helpers ----------------------------------------------------------------------------
-    def public_lang(self, table: Table) -> str:
+    def public_lang(self, table: Table | Position) -> str:
         """The language of a table's server."""
         guild = self.bot.get_guild(table.guild_id)
         return lang_of(guild.preferred_locale if guild is not None else None)
@@ -111,25 +112,24 @@ class TableMessages:
             found = self.boards[table_id] = Board()
         return found
 
-    def log_lines(self, table: Table, lang: str) -> list[str]:
+    def log_lines(self, position: Position, lang: str) -> list[str]:
         """Recent public events, leaving out any that names a card now hidden in a hand
         (an earlier deal's play once the cards are dealt again)."""
         lines = []
-        board = self.board(table.id)
-        hidden: set[str] = set()
+        board = self.board(position.table_id)
+        hidden: frozenset[str] = frozenset()
         words: list[str] = []
-        if table.state is not None and any(kind == "event" for kind, _ in board.log):
-            if board.hidden is None or board.hidden[0] != table.version:
-                found = hidden_cards(table.state)
-                board.hidden = (table.version, found, card_words(found))
-            _, hidden, words = board.hidden
-        names = [seat.name for seat in table.seats]  # each line names its player once
+        if position.hidden and any(kind == "event" for kind, _ in board.log):
+            if board.hidden is None or board.hidden[0] != position.hidden:
+                board.hidden = (position.hidden, card_words(set(position.hidden)))
+            hidden, words = board.hidden
+        names = [seat.name for seat in position.seats]  # each line names its player once
         for kind, params in board.log:
             if kind == "event":
                 event = params["event"]
                 if hidden and any(str(c) in hidden for c in event.cards):
                     continue
-                text = table.rules.event_text(event, lang, names)
+                text = position.rules.event_text(event, lang, names)
                 if text and words and any(word in text for word in words):
                     continue
                 if text:
@@ -140,11 +140,16 @@ class TableMessages:
                 lines.append(t(kind, lang, **params))
         return lines
 
-    def render(self, table: Table) -> Payload:
-        """The public message of a table now (call with the table's lock held: a move is
-        applied, then stored, and only then may it be shown)."""
-        lang = self.public_lang(table)
-        return table_payload(table, lang, self.log_lines(table, lang))
+    def render(self, position: Position) -> Payload:
+        """The public message of a table at a position."""
+        lang = self.public_lang(position)
+        return table_payload(position, lang, self.log_lines(position, lang))
+
+    @staticmethod
+    def seen(table: Table) -> Position:
+        """A table's public position now (call with its lock held, or seen free with no await
+        since: a move is applied, then stored, and only then may it be shown)."""
+        return position_of(table)
 
     async def _send_edit(self, table: Table, payload: Payload) -> None:
         if table.message_id is None:
@@ -179,7 +184,7 @@ class TableMessages:
             async with self.bot.lane.slot(lane.TABLE), board.lock:
                 async with table.lock:
                     board.dirty = False
-                    payload = self.render(table)
+                    payload = self.render(self.seen(table))
                 key = payload.key()
                 if key == board.sent:
                     continue
@@ -195,9 +200,9 @@ class TableMessages:
             asyncio.get_running_loop().call_later(BOARD_KEPT, self.boards.pop, table.id, None)
 
     def note(self, update: TableEvent) -> None:
-        """Keep an event's public moves for the table message."""
-        table = update.table
-        board = self.board(table.id)
+        """Keep an event's public moves for the table message, and edit it."""
+        table = update.position  # the table as the event left it
+        board = self.board(table.table_id)
         for move in update.moves:
             name = table.seats[move.seat].name
             if move.how == "timeout":
@@ -213,7 +218,7 @@ class TableMessages:
             board.log.append(("level-changed", {"level": table.level}))
         if update.kind == "finish" and table.version == 0:  # e.g. a 1234 player dropped out
             board.log.append(("decided-by-deal", {}))
-        self._mark(table)
+        self._mark(update.table)
 
     async def answer_public(self, interaction: Interaction, table: Table) -> None:
         """Answer a click on the public message by editing it to the table as it is now.
@@ -228,7 +233,7 @@ class TableMessages:
             self._mark(table)
             await self._adopt(interaction, table)
             return
-        payload = self.render(table)  # no await since the lock was seen free: nothing moves
+        payload = self.render(self.seen(table))  # the lock seen free, no await: nothing moves
         embed = payload.embed
         if payload.picture is not None and embed is not None:
             # a picture takes a moment to draw: answer with the words now, and let the

@@ -10,10 +10,11 @@ import discord
 
 from bot import tasks
 from bot.i18n import lang_of, t
+from bot.position import Position
 from bot.tables import PLAYING, Table
 from cogs.hands import Hands
 from cogs.prefs import Preferences
-from cogs.views import game_name, optional_seats
+from cogs.views import game_name
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -31,23 +32,23 @@ class DirectTurns:
         #: per table in play: each seat and the position (version) last sent to it
         self.sent: dict[int, dict[int, int]] = {}
 
-    def changed(self, table: Table) -> None:
-        """The manager's news (its lock held: quick): a DM for each person who may act at a
-        position not sent to them yet (each in a task of its own)."""
-        if table.status != PLAYING or table.state is None:
+    def changed(self, table: Table, position: Position) -> None:
+        """The service's news (quick): the table's public position now; a DM for each person
+        who may act at a position not sent to them yet (each in a task of its own)."""
+        if position.status != PLAYING or not position.started:
             self.sent.pop(table.id, None)
             return
         sent = self.sent.setdefault(table.id, {})
-        due = [(seat, False) for seat in table.state.to_act]
-        due += [(seat, True) for seat in optional_seats(table)]
+        due = [(seat, False) for seat in position.to_act]
+        due += [(seat, True) for seat in position.optional]
         for seat, out_of_turn in due:
-            info = table.seats[seat]
+            info = position.seats[seat]
             if info.auto or info.user_id is None:
                 continue
-            if sent.get(seat) == table.version:
+            if sent.get(seat) == position.version:
                 continue
-            sent[seat] = table.version
-            tasks.background(self._send(table, seat, table.version, out_of_turn))
+            sent[seat] = position.version
+            tasks.background(self._send(table, seat, position.version, out_of_turn))
 
     async def _send(self, table: Table, seat: int, version: int,
                     out_of_turn: bool = False) -> None:
@@ -66,8 +67,11 @@ class DirectTurns:
                      "channel": getattr(channel, "name", "?")}
             note = t("dm-may-act" if out_of_turn else "dm-turn", lang,
                      game=game_name(table, lang), **where)
-            payload = await self.hands.hand_for(table, seat, lang, user_id, dm=True, note=note,
-                                                guild=where["guild"], channel=where["channel"])
+            payload, seen = await self.hands.hand_for(
+                table, seat, lang, user_id, dm=True, note=note, guild=where["guild"],
+                channel=where["channel"])
+            if seen.version != version:  # moved on while it was made: a later DM shows it
+                return
             files = await payload.files()
             await user.send(**payload.send(picture=bool(files)), files=files)
         except discord.HTTPException:

@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.position import Position
 from bot.tables import PLAYING, Refusal, Table
 
 Interaction = discord.Interaction[Any]
@@ -44,9 +45,9 @@ def seat_of(table: Table, user_id: int) -> int:
     return seat
 
 
-def playing(table: Table) -> None:
+def playing(table: Table | Position) -> None:
     """Refused unless the table's game is under way."""
-    if table.status != PLAYING or table.state is None:
+    if table.status != PLAYING:  # (in play, a table has a game)
         raise Refusal("not-started")
 
 

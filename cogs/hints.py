@@ -29,14 +29,14 @@ class HintControls:
         if not table.hints:
             raise Refusal("hints-off")
         playing(table)
-        state = table.state
-        assert state is not None
-        if cid.version != table.version:
+        now = await self.manager.position(table.id, seat)
+        playing(now)
+        if cid.version != now.version:
             raise Refusal("hint-stale")
-        if seat not in state.to_act:
+        if seat not in now.to_act:
             raise Refusal("hint-not-your-turn")
         # the search takes up to a second: the click is answered now, the hint follows
         await interaction.response.defer(ephemeral=True, thinking=True)
         hint = await self.manager.hint(table.id, interaction.user.id, cid.version)
-        text = hint_text(table.rules, state.players, table.options, hint, lang)
+        text = hint_text(now.rules, now.players, dict(now.options), hint, lang)
         await interaction.followup.send(text[:2000], ephemeral=True)

@@ -31,7 +31,7 @@ class LobbyControls:
         table = await self.manager.open(interaction.guild_id, interaction.channel_id, game,
                                         interaction.user.id, interaction.user.display_name)
         lang = lang_of(interaction.guild_locale)
-        payload = lobby_payload(table, lang)
+        payload = lobby_payload(await self.manager.position(table.id), lang)
         await interaction.response.send_message(**payload.send())
         message = await interaction.original_response()
         self.messages.board(table.id).sent = payload.key()
@@ -89,7 +89,7 @@ class LobbyControls:
             raise Refusal("host-only")
         if table.status != LOBBY:
             raise Refusal("already-started")
-        payload = options_payload(table, lang, int(cid.arg or 0))
+        payload = options_payload(await self.manager.position(table.id), lang, int(cid.arg or 0))
         if cid.arg:
             private_only(interaction, table)
             await interaction.response.edit_message(content=payload.content, view=payload.view)
@@ -107,7 +107,7 @@ class LobbyControls:
         if verb == "level" and table.status != LOBBY:
             # the host's menu in play: the computers' level from their next move on
             await m.set_level(table.id, user.id, values[0], can_manage(interaction))
-            payload = manage_payload(table, lang)
+            payload = manage_payload(await self.manager.position(table.id), lang)
             await interaction.response.edit_message(content=payload.content, view=payload.view)
             return
         if verb == "opt":
@@ -127,5 +127,6 @@ class LobbyControls:
                 raise Refusal("bad-seat")
             await m.swap_seats(table.id, user.id, int(first), int(second))
         # the page the host was on stays in front of them
-        payload = options_payload(table, lang, showing=str(cid))
+        payload = options_payload(await self.manager.position(table.id), lang,
+                                  showing=str(cid))
         await interaction.response.edit_message(content=payload.content, view=payload.view)

@@ -31,6 +31,7 @@ import discord
 from bot import lane, logs, tasks
 from bot.i18n import t
 from bot.lane import Lane
+from bot.position import Position
 from bot.tables import PLAYING, Table, TableManager
 from cogs.hands import Hands, Shown, shows
 from cogs.views import Payload
@@ -75,6 +76,9 @@ class Panels:
         self.manager = manager
         self.hands = hands
         self.by_table: dict[int, dict[int, Panel]] = {}
+        #: the latest public position of each table with panels (the news it came with): what
+        #: a panel should show is looked at there, without waiting for the table's lock
+        self.latest: dict[int, Position] = {}
         self.token_life = TOKEN_LIFE
         self.warn_before = WARN_BEFORE
         self.edits = 0  # panels edited through a token when their person may act
@@ -120,26 +124,34 @@ class Panels:
         panel.adopted = ticket
         self.adopt(panel, interaction, lang, shown)
 
-    def changed(self, table: Table) -> None:
-        """The manager's news (its lock held: quick, no waiting): edit the panels that show a
-        position their person can no longer act on, or that should now show their move."""
-        for panel in list(self.by_table.get(table.id, {}).values()):
+    def changed(self, table: Table, position: Position) -> None:
+        """The service's news (quick, no waiting): the table's public position now; edit the
+        panels that show a position their person can no longer act on, or that should now
+        show their move."""
+        here = self.by_table.get(table.id, {})
+        if here:
+            self.latest[table.id] = position
+        for panel in list(here.values()):
             if panel.interaction is None:
                 continue
-            if self._stale(panel, table):
+            if self._stale(panel, position):
                 panel.dirty = True
                 self._edit_soon(panel, table)
-        if table.status != PLAYING and not any(
+        if position.status != PLAYING and not any(
                 p.interaction is not None for p in self.by_table.get(table.id, {}).values()):
-            self.by_table.pop(table.id, None)
+            self._forget(table.id)
+
+    def _forget(self, table_id: int) -> None:
+        self.by_table.pop(table_id, None)
+        self.latest.pop(table_id, None)
 
     @staticmethod
-    def _stale(panel: Panel, table: Table) -> bool:
+    def _stale(panel: Panel, position: Position | None) -> bool:
         """Whether a panel should be edited: it shows controls no longer right, or the person
         may act at a position it does not show, or the game ended."""
-        if panel.seat >= len(table.seats):
+        if position is None or panel.seat >= len(position.seats):
             return False
-        now = shows(table, panel.seat)
+        now = shows(position, panel.seat)
         if now == panel.shown:
             return False
         shown_act = panel.shown is not None and panel.shown[1]
@@ -155,15 +167,17 @@ class Panels:
         while panel.dirty:
             panel.dirty = False
             interaction, before = panel.interaction, panel.shown
-            if interaction is None or not (panel.repair or self._stale(panel, table)):
+            latest = self.latest.get(panel.table_id)
+            if interaction is None or not (panel.repair or self._stale(panel, latest)):
                 continue
             try:
                 payload, shown = await self.hands.panel_for(table, panel.seat, panel.lang,
                                                           panel.user_id)
                 files = await payload.files()
                 async with panel.lock:
+                    latest = self.latest.get(panel.table_id, latest)
                     if panel.interaction is not interaction or panel.shown != before \
-                            or shows(table, panel.seat) != shown:
+                            or (latest is not None and shows(latest, panel.seat) != shown):
                         panel.dirty = True  # answered or moved on meanwhile: look again
                         continue
                     panel.shown, panel.repair = shown, False
@@ -261,7 +275,7 @@ class Panels:
         if here.get(panel.user_id) is panel:
             del here[panel.user_id]
         if not here:
-            self.by_table.pop(panel.table_id, None)
+            self._forget(panel.table_id)
         if panel.expiry is not None and panel.expiry is not asyncio.current_task():
             panel.expiry.cancel()
 
@@ -278,3 +292,4 @@ class Panels:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.by_table.clear()
+        self.latest.clear()

@@ -191,9 +191,9 @@ class PlayCog(commands.Cog, name=COG):
         if isinstance(update, DealEnded):  # its move's MoveApplied came first: shown there
             return
         self.messages.note(update)
-        self.panels.changed(update.table)
-        self.alerts.changed(update.table)
-        self.dms.changed(update.table)
+        self.panels.changed(update.table, update.position)
+        self.alerts.changed(update.table, update.position)
+        self.dms.changed(update.table, update.position)
 
     # -- commands ---------------------------------------------------------------------------
     async def play(self, interaction: Interaction, game: str) -> None:

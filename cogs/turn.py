@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import move_word, t
-from bot.tables import PLAYING, Refusal, Table, TableManager
+from bot.tables import LOBBY, PLAYING, Refusal, Table, TableManager
 from bot.tree import reply
 from cogs import ids
 from cogs.board import Interaction
@@ -60,7 +60,7 @@ class TurnControls:
         """Moves and navigation on a player's panel (or a hand sent by direct message)."""
         private_only(interaction, table)
         seat = seat_of(table, interaction.user.id)
-        if table.state is None:
+        if table.status == LOBBY:
             raise Refusal("not-started")
         panel = self.panels.get(table, interaction.user.id, seat)
         async with panel.lock:  # one click of a panel at a time is worked out
@@ -110,10 +110,12 @@ class TurnControls:
             # an old or doubled click: the position now, nothing applied
             note = "" if cid.verb == "view" else moved
             return await self._position(interaction, table, seat, lang, note=note)
-        state = table.state
-        assert state is not None
-        legal = state.legal_actions(seat)
-        if not legal and seat not in state.to_act:
+        now = await self.hands.position(table, seat)
+        legal = [move.action for move in now.moves]  # an index into these names the move
+        if now.version != cid.version:  # moved on while the position was taken
+            return self.hands.panel(now, lang, await self._four_colour(interaction),
+                                    note="" if cid.verb == "view" else moved)
+        if not legal and seat not in now.to_act:
             raise Refusal("not-your-turn")
         if cid.verb == "part":  # the first part of a move with parts: now its second
             if not values or not cid.arg.isdigit():
@@ -144,12 +146,17 @@ class TurnControls:
                 raise Refusal("no-such-choice")
             index = int(raw)
         try:  # the index of the move in the seat's legal moves: resolved by the service
-            await self.manager.act(table.id, interaction.user.id, cid.version, index)
+            outcome = await self.manager.act(table.id, interaction.user.id, cid.version, index)
         except Refusal as refusal:
             if refusal.key not in ("stale", "not-started"):
                 raise
             return await self._position(interaction, table, seat, lang, note=moved)
-        return await self._position(interaction, table, seat, lang)
+        # answered with the seat's position right after the move (the service's outcome)
+        return self.hands.panel(outcome.position, lang, await self._four_colour(interaction))
+
+    async def _four_colour(self, interaction: Interaction) -> bool:
+        """Whether the clicking person's hand pictures are in four suit colours."""
+        return (await self.prefs.of(interaction.user.id)).four_colour
 
     async def on_back(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
@@ -162,7 +169,7 @@ class TurnControls:
         """The host's (or a manager's) menu in play."""
         if interaction.user.id != table.host_id and not can_manage(interaction):
             raise Refusal("host-or-manager")
-        payload = manage_payload(table, lang)
+        payload = manage_payload(await self.manager.position(table.id), lang)
         await interaction.response.send_message(**payload.send(), ephemeral=True)
 
     async def on_over(self, interaction: Interaction, table: Table, cid: ids.ComponentId,

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.position import position_of
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import button, verb_of, world
 from tests.bot.test_e2e_games import open_table, quick_options
@@ -130,7 +131,7 @@ async def test_a_click_is_not_held_up_by_a_turn_edit_waiting_for_its_position(
         monkeypatch.setattr(turn.hands, "panel_for", held)
         assert panel.shown is not None
         panel.shown = (panel.shown[0] - 1, *panel.shown[1:])  # the panel is due an edit
-        panels.changed(table)
+        panels.changed(table, position_of(table))
         await asyncio.wait_for(taking.wait(), 5.0)
         assert panel.task is not None and not panel.task.done()
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot.position import position_of
 from bot.render import hand_png
 from cogs.views import Picture
 from games.cards import parse, pretty
@@ -113,7 +114,7 @@ async def test_an_old_event_naming_a_card_now_in_a_hand_is_left_out(tmp_path: Pa
         board.log.append(("event", {"event": Event("said", 1, (), f"{pretty(parse(code))}!")}))
         board.log.append(("event", {"event": Event("passed", 1)}))
         async with table.lock:
-            embed = cog.messages.render(table).embed
+            embed = cog.messages.render(position_of(table)).embed
         assert embed is not None
         text = str(embed.to_dict())
         assert pretty(parse(code)) not in text and code not in text
