@@ -66,8 +66,8 @@ class Lobby:
         table.message_id = message_id
         await self.registry.save(table)
 
-    async def change(self, table_id: int, user_id: int,
-                            change: Callable[[Table], None], host_only: bool = True) -> Table:
+    async def change(self, table_id: int, user_id: int, change: Callable[[Table], None],
+                     host_only: bool = True) -> Table:
         """Make one change to a lobby under its lock (by its host only, unless ``host_only``
         is off), then store and show it; ``change`` raises Refusal to refuse, changing
         nothing."""

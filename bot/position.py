@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.model import CANCELLED, FINISHED, PLAYING, Table
-from games.core import Action, Outcome, Rules, Tally
+from games.core import Action, Outcome, Rules, Tally, View
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,16 @@ class Position:
     def game_name(self) -> str:
         """The game's English name (``rules.name_ja`` in Japanese)."""
         return self.rules.name
+
+    @property
+    def public_view(self) -> View | None:
+        """The public view as the rules' wording takes it (``rules.view_text``)."""
+        return None if self.public is None else View(self.public)
+
+    @property
+    def own_view(self) -> View | None:
+        """The seat's own view as the rules take it (``rules.sorted_hand``, ``hand_key``)."""
+        return None if self.own is None else View(self.own)
 
     @property
     def players(self) -> int:

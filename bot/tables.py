@@ -185,10 +185,18 @@ class TableManager:
         """The computer players' pause between moves (seconds)."""
         return self.computers.ai_delay
 
+    @ai_delay.setter
+    def ai_delay(self, seconds: float) -> None:
+        self.computers.ai_delay = seconds
+
     @property
     def timer_scale(self) -> float:
         """How much of a turn timer's seconds count (tests run them fast)."""
         return self.computers.timer_scale
+
+    @timer_scale.setter
+    def timer_scale(self, scale: float) -> None:
+        self.computers.timer_scale = scale
 
     @property
     def default_level(self) -> str:

@@ -61,6 +61,8 @@ def resolve(state: State, seat: int, choice: Choice) -> Action:
         wanted = sorted(str(c) for c in choice)
     except TypeError:
         raise Refusal("no-such-choice") from None
+    if not wanted:  # a move without cards (a pass, a knock) is chosen by index or text
+        raise Refusal("no-such-choice")
     found = [a for a in state.legal_actions(seat) if sorted(str(c) for c in a.cards) == wanted]
     if len(found) != 1:  # none, or several kinds of move with those cards
         raise Refusal("no-such-choice")
@@ -83,7 +85,11 @@ class Turns:
                   choice: Choice) -> Outcome:
         """A seated person's move at a state version; Refusal saying why when it cannot
         apply ('no-table', 'not-started', 'stale', 'not-seated', 'away', 'not-your-turn',
-        'no-such-choice', 'illegal')."""
+        'no-such-choice', 'illegal').
+
+        The move is stored before anyone hears of it; its events reach the subscribers
+        before this returns, unless another delivery of the table's events is under way
+        (that one delivers them too, in order)."""
         registry = self.registry
         table = registry.playing(table_id, version)
         async with registry.locked(table):

@@ -22,9 +22,10 @@ def test_every_refusal_of_the_table_manager_has_a_sentence() -> None:
     import inspect
     import re
 
-    from bot import core, finish, lobby, model, tables, turns
+    from bot import computers, finish, hints, lobby, model, registry, tables, turns
 
-    source = "".join(inspect.getsource(m) for m in (core, finish, lobby, model, tables, turns))
+    source = "".join(inspect.getsource(m) for m in (
+        computers, finish, hints, lobby, model, registry, tables, turns))
     keys = set(re.findall(r'Refusal\("([a-z-]+)"', source))
     assert keys, "the table manager raises refusals"
     assert keys <= set(i18n.MESSAGES["en"])

@@ -164,6 +164,8 @@ async def test_a_spectators_position_shows_no_hand_and_no_moves(manager: Manager
     assert public.seat is None and public.own is None and public.moves == ()
     assert public.public == table.state.view(None).to_dict()
     assert mine.own == table.state.view(seat).to_dict()
+    assert mine.own_view == table.state.view(seat) and public.own_view is None
+    assert public.public_view == table.state.view(None)
     hands = {str(c) for s in range(2) for c in table.state.view(s)["hand"]}
     assert hands and not hands & set(json.dumps(public.public).split('"'))
     assert public.hidden == frozenset(hands)
@@ -247,3 +249,17 @@ async def test_a_positions_results_read_as_the_tables(manager: Manager) -> None:
                 assert by_table.fields
             compared += 1
     assert compared >= 1
+
+
+async def test_a_move_without_cards_is_not_chosen_by_no_cards(manager: Manager) -> None:
+    m, _ = manager
+    table = await two_people(m)
+    seat, _ = mover(table)
+    other = table.seats[1 - seat].user_id
+    assert other is not None and table.state is not None
+    assert [str(a) for a in table.state.legal_actions(1 - seat)] == ["knock"]
+    with pytest.raises(Refusal) as refused:
+        await m.act(table.id, other, 0, [])
+    assert refused.value.key == "no-such-choice" and table.version == 0
+    outcome = await m.act(table.id, other, 0, 0)  # by its index, out of turn
+    assert str(outcome.moves[0].action) == "knock" and outcome.position.seat == 1 - seat
