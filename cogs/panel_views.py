@@ -25,7 +25,7 @@ from cogs.controls import (
 )
 from games.cards import parse as parse_card
 from games.cards import pretty, show_codes
-from games.core import Action, View
+from games.core import Action
 
 
 def hand_payload(position: Position, lang: str, group_page: tuple[int, int] = (0, 0),
@@ -37,10 +37,9 @@ def hand_payload(position: Position, lang: str, group_page: tuple[int, int] = (0
     what happened last at the table (public lines), ``keep``: a Keep following button (a live
     panel whose token runs out soon), ``part``: the first part chosen of a move with parts
     (its group's number and the part)."""
-    seat = position.seat
-    assert seat is not None and position.own is not None
+    seat, mine = position.seat, position.own_view
+    assert seat is not None and mine is not None
     rules = position.rules
-    mine = View(position.own)
     hand = [str(c) for c in rules.sorted_hand(mine)]  # the hand order, as in the picture
     name = game_name(position, lang)
     lines = []

@@ -46,7 +46,6 @@ from cogs.panel_views import hand_payload
 from cogs.review import review_button, reviewable
 from games.cards import parse as parse_card
 from games.cards import pretty
-from games.core import View
 
 __all__ = [
     "COG", "HAND_FILE", "PAGE", "ROWS", "TABLE_FILE", "Payload", "Picture", "StaticView",
@@ -77,8 +76,8 @@ def table_payload(position: Position, lang: str, log_lines: list[str]) -> Payloa
         return lobby_payload(position, lang)
     if position.status == CANCELLED:
         return Payload(t("cancelled", lang), None, StaticView())
-    assert position.public is not None
-    public = View(position.public)
+    public = position.public_view
+    assert public is not None and position.public is not None
     title = t("table-title", lang, game=game_name(position, lang), id=position.table_id)
     players = "\n".join(
         f"{i + 1}. {seat_label(position, i, lang)} — {_score(public['scores'][i])}"
