@@ -87,7 +87,8 @@ class TableMessages:
                 async with table.lock:
                     if table.message_id is not None or table.id not in self.manager.tables:
                         return
-                    payload = self.render(self.seen(table))
+                    position = self.seen(table)
+                payload = self.render(position)  # (drawn from the position: no lock needed)
                 channel = self.bot.get_partial_messageable(table.channel_id)
                 message = await channel.send(
                     **payload.send(), files=await payload.files(),
@@ -184,7 +185,8 @@ class TableMessages:
             async with self.bot.lane.slot(lane.TABLE), board.lock:
                 async with table.lock:
                     board.dirty = False
-                    payload = self.render(self.seen(table))
+                    position = self.seen(table)
+                payload = self.render(position)  # (drawn from the position: no lock needed)
                 key = payload.key()
                 if key == board.sent:
                     continue
