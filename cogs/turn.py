@@ -111,21 +111,21 @@ class TurnControls:
             note = "" if cid.verb == "view" else moved
             return await self._position(interaction, table, seat, lang, note=note)
         now = await self.hands.position(table, seat)
+        four_colour = await self._four_colour(interaction)
         legal = [move.action for move in now.moves]  # an index into these names the move
         if now.version != cid.version:  # moved on while the position was taken
-            return self.hands.panel(now, lang, await self._four_colour(interaction),
+            return self.hands.panel(now, lang, four_colour,
                                     note="" if cid.verb == "view" else moved)
         if not legal and seat not in now.to_act:
             raise Refusal("not-your-turn")
         if cid.verb == "part":  # the first part of a move with parts: now its second
             if not values or not cid.arg.isdigit():
                 raise Refusal("no-such-choice")
-            return await self._position(interaction, table, seat, lang,
-                                        part=(int(cid.arg), values[0]))
+            return self.hands.panel(now, lang, four_colour, part=(int(cid.arg), values[0]))
         if cid.verb in ("page", "view"):
             group, _, page = cid.arg.partition(".")
             where = (int(group), int(page)) if group.isdigit() and page.isdigit() else (0, 0)
-            return await self._position(interaction, table, seat, lang, group_page=where)
+            return self.hands.panel(now, lang, four_colour, group_page=where)
         if cid.verb == "set":
             chosen = value_codes(values)
             same = [i for i, a in enumerate(legal) if a.kind == cid.arg]
@@ -136,7 +136,7 @@ class TurnControls:
             if not matches:  # not one of the moves: said so on the panel, nothing applied
                 note = t("not-a-set", lang, move=move_word(cid.arg, lang),
                          cards=show_codes(chosen, lang))
-                return await self._position(interaction, table, seat, lang, note=note)
+                return self.hands.panel(now, lang, four_colour, note=note)
             # the ticked cards name the move (no Confirm: the control alone tells it, and
             # the menu's least count keeps a set too small to be a move from being sent)
             index = matches[0]
@@ -152,7 +152,7 @@ class TurnControls:
                 raise
             return await self._position(interaction, table, seat, lang, note=moved)
         # answered with the seat's position right after the move (the service's outcome)
-        return self.hands.panel(outcome.position, lang, await self._four_colour(interaction))
+        return self.hands.panel(outcome.position, lang, four_colour)
 
     async def _four_colour(self, interaction: Interaction) -> bool:
         """Whether the clicking person's hand pictures are in four suit colours."""
