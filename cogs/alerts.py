@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -28,12 +29,14 @@ import discord
 from bot import lane, logs, tasks
 from bot.config import TIMER_SECONDS
 from bot.i18n import t
-from bot.tables import PLAYING, Table
+from bot.position import Position
+from bot.tables import PLAYING, Refusal, Table, TableManager
 from cogs import ids
+from cogs.prefs import Preferences
 from cogs.views import StaticView, button_item, game_name
 
 if TYPE_CHECKING:
-    from cogs.board import TableBoard
+    from bot.client import Deckhand
 
 log = logging.getLogger(__name__)
 
@@ -53,24 +56,28 @@ class TableAlert:
 class Alerts:
     """Every table's alert."""
 
-    def __init__(self, cog: TableBoard) -> None:
-        self.cog = cog
+    def __init__(self, bot: Deckhand, manager: TableManager, public_lang: Callable[[Table], str],
+                 prefs: Preferences) -> None:
+        self.bot = bot
+        self.manager = manager
+        self.public_lang = public_lang  # the language of a table's server
+        self.prefs = prefs
         self.tables: dict[int, TableAlert] = {}
         self.posted = 0
         self.deleted = 0
 
-    def changed(self, table: Table) -> None:
-        """The manager's news (its lock held: quick): note whose turn began, and start the
-        table's alert task if there is something to post or delete."""
+    def changed(self, table: Table, position: Position) -> None:
+        """The service's news (quick): the table's public position now; note whose turn
+        began, and start the table's alert task if there is something to post or delete."""
         entry = self.tables.setdefault(table.id, TableAlert())
-        due = table.people_due()
+        due = position.people_due
         entry.fresh |= due - entry.due
         entry.fresh &= due
         entry.due = due
-        entry.version = table.version
+        entry.version = position.version
         if self._work(entry) and (entry.task is None or entry.task.done()):
             entry.task = tasks.background(self._run(table, entry))
-        elif table.status != PLAYING and entry.message_id is None and (
+        elif position.status != PLAYING and entry.message_id is None and (
                 entry.task is None or entry.task.done()):
             self.tables.pop(table.id, None)
 
@@ -82,16 +89,16 @@ class Alerts:
 
     async def _wants(self, user_id: int) -> bool:
         """Whether a person wants alerts: on, and hands not by direct message."""
-        chosen = await self.cog.settings_of(user_id)
+        chosen = await self.prefs.of(user_id)
         return chosen.alerts and not chosen.dm
 
     async def _run(self, table: Table, entry: TableAlert) -> None:
         """Delete the alert nobody needs, then post the one that is due; one at a time, in
         the background lane (:mod:`bot.lane`)."""
-        channel = self.cog.bot.get_partial_messageable(table.channel_id)
+        channel = self.bot.get_partial_messageable(table.channel_id)
         try:
             while self._work(entry):
-                async with self.cog.bot.lane.slot(lane.ALERT):  # one change at a time
+                async with self.bot.lane.slot(lane.ALERT):  # one change at a time
                     await self._step(table, entry, channel)
         except Exception as exc:  # an alert lost must not stop the game
             log.warning("table %s: could not post or delete a turn alert (%s)", table.id,
@@ -122,7 +129,7 @@ class Alerts:
     async def _remember(self, table_id: int, message_id: int | None) -> None:
         """Store a table's alert (or that it has none), so a restart can delete it."""
         try:
-            await self.cog.bot.store.set_state(f"alert:{table_id}", str(message_id or ""))
+            await self.bot.store.set_state(f"alert:{table_id}", str(message_id or ""))
         except Exception as exc:  # the alert still works; only a restart would miss it
             log.warning("table %s: could not store its turn alert (%s)", table_id,
                         type(exc).__name__, extra=logs.failure(exc))
@@ -130,12 +137,12 @@ class Alerts:
     async def resumed(self, tables: list[Table]) -> None:
         """After a restart: delete the alert each resumed table had, then alert whoever the
         table waits for (a table keeps one alert, across restarts too)."""
-        await self.cog.bot.wait_until_ready()
+        await self.bot.wait_until_ready()
         for table in tables:
             try:
-                found = await self.cog.bot.store.state(f"alert:{table.id}")
+                found = await self.bot.store.state(f"alert:{table.id}")
                 if found:
-                    channel = self.cog.bot.get_partial_messageable(table.channel_id)
+                    channel = self.bot.get_partial_messageable(table.channel_id)
                     with contextlib.suppress(discord.NotFound):
                         await channel.get_partial_message(int(found)).delete()
                     self.deleted += 1
@@ -143,19 +150,20 @@ class Alerts:
             except Exception as exc:
                 log.warning("table %s: could not delete its old turn alert (%s)", table.id,
                             type(exc).__name__, extra=logs.failure(exc))
-            if table.id in self.cog.manager.tables:
-                self.changed(table)
+            if table.id in self.manager.tables:
+                with contextlib.suppress(Refusal):  # closed meanwhile: no alert
+                    self.changed(table, await self.manager.position(table.id))
 
     def _message(self, table: Table, users: list[int]) -> dict[str, Any]:
         """The alert: the people named, the game, the timer as a relative time, a Hand
         button."""
-        lang = self.cog.public_lang(table)
+        lang = self.public_lang(table)
         who = ", ".join(f"<@{u}>" for u in users)
         seconds = TIMER_SECONDS.get(table.timer)
         if seconds is None:
             text = t("alert", lang, who=who, game=game_name(table, lang))
         else:
-            when = int(time.time() + seconds * self.cog.manager.timer_scale)
+            when = int(time.time() + seconds * self.manager.timer_scale)
             text = t("alert-timer", lang, who=who, game=game_name(table, lang),
                      when=f"<t:{when}:R>")
         view = StaticView()

@@ -1,8 +1,8 @@
 """The public table message: its recent events, and edits coalesced one writer at a time.
 
-The base of the table cog (:class:`cogs.play.PlayCog`): what every part of it (the lobby, the
-turn) shares — the cog's memory of each table, users' settings, which messages a control may
-act on, and answering a click on the public message with the table as it is now.
+A part of the table cog (:class:`cogs.play.PlayCog`), given to the parts that show the table's
+news (the hands' recent lines) or answer a click on the public message (the lobby) with the
+table as it is now.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ import discord
 
 from bot import lane, logs, tasks
 from bot.i18n import lang_of, t
-from bot.storage import UserSettings
-from bot.tables import CANCELLED, FINISHED, PLAYING, Refusal, Table, TableEvent
-from cogs.views import Payload, card_words, hand_payload, hidden_cards, table_payload
+from bot.position import Position, position_of
+from bot.tables import CANCELLED, FINISHED, Table, TableEvent
+from cogs.guards import is_private
+from cogs.views import Payload, card_words, table_payload
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -42,18 +43,17 @@ class Board:
     task: asyncio.Task[None] | None = None
     dm_turns: dict[int, int] = field(default_factory=dict)  # seat -> the version last DMed
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one writer of the message
-    hidden: tuple[int, set[str], list[str]] | None = None  # (version, cards, their words)
+    hidden: tuple[frozenset[str], list[str]] | None = None  # (hidden cards, their words)
     edited: float = -math.inf  # when the message was last edited (the event loop's clock)
 
 
-class TableBoard:
-    """The table cog's base: its memory of each table and the public message."""
+class TableMessages:
+    """The public message of each table: its recent events, and edits coalesced."""
 
     def __init__(self, bot: Deckhand) -> None:
         self.bot = bot
         self.manager = bot.manager
         self.boards: dict[int, Board] = {}
-        self.prefs: dict[int, UserSettings] = {}  # users' settings, read once
         self.hurry = asyncio.Event()  # set at a stop: pending edits go out without their gap
 
     async def settle_messages(self) -> None:
@@ -87,7 +87,8 @@ class TableBoard:
                 async with table.lock:
                     if table.message_id is not None or table.id not in self.manager.tables:
                         return
-                    payload = self.render(table)
+                    position = self.seen(table)
+                payload = self.render(position)  # (drawn from the position: no lock needed)
                 channel = self.bot.get_partial_messageable(table.channel_id)
                 message = await channel.send(
                     **payload.send(), files=await payload.files(),
@@ -100,7 +101,7 @@ class TableBoard:
                         type(exc).__name__, extra=logs.failure(exc))
 
     # -- helpers ----------------------------------------------------------------------------
-    def public_lang(self, table: Table) -> str:
+    def public_lang(self, table: Table | Position) -> str:
         """The language of a table's server."""
         guild = self.bot.get_guild(table.guild_id)
         return lang_of(guild.preferred_locale if guild is not None else None)
@@ -112,43 +113,24 @@ class TableBoard:
             found = self.boards[table_id] = Board()
         return found
 
-    async def settings_of(self, user_id: int) -> UserSettings:
-        """A user's settings (read once, then kept; this cog is their only writer)."""
-        found = self.prefs.get(user_id)
-        if found is None:
-            found = self.prefs[user_id] = await self.bot.store.user_settings(user_id)
-        return found
-
-    async def wants_dm(self, user_id: int) -> bool:
-        """The user's DM preference."""
-        return (await self.settings_of(user_id)).dm
-
-    async def hand_for(self, table: Table, seat: int, lang: str, user_id: int,
-                       **more: Any) -> Payload:
-        """A seat's private hand, drawn as its player chose (four colours or two)."""
-        chosen = await self.settings_of(user_id)
-        async with table.lock:  # never a position half applied (shown before it is stored)
-            return hand_payload(table, seat, lang, four_colour=chosen.four_colour, **more)
-
-    def _log_lines(self, table: Table, lang: str) -> list[str]:
+    def log_lines(self, position: Position, lang: str) -> list[str]:
         """Recent public events, leaving out any that names a card now hidden in a hand
         (an earlier deal's play once the cards are dealt again)."""
         lines = []
-        board = self.board(table.id)
-        hidden: set[str] = set()
+        board = self.board(position.table_id)
+        hidden: frozenset[str] = frozenset()
         words: list[str] = []
-        if table.state is not None and any(kind == "event" for kind, _ in board.log):
-            if board.hidden is None or board.hidden[0] != table.version:
-                found = hidden_cards(table.state)
-                board.hidden = (table.version, found, card_words(found))
-            _, hidden, words = board.hidden
-        names = [seat.name for seat in table.seats]  # each line names its player once
+        if position.hidden and any(kind == "event" for kind, _ in board.log):
+            if board.hidden is None or board.hidden[0] != position.hidden:
+                board.hidden = (position.hidden, card_words(set(position.hidden)))
+            hidden, words = board.hidden
+        names = [seat.name for seat in position.seats]  # each line names its player once
         for kind, params in board.log:
             if kind == "event":
                 event = params["event"]
                 if hidden and any(str(c) in hidden for c in event.cards):
                     continue
-                text = table.rules.event_text(event, lang, names)
+                text = position.rules.event_text(event, lang, names)
                 if text and words and any(word in text for word in words):
                     continue
                 if text:
@@ -159,11 +141,16 @@ class TableBoard:
                 lines.append(t(kind, lang, **params))
         return lines
 
-    def render(self, table: Table) -> Payload:
-        """The public message of a table now (call with the table's lock held: a move is
-        applied, then stored, and only then may it be shown)."""
-        lang = self.public_lang(table)
-        return table_payload(table, lang, self._log_lines(table, lang))
+    def render(self, position: Position) -> Payload:
+        """The public message of a table at a position."""
+        lang = self.public_lang(position)
+        return table_payload(position, lang, self.log_lines(position, lang))
+
+    @staticmethod
+    def seen(table: Table) -> Position:
+        """A table's public position now (call with its lock held, or seen free with no await
+        since: a move is applied, then stored, and only then may it be shown)."""
+        return position_of(table)
 
     async def _send_edit(self, table: Table, payload: Payload) -> None:
         if table.message_id is None:
@@ -198,7 +185,8 @@ class TableBoard:
             async with self.bot.lane.slot(lane.TABLE), board.lock:
                 async with table.lock:
                     board.dirty = False
-                    payload = self.render(table)
+                    position = self.seen(table)
+                payload = self.render(position)  # (drawn from the position: no lock needed)
                 key = payload.key()
                 if key == board.sent:
                     continue
@@ -214,9 +202,9 @@ class TableBoard:
             asyncio.get_running_loop().call_later(BOARD_KEPT, self.boards.pop, table.id, None)
 
     def note(self, update: TableEvent) -> None:
-        """Keep an event's public moves for the table message."""
-        table = update.table
-        board = self.board(table.id)
+        """Keep an event's public moves for the table message, and edit it."""
+        table = update.position  # the table as the event left it
+        board = self.board(table.table_id)
         for move in update.moves:
             name = table.seats[move.seat].name
             if move.how == "timeout":
@@ -232,44 +220,9 @@ class TableBoard:
             board.log.append(("level-changed", {"level": table.level}))
         if update.kind == "finish" and table.version == 0:  # e.g. a 1234 player dropped out
             board.log.append(("decided-by-deal", {}))
-        self._mark(table)
+        self._mark(update.table)
 
-    @staticmethod
-    def _is_private(interaction: Interaction) -> bool:
-        """Whether the clicked message is an ephemeral one or in a DM."""
-        message = interaction.message
-        return message is not None and (interaction.guild_id is None
-                                        or message.flags.ephemeral)
-
-    @staticmethod
-    def _own_message(interaction: Interaction, table: Table) -> None:
-        """A table's public buttons act only on its own message: the answer edits the clicked
-        message into the table, which would overwrite another table's message."""
-        message = interaction.message
-        if message is not None and table.message_id is not None \
-                and message.id != table.message_id:
-            raise Refusal("unknown-component")
-
-    @staticmethod
-    def _private_only(interaction: Interaction, table: Table) -> None:
-        """Controls of private messages (a hand, a confirmation, a host's menu) never act on a
-        public message: the answer edits the clicked message, and would show everyone a hand."""
-        message = interaction.message
-        if message is not None and (message.id == table.message_id or (
-                interaction.guild_id is not None and not message.flags.ephemeral)):
-            raise Refusal("unknown-component")
-
-    def _seat(self, table: Table, user_id: int) -> int:
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise Refusal("not-seated")
-        return seat
-
-    def _playing(self, table: Table) -> None:
-        if table.status != PLAYING or table.state is None:
-            raise Refusal("not-started")
-
-    async def _answer_public(self, interaction: Interaction, table: Table) -> None:
+    async def answer_public(self, interaction: Interaction, table: Table) -> None:
         """Answer a click on the public message by editing it to the table as it is now.
 
         While a move is being applied and stored (the table's lock is held) the position may
@@ -282,7 +235,7 @@ class TableBoard:
             self._mark(table)
             await self._adopt(interaction, table)
             return
-        payload = self.render(table)  # no await since the lock was seen free: nothing moves
+        payload = self.render(self.seen(table))  # the lock seen free, no await: nothing moves
         embed = payload.embed
         if payload.picture is not None and embed is not None:
             # a picture takes a moment to draw: answer with the words now, and let the
@@ -306,7 +259,7 @@ class TableBoard:
         its message would never show a move again."""
         message = interaction.message
         if (table.message_id is None and message is not None
-                and not self._is_private(interaction) and table.id in self.manager.tables):
+                and not is_private(interaction) and table.id in self.manager.tables):
             await self.manager.set_message(table.id, message.id)
             self._mark(table)
 

@@ -14,6 +14,7 @@ import discord
 from PIL import Image
 
 from bot.i18n import t
+from bot.position import Position
 from bot.render import hand_png_async, table_png_async
 from bot.tables import Table
 
@@ -221,14 +222,14 @@ def embed_words(embed: discord.Embed) -> str:
     return "\n\n".join(parts)
 
 
-def game_name(table: Table, lang: str) -> str:
+def game_name(position: Table | Position, lang: str) -> str:
     """The game's name in a language."""
-    return str(table.rules.name_ja if lang == "ja" else table.rules.name)
+    return str(position.rules.name_ja if lang == "ja" else position.rules.name)
 
 
-def seat_label(table: Table, seat: int, lang: str, mention: bool = False) -> str:
+def seat_label(position: Position, seat: int, lang: str, mention: bool = False) -> str:
     """'Alice' / '<@id>' / 'CPU 1 (computer)' for a seat."""
-    info = table.seats[seat]
+    info = position.seats[seat]
     if info.computer:
         return f"{info.name} ({t('computer', lang)})"
     name = f"<@{info.user_id}>" if mention and info.user_id is not None else info.name

@@ -8,33 +8,35 @@ counts it; this part only answers the click and words the answer.
 from __future__ import annotations
 
 from bot.hints import hint_text
-from bot.tables import Refusal, Table
+from bot.tables import Refusal, Table, TableManager
 from cogs import ids
-from cogs.board import Interaction
-from cogs.turn import TurnControls
+from cogs.guards import Interaction, playing, private_only, seat_of
 
 
-class HintControls(TurnControls):
-    """The hint's part of the table cog."""
+class HintControls:
+    """The Hint button's part of the table front end."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
 
     async def on_hint(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
         """Hint: a private answer naming the move the strong computer would make from the
         person's own view, and why (refused with a sentence where hints are off, or it is
         not their turn, or the turn moved on)."""
-        self._private_only(interaction, table)
-        seat = self._seat(table, interaction.user.id)
+        private_only(interaction, table)
+        seat = seat_of(table, interaction.user.id)
         if not table.hints:
             raise Refusal("hints-off")
-        self._playing(table)
-        state = table.state
-        assert state is not None
-        if cid.version != table.version:
+        playing(table)
+        now = await self.manager.position(table.id, seat)
+        playing(now)
+        if cid.version != now.version:
             raise Refusal("hint-stale")
-        if seat not in state.to_act:
+        if seat not in now.to_act:
             raise Refusal("hint-not-your-turn")
         # the search takes up to a second: the click is answered now, the hint follows
         await interaction.response.defer(ephemeral=True, thinking=True)
         hint = await self.manager.hint(table.id, interaction.user.id, cid.version)
-        text = hint_text(table.rules, state.players, table.options, hint, lang)
+        text = hint_text(now.rules, now.players, dict(now.options), hint, lang)
         await interaction.followup.send(text[:2000], ephemeral=True)

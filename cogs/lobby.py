@@ -6,15 +6,23 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import lang_of, t
-from bot.tables import LOBBY, Refusal, Table
+from bot.tables import LOBBY, Refusal, Table, TableManager
 from bot.tree import reply
 from cogs import ids
-from cogs.board import Interaction, TableBoard
+from cogs.board import Interaction, TableMessages
+from cogs.guards import can_manage, is_private, own_message, private_only
+from cogs.prefs import Preferences
 from cogs.views import game_name, lobby_payload, manage_payload, options_payload
 
 
-class LobbyControls(TableBoard):
-    """The lobby's part of the table cog."""
+class LobbyControls:
+    """The lobby's part of the table front end."""
+
+    def __init__(self, manager: TableManager, messages: TableMessages,
+                 prefs: Preferences) -> None:
+        self.manager = manager
+        self.messages = messages
+        self.prefs = prefs
 
     async def play(self, interaction: Interaction, game: str) -> None:
         """/play: open a lobby in this channel."""
@@ -23,16 +31,16 @@ class LobbyControls(TableBoard):
         table = await self.manager.open(interaction.guild_id, interaction.channel_id, game,
                                         interaction.user.id, interaction.user.display_name)
         lang = lang_of(interaction.guild_locale)
-        payload = lobby_payload(table, lang)
+        payload = lobby_payload(await self.manager.position(table.id), lang)
         await interaction.response.send_message(**payload.send())
         message = await interaction.original_response()
-        self.board(table.id).sent = payload.key()
+        self.messages.board(table.id).sent = payload.key()
         await self.manager.set_message(table.id, message.id)
         await self._check_dm(interaction, table)
 
     async def _check_dm(self, interaction: Interaction, table: Table) -> None:
         """At join time: a player who chose DMs gets one now, or is told it cannot reach them."""
-        if not await self.wants_dm(interaction.user.id):
+        if not await self.prefs.wants_dm(interaction.user.id):
             return
         lang = lang_of(interaction.locale)
         guild = interaction.guild.name if interaction.guild else "?"
@@ -47,7 +55,7 @@ class LobbyControls(TableBoard):
                        values: list[str], lang: str) -> None:
         """Join, Leave, Add/Remove computer and Start, on the lobby's own message."""
         m, user, verb = self.manager, interaction.user, cid.verb
-        self._own_message(interaction, table)
+        own_message(interaction, table)
         if verb == "join":
             await m.join(table.id, user.id, user.display_name)
         elif verb == "leave":
@@ -58,18 +66,18 @@ class LobbyControls(TableBoard):
             await m.remove_computer(table.id, user.id)
         else:
             await m.start(table.id, user.id)
-        await self._answer_public(interaction, table)
+        await self.messages.answer_public(interaction, table)
         if verb == "join":
             await self._check_dm(interaction, table)
 
     async def on_cancel(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                         values: list[str], lang: str) -> None:
         """Cancel: from the lobby's message or the host's menu in play."""
-        if not self._is_private(interaction):
-            self._own_message(interaction, table)
+        if not is_private(interaction):
+            own_message(interaction, table)
         await self.manager.cancel(table.id, interaction.user.id, can_manage(interaction))
         if interaction.message is not None and interaction.message.id == table.message_id:
-            await self._answer_public(interaction, table)
+            await self.messages.answer_public(interaction, table)
         else:
             await interaction.response.edit_message(content=t("done", lang), embed=None,
                                                     view=None)
@@ -81,9 +89,9 @@ class LobbyControls(TableBoard):
             raise Refusal("host-only")
         if table.status != LOBBY:
             raise Refusal("already-started")
-        payload = options_payload(table, lang, int(cid.arg or 0))
+        payload = options_payload(await self.manager.position(table.id), lang, int(cid.arg or 0))
         if cid.arg:
-            self._private_only(interaction, table)
+            private_only(interaction, table)
             await interaction.response.edit_message(content=payload.content, view=payload.view)
         else:
             await interaction.response.send_message(**payload.send(), ephemeral=True)
@@ -93,13 +101,13 @@ class LobbyControls(TableBoard):
         """One of the host's menus: an option, the timer, the computers' level, hints, a seat
         swap."""
         m, user, verb = self.manager, interaction.user, cid.verb
-        self._private_only(interaction, table)
+        private_only(interaction, table)
         if not values:
             raise Refusal("no-such-choice")
         if verb == "level" and table.status != LOBBY:
             # the host's menu in play: the computers' level from their next move on
             await m.set_level(table.id, user.id, values[0], can_manage(interaction))
-            payload = manage_payload(table, lang)
+            payload = manage_payload(await self.manager.position(table.id), lang)
             await interaction.response.edit_message(content=payload.content, view=payload.view)
             return
         if verb == "opt":
@@ -119,11 +127,6 @@ class LobbyControls(TableBoard):
                 raise Refusal("bad-seat")
             await m.swap_seats(table.id, user.id, int(first), int(second))
         # the page the host was on stays in front of them
-        payload = options_payload(table, lang, showing=str(cid))
+        payload = options_payload(await self.manager.position(table.id), lang,
+                                  showing=str(cid))
         await interaction.response.edit_message(content=payload.content, view=payload.view)
-
-
-
-def can_manage(interaction: Interaction) -> bool:
-    """Whether the clicking member may manage the server (never in a DM)."""
-    return bool(interaction.permissions.manage_guild) if interaction.guild else False

@@ -8,8 +8,9 @@ import discord
 
 from bot.config import TIMER_CHOICES
 from bot.i18n import t
-from bot.results import table_unrated
-from bot.tables import CANCELLED, COMPUTER_LEVELS, Table
+from bot.position import Position
+from bot.results import position_unrated
+from bot.tables import CANCELLED, COMPUTER_LEVELS
 from cogs import ids
 from cogs.controls import (
     PAGE,
@@ -46,41 +47,42 @@ def _option_shown(rules: Any, name: str, value: object, lang: str) -> str:
     return option_value_text(value, lang)
 
 
-def computers_line(table: Table, lang: str) -> str:
+def computers_line(position: Position, lang: str) -> str:
     """'Computer players: hard': the level a table's computers play at."""
-    return t("lobby-level", lang, level=t("level-" + table.level, lang))
+    return t("lobby-level", lang, level=t("level-" + position.level, lang))
 
 
-def lobby_payload(table: Table, lang: str) -> Payload:
+def lobby_payload(position: Position, lang: str) -> Payload:
     """The lobby message: seats, options, timer and the lobby buttons."""
-    rules = table.rules
-    if table.status == CANCELLED:
+    rules = position.rules
+    if position.status == CANCELLED:
         return Payload(t("cancelled", lang), None, StaticView())
-    seats = "\n".join(f"{i + 1}. {seat_label(table, i, lang)}" for i in range(len(table.seats)))
-    host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
+    seats = "\n".join(f"{i + 1}. {seat_label(position, i, lang)}"
+                      for i in range(len(position.seats)))
+    host = next((s.name for s in position.seats if s.user_id == position.host_id), "?")
     need = t("lobby-need-exact" if rules.min_players == rules.max_players else
              "lobby-need-range", lang, least=rules.min_players, most=rules.max_players)
-    body = t("lobby-body", lang, host=host, count=len(table.seats), need=need, seats=seats)
-    teams = rules.teams(len(table.seats), {**{o.name: o.default for o in rules.options},
-                                           **table.options}) \
-        if len(table.seats) in rules.player_counts() else None
+    body = t("lobby-body", lang, host=host, count=len(position.seats), need=need, seats=seats)
+    teams = rules.teams(len(position.seats), {**{o.name: o.default for o in rules.options},
+                                           **position.options}) \
+        if len(position.seats) in rules.player_counts() else None
     if teams:
         body += "\n" + " / ".join(
             "+".join(str(s + 1) for s in team) for team in teams)
     chosen = " · ".join(f"{k.replace('_', ' ')}: {_option_shown(rules, k, v, lang)}"
-                        for k, v in table.options.items())  # in words, seats from 1
+                        for k, v in position.options.items())  # in words, seats from 1
     if chosen:
         body += "\n" + t("lobby-options", lang, options=chosen)
-    body += "\n" + t("lobby-timer", lang, timer=t("timer-" + table.timer, lang))
-    body += "\n" + computers_line(table, lang)
-    body += "\n" + t("lobby-hints-on" if table.hints else "lobby-hints-off", lang)
-    unrated = table_unrated(table, lang)  # a game that will not count for ratings says why
+    body += "\n" + t("lobby-timer", lang, timer=t("timer-" + position.timer, lang))
+    body += "\n" + computers_line(position, lang)
+    body += "\n" + t("lobby-hints-on" if position.hints else "lobby-hints-off", lang)
+    unrated = position_unrated(position, lang)  # a game that will not count for ratings says why
     if unrated:
         body += "\n" + unrated
-    embed = discord.Embed(title=t("lobby-title", lang, game=game_name(table, lang)),
+    embed = discord.Embed(title=t("lobby-title", lang, game=game_name(position, lang)),
                           description=body)
     view = StaticView()
-    tid = table.id
+    tid = position.table_id
     for verb, key, style, row in (
         ("join", "join", discord.ButtonStyle.primary, 0),
         ("leave", "leave", discord.ButtonStyle.secondary, 0),
@@ -110,12 +112,12 @@ def _int_values(option: Any, current: object) -> list[int]:
     return sorted(v for v in found if low <= v <= high)[:PAGE]
 
 
-def options_payload(table: Table, lang: str, page: int = 0,
+def options_payload(position: Position, lang: str, page: int = 0,
                     showing: str | None = None) -> Payload:
     """The host's option menus: the options that set the game's length first, then the
     timer, the computer level, hints, seat swaps and the game's other options. ``showing``:
     the custom id of a menu just used, whose page is shown (else ``page``)."""
-    menus = _option_menus(table, lang)
+    menus = _option_menus(position, lang)
     per_page = ROWS - 1
     pages = max(1, -(-len(menus) // per_page))
     ids_in_order = [menu.custom_id for menu in menus]
@@ -127,41 +129,41 @@ def options_payload(table: Table, lang: str, page: int = 0,
         menu.row = row
         view.add_item(menu)
     if pages > 1:
-        view.add_item(button_item(t("more", lang), ids.make("opts", table.id, 0, page + 1),
+        view.add_item(button_item(t("more", lang), ids.make("opts", position.table_id, 0, page + 1),
                               row=ROWS - 1))
-    title = t("options-title", lang, game=game_name(table, lang))
+    title = t("options-title", lang, game=game_name(position, lang))
     return Payload(f"**{title}**", None, view)
 
 
-def _option_menus(table: Table, lang: str) -> list[Select]:
+def _option_menus(position: Position, lang: str) -> list[Select]:
     """Every menu of the host's options, in the order they are shown."""
-    rules = table.rules
-    players = max(len(table.seats), rules.min_players)
+    rules = position.rules
+    players = max(len(position.seats), rules.min_players)
     menus: list[Select] = []
     timer = select_menu(
-        custom_id=ids.make("timer", table.id), placeholder=t("timer", lang),
+        custom_id=ids.make("timer", position.table_id), placeholder=t("timer", lang),
         options=[discord.SelectOption(label=t("timer-" + c, lang), value=c,
-                                      default=c == table.timer) for c in TIMER_CHOICES])
+                                      default=c == position.timer) for c in TIMER_CHOICES])
     menus.append(timer)
-    menus.append(level_select(table, lang))
+    menus.append(level_select(position, lang))
     menus.append(select_menu(
-        custom_id=ids.make("hints", table.id), placeholder=t("hints-menu", lang),
+        custom_id=ids.make("hints", position.table_id), placeholder=t("hints-menu", lang),
         options=[discord.SelectOption(label=t(f"hints-choice-{c}", lang),
                                       description=t(f"hints-choice-{c}-about", lang)[:100],
-                                      value=c, default=(c == "on") == table.hints)
+                                      value=c, default=(c == "on") == position.hints)
                  for c in ("off", "on")]))
-    count = len(table.seats)
+    count = len(position.seats)
     if count >= 2:
         pairs = [(a, b) for a in range(count) for b in range(a + 1, count)][:PAGE]
         menus.append(select_menu(
-            custom_id=ids.make("swap", table.id), placeholder=t("swap", lang),
+            custom_id=ids.make("swap", position.table_id), placeholder=t("swap", lang),
             options=[discord.SelectOption(
                 label=t("swap-pair", lang, a=a + 1, b=b + 1)[:100],
-                description=f"{table.seats[a].name} ↔ {table.seats[b].name}"[:100],
+                description=f"{position.seats[a].name} ↔ {position.seats[b].name}"[:100],
                 value=f"{a}-{b}") for a, b in pairs]))
     length: list[Select] = []  # the options that set how long a game lasts: first
     for option in rules.options:
-        current = table.options.get(option.name, option.default)
+        current = position.options.get(option.name, option.default)
         help_text = option.help_ja if lang == "ja" else option.help_en
         values: list[tuple[str, str]]
         if option.kind == "bool":
@@ -178,19 +180,19 @@ def _option_menus(table: Table, lang: str) -> list[Select]:
             values = [(str(v), str(v)) for v in _int_values(option, current)]
             chosen = str(current)
         (length if option.name in LENGTH_OPTIONS else menus).append(select_menu(
-            custom_id=ids.make("opt", table.id, 0, option.name[:60]),
+            custom_id=ids.make("opt", position.table_id, 0, option.name[:60]),
             placeholder=f"{option.name}: {help_text}"[:150],
             options=[discord.SelectOption(label=f"{option.name}: {label}"[:100], value=value,
                                           default=value == chosen) for value, label in values]))
     return length + menus
 
 
-def level_select(table: Table, lang: str, row: int | None = None) -> Select:
+def level_select(position: Position, lang: str, row: int | None = None) -> Select:
     """The computer players' level, the table's marked (the lobby's options and the host's
     menu in play)."""
     return select_menu(
-        custom_id=ids.make("level", table.id), placeholder=t("level", lang),
+        custom_id=ids.make("level", position.table_id), placeholder=t("level", lang),
         options=[discord.SelectOption(label=t("level-" + c, lang)[:100], value=c,
                                       description=t("level-" + c + "-about", lang)[:100],
-                                      default=c == table.level) for c in COMPUTER_LEVELS],
+                                      default=c == position.level) for c in COMPUTER_LEVELS],
         row=row)

@@ -8,8 +8,9 @@ from functools import partial
 import discord
 
 from bot.i18n import move_word, t
+from bot.position import Position
 from bot.render import hand_alt
-from bot.tables import CANCELLED, FINISHED, Table
+from bot.tables import CANCELLED, FINISHED
 from cogs import ids
 from cogs.controls import (
     PAGE,
@@ -27,20 +28,20 @@ from games.cards import pretty, show_codes
 from games.core import Action
 
 
-def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int] = (0, 0),
+def hand_payload(position: Position, lang: str, group_page: tuple[int, int] = (0, 0),
                  note: str = "", dm: bool = False, guild: str = "", channel: str = "",
                  four_colour: bool = False, recent: tuple[str, ...] = (),
                  keep: bool = False, part: tuple[int, str] | None = None) -> Payload:
-    """A seat's private hand with controls built from its legal actions only; ``recent``:
+    """A seat's private hand (``position``: the seat's) with controls built from its legal
+    moves only; ``recent``:
     what happened last at the table (public lines), ``keep``: a Keep following button (a live
     panel whose token runs out soon), ``part``: the first part chosen of a move with parts
     (its group's number and the part)."""
-    state = table.state
-    assert state is not None
-    rules = table.rules
-    mine = state.view(seat)
+    seat, mine = position.seat, position.own_view
+    assert seat is not None and mine is not None
+    rules = position.rules
     hand = [str(c) for c in rules.sorted_hand(mine)]  # the hand order, as in the picture
-    name = game_name(table, lang)
+    name = game_name(position, lang)
     lines = []
     if note:
         lines.append(note)
@@ -48,11 +49,11 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
         lines.append(t("dm-where", lang, game=name, guild=guild, channel=channel))
     lines.append(t("your-hand", lang, game=name, seat=seat + 1, cards=show_codes(hand, lang))
                  if hand else t("your-hand-empty", lang, game=name, seat=seat + 1))
-    over = table.status in (FINISHED, CANCELLED) or state.over
-    legal = [] if over else state.legal_actions(seat)
+    over = position.status in (FINISHED, CANCELLED) or position.over
+    legal = [] if over else [move.action for move in position.moves]
     if recent:
         lines.append(t("panel-recent", lang, news=" · ".join(recent)))
-    if legal and seat not in state.to_act:
+    if legal and seat not in position.to_act:
         lines.append(t("hand-out-of-turn", lang))
     elif legal:
         lines.append(t("choose", lang))
@@ -60,10 +61,10 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
         lines.append(t("panel-over", lang))
     else:
         lines.append(t("panel-waiting", lang, who=", ".join(
-            table.seats[s].name for s in state.to_act)))
+            position.seats[s].name for s in position.to_act)))
     embed = discord.Embed(description=rules.view_text(mine, lang)[:4000])
     view = StaticView()
-    hints = bool(legal and table.hints and seat in state.to_act)  # a Hint button
+    hints = bool(legal and position.hints and seat in position.to_act)  # a Hint button
     groups: dict[str, list[int]] = {}
     for index, action in enumerate(legal):
         groups.setdefault(action.kind, []).append(index)
@@ -80,20 +81,21 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
         no_cards = all(not a.cards for a in actions)
         if multi and _by_cards(actions):
             # an exchange or a set of cards: chosen by its cards (one card: one click)
-            rows_used = _card_sets(view, table, lang, number, kind, legal, members, rows_used,
-                                   [str(c) for c in hand])
+            rows_used = _card_sets(view, position, lang, number, kind, legal, members,
+                                   rows_used, [str(c) for c in hand])
         elif len(actions) <= 5 and (no_cards or (len(actions) <= 3 and not multi)):
             for i in members:
-                view.add_item(button_item(rules.action_text(legal[i], lang),
-                                          ids.make("act", table.id, table.version, i),
-                                          discord.ButtonStyle.primary, rows_used))
+                view.add_item(button_item(
+                    rules.action_text(legal[i], lang),
+                    ids.make("act", position.table_id, position.version, i),
+                    discord.ButtonStyle.primary, rows_used))
             rows_used += 1
         elif no_cards and len(actions) > PAGE and _parts(actions):
             # a move with parts (Bear's bid: an amount, then a game): chosen part by part
             firsts = _parts(actions)
             chosen = part[1] if part is not None and part[0] == number else None
             view.add_item(select_menu(
-                custom_id=ids.make("part", table.id, table.version, number),
+                custom_id=ids.make("part", position.table_id, position.version, number),
                 placeholder=t("part-first", lang)[:150],
                 options=[discord.SelectOption(label=first[:100], value=first,
                                               default=first == chosen) for first in firsts],
@@ -101,27 +103,30 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
             rows_used += 1
             shown = [i for i in members if str(legal[i].arg).split("-", 1)[0] == chosen]
             if shown and rows_used < ROWS:
-                rows_used = _picks(view, table, lang, number, legal, shown, rows_used, 1)
+                rows_used = _picks(view, position, lang, number, legal, shown, rows_used, 1)
         else:
             # one menu a row, as many rows as fit; a "More" page only past that
             pages = -(-len(members) // PAGE)
             fit = max(1, min(pages, ROWS - rows_used - (1 if keep or hints else 0)))
             if fit >= pages:
-                rows_used = _picks(view, table, lang, number, legal, members, rows_used, fit)
+                rows_used = _picks(view, position, lang, number, legal, members, rows_used, fit)
                 continue
             page = group_page[1] % pages if group_page[0] == number else 0
             shown = members[page * PAGE:(page + 1) * PAGE]
-            rows_used = _picks(view, table, lang, number, legal, shown, rows_used, 1, page)
+            rows_used = _picks(view, position, lang, number, legal, shown, rows_used, 1, page)
             first = page * PAGE + 1
             where = t("page", lang, first=first, last=first + len(shown) - 1,
                       total=len(members))
             nav.append(button_item(
                 f"{t('more', lang)} ({where})",
-                ids.make("page", table.id, table.version, f"{number}.{page + 1}")))
+                ids.make("page", position.table_id, position.version,
+                         f"{number}.{page + 1}")))
     if hints:  # the table allows hints (bot.hints)
-        nav.append(button_item(t("hint", lang), ids.make("hint", table.id, table.version)))
+        nav.append(button_item(t("hint", lang),
+                               ids.make("hint", position.table_id, position.version)))
     if keep:
-        nav.append(button_item(t("panel-keep", lang), ids.make("view", table.id, table.version),
+        nav.append(button_item(t("panel-keep", lang),
+                               ids.make("view", position.table_id, position.version),
                                discord.ButtonStyle.success))
     if nav and rows_used < ROWS:
         for button in nav[:5]:
@@ -130,24 +135,25 @@ def hand_payload(table: Table, seat: int, lang: str, group_page: tuple[int, int]
     snapshot = mine.to_dict()
     # the cards some move names (the text form's cards: bot.render.playable_cards)
     playable = {str(c) for action in legal for c in action.cards}
-    picture = Picture("hand", snapshot, ("hand", table.id, table.version, seat, four_colour),
+    picture = Picture("hand", snapshot,
+                      ("hand", position.table_id, position.version, seat, four_colour),
                       playable=frozenset(playable), title=f"{name} · {seat + 1}",
                       four_colour=four_colour, alt_of=partial(hand_alt, snapshot, playable, lang))
     return Payload("\n".join(lines)[:2000], embed, view, picture=picture, v2=True)
 
 
-def _picks(view: StaticView, table: Table, lang: str, number: int, legal: list[Action],
+def _picks(view: StaticView, position: Position, lang: str, number: int, legal: list[Action],
            members: list[int], row: int, menus: int, page: int = 0,
            placeholder: str = "") -> int:
     """Menus of whole moves, ``PAGE`` a menu and one menu a row (``menus`` of them at most),
     numbered from ``page``; the next free row."""
-    rules = table.rules
+    rules = position.rules
     for k in range(menus):
         shown = members[k * PAGE:(k + 1) * PAGE]
         if not shown or row >= ROWS:
             break
         view.add_item(select_menu(
-            custom_id=ids.make("pick", table.id, table.version, f"{number}.{page + k}"),
+            custom_id=ids.make("pick", position.table_id, position.version, f"{number}.{page + k}"),
             placeholder=rules.action_text(legal[shown[0]], lang)[:150] if len(
                 shown) == 1 else (placeholder or t("choose", lang))[:150],
             options=[discord.SelectOption(label=rules.action_text(legal[i], lang)[:100],
@@ -185,13 +191,13 @@ def value_codes(values: Iterable[str]) -> tuple[str, ...]:
     return set_key(v.split("~", 1)[0] for v in values)
 
 
-def _card_sets(view: StaticView, table: Table, lang: str, number: int, kind: str,
+def _card_sets(view: StaticView, position: Position, lang: str, number: int, kind: str,
                legal: list[Action], members: list[int], row: int, hand: list[str]) -> int:
     """The controls of moves made of cards, by their cards: a button for a move with none
     (keep the hand), a menu of the single cards (one click) and a menu where several cards
     are ticked (checked against the legal moves when it closes). When rows are short the
     single cards join the menu of several. The next free row."""
-    rules = table.rules
+    rules = position.rules
     nothing = [i for i in members if not legal[i].cards]
     singles = [i for i in members if len(legal[i].cards) == 1]
     sets = [i for i in members if len(legal[i].cards) > 1]
@@ -203,12 +209,12 @@ def _card_sets(view: StaticView, table: Table, lang: str, number: int, kind: str
     if buttons and row < ROWS:
         for i in buttons:
             view.add_item(button_item(rules.action_text(legal[i], lang),
-                                      ids.make("act", table.id, table.version, i),
+                                      ids.make("act", position.table_id, position.version, i),
                                       discord.ButtonStyle.primary, row))
         row += 1
         singles = [i for i in singles if i not in buttons]
     if singles:
-        row = _picks(view, table, lang, number, legal, singles, row, ROWS,
+        row = _picks(view, position, lang, number, legal, singles, row, ROWS,
                      placeholder=t("pick-single", lang, move=move_word(kind, lang)))
         if row >= ROWS:
             return row
@@ -233,7 +239,7 @@ def _card_sets(view: StaticView, table: Table, lang: str, number: int, kind: str
     placeholder = (t("pick-set", lang, move=move, count=low) if low == high
                    else t("pick-set-range", lang, move=move, low=low, high=high))
     view.add_item(select_menu(
-        custom_id=ids.make("set", table.id, table.version, kind[:60]),
+        custom_id=ids.make("set", position.table_id, position.version, kind[:60]),
         placeholder=placeholder[:150], min_values=min(low, len(cards)), max_values=max(1, high),
         options=[discord.SelectOption(label=pretty(parse_card(code), lang), value=value)
                  for code, value in card_values(cards)],

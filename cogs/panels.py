@@ -24,17 +24,17 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot import lane, logs, tasks
 from bot.i18n import t
-from bot.tables import PLAYING, Table
-from cogs.views import Payload, StaticView
-
-if TYPE_CHECKING:
-    from cogs.turn import TurnControls
+from bot.lane import Lane
+from bot.position import Position
+from bot.tables import PLAYING, Table, TableManager
+from cogs.hands import Hands, Shown, shows
+from cogs.views import Payload
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -42,21 +42,6 @@ Interaction = discord.Interaction[Any]
 TOKEN_LIFE = 15 * 60.0
 #: how long before the token runs out the panel offers a fresh one (seconds)
 WARN_BEFORE = 60.0
-
-
-def may_act(table: Table, seat: int) -> bool:
-    """Whether a person's seat may act now (their turn, or a move offered out of turn)."""
-    state = table.state
-    if table.status != PLAYING or state is None or state.over or table.seats[seat].auto:
-        return False
-    return seat in state.to_act or bool(state.legal_actions(seat))
-
-
-def shows(table: Table, seat: int) -> tuple[int, bool, bool]:
-    """What a panel shows of a table: its position (version), whether the seat may act, and
-    whether the table is over (finished or cancelled)."""
-    return (table.version, may_act(table, seat), table.status != PLAYING
-            or table.state is None or table.state.over)
 
 
 @dataclass(eq=False)
@@ -70,7 +55,7 @@ class Panel:
     lang: str = "en"
     interaction: Interaction | None = None  # None: no token to edit it with (any more)
     since: float = 0.0  # when that interaction came (the event loop's clock)
-    shown: tuple[int, bool, bool] | None = None
+    shown: Shown | None = None
     #: held while the panel is being answered or edited: one writer at a time
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None  # an edit under way
@@ -86,9 +71,14 @@ class Panel:
 class Panels:
     """Every live panel of the process, by table and person."""
 
-    def __init__(self, cog: TurnControls) -> None:
-        self.cog = cog
+    def __init__(self, lane: Lane, manager: TableManager, hands: Hands) -> None:
+        self.lane = lane
+        self.manager = manager
+        self.hands = hands
         self.by_table: dict[int, dict[int, Panel]] = {}
+        #: the latest public position of each table with panels (the news it came with): what
+        #: a panel should show is looked at there, without waiting for the table's lock
+        self.latest: dict[int, Position] = {}
         self.token_life = TOKEN_LIFE
         self.warn_before = WARN_BEFORE
         self.edits = 0  # panels edited through a token when their person may act
@@ -104,7 +94,7 @@ class Panels:
         return found
 
     def adopt(self, panel: Panel, interaction: Interaction, lang: str,
-              shown: tuple[int, bool, bool]) -> None:
+              shown: Shown) -> None:
         """The message this interaction answered is now the person's live panel: its token
         edits it from now on."""
         if interaction.guild_id is None:  # a direct message: the DM turns show the hand
@@ -120,40 +110,48 @@ class Panels:
             self._drop(panel)
 
     def answered(self, panel: Panel, interaction: Interaction, lang: str,
-                 shown: tuple[int, bool, bool], ticket: int) -> None:
+                 shown: Shown, ticket: int) -> None:
         """A click's answer (the ``ticket``-th click on the panel) has gone out, without the
         panel's lock: it is the live panel now, unless a later click's answer went out first.
         Then Discord may have shown this older answer last: the panel is edited once more,
         through the later token, to what it should show."""
         if ticket < panel.adopted:
             panel.repair = panel.dirty = True
-            table = self.cog.manager.tables.get(panel.table_id)
+            table = self.manager.tables.get(panel.table_id)
             if table is not None:
                 self._edit_soon(panel, table)
             return
         panel.adopted = ticket
         self.adopt(panel, interaction, lang, shown)
 
-    def changed(self, table: Table) -> None:
-        """The manager's news (its lock held: quick, no waiting): edit the panels that show a
-        position their person can no longer act on, or that should now show their move."""
-        for panel in list(self.by_table.get(table.id, {}).values()):
+    def changed(self, table: Table, position: Position) -> None:
+        """The service's news (quick, no waiting): the table's public position now; edit the
+        panels that show a position their person can no longer act on, or that should now
+        show their move."""
+        here = self.by_table.get(table.id, {})
+        if here:
+            self.latest[table.id] = position
+        for panel in list(here.values()):
             if panel.interaction is None:
                 continue
-            if self._stale(panel, table):
+            if self._stale(panel, position):
                 panel.dirty = True
                 self._edit_soon(panel, table)
-        if table.status != PLAYING and not any(
+        if position.status != PLAYING and not any(
                 p.interaction is not None for p in self.by_table.get(table.id, {}).values()):
-            self.by_table.pop(table.id, None)
+            self._forget(table.id)
+
+    def _forget(self, table_id: int) -> None:
+        self.by_table.pop(table_id, None)
+        self.latest.pop(table_id, None)
 
     @staticmethod
-    def _stale(panel: Panel, table: Table) -> bool:
+    def _stale(panel: Panel, position: Position | None) -> bool:
         """Whether a panel should be edited: it shows controls no longer right, or the person
         may act at a position it does not show, or the game ended."""
-        if panel.seat >= len(table.seats):
+        if position is None or panel.seat >= len(position.seats):
             return False
-        now = shows(table, panel.seat)
+        now = shows(position, panel.seat)
         if now == panel.shown:
             return False
         shown_act = panel.shown is not None and panel.shown[1]
@@ -169,15 +167,17 @@ class Panels:
         while panel.dirty:
             panel.dirty = False
             interaction, before = panel.interaction, panel.shown
-            if interaction is None or not (panel.repair or self._stale(panel, table)):
+            latest = self.latest.get(panel.table_id)
+            if interaction is None or not (panel.repair or self._stale(panel, latest)):
                 continue
             try:
-                payload, shown = await self.cog.panel_for(table, panel.seat, panel.lang,
+                payload, shown = await self.hands.panel_for(table, panel.seat, panel.lang,
                                                           panel.user_id)
                 files = await payload.files()
                 async with panel.lock:
+                    latest = self.latest.get(panel.table_id, latest)
                     if panel.interaction is not interaction or panel.shown != before \
-                            or shows(table, panel.seat) != shown:
+                            or (latest is not None and shows(latest, panel.seat) != shown):
                         panel.dirty = True  # answered or moved on meanwhile: look again
                         continue
                     panel.shown, panel.repair = shown, False
@@ -208,7 +208,7 @@ class Panels:
         if panel.answers != answers or (panel.interaction is not interaction
                                         and panel.interaction is not None):
             panel.repair = panel.dirty = True
-            table = self.cog.manager.tables.get(panel.table_id)
+            table = self.manager.tables.get(panel.table_id)
             # (called from the panel's edit task, that task simply goes round once more)
             if table is not None:
                 self._edit_soon(panel, table)
@@ -220,7 +220,7 @@ class Panels:
             panel.task = tasks.background(self._edit(panel, table))
 
     def picture_later(self, panel: Panel, interaction: Interaction, payload: Payload,
-                      shown: tuple[int, bool, bool]) -> None:
+                      shown: Shown) -> None:
         """Add the hand's picture to a panel just answered with words and controls, unless
         the panel has moved on by the time it is drawn."""
         if payload.picture is None:
@@ -230,7 +230,7 @@ class Panels:
             try:
                 files = await payload.files()
                 # the slot first: the panel must not move on between the look and the edit
-                async with self.cog.bot.lane.slot(lane.PICTURE):
+                async with self.lane.slot(lane.PICTURE):
                     async with panel.lock:
                         current = panel.interaction is interaction or (
                             panel.interaction is None and shown[2])
@@ -252,11 +252,11 @@ class Panels:
         loop = asyncio.get_running_loop()
         await asyncio.sleep(max(0.0, since + self.token_life - self.warn_before - loop.time()))
         async with panel.lock:
-            table = self.cog.manager.tables.get(panel.table_id)
+            table = self.manager.tables.get(panel.table_id)
             interaction = panel.interaction
             if interaction is not None and panel.since == since and table is not None:
                 try:
-                    payload, _ = await self.cog.panel_for(
+                    payload, _ = await self.hands.panel_for(
                         table, panel.seat, panel.lang, panel.user_id,
                         note=t("panel-expiring", panel.lang), keep=True)
                     files = await payload.files()
@@ -275,7 +275,7 @@ class Panels:
         if here.get(panel.user_id) is panel:
             del here[panel.user_id]
         if not here:
-            self.by_table.pop(panel.table_id, None)
+            self._forget(panel.table_id)
         if panel.expiry is not None and panel.expiry is not asyncio.current_task():
             panel.expiry.cancel()
 
@@ -292,8 +292,4 @@ class Panels:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.by_table.clear()
-
-
-def closed_payload(lang: str) -> Payload:
-    """A panel's last words when its table is cancelled."""
-    return Payload(t("cancelled", lang), None, StaticView(), v2=True)
+        self.latest.clear()

@@ -1,16 +1,18 @@
 """The table cog: /play, /games, /rules, /settings, /help, and every component of a table.
 
 A thin adapter: it turns interactions into :class:`bot.tables.TableManager` calls and the
-manager's updates into what people see. Its parts each have a module: the public table
-message (:mod:`cogs.board`), the lobby (:mod:`cogs.lobby`), the turn — live panels, alerts,
-moves (:mod:`cogs.turn`, :mod:`cogs.panels`, :mod:`cogs.alerts`); here are the commands and
-the routing of components to their part.
+manager's news into what people see. It is composed of parts, each given what it uses: the
+public table message (:mod:`cogs.board`), people's settings (:mod:`cogs.prefs`), private hands
+(:mod:`cogs.hands`), live panels (:mod:`cogs.panels`), turn alerts (:mod:`cogs.alerts`), DM
+turns (:mod:`cogs.dm`), and the controls of the lobby (:mod:`cogs.lobby`), the turn
+(:mod:`cogs.turn`) and hints (:mod:`cogs.hints`). Here are the commands, the listener that
+hands the manager's news to the parts, and the routing of a click by its custom id to the
+part that answers it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -26,11 +28,18 @@ from bot.render import table_png_async
 from bot.tables import DealEnded, Refusal, Table, TableEvent
 from bot.tree import refusal_text, reply, server_only
 from cogs import ids
+from cogs.alerts import Alerts
 from cogs.board import BOARD_KEPT as BOARD_KEPT  # re-exported
 from cogs.board import Board as Board  # re-exported
-from cogs.board import Interaction
+from cogs.board import Interaction, TableMessages
+from cogs.dm import DirectTurns
+from cogs.hands import Hands
 from cogs.hints import HintControls
+from cogs.lobby import LobbyControls
+from cogs.panels import Panels
+from cogs.prefs import Preferences
 from cogs.rules_text import rules_answer
+from cogs.turn import TurnControls
 from cogs.views import COG
 
 if TYPE_CHECKING:
@@ -41,25 +50,35 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Interaction, Table, ids.ComponentId, list[str], str], Awaitable[None]]
 
 
-class PlayCog(HintControls, commands.Cog, name=COG):
+class PlayCog(commands.Cog, name=COG):
     """Slash commands and components for tables."""
 
     def __init__(self, bot: Deckhand) -> None:
-        super().__init__(bot)
+        self.bot = bot
+        self.manager = bot.manager
         avatars.CACHE.use(avatars.client_fetch(bot))  # seats' faces on table pictures, afresh
+        self.prefs = Preferences(bot.store)  # people's settings, read once
+        self.messages = TableMessages(bot)
+        self.hands = Hands(self.messages, self.prefs)
+        self.panels = Panels(bot.lane, self.manager, self.hands)
+        self.alerts = Alerts(bot, self.manager, self.messages.public_lang, self.prefs)
+        self.dms = DirectTurns(bot, self.hands, self.prefs)
+        self.turn = TurnControls(self.manager, self.hands, self.panels, self.prefs)
+        self.hints = HintControls(self.manager)
+        self.lobby = LobbyControls(self.manager, self.messages, self.prefs)
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
         #: each verb of a table component, and the part of the cog that answers it
         self.handlers: dict[str, Handler] = {
-            **dict.fromkeys(("join", "leave", "addc", "remc", "start"), self.on_seats),
-            "cancel": self.on_cancel,
-            "opts": self.on_options,
-            **dict.fromkeys(("opt", "timer", "swap", "level", "hints"), self.on_option),
-            "hand": self.on_hand,
-            **dict.fromkeys(("act", "pick", "set", "part", "page", "view"), self.on_panel),
-            "hint": self.on_hint,
-            "back": self.on_back,
-            "manage": self.on_manage,
-            "over": self.on_over,
+            **dict.fromkeys(("join", "leave", "addc", "remc", "start"), self.lobby.on_seats),
+            "cancel": self.lobby.on_cancel,
+            "opts": self.lobby.on_options,
+            **dict.fromkeys(("opt", "timer", "swap", "level", "hints"), self.lobby.on_option),
+            "hand": self.turn.on_hand,
+            **dict.fromkeys(("act", "pick", "set", "part", "page", "view"), self.turn.on_panel),
+            "hint": self.hints.on_hint,
+            "back": self.turn.on_back,
+            "manage": self.turn.on_manage,
+            "over": self.turn.on_over,
         }
 
     # -- setup ------------------------------------------------------------------------------
@@ -132,8 +151,8 @@ class PlayCog(HintControls, commands.Cog, name=COG):
         self._commands.append(group)
         for command in self._commands:
             self.bot.tree.add_command(command)
-        self.manager.listeners.append(self.on_update)
-        self.bot.before_disconnect.append(self.settle_messages)
+        self.manager.subscribe(self.on_update)
+        self.bot.before_disconnect.append(self.messages.settle_messages)
         await self._warm_up()
 
     async def _warm_up(self) -> None:
@@ -150,10 +169,9 @@ class PlayCog(HintControls, commands.Cog, name=COG):
         """Take the commands and the listener away."""
         for command in self._commands:
             self.bot.tree.remove_command(command.name)
+        self.manager.unsubscribe(self.on_update)
         with contextlib.suppress(ValueError):
-            self.manager.listeners.remove(self.on_update)
-        with contextlib.suppress(ValueError):
-            self.bot.before_disconnect.remove(self.settle_messages)
+            self.bot.before_disconnect.remove(self.messages.settle_messages)
         await self.panels.close()
         await self.alerts.close()
 
@@ -162,7 +180,7 @@ class PlayCog(HintControls, commands.Cog, name=COG):
         """The bot resumed these tables at its start."""
 
         async def refresh() -> None:  # the alerts reply to the table messages: those first
-            await self.refresh(tables)
+            await self.messages.refresh(tables)
             await self.alerts.resumed(tables)
 
         self.bot.loop.create_task(refresh())
@@ -172,10 +190,16 @@ class PlayCog(HintControls, commands.Cog, name=COG):
         turn's DM hands, panels and alerts (each in a task of its own)."""
         if isinstance(update, DealEnded):  # its move's MoveApplied came first: shown there
             return
-        self.note(update)
-        self.turn_changed(update)
+        self.messages.note(update)
+        self.panels.changed(update.table, update.position)
+        self.alerts.changed(update.table, update.position)
+        self.dms.changed(update.table, update.position)
 
     # -- commands ---------------------------------------------------------------------------
+    async def play(self, interaction: Interaction, game: str) -> None:
+        """/play: a lobby in this channel (a lesson's last button opens one too)."""
+        await self.lobby.play(interaction, game)
+
     async def games(self, interaction: Interaction) -> None:
         """/games: every registered game with its player counts."""
         lang = lang_of(interaction.locale)
@@ -199,11 +223,7 @@ class PlayCog(HintControls, commands.Cog, name=COG):
     async def _change_settings(self, interaction: Interaction, **changes: Any) -> str:
         """Store some of a user's settings (the others kept); the user's language."""
         lang = lang_of(interaction.locale)
-        user_id = interaction.user.id
-        chosen = dataclasses.replace(await self.bot.store.user_settings(user_id), locale=lang,
-                                     **changes)
-        await self.bot.store.set_user_settings(user_id, chosen)
-        self.prefs[user_id] = chosen
+        await self.prefs.change(interaction.user.id, locale=lang, **changes)
         return lang
 
     async def settings_dm(self, interaction: Interaction, enabled: bool) -> None:

@@ -28,9 +28,10 @@ import games
 from bot import logs, tasks
 from bot.i18n import lang_of, t
 from bot.model import FINISHED
+from bot.position import Position
 from bot.render import hand_alt, hand_png_async
 from bot.review import Key, Reviewer, game_of, own_moves, seat_of, shown, summary
-from bot.tables import Refusal, Table
+from bot.tables import Refusal
 from bot.tree import answer_or_refuse, own_component, refusal_text, reply, server_only
 from games.ai.review import Review
 
@@ -45,11 +46,11 @@ _ID = re.compile(r"dhr:rv:(\d{1,18})")
 TOKEN_LIFE = 14 * 60.0
 
 
-def reviewable(table: Table) -> bool:
+def reviewable(position: Position) -> bool:
     """Whether a finished table offers reviews: a game of the registry (the search knows it)
     that a person played, with moves made (not decided by the deal alone)."""
-    return table.version > 0 and table.game_id in games.ids() \
-        and any(not seat.computer for seat in table.seats)
+    return position.version > 0 and position.game_id in games.ids() \
+        and any(not seat.computer for seat in position.seats)
 
 
 def review_button(table_id: int, lang: str) -> discord.ui.Button[Any]:

@@ -1,119 +1,54 @@
-"""The turn: a player's live panel and its moves, turn alerts, direct-message turns, and the
-host's menu in play (the manager's timers and computers are in :mod:`bot.turns`)."""
+"""The turn's controls: a player's live panel and its moves, I'm back, and the host's menu in
+play (the panels' edits are in :mod:`cogs.panels`, the alerts in :mod:`cogs.alerts`, the DM
+turns in :mod:`cogs.dm`; the manager's timers and computers in :mod:`bot.turns`)."""
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot import tasks
-from bot.i18n import lang_of, move_word, t
-from bot.tables import CANCELLED, PLAYING, Refusal, Table, TableEvent
+from bot.i18n import move_word, t
+from bot.tables import LOBBY, PLAYING, Refusal, Table, TableManager
 from bot.tree import reply
 from cogs import ids
-from cogs.alerts import Alerts
 from cogs.board import Interaction
-from cogs.lobby import LobbyControls, can_manage
+from cogs.guards import can_manage, playing, private_only, seat_of
+from cogs.hands import Hands, Shown
 from cogs.panel_views import set_key, value_codes
-from cogs.panels import Panel, Panels, closed_payload, shows
+from cogs.panels import Panel, Panels
+from cogs.prefs import Preferences
 from cogs.views import (
     Payload,
-    game_name,
-    hand_payload,
     manage_payload,
-    optional_seats,
 )
 from games.cards import show_codes
-
-if TYPE_CHECKING:
-    from bot.client import Deckhand
 
 log = logging.getLogger(__name__)
 
 
-class TurnControls(LobbyControls):
-    """The turn's part of the table cog: panels, alerts, moves."""
+class TurnControls:
+    """The turn's part of the table front end: a person's live panel and their moves, and the
+    host's menu in play."""
 
-    def __init__(self, bot: Deckhand) -> None:
-        super().__init__(bot)
-        self.panels = Panels(self)
-        self.alerts = Alerts(self)
-
-    def turn_changed(self, update: TableEvent) -> None:
-        """The manager's news for the turn: DM hands, live panels, alerts (quick: tasks)."""
-        table = update.table
-        self.panels.changed(table)
-        self.alerts.changed(table)
-        if table.status != PLAYING or table.state is None:
-            return
-        board = self.board(table.id)
-        due = [(seat, False) for seat in table.state.to_act]
-        due += [(seat, True) for seat in optional_seats(table)]
-        for seat, out_of_turn in due:
-            info = table.seats[seat]
-            if info.auto or info.user_id is None:
-                continue
-            if board.dm_turns.get(seat) == table.version:
-                continue
-            board.dm_turns[seat] = table.version
-            tasks.background(
-                self._dm_turn(table, seat, table.version, out_of_turn))
-
-    async def _dm_turn(self, table: Table, seat: int, version: int,
-                       out_of_turn: bool = False) -> None:
-        """Send a player who chose DMs their hand when they may act: their turn, or a move
-        offered out of turn (Bhabhi's take)."""
-        user_id = table.seats[seat].user_id
-        if user_id is None or not await self.wants_dm(user_id):
-            return
-        if table.version != version or table.status != PLAYING:
-            return
-        try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            lang = lang_of(user and (await self.settings_of(user_id)).locale)
-            guild = self.bot.get_guild(table.guild_id)
-            channel = self.bot.get_channel(table.channel_id)
-            where = {"guild": guild.name if guild else "?",
-                     "channel": getattr(channel, "name", "?")}
-            note = t("dm-may-act" if out_of_turn else "dm-turn", lang,
-                     game=game_name(table, lang), **where)
-            payload = await self.hand_for(table, seat, lang, user_id, dm=True, note=note,
-                                          guild=where["guild"], channel=where["channel"])
-            files = await payload.files()
-            await user.send(**payload.send(picture=bool(files)), files=files)
-        except discord.HTTPException:
-            log.info("table %s: could not DM seat %s", table.id, seat)
-
-    async def panel_for(self, table: Table, seat: int, lang: str, user_id: int,
-                        **more: Any) -> tuple[Payload, tuple[int, bool, bool]]:
-        """A person's panel now, and what it shows (taken together under the table's lock:
-        never a position half applied)."""
-        chosen = await self.settings_of(user_id)
-        async with table.lock:
-            return self._panel_now(table, seat, lang, chosen.four_colour, **more)
-
-    def _panel_now(self, table: Table, seat: int, lang: str, four_colour: bool,
-                   **more: Any) -> tuple[Payload, tuple[int, bool, bool]]:
-        """:meth:`panel_for` with the table's lock already held."""
-        if table.status == CANCELLED:
-            return closed_payload(lang), shows(table, seat)
-        recent = tuple(self._log_lines(table, lang)[-2:])
-        payload = hand_payload(table, seat, lang, four_colour=four_colour, recent=recent,
-                               **more)
-        return payload, shows(table, seat)
+    def __init__(self, manager: TableManager, hands: Hands, panels: Panels,
+                 prefs: Preferences) -> None:
+        self.manager = manager
+        self.hands = hands
+        self.panels = panels
+        self.prefs = prefs
 
     async def on_hand(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
         """Hand (on the table message or an alert): a new live panel."""
-        seat = self._seat(table, interaction.user.id)
-        self._playing(table)
+        seat = seat_of(table, interaction.user.id)
+        playing(table)
         panel = self.panels.get(table, interaction.user.id, seat)
         async with panel.lock:
             panel.answers += 1
             ticket = panel.answers
-            payload, shown = await self.panel_for(table, seat, lang, interaction.user.id)
+            payload, shown = await self.hands.panel_for(table, seat, lang, interaction.user.id)
         # the words and controls at once (the picture follows, drawn off the event loop); the
         # request's round trip holds no lock, so a click meanwhile is not held up by it
         await interaction.response.send_message(**payload.send(), ephemeral=True)
@@ -123,9 +58,9 @@ class TurnControls(LobbyControls):
     async def on_panel(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                        values: list[str], lang: str) -> None:
         """Moves and navigation on a player's panel (or a hand sent by direct message)."""
-        self._private_only(interaction, table)
-        seat = self._seat(table, interaction.user.id)
-        if table.state is None:
+        private_only(interaction, table)
+        seat = seat_of(table, interaction.user.id)
+        if table.status == LOBBY:
             raise Refusal("not-started")
         panel = self.panels.get(table, interaction.user.id, seat)
         async with panel.lock:  # one click of a panel at a time is worked out
@@ -137,12 +72,12 @@ class TurnControls(LobbyControls):
         await self._answer_panel(interaction, panel, lang, answer, ticket)
 
     async def _position(self, interaction: Interaction, table: Table, seat: int, lang: str,
-                        **more: Any) -> tuple[Payload, tuple[int, bool, bool]]:
+                        **more: Any) -> tuple[Payload, Shown]:
         """What a click on a panel is answered with: the position now."""
-        return await self.panel_for(table, seat, lang, interaction.user.id, **more)
+        return await self.hands.panel_for(table, seat, lang, interaction.user.id, **more)
 
     async def _answer_panel(self, interaction: Interaction, panel: Panel, lang: str,
-                            answer: tuple[Payload, tuple[int, bool, bool]], ticket: int) -> None:
+                            answer: tuple[Payload, Shown], ticket: int) -> None:
         """Answer a click on a panel by editing it to ``answer`` (taken under the panel's
         lock, and for a move under the lock of the move it answers); it is the live one."""
         payload, shown = answer
@@ -167,7 +102,7 @@ class TurnControls(LobbyControls):
 
     async def _panel_click(self, interaction: Interaction, table: Table, seat: int,
                            cid: ids.ComponentId, values: list[str], lang: str
-                           ) -> tuple[Payload, tuple[int, bool, bool]]:
+                           ) -> tuple[Payload, Shown]:
         """Work out a click on a panel (with the panel's lock held): the move applied, if it
         is one; what the panel is to show."""
         moved = t("panel-moved", lang)
@@ -175,20 +110,22 @@ class TurnControls(LobbyControls):
             # an old or doubled click: the position now, nothing applied
             note = "" if cid.verb == "view" else moved
             return await self._position(interaction, table, seat, lang, note=note)
-        state = table.state
-        assert state is not None
-        legal = state.legal_actions(seat)
-        if not legal and seat not in state.to_act:
+        now = await self.hands.position(table, seat)
+        four_colour = await self._four_colour(interaction)
+        legal = [move.action for move in now.moves]  # an index into these names the move
+        if now.version != cid.version:  # moved on while the position was taken
+            return self.hands.panel(now, lang, four_colour,
+                                    note="" if cid.verb == "view" else moved)
+        if not legal and seat not in now.to_act:
             raise Refusal("not-your-turn")
         if cid.verb == "part":  # the first part of a move with parts: now its second
             if not values or not cid.arg.isdigit():
                 raise Refusal("no-such-choice")
-            return await self._position(interaction, table, seat, lang,
-                                        part=(int(cid.arg), values[0]))
+            return self.hands.panel(now, lang, four_colour, part=(int(cid.arg), values[0]))
         if cid.verb in ("page", "view"):
             group, _, page = cid.arg.partition(".")
             where = (int(group), int(page)) if group.isdigit() and page.isdigit() else (0, 0)
-            return await self._position(interaction, table, seat, lang, group_page=where)
+            return self.hands.panel(now, lang, four_colour, group_page=where)
         if cid.verb == "set":
             chosen = value_codes(values)
             same = [i for i, a in enumerate(legal) if a.kind == cid.arg]
@@ -199,7 +136,7 @@ class TurnControls(LobbyControls):
             if not matches:  # not one of the moves: said so on the panel, nothing applied
                 note = t("not-a-set", lang, move=move_word(cid.arg, lang),
                          cards=show_codes(chosen, lang))
-                return await self._position(interaction, table, seat, lang, note=note)
+                return self.hands.panel(now, lang, four_colour, note=note)
             # the ticked cards name the move (no Confirm: the control alone tells it, and
             # the menu's least count keeps a set too small to be a move from being sent)
             index = matches[0]
@@ -209,12 +146,17 @@ class TurnControls(LobbyControls):
                 raise Refusal("no-such-choice")
             index = int(raw)
         try:  # the index of the move in the seat's legal moves: resolved by the service
-            await self.manager.act(table.id, interaction.user.id, cid.version, index)
+            outcome = await self.manager.act(table.id, interaction.user.id, cid.version, index)
         except Refusal as refusal:
             if refusal.key not in ("stale", "not-started"):
                 raise
             return await self._position(interaction, table, seat, lang, note=moved)
-        return await self._position(interaction, table, seat, lang)
+        # answered with the seat's position right after the move (the service's outcome)
+        return self.hands.panel(outcome.position, lang, four_colour)
+
+    async def _four_colour(self, interaction: Interaction) -> bool:
+        """Whether the clicking person's hand pictures are in four suit colours."""
+        return (await self.prefs.of(interaction.user.id)).four_colour
 
     async def on_back(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
@@ -227,13 +169,13 @@ class TurnControls(LobbyControls):
         """The host's (or a manager's) menu in play."""
         if interaction.user.id != table.host_id and not can_manage(interaction):
             raise Refusal("host-or-manager")
-        payload = manage_payload(table, lang)
+        payload = manage_payload(await self.manager.position(table.id), lang)
         await interaction.response.send_message(**payload.send(), ephemeral=True)
 
     async def on_over(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
         """The host lets the computer keep a person's seat."""
-        self._private_only(interaction, table)
+        private_only(interaction, table)
         if not values or not values[0].isdigit():
             raise Refusal("bad-seat")
         await self.manager.hand_to_computer(table.id, interaction.user.id, int(values[0]),

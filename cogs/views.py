@@ -1,8 +1,8 @@
 """Messages and controls built from a table: the lobby, the public table, a player's hand.
 
-Everything public is built from ``state.view(None)`` and events already stripped for a
-spectator, so no hidden card can reach a public message. A hand's controls come only from
-``legal_actions``.
+Everything is built from a :class:`bot.position.Position` (never a game state): everything
+public from its public view and events already stripped for a spectator, so no hidden card
+can reach a public message; a hand's controls come only from the seat's legal moves.
 
 The parts of a message are in :mod:`cogs.controls`, the lobby's messages in
 :mod:`cogs.lobby_views`, a player's panel in :mod:`cogs.panel_views`; their names are
@@ -11,15 +11,15 @@ re-exported here, where the public table is built.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
 
 from bot import avatars
 from bot.i18n import LANGS, t
-from bot.results import add_results
-from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Table
+from bot.position import Position
+from bot.results import position_results
+from bot.tables import CANCELLED, FINISHED, LOBBY
 from cogs import ids
 from cogs.controls import (
     COG,
@@ -50,43 +50,18 @@ from games.cards import pretty
 __all__ = [
     "COG", "HAND_FILE", "PAGE", "ROWS", "TABLE_FILE", "Payload", "Picture", "StaticView",
     "button_item", "card_words", "computers_line",
-    "game_name", "hand_payload", "hidden_cards", "level_select",
-    "lobby_payload", "manage_payload", "option_value_text", "optional_seats", "options_payload",
+    "game_name", "hand_payload", "level_select",
+    "lobby_payload", "manage_payload", "option_value_text", "options_payload",
     "seat_faces", "seat_label", "select_menu", "table_payload",
 ]
 
 
-def seat_faces(table: Table) -> dict[str, Any]:
+def seat_faces(position: Position) -> dict[str, Any]:
     """The table picture's faces: kept avatars (fetched in the background, never waited for)
     and which seats a computer plays."""
     return {"avatars": avatars.CACHE.faces([None if s.computer else s.user_id
-                                            for s in table.seats]),
-            "computers": tuple(i for i, s in enumerate(table.seats) if s.computer)}
-
-
-_CODE = re.compile(r"[2-9TJQKA][SHDC]|RJ|BJ")
-
-
-def _codes_in(value: object, found: set[str]) -> set[str]:
-    if isinstance(value, str):
-        if _CODE.fullmatch(value):
-            found.add(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            _codes_in(item, found)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _codes_in(item, found)
-    return found
-
-
-def hidden_cards(state: Any) -> set[str]:
-    """Cards in someone's hand that the public view does not show: a card seen earlier (an
-    old deal's play, a pick-up the view does not list) is hidden again once back in a hand."""
-    held = {str(c) for seat in range(state.players) for c in state.view(seat)["hand"]}
-    if not held:
-        return held
-    return held - _codes_in(state.view(None).to_dict(), set())
+                                            for s in position.seats]),
+            "computers": tuple(i for i, s in enumerate(position.seats) if s.computer)}
 
 
 def card_words(codes: set[str]) -> list[str]:
@@ -95,74 +70,63 @@ def card_words(codes: set[str]) -> list[str]:
     return list(dict.fromkeys(pretty(parse_card(c), lang) for c in codes for lang in LANGS))
 
 
-def optional_seats(table: Table) -> list[int]:
-    """People who may act now although the game is not waiting for them (Bhabhi's take).
-
-    Computers and seats the computer keeps are left out: they only move when it is their turn.
-    """
-    state = table.state
-    if table.status != PLAYING or state is None:
-        return []
-    waiting = set(state.to_act)
-    return [s for s, info in enumerate(table.seats)
-            if s not in waiting and info.user_id is not None and not info.auto
-            and state.legal_actions(s)]
-
-
-def table_payload(table: Table, lang: str, log_lines: list[str]) -> Payload:
+def table_payload(position: Position, lang: str, log_lines: list[str]) -> Payload:
     """The public table: the position as text, recent events, whose turn, and the buttons."""
-    if table.status == LOBBY:
-        return lobby_payload(table, lang)
-    if table.status == CANCELLED:
-        return Payload(t(table.ended or "cancelled", lang), None, StaticView())
-    state = table.state
-    assert state is not None
-    public = state.view(None)
-    title = t("table-title", lang, game=game_name(table, lang), id=table.id)
+    if position.status == LOBBY:
+        return lobby_payload(position, lang)
+    if position.status == CANCELLED:
+        return Payload(t(position.ended or "cancelled", lang), None, StaticView())
+    public = position.public_view
+    assert public is not None and position.public is not None
+    title = t("table-title", lang, game=game_name(position, lang), id=position.table_id)
     players = "\n".join(  # in seat order, unnumbered: numbers would read as places
-        t("seat-score", lang, name=seat_label(table, i, lang), score=_score(public["scores"][i]))
-        for i in range(len(table.seats)))
-    names = tuple(s.name for s in table.seats)
-    picture = Picture("table", public.to_dict(), ("table", table.id, table.version, table.status,
-                                                  names, lang), names=names, lang=lang,
-                      alt=table.rules.view_text(public, lang), **seat_faces(table))
+        t("seat-score", lang, name=seat_label(position, i, lang),
+          score=_score(public["scores"][i]))
+        for i in range(len(position.seats)))
+    names = tuple(s.name for s in position.seats)
+    picture = Picture("table", position.public,
+                      ("table", position.table_id, position.version, position.status, names,
+                       lang), names=names, lang=lang,
+                      alt=position.rules.view_text(public, lang), **seat_faces(position))
     embed = discord.Embed(title=title, description="\n".join(log_lines[-6:])[:4000] or None)
     embed.add_field(name=t("scores-title", lang), value=players[:1024], inline=False)
-    if any(seat.auto for seat in table.seats):  # how strong the computers here play
-        embed.set_footer(text=computers_line(table, lang))
-    add_results(embed, table, lang)  # the last deal explained; at the end, the whole game
+    if any(seat.auto for seat in position.seats):  # how strong the computers here play
+        embed.set_footer(text=computers_line(position, lang))
+    position_results(embed, position, lang)  # the last deal explained; at the end, the whole game
     embed.set_image(url=f"attachment://{TABLE_FILE}")
     view = StaticView()
     mentions: tuple[int, ...] = ()
-    if table.status == FINISHED or state.over:  # over: the result may still be being stored
-        outcome = state.outcome
+    if position.status == FINISHED or position.over:  # over: its result may be being stored
+        outcome = position.outcome
         places = [] if outcome is None else sorted(
-            range(len(table.seats)), key=lambda s: outcome.places[s])
+            range(len(position.seats)), key=lambda s: outcome.places[s])
         result = " · ".join(
-            t("place", lang, place=outcome.places[s], name=table.seats[s].name,
+            t("place", lang, place=outcome.places[s], name=position.seats[s].name,
               score=_score(outcome.scores[s])) for s in places) if outcome else ""
-        if table.status == FINISHED and reviewable(table):
-            view.add_item(review_button(table.id, lang))  # each person's own, privately
+        if position.status == FINISHED and reviewable(position):
+            view.add_item(review_button(position.table_id, lang))  # each person's own
         return Payload(f"**{title}**\n" + t("finished", lang, result=result), embed, view,
                        picture=picture)
-    waiting = list(state.to_act)
-    who = ", ".join(seat_label(table, s, lang, mention=True) for s in waiting)
-    mentions = tuple(table.seats[s].user_id for s in waiting  # type: ignore[misc]
-                     if table.seats[s].user_id is not None and not table.seats[s].auto)
+    waiting = list(position.to_act)
+    who = ", ".join(seat_label(position, s, lang, mention=True) for s in waiting)
+    mentions = tuple(position.seats[s].user_id for s in waiting  # type: ignore[misc]
+                     if position.seats[s].user_id is not None and not position.seats[s].auto)
     line = t("turn", lang, who=who) if len(waiting) == 1 else t("turn-many", lang, who=who)
-    if table.deadline is not None and table.deadline[0] == table.version:  # a running timer
-        line += " " + t("turn-deadline", lang, when=f"<t:{int(table.deadline[1])}:R>")
-    others = optional_seats(table)
+    deadline = position.deadline
+    if deadline is not None and deadline[0] == position.version:  # a running timer
+        line += " " + t("turn-deadline", lang, when=f"<t:{int(deadline[1])}:R>")
+    others = position.optional
     if others:
         line += "\n" + t("may-act", lang, who=", ".join(
-            seat_label(table, s, lang, mention=True) for s in others))
-        mentions += tuple(table.seats[s].user_id for s in others)  # type: ignore[misc]
-    view.add_item(button_item(t("hand", lang), ids.make("hand", table.id, table.version),
+            seat_label(position, s, lang, mention=True) for s in others))
+        mentions += tuple(position.seats[s].user_id for s in others)  # type: ignore[misc]
+    tid, version = position.table_id, position.version
+    view.add_item(button_item(t("hand", lang), ids.make("hand", tid, version),
                           discord.ButtonStyle.primary, 0))
-    if any(s.away for s in table.seats):
-        view.add_item(button_item(t("im-back", lang), ids.make("back", table.id, table.version),
+    if any(s.away for s in position.seats):
+        view.add_item(button_item(t("im-back", lang), ids.make("back", tid, version),
                               discord.ButtonStyle.success, 0))
-    view.add_item(button_item(t("manage", lang), ids.make("manage", table.id, table.version),
+    view.add_item(button_item(t("manage", lang), ids.make("manage", tid, version),
                           discord.ButtonStyle.secondary, 0))
     return Payload(f"**{title}**\n{line}", embed, view, mentions, picture)
 
@@ -171,17 +135,19 @@ def _score(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def manage_payload(table: Table, lang: str) -> Payload:
+def manage_payload(position: Position, lang: str) -> Payload:
     """The host's menu during play: hand a seat to the computer, the computers' level, or
     cancel."""
     view = StaticView()
-    people = [i for i, s in enumerate(table.seats) if not s.auto]
+    people = [i for i, s in enumerate(position.seats) if not s.auto]
     if people:
         view.add_item(select_menu(
-            custom_id=ids.make("over", table.id, table.version), placeholder=t("hand-over", lang),
-            options=[discord.SelectOption(label=f"{i + 1}. {table.seats[i].name}"[:100],
+            custom_id=ids.make("over", position.table_id, position.version),
+            placeholder=t("hand-over", lang),
+            options=[discord.SelectOption(label=f"{i + 1}. {position.seats[i].name}"[:100],
                                           value=str(i)) for i in people], row=0))
-    view.add_item(level_select(table, lang, 1))
-    view.add_item(button_item(t("cancel", lang), ids.make("cancel", table.id, table.version),
-                          discord.ButtonStyle.danger, 2))
+    view.add_item(level_select(position, lang, 1))
+    view.add_item(button_item(t("cancel", lang),
+                              ids.make("cancel", position.table_id, position.version),
+                              discord.ButtonStyle.danger, 2))
     return Payload(f"**{t('manage-title', lang)}**", None, view)

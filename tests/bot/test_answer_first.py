@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.position import position_of
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import button, verb_of, world
 from tests.bot.test_e2e_games import open_table, quick_options
@@ -91,7 +92,7 @@ async def test_a_click_is_not_held_up_by_an_edit_of_its_panel_on_its_way(
         await w.sim.settle()
         monkeypatch.setattr(discord.Interaction, "edit_original_response", original)
         cog: Any = w.bot.get_cog("PlayCog")
-        payload, _ = await cog.panel_for(table, seat, "en", int(user.id))
+        payload, _ = await cog.hands.panel_for(table, seat, "en", int(user.id))
         shown = w.sim.message(panel.id)
         assert shown.components_v2
         assert payload.content in shown.text
@@ -112,12 +113,12 @@ async def test_a_click_is_not_held_up_by_a_turn_edit_waiting_for_its_position(
         table, _, user = await person_to_act(w)
         panel_id = await live_panel(w, user)
 
-        turn: Any = w.bot.get_cog("PlayCog")  # the table cog: its turn part keeps the panels
+        turn: Any = w.bot.get_cog("PlayCog")  # the table cog: its parts keep the panels
         panels = turn.panels
         panel = panels.by_table[table.id][int(user.id)]
         taking = asyncio.Event()
         release = asyncio.Event()
-        original = turn.panel_for
+        original = turn.hands.panel_for
 
         async def held(*args: Any, **kwargs: Any) -> Any:
             found = await original(*args, **kwargs)
@@ -127,10 +128,10 @@ async def test_a_click_is_not_held_up_by_a_turn_edit_waiting_for_its_position(
                 await release.wait()  # the edit's position (before the click) is slow to come
             return found
 
-        monkeypatch.setattr(turn, "panel_for", held)
+        monkeypatch.setattr(turn.hands, "panel_for", held)
         assert panel.shown is not None
         panel.shown = (panel.shown[0] - 1, *panel.shown[1:])  # the panel is due an edit
-        panels.changed(table)
+        panels.changed(table, position_of(table))
         await asyncio.wait_for(taking.wait(), 5.0)
         assert panel.task is not None and not panel.task.done()
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.model import Seat, Table
+from bot.position import position_of
 from cogs import ids
 from cogs.panel_views import hand_payload, set_key, value_codes
 from games import registry
@@ -49,7 +50,7 @@ def check_panel(table: Table, seat: int, largest: dict[str, int]) -> None:
     legal = state.legal_actions(seat)
     hand = [str(c) for c in state.view(seat)["hand"]]
     largest[table.rules.id] = max(largest.get(table.rules.id, 0), len(hand))
-    payload = hand_payload(table, seat, "en")
+    payload = hand_payload(position_of(table, seat), "en")
     found = components(payload)
     rows = payload.view.to_components()  # as sent: action rows
     assert 1 <= len(rows) <= 5 or not legal, rows

@@ -110,7 +110,7 @@ class PublicWatch:
             self.snaps[(table.id, table.version)].finished |= table.status == FINISHED
             return
         cog = self.w.bot.get_cog("PlayCog")
-        lang = cog.public_lang(table) if cog is not None else "en"  # type: ignore[attr-defined]
+        lang = cog.messages.public_lang(table) if cog is not None else "en"  # type: ignore[attr-defined]
         self.snaps[(table.id, table.version)] = Snapshot(
             hidden_in(state), json.loads(json.dumps(state.view(None).to_dict())),
             [s.name for s in table.seats], lang, table.status == FINISHED,

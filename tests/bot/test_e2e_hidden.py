@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot.position import position_of
 from bot.render import hand_png
 from cogs.views import Picture
 from games.cards import parse, pretty
@@ -108,12 +109,12 @@ async def test_an_old_event_naming_a_card_now_in_a_hand_is_left_out(tmp_path: Pa
         table = w.bot.manager.tables[1]
         cog: Any = w.bot.get_cog("PlayCog")
         code = a_hidden_card(w)
-        board = cog.board(1)
+        board = cog.messages.board(1)
         board.log.append(("event", {"event": Event("played", 0, (parse(code),))}))
         board.log.append(("event", {"event": Event("said", 1, (), f"{pretty(parse(code))}!")}))
         board.log.append(("event", {"event": Event("passed", 1)}))
         async with table.lock:
-            embed = cog.render(table).embed
+            embed = cog.messages.render(position_of(table)).embed
         assert embed is not None
         text = str(embed.to_dict())
         assert pretty(parse(code)) not in text and code not in text

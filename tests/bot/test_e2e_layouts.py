@@ -9,6 +9,7 @@ import random
 import re
 from pathlib import Path
 
+from bot.position import position_of
 from bot.tables import Table
 from tests.bot.sim_helpers import World, world
 from tests.bot.test_e2e_games import PublicWatch, open_table, play_to_the_end, quick_options
@@ -19,9 +20,9 @@ from tests.discord_sim.models import SimChannel
 async def post_both(w: World, where: SimChannel, table: Table) -> tuple[SimMessage, SimMessage]:
     """The table now, posted once as the bot's embed and once as a V2 layout (in another
     channel, so the table's own stays the one the game goes on in)."""
-    board = w.bot.get_cog("PlayCog")
+    board = w.bot.get_cog("PlayCog").messages  # type: ignore[union-attr]
     async with table.lock:
-        payload = board.render(table)
+        payload = board.render(position_of(table))
     files = await payload.files()
     channel = w.bot.get_partial_messageable(int(where.id))
     classic = await channel.send(**payload.send(), files=files)

@@ -20,7 +20,7 @@ async def caught_up(w: World) -> None:
     cog = w.bot.get_cog("PlayCog")
     for _ in range(500):
         await w.sim.settle(idle=0.02)
-        board = cog.boards.get(1)  # type: ignore[union-attr]
+        board = cog.messages.boards.get(1)  # type: ignore[union-attr]
         if board is None or (not board.dirty and (board.task is None or board.task.done())):
             return
         await asyncio.sleep(0.02)

@@ -13,6 +13,7 @@ import bot.render
 import games
 from bot import results
 from bot.model import PLAYING, Seat, Table
+from bot.position import position_of
 from bot.render import hand_png
 from cogs.panel_views import hand_payload
 from games import cli, spar
@@ -115,7 +116,7 @@ async def test_the_panel_the_picture_and_the_terminal_show_one_order(
         table = Table(1, 1, 1, rules, 10, PLAYING, seats, {}, 1, "off", state=state)
         for lang in ("en", "ja"):
             shown = show(expected, lang)
-            panel = hand_payload(table, seat, lang)
+            panel = hand_payload(position_of(table, seat), lang)
             assert panel.content.splitlines()[0].endswith(shown), panel.content
             assert panel.picture is not None
             drawn.clear()
