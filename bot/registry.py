@@ -93,6 +93,20 @@ class Registry:
         async with table.lock:
             return position_of(table, seat)
 
+    async def snapshot(self, table: Table, seat: int | None = None) -> Position:
+        """A table's position for a seat (or a spectator), taken under its lock so never a
+        move applied but not yet stored. Unlike :meth:`position`, a table just closed still
+        answers, with its last position (its final message and panels show it)."""
+        async with table.lock:
+            return position_of(table, seat)
+
+    def settled(self, table: Table) -> Position | None:
+        """The table's public position at once when no move is being applied and stored
+        (its lock is free); None while one is, since that move may not be shown yet."""
+        if table.lock.locked():
+            return None
+        return position_of(table)
+
     async def position_for(self, table_id: int, user_id: int) -> Position:
         """The table now as a person sees it: from their seat, or as a spectator when they
         hold none."""

@@ -145,6 +145,8 @@ class TableManager:
         self.in_channel = self.registry.in_channel
         self.position = self.registry.position
         self.position_for = self.registry.position_for
+        self.snapshot = self.registry.snapshot
+        self.settled = self.registry.settled
 
     # -- what the front ends and tests read -------------------------------------------------
     @property

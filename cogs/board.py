@@ -19,7 +19,7 @@ import discord
 
 from bot import lane, logs, tasks
 from bot.i18n import lang_of, t
-from bot.position import Position, position_of
+from bot.position import Position
 from bot.tables import CANCELLED, FINISHED, Table, TableEvent
 from cogs.guards import is_private
 from cogs.views import Payload, card_words, table_payload
@@ -84,10 +84,9 @@ class TableMessages:
         board = self.board(table.id)
         try:
             async with board.lock:
-                async with table.lock:
-                    if table.message_id is not None or table.id not in self.manager.tables:
-                        return
-                    position = self.seen(table)
+                position = await self.manager.snapshot(table)
+                if position.message_id is not None or table.id not in self.manager.tables:
+                    return
                 payload = self.render(position)  # (drawn from the position: no lock needed)
                 channel = self.bot.get_partial_messageable(table.channel_id)
                 message = await channel.send(
@@ -146,12 +145,6 @@ class TableMessages:
         lang = self.public_lang(position)
         return table_payload(position, lang, self.log_lines(position, lang))
 
-    @staticmethod
-    def seen(table: Table) -> Position:
-        """A table's public position now (call with its lock held, or seen free with no await
-        since: a move is applied, then stored, and only then may it be shown)."""
-        return position_of(table)
-
     async def _send_edit(self, table: Table, payload: Payload) -> None:
         if table.message_id is None:
             return
@@ -183,9 +176,8 @@ class TableMessages:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.hurry.wait(), wait)
             async with self.bot.lane.slot(lane.TABLE), board.lock:
-                async with table.lock:
-                    board.dirty = False
-                    position = self.seen(table)
+                board.dirty = False  # a change from here on is shown by the next round
+                position = await self.manager.snapshot(table)
                 payload = self.render(position)  # (drawn from the position: no lock needed)
                 key = payload.key()
                 if key == board.sent:
@@ -230,12 +222,13 @@ class TableMessages:
         for the lock, shows the table.
         """
         board = self.board(table.id)
-        if table.lock.locked():
+        now = self.manager.settled(table)
+        if now is None:  # a move is being applied and stored: shown by the coalesced edit
             await interaction.response.defer()
             self._mark(table)
             await self._adopt(interaction, table)
             return
-        payload = self.render(self.seen(table))  # the lock seen free, no await: nothing moves
+        payload = self.render(now)
         embed = payload.embed
         if payload.picture is not None and embed is not None:
             # a picture takes a moment to draw: answer with the words now, and let the

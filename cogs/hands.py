@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import t
-from bot.position import Position, position_of
-from bot.tables import CANCELLED, PLAYING, Table
+from bot.position import Position
+from bot.tables import CANCELLED, PLAYING, Table, TableManager
 from cogs.board import TableMessages
 from cogs.prefs import Preferences
 from cogs.views import Payload, StaticView, hand_payload
@@ -44,16 +44,16 @@ def closed_payload(lang: str) -> Payload:
 class Hands:
     """Makes private hands, each drawn as its person chose (four colours or two)."""
 
-    def __init__(self, messages: TableMessages, prefs: Preferences) -> None:
+    def __init__(self, manager: TableManager, messages: TableMessages,
+                 prefs: Preferences) -> None:
+        self.manager = manager
         self.messages = messages
         self.prefs = prefs
 
-    @staticmethod
-    async def position(table: Table, seat: int) -> Position:
-        """A seat's position now, taken under the table's lock (never a move applied but not
-        stored yet; a table just closed still answers, with its last position)."""
-        async with table.lock:
-            return position_of(table, seat)
+    async def position(self, table: Table, seat: int) -> Position:
+        """A seat's position now (never a move applied but not stored yet; a table just
+        closed still answers, with its last position)."""
+        return await self.manager.snapshot(table, seat)
 
     async def panel_for(self, table: Table, seat: int, lang: str, user_id: int,
                         **more: Any) -> tuple[Payload, Shown]:

@@ -24,7 +24,7 @@ from discord.ext import commands
 
 from bot import avatars, logs
 from bot.i18n import lang_of, t
-from bot.render import table_png_async
+from bot.render.warmup import warm_up
 from bot.tables import DealEnded, Refusal, Table, TableEvent
 from bot.tree import refusal_text, reply, server_only
 from cogs import ids
@@ -59,7 +59,7 @@ class PlayCog(commands.Cog, name=COG):
         avatars.CACHE.use(avatars.client_fetch(bot))  # seats' faces on table pictures, afresh
         self.prefs = Preferences(bot.store)  # people's settings, read once
         self.messages = TableMessages(bot)
-        self.hands = Hands(self.messages, self.prefs)
+        self.hands = Hands(self.manager, self.messages, self.prefs)
         self.panels = Panels(bot.lane, self.manager, self.hands)
         self.alerts = Alerts(bot, self.manager, self.messages.public_lang, self.prefs)
         self.dms = DirectTurns(bot, self.hands, self.prefs)
@@ -158,9 +158,7 @@ class PlayCog(commands.Cog, name=COG):
     async def _warm_up(self) -> None:
         """Draw one picture before going online: fonts load once, not during the first game."""
         try:
-            rules = self.bot.rules_for(self.bot.game_ids()[0])
-            state = rules.new_game(rules.min_players, seed=0)
-            await table_png_async(state.view(None).to_dict(), ["-"] * rules.min_players)
+            await warm_up(self.bot.rules_for(self.bot.game_ids()[0]))
         except Exception as exc:
             log.info("no picture drawn at start (%s)", type(exc).__name__,
                      extra=logs.failure(exc))
