@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.model import CANCELLED, FINISHED, PLAYING, Table
-from games.core import Action, Outcome, Rules, Tally, View
+from games.core import Action, Outcome, Rules, State, Tally, View
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,12 @@ class LegalMove:
 
     index: int
     action: Action
-    text: str
+
+    @property
+    def text(self) -> str:
+        """The move's text form ('play:TS'), made when asked: a panel with 22's hundred
+        sets reads few of them."""
+        return str(self.action)
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,6 +146,22 @@ class Position:
         return None
 
 
+def _public(table: Table, state: State) -> tuple[dict[str, Any], frozenset[str]]:
+    """The public view and the cards hidden in hands, worked out once per position of a
+    table: after a move the event, the mover's answer, every panel and the table message
+    each take a position of the same version. Positions share the public dict: nobody
+    changes a view."""
+    key = (table.version, id(state))
+    if table.seen is not None and table.seen[0] == key:
+        return table.seen[1], table.seen[2]
+    public = state.view(None).to_dict()
+    hands = [state.view(s)["hand"] for s in range(state.players)]
+    held = {str(c) for hand in hands for c in hand}
+    hidden = frozenset(held - _codes_in(public, set())) if held else frozenset()
+    table.seen = (key, public, hidden)
+    return public, hidden
+
+
 def _codes_in(value: Any, found: set[str]) -> set[str]:
     """Every string in a view (card codes among them)."""
     if isinstance(value, str):
@@ -165,10 +186,7 @@ def position_of(table: Table, seat: int | None = None) -> Position:
                     seat, ended=table.ended)
     if state is None:
         return base
-    public = state.view(None).to_dict()
-    hands = [state.view(s)["hand"] for s in range(state.players)]
-    held = {str(c) for hand in hands for c in hand}
-    hidden = frozenset(held - _codes_in(public, set())) if held else frozenset()
+    public, hidden = _public(table, state)
     over = state.over
     playing = table.status == PLAYING and not over
     due = state.to_act if playing else ()
@@ -182,7 +200,7 @@ def position_of(table: Table, seat: int | None = None) -> Position:
     if seat is not None:
         own = state.view(seat).to_dict()
         if playing:
-            moves = tuple(LegalMove(i, a, str(a)) for i, a in enumerate(state.legal_actions(seat)))
+            moves = tuple(LegalMove(i, a) for i, a in enumerate(state.legal_actions(seat)))
     return Position(
         base.table_id, base.guild_id, base.channel_id, base.message_id, base.host_id,
         base.rules, base.status, base.version, seats, base.options, base.timer, base.deadline,
