@@ -107,3 +107,60 @@ def test_a_record_the_rules_no_longer_replay_is_refused() -> None:
     with pytest.raises(IllegalAction):
         replay(rules, broken, 3)
     assert issubclass(IllegalAction, ValueError)
+
+
+async def test_the_replay_message_words_each_step_as_the_state_would(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """/replay's message, made from the snapshot: the step's news, the public view's text and
+    picture, and a deal's explanation exactly at the moves that end one (and at the end)."""
+    from types import SimpleNamespace
+    from typing import Any
+
+    import discord
+
+    from bot.i18n import t
+    from cogs import stats
+    from cogs.stats import StatsCog
+
+    rules, record, states = played("finesse", seed=2)
+    names = NAMES[:len(record.seats)]
+    pictured: list[dict[str, Any]] = []
+
+    async def picture(view: dict[str, Any], names: list[str], lang: str) -> bytes:
+        pictured.append(view)
+        return b"png"
+
+    async def game(table_id: int) -> Record:
+        return record
+
+    monkeypatch.setattr(stats, "table_png_async", picture)
+    cog: Any = SimpleNamespace(bot=SimpleNamespace(rules_for=games.get),
+                               records=SimpleNamespace(game=game))
+    cog.game_name = lambda game_id, lang: StatsCog.game_name(cog, game_id, lang)
+    total = len(record.actions)
+    ended = [i for i in range(1, total + 1)
+             if len(states[i].breakdown()) > len(states[i - 1].breakdown())]
+    for lang, locale in (("en", discord.Locale.american_english),
+                         ("ja", discord.Locale.japanese)):
+        asked: Any = SimpleNamespace(locale=locale)
+        for step in sorted({0, 1, ended[0] - 1, *ended[:3], total}):
+            state = states[step]
+            shown = await StatsCog.replay_message(cog, 7, 1, step, asked)
+            embed = shown["embed"]
+            described = embed.description
+            assert rules.view_text(state.view(None), lang) in described
+            if step == 0:
+                assert described.startswith(t("st-replay-start", lang))
+            else:
+                seat, action = record.actions[step - 1]
+                news = [text for e in states[step - 1].clone().apply(seat, action)
+                        if (text := rules.event_text(e.for_seat(None), lang, names))]
+                assert described.startswith(" ".join(news) or t("st-replay-quiet", lang))
+            assert pictured[-1] == state.view(None).to_dict()
+            found = {f.name: f.value for f in embed.fields}
+            deal = results.last_deal(rules, state, names, lang)
+            if step in ended or step == total:
+                assert deal is not None and found[deal[0]] == deal[1], (step, found)
+            else:
+                assert not found, (step, found)
+            assert embed.footer.text == t("st-replay-step", lang, step=step, total=total)
