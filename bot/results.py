@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.i18n import plural, t
 from bot.ratings import unrated_reason
@@ -30,6 +30,21 @@ FIELD = 1024  # the most characters an embed field's value may hold
 GAMES_NOT_DEALS = frozenset({"1234", "sugekari-21"})
 #: games of a single deal
 SINGLE_DEAL = frozenset({"bhabhi"})
+
+
+class Seen(Protocol):
+    """A game as a front end sees it (:class:`bot.position.Position`,
+    :class:`bot.replay.Replayed`): its finished deals and the cards not to name."""
+
+    @property
+    def tallies(self) -> Sequence[Tally]:
+        """Every finished deal explained, oldest first."""
+        ...
+
+    @property
+    def hidden(self) -> frozenset[str]:
+        """Cards in someone's hand that the public view does not show."""
+        ...
 
 
 def points_text(points: float) -> str:
@@ -163,6 +178,13 @@ def _deals_lines(tallies: Sequence[Tally], groups: Sequence[tuple[int, ...]],
         for tally in tallies]
 
 
+def _deals_of(game: State | Seen) -> tuple[Sequence[Tally], Callable[[], frozenset[str]]]:
+    """A game's finished deals and (worked out only when wanted) the cards not to name."""
+    if isinstance(game, State):
+        return game.breakdown(), lambda: hidden_now(game)
+    return game.tallies, lambda: game.hidden
+
+
 def _fit(lines: list[str], limit: int = FIELD, keep_end: bool = False) -> str:
     """Lines joined to fit a field; the oldest (or the last) left out with '…'."""
     text = "\n".join(lines)
@@ -175,15 +197,15 @@ def _fit(lines: list[str], limit: int = FIELD, keep_end: bool = False) -> str:
     return text[:limit - 1] + "…"
 
 
-def last_deal(rules: Rules, state: State, names: Sequence[str], lang: str
+def last_deal(rules: Rules, state: State | Seen, names: Sequence[str], lang: str
               ) -> tuple[str, str] | None:
     """The latest finished deal as (title, text), or None before the first ends."""
-    found = state.breakdown()
+    found, hidden = _deals_of(state)
     if not found:
         return None
     tally = found[-1]
     return deal_title(rules, tally, lang), _fit(
-        tally_lines(rules, tally, names, lang, hidden_now(state)))
+        tally_lines(rules, tally, names, lang, hidden()))
 
 
 def unrated_text(seats: Sequence[Mapping[str, Any]], lang: str, finished: bool) -> str:
@@ -251,14 +273,14 @@ def _explain(embed: discord.Embed, rules: Rules, tallies: Sequence[Tally],
         embed.add_field(name=t("rs-ratings", lang), value=unrated, inline=False)
 
 
-def summary(rules: Rules, state: State, names: Sequence[str], lang: str,
+def summary(rules: Rules, state: State | Seen, names: Sequence[str], lang: str,
             limit: int = 220) -> str:
     """The last deal of a finished game on one short line (for /history)."""
-    found = state.breakdown()
+    found, hidden = _deals_of(state)
     if not found:
         return ""
     tally = found[-1]
-    text = " / ".join(tally_lines(rules, tally, names, lang, hidden_now(state)))
+    text = " / ".join(tally_lines(rules, tally, names, lang, hidden()))
     if len(found) > 1:
         text = f"{deal_title(rules, tally, lang)}: {text}"
     return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -30,7 +30,7 @@ from cogs import ids
 from cogs.views import COG as PLAY_COG
 from cogs.views import HAND_FILE, StaticView
 from games import tutorials
-from games.tutorials.runner import LEARNER, NEXT, Lesson
+from games.tutorials.runner import NEXT, Lesson
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -148,7 +148,7 @@ class LearnCog(commands.Cog, name=COG):
             embed.add_field(name=t("learn-table", lang), value=table[:1024], inline=False)
             if seen["hand"]:
                 playable = playable_cards(
-                    str(a) for a in lesson.state.legal_actions(LEARNER) if a.kind != NEXT)
+                    str(a) for a in lesson.legal() if a.kind != NEXT)
                 picture = await hand_png_async(seen.to_dict(), playable,
                                                four_colour=user.four_colour)
                 files = [discord.File(io.BytesIO(picture), filename=HAND_FILE,

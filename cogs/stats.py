@@ -13,7 +13,6 @@ import functools
 import io
 import logging
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,13 +24,13 @@ from PIL import Image, ImageDraw
 from bot import logs, results
 from bot.i18n import lang_of, plural, t
 from bot.ratings import ALL_GAMES
-from bot.records import Board, Record, Records
+from bot.records import Board, Records
 from bot.render import table_png_async
 from bot.render.fonts import draw_text, fit, text_tile, text_width
 from bot.render.table import png
+from bot.replay import replay
 from bot.tables import Refusal
 from bot.tree import answer_or_refuse, own_component, reply, server_only
-from games.core import Event, Rules, State
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -46,35 +45,6 @@ PER_PAGE = 10
 BG, ROW, ROW_ALT, HEAD = (24, 94, 56), (30, 110, 66), (26, 100, 60), (12, 48, 28)
 GOLD, WHITE, MUTED, MINE = (255, 200, 0), (255, 255, 255), (190, 210, 195), (60, 140, 90)
 WIDTH, TOP, LINE = 900, 96, 48
-
-
-@dataclass(frozen=True)
-class Step:
-    """One position of a replay: the state after ``step`` moves and that move's public news."""
-
-    state: State
-    step: int
-    total: int
-    seat: int | None
-    events: tuple[Event, ...]
-    tallied: bool = False  # this move ended a deal (its breakdown is new)
-
-
-def replay(rules: Rules, record: Record, step: int) -> Step:
-    """The game of a record replayed from its seed and options up to move ``step``."""
-    state = rules.new_game(len(record.seats), seed=record.seed, options=record.options)
-    total = len(record.actions)
-    step = min(max(0, step), total)
-    events: list[Event] = []
-    seat: int | None = None
-    tallied = False
-    for index, (mover, action) in enumerate(record.actions[:step]):
-        before = len(state.breakdown())
-        happened = state.apply(mover, action)
-        if index == step - 1:
-            seat, events = mover, happened
-            tallied = len(state.breakdown()) > before
-    return Step(state, step, total, seat, tuple(e.for_seat(None) for e in events), tallied)
 
 
 def rating_text(ordinal: float) -> str:
@@ -351,7 +321,7 @@ class StatsCog(commands.Cog):
             log.warning("game %s no longer replays", table_id)
             return ""
         names = [str(s.get("name", "")) for s in record.seats]
-        return results.summary(rules, at.state, names, lang)
+        return results.summary(rules, at, names, lang)
 
     # -- replay -----------------------------------------------------------------------------
     async def replay(self, interaction: Interaction, table_id: int) -> None:
@@ -374,7 +344,7 @@ class StatsCog(commands.Cog):
             raise Refusal("st-no-game", id=table_id) from None
         at = await asyncio.to_thread(replay, rules, record, step)
         names = [str(s.get("name", "")) for s in record.seats]
-        view = at.state.view(None)
+        view = at.public_view
         lines = []
         if at.step == 0:
             lines.append(t("st-replay-start", lang))
@@ -385,11 +355,11 @@ class StatsCog(commands.Cog):
         lines.append(rules.view_text(view, lang))
         embed = discord.Embed(title=t("st-replay-title", lang, game=self.game_name(
             record.game, lang), id=table_id), description="\n".join(lines)[:4000])
-        if at.tallied or (at.step == at.total and at.state.over):  # a deal ended: explain it
-            found = results.last_deal(rules, at.state, names, lang)
+        if at.tallied or at.at_end:  # a deal ended: explain it
+            found = results.last_deal(rules, at, names, lang)
             if found is not None:
                 embed.add_field(name=found[0][:256], value=found[1], inline=False)
-        if at.step == at.total and at.state.over:
+        if at.at_end:
             note = results.unrated_text(record.seats, lang, finished=True)
             if note:
                 embed.add_field(name=t("rs-ratings", lang), value=note, inline=False)

@@ -242,6 +242,10 @@ class Lesson:
         """The learner's view of the position."""
         return self.state.view(LEARNER)
 
+    def legal(self) -> list[Action]:
+        """The learner's legal moves now (a front end marks the playable cards by them)."""
+        return list(self.state.legal_actions(LEARNER))
+
     def choices(self) -> list[Action]:
         """The moves to offer: the taught ones, other legal ones, then the rest of the hand.
 

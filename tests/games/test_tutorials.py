@@ -112,6 +112,27 @@ def test_an_illegal_move_is_answered_with_the_engines_reason(game: str) -> None:
     assert lesson.view() == before
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_learners_legal_moves_are_the_engines(game: str) -> None:
+    """lesson.legal() (what a front end marks playable by) is the learner's legal list, each
+    step of the way: every taught move is in it, an untaught unplayable card is not."""
+    lesson = tutorials.lesson(game, "en")
+    steps = 0
+    while not lesson.done:
+        step = lesson.current
+        assert step is not None
+        legal = lesson.legal()
+        assert legal == lesson.state.legal_actions(LEARNER)
+        for action in step.do:
+            assert any(action.same_as(a) for a in legal), (lesson.step, action)
+        lesson.act(step.do[0] if step.do else NEXT)
+        steps += 1
+    assert steps == lesson.tutorial.steps
+    walked = tutorials.lesson(game, "en")
+    wrong = first_untaught(walked, legal=False)  # walks to the step offering it
+    assert not any(wrong.same_as(a) for a in walked.legal())
+
+
 def test_a_reading_step_wants_next() -> None:
     data = {"game": "bhabhi", "title": {"en": "t", "ja": "て"},
             "summary": {"en": "s", "ja": "す"},
