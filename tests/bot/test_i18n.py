@@ -7,8 +7,6 @@ from __future__ import annotations
 import ast
 import inspect
 import re
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,17 +24,6 @@ BOT_PARTS = ("bot", "commands", "hints", "learn", "results", "review", "rules", 
 OTHER = discord.app_commands.TranslationContextLocation.other
 CONTEXT: discord.app_commands.TranslationContext[Any, Any] = (
     discord.app_commands.TranslationContext(OTHER, None))  # type: ignore[call-overload]
-
-
-@pytest.fixture
-def locales(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A copy of the catalogues the test may add a language to."""
-    copy = tmp_path / "locales"
-    shutil.copytree(wording.LOCALES, copy)
-    monkeypatch.setattr(wording, "LOCALES", copy)
-    wording.catalogue.cache_clear()
-    yield copy
-    wording.catalogue.cache_clear()
 
 
 def po(lang: str, entries: dict[str, str]) -> str:

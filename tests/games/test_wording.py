@@ -3,25 +3,10 @@ fields; a language with a partial catalogue falls back to English message by mes
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from games import wording
 from games.cards import parse
-
-
-@pytest.fixture
-def locales(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A copy of the catalogues the test may add a language to."""
-    copy = tmp_path / "locales"
-    shutil.copytree(wording.LOCALES, copy)
-    monkeypatch.setattr(wording, "LOCALES", copy)
-    wording.catalogue.cache_clear()
-    yield copy
-    wording.catalogue.cache_clear()
 
 
 def test_every_language_has_every_message() -> None:
