@@ -533,7 +533,7 @@ def layout_scene(scene: Scene) -> Layout:
     # Last, the same ways with each trick card let a little past the halfway line to the next
     # seat (TRICK_SLACK): at eight seats with cards in front of them, a side seat's cell can be
     # too small for its cards and its play.
-    ways = [(first, sizes, labelled, slack) for slack in (0, TRICK_SLACK)
+    ways = [(first, sizes, labelled, slack) for slack in (0, TRICK_SLACK, 2 * TRICK_SLACK)
             for labelled in (True, False)
             for sizes in (big, big[-1:], big[1:]) for first in (False, True)]
     for trick_first, sizes, labelled, slack in ways:
