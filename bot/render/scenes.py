@@ -154,7 +154,11 @@ def _twenty_two(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: 
     for seat, seat_scene in enumerate(scene.seats):
         seat_scene.lines.append(word(lang, "pic-penalty-of", n=_number(scores[seat]), limit=limit)
                                 if limit else word(lang, "pic-penalty", n=_number(scores[seat])))
-    if view.get("final"):
+    # The deal's final trick (everyone's last card at once) says who took the penalty: shown
+    # until the next deal's first play (the view keeps it for the whole next deal, and the
+    # trick being played is the state to see then)
+    if view.get("final") and not view.get("trick") and (
+            not view.get("last_trick") or view.get("phase") == "rebuy"):
         final = view["final"]
         plays = final.get("plays", final) if isinstance(final, dict) else final
         if isinstance(plays, list):
