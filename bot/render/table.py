@@ -511,8 +511,8 @@ def layout_scene(scene: Scene) -> Layout:
                                       cx, cy, owner_of(seat), FAR, required)
         return placed
 
-    def trick(into: Layout, sizes: list[tuple[int, int]], required: bool, slack: int = 0
-              ) -> bool:
+    def trick(into: Layout, sizes: list[tuple[int, int]], required: bool,
+              slack: int | None = 0) -> bool:
         placed = True
         for i, (seat, codes) in enumerate(plays):
             tx, ty = trick_spot(*spots[seat], h, crowded)
@@ -521,7 +521,8 @@ def layout_scene(scene: Scene) -> Layout:
                           scene.lead_label if lead else "",
                           ("lead-last" if last else "lead") if lead else "",
                           seat=seat, dim=last, winning=i == scene.trick_best and not last)
-            placed &= place_group(into, group, tx, ty, owner_of(seat, slack), FAR, required)
+            owner = None if slack is None else owner_of(seat, slack)
+            placed &= place_group(into, group, tx, ty, owner, FAR, required)
         return placed
 
     # The ways to try, until one places everything: the seats' cards first, then the trick in
@@ -530,10 +531,12 @@ def layout_scene(scene: Scene) -> Layout:
     # that found no room where it would best go (the layout tests count those).
     big = [(CARD_W, CARD_H), (MID_W, MID_H), (SMALL_W, SMALL_H)][1 if last else 0:]
     # (in the order that most often succeeds soonest at eight seats, where most ways fail)
-    # Last, the same ways with each trick card let a little past the halfway line to the next
-    # seat (TRICK_SLACK): at eight seats with cards in front of them, a side seat's cell can be
-    # too small for its cards and its play.
-    ways = [(first, sizes, labelled, slack) for slack in (0, TRICK_SLACK, 2 * TRICK_SLACK)
+    # Last, the same ways with each trick card let past the halfway line to the next seat, a
+    # little then more (TRICK_SLACK, up to four times it): at eight seats with cards in front of
+    # them, or plays of several cards, a seat's cell can be too small for its cards and its play.
+    # (Never further: a play drawn in front of another seat would say that seat played it.)
+    ways = [(first, sizes, labelled, slack)
+            for slack in (0, TRICK_SLACK, 2 * TRICK_SLACK, 4 * TRICK_SLACK)
             for labelled in (True, False)
             for sizes in (big, big[-1:], big[1:]) for first in (False, True)]
     for trick_first, sizes, labelled, slack in ways:
