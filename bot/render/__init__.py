@@ -65,9 +65,9 @@ def hand_alt(view: dict[str, Any], playable: set[str] | None = None, lang: str =
     def said(code: str) -> str:
         return pretty(parse(code), lang)
 
-    text = word(lang, "hand_alt", n=len(hand), cards=" ".join(map(said, hand)) or "—")
+    text = word(lang, "pic-hand-alt", n=len(hand), cards=" ".join(map(said, hand)) or "—")
     if playable:
-        text += " " + word(lang, "playable_alt",
+        text += " " + word(lang, "pic-playable-alt",
                            cards=" ".join(said(c) for c in hand if c in playable))
     return text
 

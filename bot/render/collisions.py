@@ -41,24 +41,35 @@ def result_problems(view: dict[str, Any], names: list[str], lang: str) -> list[s
 
 def random_views(gid: str, players: int, count: int, seed: int) -> Iterator[dict[str, Any]]:
     """``count`` public views of random games of ``gid`` (random moves, random options as the
-    game's random option mixes allow), each taken at a random point, the end included."""
-    rules = games.get(gid)
+    game's random option mixes allow), each taken at a random point, the end included: the
+    views of :func:`game_views` for one game seed after another."""
     rng = random.Random(f"{gid}-{players}-{seed}")
     made = 0
-    while made < count:
-        state = rules.new_game(players, seed=rng.randrange(1 << 30))
-        stops = set(rng.sample(range(300), 6))
-        to_end = rng.random() < 0.3  # a third of the games played out: their results checked
-        step = 0
-        while made < count:
-            if step in stops or state.over:
-                yield state.view(None).to_dict()
-                made += 1
-            if state.over or (not to_end and step > max(stops)):
-                break
-            seat = rng.choice(state.to_act)
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
-            step += 1
+    while True:
+        for view in game_views(gid, players, rng.randrange(1 << 30)):
+            yield view
+            made += 1
+            if made >= count:
+                return
+
+
+def game_views(gid: str, players: int, game_seed: int) -> Iterator[dict[str, Any]]:
+    """The views of one random game, by its seed alone (so that a position found by the
+    benchmark can be named and checked again: the seed and the view's number)."""
+    rules = games.get(gid)
+    rng = random.Random(game_seed)
+    state = rules.new_game(players, seed=rng.randrange(1 << 30))
+    stops = set(rng.sample(range(300), 6))
+    to_end = rng.random() < 0.3  # a third of the games played out: their results checked
+    step = 0
+    while True:
+        if step in stops or state.over:
+            yield state.view(None).to_dict()
+        if state.over or (not to_end and step > max(stops)):
+            return
+        seat = rng.choice(state.to_act)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        step += 1
 
 
 def check(view: dict[str, Any], names: list[str], lang: str) -> list[str]:

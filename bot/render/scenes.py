@@ -12,82 +12,20 @@ from typing import Any
 
 import games
 from bot.render.table import TEAM_COLOURS, Scene, SeatScene
-from games import spar
+from games import spar, wording
 from games.cards import parse
 
 SUGEKARI_LIMIT = 21  # Sugekari 21's round total may never pass 21 (the game's name says it)
 
-SUIT_WORD = {
-    "en": {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs",
-           "NT": "no trumps", "grand-red": "Grand (red)", "grand-black": "Grand (black)",
-           "null": "Null", "slop": "Slop"},
-    "ja": {"S": "♠ スペード", "H": "♥ ハート", "D": "♦ ダイヤ", "C": "♣ クラブ",
-           "NT": "切り札なし", "grand-red": "グランド(赤)", "grand-black": "グランド(黒)",
-           "null": "ヌル", "slop": "スロップ"},
-}
-
-# Table pictures (render): every word a table picture draws.
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "deal": "Deal {n}", "game_no": "Game {n}", "cards": "{n} cards", "card": "1 card",
-        "turn": "turn", "out": "out", "safe": "safe", "winner": "winner", "over": "Game over",
-        "to_beat": "To beat", "stock": "Stock: {n}", "number": "Number to beat: {n}",
-        "start": "Start card", "round": "This round", "total": "Total: {n}",
-        "captured": "{n} captured", "trumps": "Trumps: {s}", "tricks": "{n} tricks",
-        "trick": "1 trick", "contract": "Contract: {s}", "kitty": "Kitty: {n} cards",
-        "bid": "bid {s}", "pass": "passed", "played": "{name} played",
-        "passed": "{name} passed with", "chips": "{n} chips", "pot": "Pot: {n}",
-        "target": "Target: {n}", "team": "{a} & {b}:", "declarer": "declarer",
-        "discarded": "Discarded: {n}", "limit": "Out at {n}", "last_won": "Last trick: {name}",
-        "last": "Last trick", "points": "{n} pts", "penalty": "penalty {n}",
-        "card_points": "{n} card pts", "deals_won": "{n} deals won", "bhabhi": "Bhabhi",
-        "lead": "lead", "place": "{place}. {name} · {score}", "side": "side {n}",
-        "games_won": "Games: {a}–{b}",
-        "hand_alt": "Your hand, {n} cards: {cards}.", "playable_alt": "You may play: {cards}.",
-        "high_bid": "Highest bid: {s}",
-        "deal_of": "Deal {n} of {total}", "game_of": "Game {n} of {total}",
-        "penalty_of": "penalty {n} / {limit}", "points_of": "{n} / {target} pts",
-        "card_points_of": "{n} / {need} card pts", "total_of": "Total: {n} / {limit}",
-        "penalty_cards": "Penalty cards", "known_cards": "Known cards",
-        "table_cards": "On the table", "team_points": "{n} / {target} pts · {tricks}",
-        "limit_total": "Round total at most {n}",
-    },
-    "ja": {
-        "deal": "第{n}ディール", "game_no": "第{n}ゲーム", "cards": "{n}枚", "card": "1枚",
-        "turn": "手番", "out": "脱落", "safe": "上がり", "winner": "勝者", "over": "ゲーム終了",
-        "to_beat": "超えるカード", "stock": "山札: {n}", "number": "超える数: {n}",
-        "start": "開始カード", "round": "このラウンド", "total": "合計: {n}",
-        "captured": "獲得 {n}枚", "trumps": "切り札: {s}", "tricks": "{n}トリック",
-        "trick": "1トリック", "contract": "契約: {s}", "kitty": "キティ: {n}枚",
-        "bid": "ビッド {s}", "pass": "パス", "played": "{name} のプレイ",
-        "passed": "{name} のパス", "chips": "{n}チップ", "pot": "ポット: {n}",
-        "target": "目標: {n}", "team": "{a}・{b}:", "declarer": "デクレアラー",
-        "discarded": "捨て札: {n}", "limit": "{n}点で脱落", "last_won": "前のトリック: {name}",
-        "last": "前のトリック", "points": "{n}点", "penalty": "ペナルティ {n}",
-        "card_points": "札点 {n}", "deals_won": "{n}ディール勝ち", "bhabhi": "バビ",
-        "lead": "リード", "place": "{place}位 {name} · {score}", "side": "サイド{n}",
-        "games_won": "ゲーム: {a}–{b}",
-        "hand_alt": "あなたの手札 {n}枚: {cards}。", "playable_alt": "出せる札: {cards}。",
-        "high_bid": "最高ビッド: {s}",
-        "deal_of": "第{n}ディール（全{total}）", "game_of": "第{n}ゲーム（全{total}）",
-        "penalty_of": "ペナルティ {n} / {limit}", "points_of": "{n} / {target}点",
-        "card_points_of": "札点 {n} / {need}", "total_of": "合計: {n} / {limit}",
-        "penalty_cards": "ペナルティ札", "known_cards": "判明した札",
-        "table_cards": "場の札", "team_points": "{n} / {target}点 · {tricks}",
-        "limit_total": "合計の上限 {n}",
-    },
-}
-
-
 def word(lang: str, key: str, **values: Any) -> str:
-    """A label in the language (English when the language is unknown)."""
-    table = WORDS.get(lang, WORDS["en"])
-    return table.get(key, WORDS["en"][key]).format(**values)
+    """A label in the language, from the catalogues (games/locales/*/render.po; English where
+    the language lacks it)."""
+    return wording.text(key, lang, **values)
 
 
 def suit_word(lang: str, key: str) -> str:
-    """A trump suit or game named for people."""
-    return SUIT_WORD.get(lang, SUIT_WORD["en"]).get(key, key)
+    """A trump suit or game named for people (an id the catalogue has no word for as it is)."""
+    return word(lang, f"pic-suit-{key}") if wording.has(f"pic-suit-{key}") else key
 
 
 def bid_word(lang: str, bid: str) -> str:
@@ -118,8 +56,8 @@ def _title(view: dict[str, Any], lang: str) -> str:
     return rules.name_ja if lang == "ja" else rules.name
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+def _name(names: Sequence[str], seat: int, lang: str) -> str:
+    return names[seat] if 0 <= seat < len(names) else word(lang, "pic-seat", n=seat + 1)
 
 
 def _plays(plays: Any) -> list[tuple[int, list[str | None]]]:
@@ -132,7 +70,7 @@ def base_scene(view: dict[str, Any], names: Sequence[str], lang: str) -> Scene:
     trick (lead marked) and the previous trick; and a finished game's places."""
     players = view["players"]
     over = bool(view.get("over"))
-    subtitle = word(lang, "over") if over else word(lang, "deal", n=view.get("deal", 1))
+    subtitle = word(lang, "pic-over") if over else word(lang, "pic-deal", n=view.get("deal", 1))
     to_act = set(view.get("to_act", []))
     counts = view.get("hand_counts") or [0] * players
     outcome = view.get("outcome") or {}
@@ -140,21 +78,22 @@ def base_scene(view: dict[str, Any], names: Sequence[str], lang: str) -> Scene:
     seats = []
     for seat in range(players):
         seat_scene = SeatScene(
-            name=_name(names, seat), lines=[_count(lang, counts[seat], "card", "cards")],
+            name=_name(names, seat, lang),
+            lines=[_count(lang, counts[seat], "pic-card", "pic-cards")],
             acting=seat in to_act and not over, dealer=view.get("dealer") == seat,
             hand_count=counts[seat])
         if seat in winners:
-            seat_scene.badge("winner", word(lang, "winner"))
+            seat_scene.badge("winner", word(lang, "pic-winner"))
         if seat_scene.acting:
-            seat_scene.badge("turn", word(lang, "turn"))
+            seat_scene.badge("turn", word(lang, "pic-turn"))
         seats.append(seat_scene)
     scene = Scene(title=_title(view, lang), subtitle=subtitle, seats=seats,
-                  trick=_plays(view.get("trick")), lead_label=word(lang, "lead"),
-                  last_trick=_plays(view.get("last_trick")), last_label=word(lang, "last"))
+                  trick=_plays(view.get("trick")), lead_label=word(lang, "pic-lead"),
+                  last_trick=_plays(view.get("last_trick")), last_label=word(lang, "pic-last"))
     leader = view.get("leader")
     if scene.last_trick and isinstance(leader, int) and 0 <= leader < players:
         # the previous trick's taker leads the next one, in every trick game here
-        scene.last_label = word(lang, "last_won", name=_name(names, leader))
+        scene.last_label = word(lang, "pic-last-won", name=_name(names, leader, lang))
     return scene
 
 
@@ -195,8 +134,8 @@ def _result(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str,
     if not view.get("over") or not places:
         return
     order = sorted(range(len(places)), key=lambda s: (places[s], s))
-    scene.result = [word(lang, "over")] + [
-        word(lang, "place", place=places[s], name=_name(names, s), score=score(s))
+    scene.result = [word(lang, "pic-over")] + [
+        word(lang, "pic-place", place=places[s], name=_name(names, s, lang), score=score(s))
         for s in order]
 
 
@@ -206,39 +145,43 @@ def _out(view: dict[str, Any], scene: Scene, lang: str, gone: Sequence[bool]) ->
     for seat, out in enumerate(gone):
         if out and seat not in winners:
             scene.seats[seat].live = False
-            scene.seats[seat].badge("out", word(lang, "out"))
+            scene.seats[seat].badge("out", word(lang, "pic-out"))
 
 
 def _twenty_two(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
     scores = view.get("scores") or []
     limit = view.get("limit")
     for seat, seat_scene in enumerate(scene.seats):
-        seat_scene.lines.append(word(lang, "penalty_of", n=_number(scores[seat]), limit=limit)
-                                if limit else word(lang, "penalty", n=_number(scores[seat])))
-    if view.get("final"):
+        seat_scene.lines.append(word(lang, "pic-penalty-of", n=_number(scores[seat]), limit=limit)
+                                if limit else word(lang, "pic-penalty", n=_number(scores[seat])))
+    # The deal's final trick (everyone's last card at once) says who took the penalty: shown
+    # until the next deal's first play (the view keeps it for the whole next deal, and the
+    # trick being played is the state to see then)
+    if view.get("final") and not view.get("trick") and (
+            not view.get("last_trick") or view.get("phase") == "rebuy"):
         final = view["final"]
         plays = final.get("plays", final) if isinstance(final, dict) else final
         if isinstance(plays, list):
             scene.trick = _plays(plays)
     to_beat = view.get("to_beat") or []
     if to_beat and not scene.trick:
-        scene.rows.append((word(lang, "to_beat"), list(to_beat)))
+        scene.rows.append((word(lang, "pic-to-beat"), list(to_beat)))
     for seat, cards in enumerate(view.get("penalties") or []):
         scene.seats[seat].cards = list(cards)
-        scene.seats[seat].cards_label = word(lang, "penalty_cards")
+        scene.seats[seat].cards_label = word(lang, "pic-penalty-cards")
     to_beat_cards = list(to_beat)
     for i, (_seat, codes) in enumerate(scene.trick):  # the play to beat is winning the trick
         if to_beat_cards and sorted(map(str, codes)) == sorted(to_beat_cards):
             scene.trick_best = i
     _out(view, scene, lang, [not x for x in view.get("live") or []])
     if limit:
-        scene.corner.append(word(lang, "limit", n=limit))
+        scene.corner.append(word(lang, "pic-limit", n=limit))
     if view.get("stock_count") is not None:
-        scene.corner.append(word(lang, "stock", n=view["stock_count"]))
+        scene.corner.append(word(lang, "pic-stock", n=view["stock_count"]))
     if view.get("pot"):
-        scene.corner.append(word(lang, "pot", n=view["pot"]))
+        scene.corner.append(word(lang, "pic-pot", n=view["pot"]))
     _result(view, scene, names, lang,
-            lambda s: word(lang, "penalty", n=_number(scores[s])))
+            lambda s: word(lang, "pic-penalty", n=_number(scores[s])))
 
 
 def _one_two_three_four(view: dict[str, Any], scene: Scene, names: Sequence[str],
@@ -247,24 +190,25 @@ def _one_two_three_four(view: dict[str, Any], scene: Scene, names: Sequence[str]
     chips = view.get("scoring", "chips") == "chips"
 
     def money(seat: int) -> str:
-        return word(lang, "chips" if chips else "points", n=_number(scores[seat]))
+        return word(lang, "pic-chips" if chips else "pic-points", n=_number(scores[seat]))
 
     for seat, seat_scene in enumerate(scene.seats):
         seat_scene.lines.append(money(seat))
     total = view.get("games")
-    scene.subtitle = (word(lang, "over") if view.get("over")
-                      else word(lang, "game_of", n=view.get("deal", 1), total=total) if total
-                      else word(lang, "game_no", n=view.get("deal", 1)))
+    scene.subtitle = (word(lang, "pic-over") if view.get("over")
+                      else word(lang, "pic-game-of", n=view.get("deal", 1), total=total) if total
+                      else word(lang, "pic-game-no", n=view.get("deal", 1)))
     if view.get("number_to_beat") is not None:
-        scene.lines.append(word(lang, "number", n=view["number_to_beat"]))
+        scene.lines.append(word(lang, "pic-number", n=view["number_to_beat"]))
     last = view.get("last_play")
     if last and last.get("cards"):
-        key = "passed" if last.get("kind") == "pass" else "played"
-        scene.rows.append((word(lang, key, name=_name(names, last["seat"])), list(last["cards"])))
+        key = "pic-passed" if last.get("kind") == "pass" else "pic-played"
+        scene.rows.append((word(lang, key, name=_name(names, last["seat"], lang)),
+                           list(last["cards"])))
     elif view.get("start_card"):
-        scene.rows.append((word(lang, "start"), [view["start_card"]]))
+        scene.rows.append((word(lang, "pic-start"), [view["start_card"]]))
     if view.get("stock") is not None:
-        scene.corner.append(word(lang, "stock", n=view["stock"]))
+        scene.corner.append(word(lang, "pic-stock", n=view["stock"]))
     if not view.get("over"):
         _out(view, scene, lang, view.get("dropped") or [])
     _result(view, scene, names, lang, money)
@@ -273,60 +217,61 @@ def _one_two_three_four(view: dict[str, Any], scene: Scene, names: Sequence[str]
 def _bhabhi(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
     for seat, order in enumerate(view.get("safe_order") or []):
         if order is not None:
-            scene.seats[seat].badge("safe", word(lang, "safe"))
+            scene.seats[seat].badge("safe", word(lang, "pic-safe"))
     loser = view.get("loser")
     if loser is not None and 0 <= loser < len(scene.seats):
-        scene.seats[loser].badge("loser", word(lang, "bhabhi"))
+        scene.seats[loser].badge("loser", word(lang, "pic-bhabhi"))
     for seat, known in enumerate(view.get("known") or []):
         scene.seats[seat].cards = list(known)[:8]
-        scene.seats[seat].cards_label = word(lang, "known_cards")
+        scene.seats[seat].cards_label = word(lang, "pic-known-cards")
     _best_play(scene, lambda code, best, led: _follows(code, best, led))
     if view.get("discarded"):
-        scene.corner.append(word(lang, "discarded", n=view["discarded"]))
+        scene.corner.append(word(lang, "pic-discarded", n=view["discarded"]))
     taker = view.get("last_taker")
     if taker is not None:
-        scene.last_label = word(lang, "last_won", name=_name(names, taker))
+        scene.last_label = word(lang, "pic-last-won", name=_name(names, taker, lang))
     _result(view, scene, names, lang,
-            lambda s: word(lang, "bhabhi") if s == loser else word(lang, "safe"))
+            lambda s: word(lang, "pic-bhabhi") if s == loser else word(lang, "pic-safe"))
 
 
 def _finesse(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
     for seat, cards in enumerate(view.get("table_cards") or []):
         scene.seats[seat].cards = list(cards)
-        scene.seats[seat].cards_label = word(lang, "table_cards")
+        scene.seats[seat].cards_label = word(lang, "pic-table-cards")
     for seat, seat_scene in enumerate(scene.seats):  # partners sit across: 0 & 2, 1 & 3
         seat_scene.team = seat % 2
     trumps = view.get("trumps")
     _best_play(scene, lambda code, best, led: _follows(code, best, led, trumps))
     won = view.get("tricks_won") or []
     for seat, n in enumerate(won):
-        scene.seats[seat].lines.append(_count(lang, n, "trick", "tricks"))
+        scene.seats[seat].lines.append(_count(lang, n, "pic-trick", "pic-tricks"))
     if view.get("trumps"):
-        scene.corner.append(word(lang, "trumps", s=suit_word(lang, view["trumps"])))
+        scene.corner.append(word(lang, "pic-trumps", s=suit_word(lang, view["trumps"])))
     team_scores = view.get("team_scores") or [0, 0]
     tricks = view.get("team_tricks") or [0, 0]
     target = view.get("target")
     for team, (a, b) in enumerate(((0, 2), (1, 3))):
         scene.corner_colour[len(scene.corner)] = TEAM_COLOURS[team]
-        scene.corner.append(word(lang, "team", a=_name(names, a), b=_name(names, b)))
+        scene.corner.append(word(lang, "pic-team", a=_name(names, a, lang),
+                                 b=_name(names, b, lang)))
         scene.corner_colour[len(scene.corner)] = TEAM_COLOURS[team]
-        won_tricks = _count(lang, tricks[team], "trick", "tricks")
-        scene.corner.append(word(lang, "team_points", n=_number(team_scores[team]),
+        won_tricks = _count(lang, tricks[team], "pic-trick", "pic-tricks")
+        scene.corner.append(word(lang, "pic-team-points", n=_number(team_scores[team]),
                                  target=target, tricks=won_tricks) if target else
-                            word(lang, "points", n=_number(team_scores[team])) + " · "
+                            word(lang, "pic-points", n=_number(team_scores[team])) + " · "
                             + won_tricks)
     _result(view, scene, names, lang,
-            lambda s: word(lang, "points", n=_number(team_scores[s % 2])))
+            lambda s: word(lang, "pic-points", n=_number(team_scores[s % 2])))
 
 
 def _sugekari(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
     played = view.get("round") or []
     if played:
-        scene.rows.append((word(lang, "round"), [p["card"] for p in played]))
+        scene.rows.append((word(lang, "pic-round"), [p["card"] for p in played]))
     if view.get("total") is not None and not view.get("over"):
-        scene.lines.append(word(lang, "total_of", n=view["total"], limit=SUGEKARI_LIMIT))
+        scene.lines.append(word(lang, "pic-total-of", n=view["total"], limit=SUGEKARI_LIMIT))
     elif not view.get("over"):
-        scene.corner.append(word(lang, "limit_total", n=SUGEKARI_LIMIT))
+        scene.corner.append(word(lang, "pic-limit-total", n=SUGEKARI_LIMIT))
     sides = view.get("sides") or [[s] for s in range(view["players"])]
     counts = view.get("captured_counts") or []
     side_of = {seat: side for side, seats in enumerate(sides) for seat in seats}
@@ -336,9 +281,9 @@ def _sugekari(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: st
     for seat, seat_scene in enumerate(scene.seats):
         side = side_of.get(seat)
         if side is not None and side < len(counts):
-            seat_scene.lines.append(word(lang, "captured", n=counts[side]))
+            seat_scene.lines.append(word(lang, "pic-captured", n=counts[side]))
     if view.get("stock"):
-        scene.corner.append(word(lang, "stock", n=view["stock"]))
+        scene.corner.append(word(lang, "pic-stock", n=view["stock"]))
     played_games = view.get("games") or []
     if len(played_games) > 1 or (played_games and not view.get("over")):
         wins = [0, 0]
@@ -346,23 +291,23 @@ def _sugekari(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: st
             s = g.get("scores") or [0, 0]
             if len(s) == 2 and s[0] != s[1]:
                 wins[0 if s[0] > s[1] else 1] += 1
-        scene.corner.append(word(lang, "games_won", a=wins[0], b=wins[1]))
+        scene.corner.append(word(lang, "pic-games-won", a=wins[0], b=wins[1]))
     _result(view, scene, names, lang,
-            lambda s: word(lang, "captured", n=counts[side_of[s]] if side_of.get(s) is not None
+            lambda s: word(lang, "pic-captured", n=counts[side_of[s]] if side_of.get(s) is not None
                            and side_of[s] < len(counts) else 0))
 
 
 def _bear(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
     scores = view.get("scores") or []
     for seat, seat_scene in enumerate(scene.seats):
-        seat_scene.lines.append(word(lang, "points", n=_number(scores[seat])))
+        seat_scene.lines.append(word(lang, "pic-points", n=_number(scores[seat])))
     contract = view.get("contract")
     if contract:
         game = suit_word(lang, str(contract.get("game")))
         bid = contract.get("bid")
-        scene.corner.append(word(lang, "contract", s=f"{bid} {game}" if bid else game))
-    if view.get("trumps") and view.get("trumps") in SUIT_WORD["en"]:
-        scene.corner.append(word(lang, "trumps", s=suit_word(lang, str(view["trumps"]))))
+        scene.corner.append(word(lang, "pic-contract", s=f"{bid} {game}" if bid else game))
+    if view.get("trumps") and wording.has(f"pic-suit-{view['trumps']}"):
+        scene.corner.append(word(lang, "pic-trumps", s=suit_word(lang, str(view["trumps"]))))
     declarer = view.get("declarer")
     need = (contract or {}).get("bid")
     playing = view.get("phase") == "play" or view.get("over")
@@ -372,34 +317,34 @@ def _bear(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -
         if playing:
             continue
         if bid is not None:
-            label = word(lang, "pass") if bid == "pass" else word(lang, "bid", s=bid_word(lang,
-                                                                                       bid))
+            label = (word(lang, "pic-pass") if bid == "pass"
+                     else word(lang, "pic-bid", s=bid_word(lang, bid)))
             scene.seats[seat].lines.append(label)
     if playing:
         for seat, seat_scene in enumerate(scene.seats):
             n = won[seat] if seat < len(won) else 0
-            parts = [_count(lang, n, "trick", "tricks")]
+            parts = [_count(lang, n, "pic-trick", "pic-tricks")]
             if seat == declarer and need and seat < len(taken):  # how far from the contract
-                parts.append(word(lang, "card_points_of", n=taken[seat], need=need))
+                parts.append(word(lang, "pic-card-points-of", n=taken[seat], need=need))
             elif seat < len(taken) and taken[seat]:
-                parts.append(word(lang, "card_points", n=taken[seat]))
+                parts.append(word(lang, "pic-card-points", n=taken[seat]))
             seat_scene.lines += parts
     if not playing:  # the auction: the bid to beat in the middle
         bids = [str(b) for b in view.get("bids") or [] if b not in (None, "pass")]
         numbered = [b for b in bids if b.partition("-")[0].isdigit()]
         if numbered:
             high = max(numbered, key=lambda b: int(b.partition("-")[0]))
-            scene.lines.append(word(lang, "high_bid", s=bid_word(lang, high)))
+            scene.lines.append(word(lang, "pic-high-bid", s=bid_word(lang, high)))
     if declarer is not None and 0 <= declarer < len(scene.seats):
-        scene.seats[declarer].badge("declarer", word(lang, "declarer"))
+        scene.seats[declarer].badge("declarer", word(lang, "pic-declarer"))
     if view.get("kitty_count"):
-        scene.corner.append(word(lang, "kitty", n=view["kitty_count"]))
+        scene.corner.append(word(lang, "pic-kitty", n=view["kitty_count"]))
     if view.get("target"):
-        scene.corner.append(word(lang, "target", n=view["target"]))
+        scene.corner.append(word(lang, "pic-target", n=view["target"]))
     if view.get("deals") and not view.get("over"):
-        scene.subtitle = word(lang, "deal_of", n=view.get("deal", 1), total=view["deals"])
+        scene.subtitle = word(lang, "pic-deal-of", n=view.get("deal", 1), total=view["deals"])
     _result(view, scene, names, lang,
-            lambda s: word(lang, "points", n=_number(scores[s])))
+            lambda s: word(lang, "pic-points", n=_number(scores[s])))
 
 
 def _spar(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -> None:
@@ -411,13 +356,13 @@ def _spar(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -
     for seat, seat_scene in enumerate(scene.seats):
         n = won[seat] if seat < len(won) else 0
         target = view.get("target")
-        seat_scene.lines.append(word(lang, "points_of", n=_number(scores[seat]), target=target)
-                                if target else word(lang, "points", n=_number(scores[seat])))
+        seat_scene.lines.append(word(lang, "pic-points-of", n=_number(scores[seat]), target=target)
+                                if target else word(lang, "pic-points", n=_number(scores[seat])))
         if n and not view.get("over"):
-            seat_scene.lines.append(_count(lang, n, "trick", "tricks"))
+            seat_scene.lines.append(_count(lang, n, "pic-trick", "pic-tricks"))
     winners = view.get("trick_winners") or []
     if winners:
-        scene.last_label = word(lang, "last_won", name=_name(names, winners[-1]["seat"]))
+        scene.last_label = word(lang, "pic-last-won", name=_name(names, winners[-1]["seat"], lang))
     # each member of the family orders its ranks its own way (Agram: A T 9 … 3)
     order = spar.VARIANTS.get(str(variant or "spar"), spar.VARIANTS["spar"]).ranks
 
@@ -427,11 +372,11 @@ def _spar(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -
 
     _best_play(scene, lambda code, best, led: _follows(code, best, led, None, strength))
     if view.get("target"):
-        scene.corner.append(word(lang, "target", n=view["target"]))
+        scene.corner.append(word(lang, "pic-target", n=view["target"]))
     if view.get("deals") and not view.get("over"):
-        scene.subtitle = word(lang, "deal_of", n=view.get("deal", 1), total=view["deals"])
+        scene.subtitle = word(lang, "pic-deal-of", n=view.get("deal", 1), total=view["deals"])
     _result(view, scene, names, lang,
-            lambda s: word(lang, "points", n=_number(scores[s])))
+            lambda s: word(lang, "pic-points", n=_number(scores[s])))
 
 
 SCENES: dict[str, Callable[[dict[str, Any], Scene, Sequence[str], str], None]] = {
@@ -450,10 +395,10 @@ def _unknown_game(view: dict[str, Any], scene: Scene, names: Sequence[str], lang
     scores = view.get("scores") or []
     for seat, seat_scene in enumerate(scene.seats):
         if seat < len(scores):
-            seat_scene.lines.append(word(lang, "points", n=_number(scores[seat])))
+            seat_scene.lines.append(word(lang, "pic-points", n=_number(scores[seat])))
     _out(view, scene, lang, [not x for x in view.get("live") or []])
     _result(view, scene, names, lang,
-            lambda s: word(lang, "points", n=_number(scores[s])) if s < len(scores) else "")
+            lambda s: word(lang, "pic-points", n=_number(scores[s])) if s < len(scores) else "")
 
 
 def scene_for(view: dict[str, Any], names: Sequence[str], lang: str = "en",

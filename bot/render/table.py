@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import io
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -256,6 +257,10 @@ def _offsets(step: int, reach: int) -> list[tuple[int, int]]:
 
 
 NEAR = _offsets(12, 96)
+#: how far past the halfway line to a neighbour a trick card may lie when no way of placing a
+#: crowded table finds room otherwise (px; a card is 62-92 px wide, so it still lies mostly on
+#: its own seat's side)
+TRICK_SLACK = 24
 FAR = _offsets(24, 312)
 
 
@@ -476,11 +481,12 @@ def layout_scene(scene: Scene) -> Layout:
     _head(layout, scene, spots, h)
 
     @functools.cache  # one per seat: the search keeps what it found per owner (_owned)
-    def owner_of(seat: int) -> Callable[[int, int], bool]:
+    def owner_of(seat: int, slack: int = 0) -> Callable[[int, int], bool]:
         # a card lies nearer its seat than any other: on its side of the line halfway to each
-        # other seat (2 p·(o − s) ≤ |o|² − |s|²)
+        # other seat (2 p·(o − s) ≤ |o|² − |s|²), or at most ``slack`` px past it
         sx, sy = spots[seat]
-        lines = [(2 * (ox - sx), 2 * (oy - sy), ox * ox + oy * oy - sx * sx - sy * sy)
+        lines = [(2 * (ox - sx), 2 * (oy - sy), ox * ox + oy * oy - sx * sx - sy * sy
+                  + slack * math.hypot(2 * (ox - sx), 2 * (oy - sy)))
                  for ox, oy in spots]
 
         def owns(x: int, y: int) -> bool:
@@ -505,7 +511,8 @@ def layout_scene(scene: Scene) -> Layout:
                                       cx, cy, owner_of(seat), FAR, required)
         return placed
 
-    def trick(into: Layout, sizes: list[tuple[int, int]], required: bool) -> bool:
+    def trick(into: Layout, sizes: list[tuple[int, int]], required: bool,
+              slack: int | None = 0) -> bool:
         placed = True
         for i, (seat, codes) in enumerate(plays):
             tx, ty = trick_spot(*spots[seat], h, crowded)
@@ -514,7 +521,8 @@ def layout_scene(scene: Scene) -> Layout:
                           scene.lead_label if lead else "",
                           ("lead-last" if last else "lead") if lead else "",
                           seat=seat, dim=last, winning=i == scene.trick_best and not last)
-            placed &= place_group(into, group, tx, ty, owner_of(seat), FAR, required)
+            owner = None if slack is None else owner_of(seat, slack)
+            placed &= place_group(into, group, tx, ty, owner, FAR, required)
         return placed
 
     # The ways to try, until one places everything: the seats' cards first, then the trick in
@@ -523,27 +531,33 @@ def layout_scene(scene: Scene) -> Layout:
     # that found no room where it would best go (the layout tests count those).
     big = [(CARD_W, CARD_H), (MID_W, MID_H), (SMALL_W, SMALL_H)][1 if last else 0:]
     # (in the order that most often succeeds soonest at eight seats, where most ways fail)
-    ways = [(first, sizes, labelled) for labelled in (True, False)
+    # Last, the same ways with each trick card let past the halfway line to the next seat, a
+    # little then more (TRICK_SLACK, up to four times it): at eight seats with cards in front of
+    # them, or plays of several cards, a seat's cell can be too small for its cards and its play.
+    # (Never further: a play drawn in front of another seat would say that seat played it.)
+    ways = [(first, sizes, labelled, slack)
+            for slack in (0, TRICK_SLACK, 2 * TRICK_SLACK, 4 * TRICK_SLACK)
+            for labelled in (True, False)
             for sizes in (big, big[-1:], big[1:]) for first in (False, True)]
-    for trick_first, sizes, labelled in ways:
+    for trick_first, sizes, labelled, slack in ways:
         trial = layout.copy()
         if trick_first:
-            done = trick(trial, sizes, False) and seat_cards(trial, False, labelled)
+            done = trick(trial, sizes, False, slack) and seat_cards(trial, False, labelled)
         else:
-            done = seat_cards(trial, False, labelled) and trick(trial, sizes, False)
+            done = seat_cards(trial, False, labelled) and trick(trial, sizes, False, slack)
         if done:
             layout = trial
             break
     else:  # every way leaves something without room: the way that breaks the fewest rules
         tried = []
-        for trick_first, sizes, labelled in ways:
+        for trick_first, sizes, labelled, slack in ways:
             trial = layout.copy()
             if trick_first:
-                trick(trial, sizes, True)
+                trick(trial, sizes, True, slack)
                 seat_cards(trial, True, labelled)
             else:
                 seat_cards(trial, True, labelled)
-                trick(trial, sizes, True)
+                trick(trial, sizes, True, slack)
             tried.append(trial)
         layout = min(tried, key=lambda t: (len(overlaps.problems(t.marks, WIDTH, HEIGHT)),
                                            t.forced))

@@ -60,6 +60,38 @@ def test_random_positions_break_no_rule(gid: str) -> None:
     assert not found, f"{len(found)} problems, first: {found[:5]}"
 
 
+# The most crowded table: 22 at eight seats, penalty cards in front of the seats and the final
+# trick's eight plays. About 6 positions in 1,000 once found no room (benchmarks/layout.py): this
+# many make such a regression likely to show here.
+CROWDED = 400
+# Positions of 22 at eight seats that once broke a rule (a trick card over a seat's penalty
+# cards' corner, or over another play's): (the game's seed, the view's number), as
+# collisions.game_views makes them.
+ONCE_BROKEN = [(710745189, 5), (845503494, 5), (1066238458, 4), (1066238458, 5),
+               (515773982, 4), (22250770, 4), (525776308, 2), (525776308, 3), (525776308, 4),
+               (580253334, 5), (540904802, 5), (215407687, 5), (168786651, 2),
+               (168786651, 3), (168786651, 4), (168786651, 5), (56645492, 3), (56645492, 4),
+               (56645492, 5), (527710685, 5), (139417524, 3), (139417524, 4),
+               (953071716, 4), (953071716, 5), (418301131, 5), (920993581, 5),
+               # plays of four cards by two neighbours, and a previous trick of 32 cards
+               (894804615, 5), (617786324, 1), (993508644, 3)]
+
+
+def test_the_most_crowded_table_breaks_no_rule() -> None:
+    found = []
+    for view in collisions.random_views("twenty-two", 8, CROWDED, seed=11):
+        found += collisions.check(view, LANG_NAMES["en"], "en")
+    assert not found, f"{len(found)} problems, first: {found[:5]}"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_positions_that_once_broke_a_rule(lang: str) -> None:
+    for game_seed, number in ONCE_BROKEN:
+        view = list(collisions.game_views("twenty-two", 8, game_seed))[number]
+        assert view["final"] and any(view["penalties"]), "not the position meant"
+        assert not collisions.check(view, LANG_NAMES[lang], lang), (game_seed, number)
+
+
 @pytest.mark.parametrize("gid", games.ids())
 def test_every_finished_game_lists_every_player(gid: str, monkeypatch: pytest.MonkeyPatch
                                                 ) -> None:

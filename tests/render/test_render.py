@@ -15,6 +15,7 @@ from bot.render import cards as card_art
 from bot.render import fonts, hand_alt, hand_png, playable_cards, table_png, table_png_async
 from bot.render.__main__ import SAMPLE_NAMES, SHEET_H, SHEET_W, gallery_states, main, sheet_png
 from bot.render.order import sort_hand
+from bot.render.scenes import scene_for
 from games.cards import show_codes
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -173,3 +174,27 @@ def test_gallery_command_writes_a_contact_sheet_per_game(tmp_path: Path,
     assert sheet.exists()
     with Image.open(sheet) as picture:
         assert picture.height > SHEET_H and picture.width > 6 * SHEET_W
+
+
+def test_22_shows_its_final_trick_until_the_next_deals_first_play() -> None:
+    from bot.render import collisions
+    rules = games.get("twenty-two")
+    state = rules.new_game(4, seed=5)
+    shown_final = shown_trick = False
+    while not state.over and not (shown_final and shown_trick):
+        view = state.view(None).to_dict()
+        trick = [codes for _, codes in scene_for(view, SAMPLE_NAMES[:4]).trick]
+        if view["final"] and not view["trick"] and not view["last_trick"]:
+            assert trick == [[p["card"]] for p in view["final"]]  # the deal just played out
+            shown_final = True
+        elif view["trick"]:
+            assert trick == [p["cards"] for p in view["trick"]]  # never the last deal's final
+            shown_trick |= bool(view["final"])
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    assert shown_final and shown_trick
+    # a position once drawn with the previous deal's final over the trick being played
+    view = list(collisions.game_views("twenty-two", 8, 710745189))[5]
+    assert view["final"] and view["trick"]
+    assert [codes for _, codes in scene_for(view, SAMPLE_NAMES).trick] == [
+        p["cards"] for p in view["trick"]]
