@@ -446,6 +446,15 @@ class BearState(State):
             return
         self._finish_trick()
 
+    def _winning(self) -> int | None:
+        """The seat whose play wins the trick on the table so far (None: no play yet)."""
+        if not self.trick:
+            return None
+        table = self.table
+        best = tricks.winner(self.trick, table.strength.__getitem__, table.suit[self.trick[0][1]],
+                             table.suit.__getitem__, table.trump)
+        return self.trick[best][0]
+
     def _suit_words(self, suit: str) -> Msg:
         return msg("bear-trumps" if suit == TRUMP else f"suit-{suit}")
 
@@ -609,6 +618,9 @@ class BearState(State):
             hand_counts=[len(h) for h in self.hands],
             live=[True] * PLAYERS,
             trick=[{"seat": s, "card": str(c)} for s, c in self.trick],
+            # who takes the trick so far: honours and the game's trumps make it a rule a
+            # picture or a newcomer cannot work out from the cards alone
+            winning=self._winning(),
             leader=self.leader,
             last_trick=None if self.last_trick is None else [
                 {"seat": s, "card": str(c)} for s, c in self.last_trick],

@@ -335,6 +335,10 @@ def _bear(view: dict[str, Any], scene: Scene, names: Sequence[str], lang: str) -
         if numbered:
             high = max(numbered, key=lambda b: int(b.partition("-")[0]))
             scene.lines.append(word(lang, "pic-high-bid", s=bid_word(lang, high)))
+    winning = view.get("winning")  # the rules say who takes the trick so far (honours)
+    for i, (seat, _codes) in enumerate(scene.trick):
+        if seat == winning:
+            scene.trick_best = i
     if declarer is not None and 0 <= declarer < len(scene.seats):
         scene.seats[declarer].badge("declarer", word(lang, "pic-declarer"))
     if view.get("kitty_count"):

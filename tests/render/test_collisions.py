@@ -6,6 +6,7 @@ shown to catch what it is for."""
 from __future__ import annotations
 
 import io
+import random
 from typing import Any
 
 import pytest
@@ -157,3 +158,32 @@ def _marks_of_rules(game: str, lang: str) -> list[tuple[str, table.Rect]]:
     from bot.rules_pictures import _drawing
     view, names, lang, _, _ = _drawing(game, lang)
     return table.layout_scene(scene_for(view, names, lang)).marks
+
+
+def test_bears_picture_marks_the_play_the_rules_say_is_winning() -> None:
+    # Bear's honours outrank its suits, so only the rules know who is taking the trick; the
+    # view says so (``winning``) and the picture rings that play, checked against the seat
+    # that really takes each trick once it is complete.
+    rules = games.get("bear")
+    checked = 0
+    for seed in range(6):
+        state = rules.new_game(3, seed=seed)
+        rng = random.Random(seed)
+        while not state.over and checked < 400:
+            seat = state.to_act[0]
+            view = state.view(None).to_dict()
+            if view["trick"]:
+                scene = scene_for(view, ["A", "B", "C"], "en")
+                marked = scene.trick[scene.trick_best][0]
+                assert marked == view["winning"]
+                if len(view["trick"]) == 2:  # the last play decides: it takes or it does not
+                    copy = state.clone()
+                    action = rng.choice(copy.legal_actions(seat))
+                    events = copy.apply(seat, action)
+                    taker = next(e.seat for e in events if e.kind == "trick")
+                    state.apply(seat, action)
+                    checked += 1
+                    assert taker in (marked, seat)
+                    continue
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert checked >= 100
