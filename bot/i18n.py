@@ -45,7 +45,7 @@ def lang_of(locale: object) -> str:
         region = region.upper()
     names = [f"{base}{sep}{region}" for sep in ("-", "_")] if region else []
     for name in (*names, base):
-        if name == wording.DEFAULT or (wording.LOCALES / name).is_dir():
+        if name == wording.DEFAULT or wording.has_language(name):
             return name
     return wording.DEFAULT
 

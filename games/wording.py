@@ -65,10 +65,28 @@ def catalogue(lang: str) -> Mapping[str, str]:
     return found
 
 
+@functools.cache
+def _folders(root: Path) -> frozenset[str]:
+    """The language folders under ``root``, looked up once (a reader's locale is matched
+    against them for every message a server or a person is sent)."""
+    return frozenset(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else (
+        frozenset())
+
+
 def languages() -> tuple[str, ...]:
     """The languages that have catalogues, the default first."""
-    others = sorted(p.name for p in LOCALES.iterdir() if p.is_dir() and p.name != DEFAULT)
-    return (DEFAULT, *others)
+    return (DEFAULT, *sorted(name for name in _folders(LOCALES) if name != DEFAULT))
+
+
+def has_language(name: str) -> bool:
+    """Whether ``name`` (a folder's name: 'ja', 'pt-BR') has catalogues."""
+    return name in _folders(LOCALES)
+
+
+def forget() -> None:
+    """Read the catalogues and their folders anew at the next message (after a change)."""
+    catalogue.cache_clear()
+    _folders.cache_clear()
 
 
 def has(key: str, lang: str = DEFAULT) -> bool:
@@ -97,6 +115,9 @@ def word(value: Any, lang: str = DEFAULT) -> Any:
 
     A card words itself (``Card.worded(lang)``, '10♠', '赤ジョーカー'): the cards module reads
     its words (the jokers' names) here, so this module does not import it back."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float:  # most fields: as they are, at once
+        return value
     if isinstance(value, Msg):
         return value.text(lang)
     if hasattr(value, "worded"):

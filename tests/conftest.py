@@ -23,6 +23,6 @@ def locales(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     copy = tmp_path / "locales"
     shutil.copytree(wording.LOCALES, copy)
     monkeypatch.setattr(wording, "LOCALES", copy)
-    wording.catalogue.cache_clear()
+    wording.forget()
     yield copy
-    wording.catalogue.cache_clear()
+    wording.forget()

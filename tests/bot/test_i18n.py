@@ -188,6 +188,7 @@ def test_a_regional_locale_finds_its_folder_before_the_language(locales: Path) -
     (locales / "pt-BR").mkdir()
     (locales / "pt-BR" / "bot.po").write_text(po("pt-BR", {"join": "Entrar"}),
                                               encoding="utf-8")
+    wording.forget()  # the folders are looked up once: a language added is read at start
     assert i18n.lang_of(discord.Locale.brazil_portuguese) == "pt-BR"
     assert i18n.lang_of("pt-br") == "pt-BR"
     assert i18n.lang_of("pt-PT") == "en"  # no Portuguese folder but the Brazilian one
