@@ -245,7 +245,12 @@ class Deckhand(commands.AutoShardedBot):
         task = asyncio.current_task()
         if task is not None and task not in self.answering:
             self.answering.add(task)
-            task.add_done_callback(self.answering.discard)
+            self.lane.click_began()
+            task.add_done_callback(self._answered)
+
+    def _answered(self, task: asyncio.Task[Any]) -> None:
+        self.answering.discard(task)
+        self.lane.click_ended()
 
     async def drain(self, timeout: float = DRAIN_SECONDS) -> None:
         """Let the interactions being answered finish, for up to ``timeout`` seconds (those

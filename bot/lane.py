@@ -30,8 +30,12 @@ DEFAULT_WIDTH = 6
 
 #: priorities, most urgent first
 ALERT = 0  # a turn alert posted or deleted
-PICTURE = 1  # the hand's picture added to a panel already answered with words
-TABLE = 2  # the public table message edited
+PANEL = 1  # a live panel edited to show its person's turn
+PICTURE = 2  # the hand's picture added to a panel already answered with words
+TABLE = 3  # the public table message edited
+#: the longest a job waits for the clicks being answered before it starts anyway (seconds):
+#: clicks go first, but a steady stream of them never holds the table messages back for long
+CLICK_WAIT = 0.05
 
 
 class Lane:
@@ -46,6 +50,29 @@ class Lane:
         self._order = itertools.count()
         self.most_waiting = 0  # the most jobs that ever waited at once
         self.served = 0
+        self.clicks = 0  # people's clicks being answered now
+        self.quiet = asyncio.Event()  # set while no click is being answered
+        self.quiet.set()
+
+    def click_began(self) -> None:
+        """A click is being answered: jobs about to start wait for it (clicks first)."""
+        self.clicks += 1
+        self.quiet.clear()
+
+    def click_ended(self) -> None:
+        """A click was answered (or failed)."""
+        self.clicks = max(0, self.clicks - 1)
+        if not self.clicks:
+            self.quiet.set()
+
+    async def after_clicks(self) -> None:
+        """Wait, up to :data:`CLICK_WAIT`, until no click is being answered: a job started
+        now would put its steps on the event loop ahead of the steps of the clicks that
+        arrive meanwhile, and a person waits on those."""
+        if self.clicks:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(CLICK_WAIT):
+                    await self.quiet.wait()
 
     @property
     def waiting(self) -> int:
@@ -55,7 +82,8 @@ class Lane:
     @contextlib.asynccontextmanager
     async def slot(self, priority: int = TABLE) -> AsyncIterator[None]:
         """Hold one of the lane's slots while the block runs (``priority``: lower goes
-        first)."""
+        first), once the clicks being answered are (see :meth:`after_clicks`)."""
+        await self.after_clicks()
         if self.busy < self.width and not self._waiting:
             self.busy += 1
         else:

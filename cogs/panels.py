@@ -171,18 +171,21 @@ class Panels:
             if interaction is None or not (panel.repair or self._stale(panel, latest)):
                 continue
             try:
-                payload, shown = await self.hands.panel_for(table, panel.seat, panel.lang,
-                                                          panel.user_id)
-                files = await payload.files()
-                async with panel.lock:
-                    latest = self.latest.get(panel.table_id, latest)
-                    if panel.interaction is not interaction or panel.shown != before \
-                            or (latest is not None and shows(latest, panel.seat) != shown):
-                        panel.dirty = True  # answered or moved on meanwhile: look again
-                        continue
-                    panel.shown, panel.repair = shown, False
-                await self._send(panel, interaction, **payload.edit(picture=bool(files)),
-                                 attachments=files)
+                # in the background lane: a panel's edit waits for the clicks being answered
+                # and goes with a few other jobs at a time, never ahead of a person's answer
+                async with self.lane.slot(lane.PANEL):
+                    payload, shown = await self.hands.panel_for(table, panel.seat, panel.lang,
+                                                              panel.user_id)
+                    files = await payload.files()
+                    async with panel.lock:
+                        latest = self.latest.get(panel.table_id, latest)
+                        if panel.interaction is not interaction or panel.shown != before \
+                                or (latest is not None and shows(latest, panel.seat) != shown):
+                            panel.dirty = True  # answered or moved on meanwhile: look again
+                            continue
+                        panel.shown, panel.repair = shown, False
+                    await self._send(panel, interaction, **payload.edit(picture=bool(files)),
+                                     attachments=files)
                 self.edits += 1
                 if panel.interaction is interaction and shown[2]:
                     self._drop(panel)
