@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.lane import ALERT, PICTURE, TABLE, Lane
+from bot.lane import ALERT, CLICK_WAIT, PICTURE, TABLE, Lane
 
 
 async def test_at_most_width_jobs_run_at_once() -> None:
@@ -143,3 +143,32 @@ async def test_widened_at_a_stop_every_waiting_job_starts() -> None:
     hold.set()
     await asyncio.gather(*tasks)
     assert lane.busy == 0 and lane.waiting == 0
+
+
+async def test_a_job_waits_for_the_clicks_being_answered() -> None:
+    lane = Lane(4)
+    started: list[str] = []
+
+    async def job(name: str) -> None:
+        async with lane.slot(TABLE):
+            started.append(name)
+
+    lane.click_began()
+    waiting = asyncio.create_task(job("edit"))
+    await asyncio.sleep(0.01)
+    assert started == []  # a click is being answered: the job has not started
+    lane.click_ended()
+    await waiting
+    assert started == ["edit"] and lane.quiet.is_set()
+
+
+async def test_a_job_starts_anyway_after_the_clicks_longest_wait() -> None:
+    # a steady stream of clicks never holds background work back for more than CLICK_WAIT
+    lane = Lane(4)
+    lane.click_began()
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    async with lane.slot(TABLE):
+        waited = loop.time() - began
+    assert CLICK_WAIT * 0.8 <= waited < CLICK_WAIT + 1.0
+    assert lane.clicks == 1  # the click is still being answered
