@@ -11,7 +11,7 @@ the public one, never another seat's hidden cards.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.model import CANCELLED, FINISHED, PLAYING, Table
@@ -201,9 +201,7 @@ def position_of(table: Table, seat: int | None = None) -> Position:
         own = state.view(seat).to_dict()
         if playing:
             moves = tuple(LegalMove(i, a) for i, a in enumerate(state.legal_actions(seat)))
-    return Position(
-        base.table_id, base.guild_id, base.channel_id, base.message_id, base.host_id,
-        base.rules, base.status, base.version, seats, base.options, base.timer, base.deadline,
-        base.level, base.hints, seat, dict(state.options), public, own, tuple(state.to_act),
-        table.people_due(), optional, over, state.outcome, state.breakdown(), moves, hidden,
-        table.ended)
+    return replace(base, game_options=dict(state.options), public=public, own=own,
+                   to_act=tuple(state.to_act), people_due=table.people_due(),
+                   optional=optional, over=over, outcome=state.outcome,
+                   tallies=state.breakdown(), moves=moves, hidden=hidden)

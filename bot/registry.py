@@ -89,9 +89,7 @@ class Registry:
     async def position(self, table_id: int, seat: int | None = None) -> Position:
         """The table now for a seat (or a spectator): taken under its lock, so never a move
         applied but not yet stored. A closed table's id: Refusal 'no-table'."""
-        table = self.get(table_id)
-        async with table.lock:
-            return position_of(table, seat)
+        return await self.snapshot(self.get(table_id), seat)
 
     async def snapshot(self, table: Table, seat: int | None = None) -> Position:
         """A table's position for a seat (or a spectator), taken under its lock so never a
@@ -111,8 +109,7 @@ class Registry:
         """The table now as a person sees it: from their seat, or as a spectator when they
         hold none."""
         table = self.get(table_id)
-        async with table.lock:
-            return position_of(table, table.seat_of(user_id))
+        return await self.snapshot(table, table.seat_of(user_id))
 
     # -- storing and closing ----------------------------------------------------------------
     async def save(self, table: Table) -> None:
