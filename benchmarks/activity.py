@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/activity.py [--tables 100] [--seconds 60] [--think 1.0]
                                             [--games finesse,twenty-two,bhabhi,spar]
-                                            [--warmup 5]
+                                            [--warmup 5] [--watch-loop FILE]
 
 This process runs the real web server (bot.web.app on a TableManager with a SQLite file, in
 development mode so viewers sign in by name) and opens the tables, each with four people
@@ -204,7 +204,7 @@ async def serve(args: argparse.Namespace) -> int:
         sys.executable, __file__, "--client", base, "--tables", str(args.tables),
         "--think", str(args.think), "--seconds", str(args.seconds),
         stdout=subprocess.PIPE, cwd=str(ROOT))
-    began = time.time()
+    began, since = time.time(), time.monotonic()
     raw, _ = await proc.communicate()
     spent = time.time() - began
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
@@ -271,6 +271,10 @@ async def serve(args: argparse.Namespace) -> int:
             late = [1000 * x for x in found]
             print(f"event loop lag, {who}: p99 {quantile(late, 0.99):.1f} ms, "
                   f"max {max(late):.1f} ms")
+    if args.watch_loop:
+        from benchmarks.loopwatch import read_loop, report
+        for text in report(read_loop(args.watch_loop), since + args.warmup, time.monotonic()):
+            print(text)
     print(f"stale moves refused: {out['stale']}")
     for line in (out["errors"] + errors.lines)[:10]:
         print(f"  {line}")
@@ -287,8 +291,13 @@ def main() -> int:
     parser.add_argument("--games", default="finesse,twenty-two,bhabhi,spar")
     parser.add_argument("--warmup", type=float, default=5.0,
                         help="seconds at the start not measured (the sockets opening)")
+    parser.add_argument("--watch-loop", metavar="FILE",
+                        help="trace the server's event loop into FILE and report its stalls")
     parser.add_argument("--client", metavar="BASE", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.watch_loop:
+        from benchmarks.loopwatch import watch_loop
+        watch_loop(args.watch_loop)
     if args.client:
         asyncio.run(client(args.client, args.tables, args.think, args.seconds))
         return 0
