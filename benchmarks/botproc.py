@@ -291,7 +291,10 @@ def child() -> int:
         from benchmarks.loopwatch import watch_loop
 
         watch_loop(os.environ["DECKHAND_BENCH_LOOP"])
+        # the watch instruments asyncio's own loop: uvloop's callbacks are out of its sight
+        os.environ["DECKHAND_EVENT_LOOP"] = "asyncio"
 
+    from bot import eventloop
     from bot.client import Deckhand
     from bot.config import load
 
@@ -327,7 +330,8 @@ def child() -> int:
                 announcing.cancel()
 
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run())  # as the bot runs (bot/__main__.py)
+        # on the loop the bot runs on (bot/__main__.py)
+        eventloop.runner(os.environ)(run())
     return 0
 
 

@@ -59,9 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     if args not in ([], ["sync"]):
         print(USAGE, file=sys.stderr)
         return 2
-    import asyncio
-
-    from bot import lifecycle, logs
+    from bot import eventloop, lifecycle, logs
 
     # Logging first, in the format asked for when it is a known one, so that even a bad
     # setting is told as one line of that format (and never shows the token).
@@ -70,13 +68,14 @@ def main(argv: list[str] | None = None) -> int:
                [os.environ.get("DISCORD_TOKEN", "").strip()])
     try:
         settings = load()
+        run = eventloop.runner(os.environ)
     except ConfigError as problem:
         log.error("%s", problem)
         return lifecycle.BAD_SETTING
     logs.setup(settings.log_format, settings.log_level, secrets_of(settings))
-    log.info("starting with %s", settings)
+    log.info("starting with %s on %s", settings, eventloop.name(run))
     try:
-        return asyncio.run(lifecycle.run(settings, only_sync=args == ["sync"]))
+        return run(lifecycle.run(settings, only_sync=args == ["sync"]))
     except lifecycle.StartFailed as failed:
         cause = failed.__cause__
         log.error("%s", failed.sentence,

@@ -109,6 +109,7 @@ async def test_postgresql_refusing_the_login_ends_with_a_sentence(tmp_path: Path
 @pytest.mark.parametrize(("env", "words"), [
     ({"DECKHAND_LOG_LEVEL": "verbose"}, ["DECKHAND_LOG_LEVEL", "'verbose'", "DEBUG"]),
     ({"DECKHAND_AI_DELAY": "soon"}, ["DECKHAND_AI_DELAY", "'soon'"]),
+    ({"DECKHAND_EVENT_LOOP": "fast"}, ["DECKHAND_EVENT_LOOP", "'fast'", "uvloop or asyncio"]),
     ({"DECKHAND_SHARDS": "0-7"}, ["DECKHAND_SHARDS", "total shard count"]),
     ({"DISCORD_TOKEN": "<unset>"}, ["Set DISCORD_TOKEN", "DISCORD_TOKEN=… bash scripts/run-bot"]),
     ({"DISCORD_TOKEN": "<unset>", "DISCORD_TOKEN_FILE": "/nonexistent/token"},
