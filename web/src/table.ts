@@ -1,0 +1,309 @@
+// The table: seats around an oval felt, the trick in the middle, the person's hand and moves
+// below. Everything worded comes from the server (the scene's lines and labels, the moves'
+// labels, hello's words); the client adds only cards, places and colours.
+
+import {cardEl, cardName, cardRow} from './cards';
+import {h} from './dom';
+import {w} from './words';
+import type {Code, Move, SeatInfo, SeatScene, TableModel} from './types';
+
+const key = (codes: string[]): string => [...codes].sort().join(',');
+
+export class TableView {
+  readonly el: HTMLElement;
+  private model: TableModel | null = null;
+  private ticked = new Set<string>();
+  private pending = false;
+  private resultClosed = -1;
+  private clock = 0;
+
+  constructor(private base: string, private send: (message: unknown) => void,
+    private back: () => void) {
+    this.el = h('div', {class: 'table-view'});
+    this.clock = window.setInterval(() => this.tick(), 1000);
+    window.addEventListener('resize', () => this.place());
+  }
+
+  /** The connection is down: nothing may be played until the table arrives again. */
+  freeze(): void {
+    this.pending = true;
+    this.el.classList.add('frozen');
+  }
+
+  /** A move was refused: the person may try again (the fresh table follows). */
+  refused(): void {
+    this.pending = false;
+    this.el.classList.remove('frozen');
+  }
+
+  update(model: TableModel): void {
+    const previous = this.model;
+    if (!previous || previous.version !== model.version) this.ticked.clear();
+    this.model = model;
+    this.pending = false;
+    this.el.classList.remove('frozen');
+    this.render();
+    if (previous && previous.version !== model.version) this.animate(model);
+  }
+
+  private render(): void {
+    const m = this.model as TableModel;
+    const scene = m.scene;
+    const spectator = m.you.seat === null;
+    this.el.className = `table-view game-${m.game} status-${m.status}` +
+      (spectator ? ' spectator' : '') + (m.you.may_act ? ' my-turn' : '');
+
+    const header = h('header', {class: 'bar'},
+      h('button', {type: 'button', class: 'back', 'aria-label': w('web-tables'),
+        title: w('web-tables')}, '‹'),
+      h('div', {class: 'titles'},
+        h('h1', {}, scene.title || m.title),
+        scene.subtitle ? h('div', {class: 'subtitle'}, scene.subtitle) : null),
+      spectator ? h('span', {class: 'note spectating'}, w('web-spectating')) : null,
+      m.you.may_act ? h('span', {class: 'note your-turn'}, w('web-your-turn')) : null);
+    header.querySelector('.back')?.addEventListener('click', () => this.back());
+
+    const info = this.info(m);
+    const felt = this.felt(m);
+    const parts: (HTMLElement | null)[] = [header, info, felt];
+    parts.push(spectator ? null : this.controls(m));
+    const log = h('aside', {class: 'log', 'aria-label': w('web-log')},
+      h('h2', {}, w('web-log')),
+      h('ol', {}, m.log.map((line) => h('li', {}, line))));
+    const board = h('div', {class: 'board'}, parts);
+    this.el.replaceChildren(board, log, this.result(m));
+    this.place();
+    this.tick();
+  }
+
+  /** What the picture writes beside the table: the corner's tallies, the scene's lines, the
+   * rows of cards, the previous trick, the latest move (phones show no log). */
+  private info(m: TableModel): HTMLElement {
+    const scene = m.scene;
+    const blocks: HTMLElement[] = [];
+    if (scene.corner.length) {
+      blocks.push(h('div', {class: 'block corner'}, scene.corner.map((l) => h('div', {}, l))));
+    }
+    if (scene.lines.length) {
+      blocks.push(h('div', {class: 'block lines'}, scene.lines.map((l) => h('div', {}, l))));
+    }
+    for (const [label, codes] of scene.rows) {
+      blocks.push(h('div', {class: 'block row'}, label ? h('div', {class: 'label'}, label) : null,
+        cardRow(codes, 'tiny')));
+    }
+    if (scene.last_trick.length) {
+      blocks.push(h('div', {class: 'block last-trick'},
+        scene.last_label ? h('div', {class: 'label'}, scene.last_label) : null,
+        h('div', {class: 'plays'}, scene.last_trick.map(([seat, codes]) => h('div', {class: 'play'},
+          cardRow(codes, 'tiny'), h('div', {class: 'who'}, this.seatName(m, seat)))))));
+    }
+    if (m.log.length) blocks.push(h('div', {class: 'block latest'}, m.log[m.log.length - 1]));
+    return h('section', {class: 'info'}, blocks);
+  }
+
+  private seatName(m: TableModel, seat: number): string {
+    return m.scene.seats[seat]?.name ?? m.seats[seat]?.name ?? '';
+  }
+
+  /** The relative place of a seat: the viewer (or seat 0) at the bottom, then round to the
+   * left as play goes. Returns the angle in radians, screen coordinates. */
+  private angle(m: TableModel, seat: number): number {
+    const n = Math.max(m.scene.seats.length, 1);
+    const me = m.you.seat ?? 0;
+    return Math.PI / 2 + ((seat - me + n) % n) * 2 * Math.PI / n;
+  }
+
+  private felt(m: TableModel): HTMLElement {
+    const scene = m.scene;
+    const felt = h('section', {class: 'felt'}, h('div', {class: 'oval'}));
+    scene.seats.forEach((seat, i) => felt.append(this.seat(m, i, seat, m.seats[i])));
+    const crowded = scene.trick.length > 4;
+    const seen = new Map<number, number>();
+    scene.trick.forEach(([seat, codes], i) => {
+      const a = this.angle(m, seat);
+      const again = seen.get(seat) ?? 0;
+      seen.set(seat, again + 1);
+      const r = 0.55 - again * 0.2;  // a seat's second play of the trick lies nearer the middle
+      const play = h('div', {
+        class: 'play' + (i === scene.trick_best ? ' best' : '') + (crowded ? ' crowded' : ''),
+        'data-seat': seat,
+        style: `--x:${50 + 36 * r * Math.cos(a)}%;--y:${50 + 34 * r * Math.sin(a)}%`,
+        'aria-label': `${this.seatName(m, seat)}: ${codes.map(cardName).join(' ')}`},
+      cardRow(codes, crowded ? 'small' : 'mid'));
+      felt.append(play);
+    });
+    if (scene.lead_label) felt.append(h('div', {class: 'lead-label'}, scene.lead_label));
+    return felt;
+  }
+
+  private seat(m: TableModel, i: number, seat: SeatScene, info: SeatInfo | undefined): HTMLElement {
+    const a = this.angle(m, i);
+    const classes = ['seat'];
+    if (seat.acting) classes.push('acting');
+    if (!seat.live) classes.push('out');
+    if (info?.away) classes.push('away');
+    if (seat.team !== null && seat.team !== undefined) classes.push(`team-${seat.team % 2}`);
+    if (i === m.you.seat) classes.push('mine');
+    const name = seat.name || info?.name || '';
+    const avatar = info?.avatar
+      ? h('img', {class: 'avatar', src: info.avatar.startsWith('/') ? this.base + info.avatar : info.avatar,
+        alt: '', loading: 'lazy'})
+      : h('span', {class: 'avatar disc', style: `--hue:${hue(name)}`, 'aria-hidden': 'true'},
+        initials(name));
+    const held = seat.hand_count > 0 && i !== m.you.seat
+      ? h('span', {class: 'held', title: String(seat.hand_count)},
+        h('span', {class: 'mini-back'}), String(seat.hand_count))
+      : null;
+    return h('div', {class: classes.join(' '), 'data-seat': i,
+      style: `--x:${50 + 41 * Math.cos(a)}%;--y:${50 + 40 * Math.sin(a)}%`},
+    h('div', {class: 'who'}, avatar,
+      h('span', {class: 'name'}, name),
+      seat.computer ? h('span', {class: 'bot', title: w('web-computer')}, '🤖') : null,
+      seat.dealer ? h('span', {class: 'dealer', title: w('web-dealer')}, w('web-dealer-mark') || 'D') : null,
+      held),
+    seat.acting && m.deadline ? h('div', {class: 'clock', 'data-deadline': m.deadline}) : null,
+    seat.badges.length ? h('div', {class: 'badges'}, seat.badges.map(([kind, text]) =>
+      h('span', {class: `badge kind-${kind}`}, text))) : null,
+    seat.lines.length ? h('div', {class: 'lines'}, seat.lines.map((l) => h('div', {}, l))) : null,
+    seat.cards.length ? h('div', {class: 'front'},
+      seat.cards_label ? h('div', {class: 'label'}, seat.cards_label) : null,
+      cardRow(seat.cards, 'tiny')) : null);
+  }
+
+  /** The person's moves and hand. A move of one card is a tap on it; a move of several is
+   * ticked then played with the Play button; any other move is a button with its words. */
+  private controls(m: TableModel): HTMLElement {
+    const you = m.you;
+    const bySet = new Map<string, Move[]>();
+    for (const move of you.moves) {
+      if (!move.cards.length) continue;
+      const k = key(move.cards);
+      bySet.set(k, [...(bySet.get(k) ?? []), move]);
+    }
+    const cardMoves = you.moves.filter((mv) => mv.cards.length && bySet.get(key(mv.cards))!.length === 1);
+    const buttonMoves = you.moves.filter((mv) => !cardMoves.includes(mv));
+    const multi = cardMoves.some((mv) => mv.cards.length > 1);
+    const playable = new Set(you.playable);
+
+    const buttons = h('div', {class: 'moves'});
+    for (const move of buttonMoves) {
+      const b = h('button', {type: 'button', class: `move kind-${move.kind}`,
+        'data-move': move.index, disabled: this.pending}, move.label);
+      b.addEventListener('click', () => this.act({move: move.index}));
+      buttons.append(b);
+    }
+    let play: HTMLButtonElement | null = null;
+    if (multi && you.may_act) {
+      const chosen = key([...this.ticked]);
+      const ok = this.ticked.size > 0 && cardMoves.some((mv) => key(mv.cards) === chosen);
+      play = h('button', {type: 'button', class: 'move play primary', disabled: !ok || this.pending},
+        w('web-play'));
+      play.addEventListener('click', () => this.act({cards: you.hand.filter((c) => this.ticked.has(c))}));
+      buttons.append(play);
+    }
+
+    const hand = h('div', {class: 'hand', 'data-n': you.hand.length,
+      style: `--n:${Math.max(you.hand.length, 1)}`});
+    for (const code of you.hand) {
+      const usable = you.may_act && playable.has(code);
+      const single = cardMoves.filter((mv) => mv.cards.includes(code));
+      const alone = single.length > 0 && single.every((mv) => mv.cards.length === 1);
+      const b = h('button', {type: 'button', class: 'hcard' + (usable ? ' playable' : '') +
+        (you.may_act && !usable ? ' dim' : '') + (this.ticked.has(code) ? ' ticked' : ''),
+      'data-code': code, 'aria-label': cardName(code),
+      'aria-pressed': multi && !alone ? String(this.ticked.has(code)) : null,
+      disabled: !usable || this.pending}, cardEl(code, 'hand'));
+      b.addEventListener('click', () => {
+        if (alone && this.ticked.size === 0) this.act({cards: [code]});
+        else if (single.length) {
+          if (this.ticked.has(code)) this.ticked.delete(code); else this.ticked.add(code);
+          this.render();
+        }
+      });
+      hand.append(b);
+    }
+    return h('section', {class: 'controls'}, buttons.childElementCount ? buttons : null, hand);
+  }
+
+  private act(what: {move?: number; cards?: string[]}): void {
+    const m = this.model;
+    if (!m || this.pending) return;
+    this.pending = true;
+    this.el.classList.add('frozen');
+    this.send({type: 'act', table: m.table, version: m.version, ...what});
+  }
+
+  private result(m: TableModel): HTMLElement | string {
+    const lines = m.scene.result;
+    if (!lines.length || this.resultClosed === m.version) return '';
+    const close = h('button', {type: 'button', class: 'close', 'aria-label': w('web-close'),
+      title: w('web-close')}, '×');
+    close.addEventListener('click', () => {
+      this.resultClosed = m.version;
+      this.render();
+    });
+    return h('div', {class: 'result', role: 'dialog'},
+      h('div', {class: 'box'}, close, h('h2', {}, lines[0]),
+        lines.slice(1).map((l) => h('p', {}, l))));
+  }
+
+  /** Seats kept inside the felt: each box centred on its place on the oval, then moved in
+   * as far as it sticks out. */
+  private place(): void {
+    const felt = this.el.querySelector<HTMLElement>('.felt');
+    if (!felt) return;
+    const W = felt.clientWidth;
+    const H = felt.clientHeight;
+    felt.querySelectorAll<HTMLElement>('.seat').forEach((seat) => {
+      const x = parseFloat(seat.style.getPropertyValue('--x')) / 100 * W;
+      const y = parseFloat(seat.style.getPropertyValue('--y')) / 100 * H;
+      const w2 = seat.offsetWidth / 2;
+      const h2 = seat.offsetHeight / 2;
+      const cx = Math.min(Math.max(x, w2 + 2), W - w2 - 2);
+      const cy = Math.min(Math.max(y, h2 + 2), H - h2 - 2);
+      seat.style.left = `${cx - w2}px`;
+      seat.style.top = `${cy - h2}px`;
+    });
+  }
+
+  /** The move just made: its cards fly from the mover's seat to where they lie now. */
+  private animate(m: TableModel): void {
+    const last = m.last;
+    if (!last || last.seat === null || !last.cards.length) return;
+    const from = this.el.querySelector<HTMLElement>(`.felt .seat[data-seat="${last.seat}"]`);
+    const plays = this.el.querySelectorAll<HTMLElement>(`.felt .play[data-seat="${last.seat}"]`);
+    const to = plays[plays.length - 1];
+    if (!from || !to) return;
+    const a = from.getBoundingClientRect();
+    const b = to.getBoundingClientRect();
+    const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+    const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+    to.style.transition = 'none';
+    to.style.transform = `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px)) scale(0.6)`;
+    void to.offsetWidth;  // the start is laid out before the transition begins
+    to.style.transition = '';
+    to.style.transform = '';
+  }
+
+  private tick(): void {
+    this.el.querySelectorAll<HTMLElement>('.clock').forEach((el) => {
+      const left = Math.max(0, Math.round(Number(el.dataset.deadline) - Date.now() / 1000));
+      el.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+      el.classList.toggle('short', left <= 10);
+    });
+  }
+}
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const chars = parts.length > 1 ? [...parts[0]][0] + [...parts[1]][0] : [...(parts[0] ?? '?')].slice(0, 2).join('');
+  return chars.toUpperCase();
+}
+
+function hue(name: string): number {
+  let n = 0;
+  for (const ch of name) n = (n * 31 + (ch.codePointAt(0) ?? 0)) % 360;
+  return n;
+}
+
+export type {Code};
