@@ -44,11 +44,11 @@ export class App {
   down(): void {
     this.live = false;
     if (this.root.contains(this.main)) {
-      this.banner.textContent = w('web-reconnecting');
+      this.banner.textContent = w('reconnecting');
       this.banner.hidden = false;
       this.view?.freeze();
     } else {
-      this.status(w('web-reconnecting'));
+      this.status(w('reconnecting'));
     }
   }
 
@@ -73,13 +73,14 @@ export class App {
     this.watching = null;
     if (tables.length === 0) {
       this.main.replaceChildren(h('div', {class: 'launcher empty'},
-        h('p', {class: 'none'}, w('web-no-table'))));
+        h('p', {class: 'none'}, w('no-table'))));
       return;
     }
     const list = h('ul', {class: 'tables'}, tables.map((t) => h('li', {},
       h('button', {class: 'pick', type: 'button', 'data-table': String(t.id)},
         h('span', {class: 'game'}, t.title),
-        h('span', {class: 'state'}, w(`web-status-${t.status}`) || t.status),
+        t.status === 'playing' ? h('span', {class: 'state'}, w('players', {n: t.players}))
+          : h('span', {class: 'state'}, w(t.status)),
         h('span', {class: 'who'}, t.seats.join(' · '))))));
     list.addEventListener('click', (event) => {
       const button = (event.target as HTMLElement).closest('button.pick');
@@ -88,7 +89,7 @@ export class App {
       if (found) this.watch(found.id);
     });
     this.main.replaceChildren(h('div', {class: 'launcher'},
-      h('h1', {}, w('web-pick-table')), list));
+      h('h1', {}, w('tables-here')), list));
   }
 
   private table(model: TableModel): void {

@@ -49,9 +49,9 @@ function devSignIn(): Promise<Session> {
     const name = h('input', {id: 'signin-name', name: 'name', required: true, maxlength: 32,
       autocomplete: 'nickname'});
     const form = h('form', {class: 'signin'},
-      h('h1', {}, w('web-signin-title')),
-      h('label', {for: 'signin-name'}, w('web-signin-name')), name,
-      h('button', {type: 'submit', class: 'primary'}, w('web-signin-button')));
+      h('h1', {}, w('signin-button')),
+      h('label', {for: 'signin-name'}, w('signin-name')), name,
+      h('button', {type: 'submit', class: 'primary'}, w('signin-button')));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const wanted = name.value.trim();
@@ -60,7 +60,7 @@ function devSignIn(): Promise<Session> {
         const session = String(answer.session);
         sessionStorage.setItem('deckhand-session', session);
         resolve({session, instance, channel});
-      }).catch(() => app.status(w('web-failed')));
+      }).catch(() => app.status(w('failed')));
     });
     root.replaceChildren(form);
     name.focus();
@@ -118,17 +118,17 @@ class Socket {
 let socket: Socket;
 
 async function start(): Promise<void> {
-  app.status(w('web-connecting'));
+  app.status(w('signing-in'));
   const response = await fetch(base + '/api/config');
   const config = await response.json() as Config;
   let session: Session;
   if (inDiscord) session = await discordSignIn(config);
   else if (config.dev) session = await devSignIn();
   else {
-    app.status(w('web-failed'));
+    app.status(w('failed'));
     return;
   }
-  app.status(w('web-connecting'));
+  app.status(w('signing-in'));
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const query = new URLSearchParams({session: session.session, instance_id: session.instance,
     channel_id: session.channel});
@@ -157,5 +157,5 @@ function wanted(): string | null {
 
 start().catch((error) => {
   console.error(error);
-  app.status(w('web-failed'));
+  app.status(w('failed'));
 });

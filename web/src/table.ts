@@ -5,7 +5,7 @@
 import {cardEl, cardName, cardRow} from './cards';
 import {h} from './dom';
 import {w} from './words';
-import type {Code, Move, SeatInfo, SeatScene, TableModel} from './types';
+import type {Code, Move, Scene, SeatInfo, SeatScene, TableModel} from './types';
 
 const key = (codes: string[]): string => [...codes].sort().join(',');
 
@@ -48,39 +48,40 @@ export class TableView {
 
   private render(): void {
     const m = this.model as TableModel;
-    const scene = m.scene;
+    const scene = m.scene ?? emptyScene(m);
     const spectator = m.you.seat === null;
     this.el.className = `table-view game-${m.game} status-${m.status}` +
       (spectator ? ' spectator' : '') + (m.you.may_act ? ' my-turn' : '');
 
     const header = h('header', {class: 'bar'},
-      h('button', {type: 'button', class: 'back', 'aria-label': w('web-tables'),
-        title: w('web-tables')}, '‹'),
+      h('button', {type: 'button', class: 'back', 'aria-label': w('back'), title: w('back')},
+        '‹'),
       h('div', {class: 'titles'},
         h('h1', {}, scene.title || m.title),
         scene.subtitle ? h('div', {class: 'subtitle'}, scene.subtitle) : null),
-      spectator ? h('span', {class: 'note spectating'}, w('web-spectating')) : null,
-      m.you.may_act ? h('span', {class: 'note your-turn'}, w('web-your-turn')) : null);
+      spectator ? h('span', {class: 'note spectating'}, w('spectating')) : null,
+      m.you.may_act ? h('span', {class: 'note your-turn'}, w('your-turn')) : null);
     header.querySelector('.back')?.addEventListener('click', () => this.back());
 
-    const info = this.info(m);
-    const felt = this.felt(m);
+    const info = this.info(m, scene);
+    const felt = this.felt(m, scene);
     const parts: (HTMLElement | null)[] = [header, info, felt];
     parts.push(spectator ? null : this.controls(m));
-    const log = h('aside', {class: 'log', 'aria-label': w('web-log')},
-      h('h2', {}, w('web-log')),
+    const log = h('aside', {class: 'log'},
       h('ol', {}, m.log.map((line) => h('li', {}, line))));
     const board = h('div', {class: 'board'}, parts);
-    this.el.replaceChildren(board, log, this.result(m));
+    this.el.replaceChildren(board, log, this.result(m, scene));
     this.place();
     this.tick();
   }
 
   /** What the picture writes beside the table: the corner's tallies, the scene's lines, the
    * rows of cards, the previous trick, the latest move (phones show no log). */
-  private info(m: TableModel): HTMLElement {
-    const scene = m.scene;
+  private info(m: TableModel, scene: Scene): HTMLElement {
     const blocks: HTMLElement[] = [];
+    if (m.status !== 'playing' && w(m.status)) {
+      blocks.push(h('div', {class: 'block state'}, w(m.status)));
+    }
     if (scene.corner.length) {
       blocks.push(h('div', {class: 'block corner'}, scene.corner.map((l) => h('div', {}, l))));
     }
@@ -102,21 +103,20 @@ export class TableView {
   }
 
   private seatName(m: TableModel, seat: number): string {
-    return m.scene.seats[seat]?.name ?? m.seats[seat]?.name ?? '';
+    return m.scene?.seats[seat]?.name ?? m.seats[seat]?.name ?? '';
   }
 
   /** The relative place of a seat: the viewer (or seat 0) at the bottom, then round to the
    * left as play goes. Returns the angle in radians, screen coordinates. */
   private angle(m: TableModel, seat: number): number {
-    const n = Math.max(m.scene.seats.length, 1);
+    const n = Math.max(m.scene?.seats.length ?? m.seats.length, 1);
     const me = m.you.seat ?? 0;
     return Math.PI / 2 + ((seat - me + n) % n) * 2 * Math.PI / n;
   }
 
-  private felt(m: TableModel): HTMLElement {
-    const scene = m.scene;
+  private felt(m: TableModel, scene: Scene): HTMLElement {
     const felt = h('section', {class: 'felt'}, h('div', {class: 'oval'}));
-    scene.seats.forEach((seat, i) => felt.append(this.seat(m, i, seat, m.seats[i])));
+    scene.seats.forEach((seat, i) => felt.append(this.seat(m, scene, i, seat, m.seats[i])));
     const crowded = scene.trick.length > 4;
     const seen = new Map<number, number>();
     scene.trick.forEach(([seat, codes], i) => {
@@ -136,7 +136,8 @@ export class TableView {
     return felt;
   }
 
-  private seat(m: TableModel, i: number, seat: SeatScene, info: SeatInfo | undefined): HTMLElement {
+  private seat(m: TableModel, scene: Scene, i: number, seat: SeatScene,
+    info: SeatInfo | undefined): HTMLElement {
     const a = this.angle(m, i);
     const classes = ['seat'];
     if (seat.acting) classes.push('acting');
@@ -146,10 +147,11 @@ export class TableView {
     if (i === m.you.seat) classes.push('mine');
     const name = seat.name || info?.name || '';
     const avatar = info?.avatar
-      ? h('img', {class: 'avatar', src: info.avatar.startsWith('/') ? this.base + info.avatar : info.avatar,
-        alt: '', loading: 'lazy'})
-      : h('span', {class: 'avatar disc', style: `--hue:${hue(name)}`, 'aria-hidden': 'true'},
-        initials(name));
+      ? h('img', {class: 'avatar', alt: '', loading: 'lazy',
+        src: info.avatar.startsWith('/') ? this.base + info.avatar : info.avatar})
+      : h('span', {class: 'avatar disc' + (seat.computer ? ' computer' : ''),
+        style: `--hue:${hue(name)}`, 'aria-hidden': 'true'},
+      seat.computer ? '🤖' : initials(name));
     const held = seat.hand_count > 0 && i !== m.you.seat
       ? h('span', {class: 'held', title: String(seat.hand_count)},
         h('span', {class: 'mini-back'}), String(seat.hand_count))
@@ -158,10 +160,11 @@ export class TableView {
       style: `--x:${50 + 41 * Math.cos(a)}%;--y:${50 + 40 * Math.sin(a)}%`},
     h('div', {class: 'who'}, avatar,
       h('span', {class: 'name'}, name),
-      seat.computer ? h('span', {class: 'bot', title: w('web-computer')}, '🤖') : null,
-      seat.dealer ? h('span', {class: 'dealer', title: w('web-dealer')}, w('web-dealer-mark') || 'D') : null,
+      // the picture's dealer button, a D as on the chat table's picture
+      seat.dealer ? h('span', {class: 'dealer'}, 'D') : null,
       held),
-    seat.acting && m.deadline ? h('div', {class: 'clock', 'data-deadline': m.deadline}) : null,
+    seat.acting && m.deadline && scene.seats.filter((s) => s.acting).length === 1
+      ? h('div', {class: 'clock', 'data-deadline': m.deadline}) : null,
     seat.badges.length ? h('div', {class: 'badges'}, seat.badges.map(([kind, text]) =>
       h('span', {class: `badge kind-${kind}`}, text))) : null,
     seat.lines.length ? h('div', {class: 'lines'}, seat.lines.map((l) => h('div', {}, l))) : null,
@@ -197,12 +200,20 @@ export class TableView {
       const chosen = key([...this.ticked]);
       const ok = this.ticked.size > 0 && cardMoves.some((mv) => key(mv.cards) === chosen);
       play = h('button', {type: 'button', class: 'move play primary', disabled: !ok || this.pending},
-        w('web-play'));
+        w('play'));
       play.addEventListener('click', () => this.act({cards: you.hand.filter((c) => this.ticked.has(c))}));
       buttons.append(play);
+      if (this.ticked.size) {
+        const clear = h('button', {type: 'button', class: 'move clear'}, w('clear'));
+        clear.addEventListener('click', () => {
+          this.ticked.clear();
+          this.render();
+        });
+        buttons.append(clear);
+      }
     }
 
-    const hand = h('div', {class: 'hand', 'data-n': you.hand.length,
+    const hand = h('div', {class: 'hand', 'data-n': you.hand.length, 'aria-label': w('your-hand'),
       style: `--n:${Math.max(you.hand.length, 1)}`});
     for (const code of you.hand) {
       const usable = you.may_act && playable.has(code);
@@ -222,7 +233,13 @@ export class TableView {
       });
       hand.append(b);
     }
-    return h('section', {class: 'controls'}, buttons.childElementCount ? buttons : null, hand);
+    let note: HTMLElement | null = null;
+    if (!you.may_act && m.status === 'playing') {
+      const acting = (m.scene?.seats ?? []).map((s, i) => s.acting ? this.seatName(m, i) : '')
+        .filter(Boolean);
+      if (acting.length) note = h('div', {class: 'waiting'}, w('waiting-for', {who: acting.join(', ')}));
+    }
+    return h('section', {class: 'controls'}, note, buttons.childElementCount ? buttons : null, hand);
   }
 
   private act(what: {move?: number; cards?: string[]}): void {
@@ -233,11 +250,10 @@ export class TableView {
     this.send({type: 'act', table: m.table, version: m.version, ...what});
   }
 
-  private result(m: TableModel): HTMLElement | string {
-    const lines = m.scene.result;
+  private result(m: TableModel, scene: Scene): HTMLElement | string {
+    const lines = scene.result;
     if (!lines.length || this.resultClosed === m.version) return '';
-    const close = h('button', {type: 'button', class: 'close', 'aria-label': w('web-close'),
-      title: w('web-close')}, '×');
+    const close = h('button', {type: 'button', class: 'close', 'aria-label': w('close') || '×'}, '×');
     close.addEventListener('click', () => {
       this.resultClosed = m.version;
       this.render();
@@ -292,6 +308,14 @@ export class TableView {
       el.classList.toggle('short', left <= 10);
     });
   }
+}
+
+/** A table without a scene yet (a lobby): its seats by name. */
+function emptyScene(m: TableModel): Scene {
+  return {title: m.title, subtitle: '', trick: [], trick_best: -1, lead_label: '', last_trick: [],
+    last_label: '', rows: [], lines: [], corner: [], result: [],
+    seats: m.seats.map((s) => ({name: s.name, lines: [], acting: false, dealer: false, live: true,
+      badges: [], cards: [], hand_count: 0, computer: s.computer, team: null, cards_label: ''}))};
 }
 
 function initials(name: string): string {

@@ -71,7 +71,7 @@ export interface TableModel {
   status: 'lobby' | 'playing' | 'finished' | 'cancelled';
   deadline: number | null;
   seats: SeatInfo[];
-  scene: Scene;
+  scene: Scene | null;
   you: You;
   log: string[];
   last: Last | null;

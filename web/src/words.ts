@@ -3,12 +3,11 @@
 // shown before any socket is open).
 
 const FALLBACK: Record<string, string> = {
-  'web-connecting': 'Connecting…',
-  'web-reconnecting': 'Reconnecting…',
-  'web-signin-title': 'Sign in',
-  'web-signin-name': 'Your name',
-  'web-signin-button': 'Sign in',
-  'web-failed': 'Could not connect. Close the Activity and open it again.',
+  'signing-in': 'Signing in…',
+  'reconnecting': 'Reconnecting…',
+  'signin-name': 'Your name',
+  'signin-button': 'Sign in',
+  'failed': 'Could not connect. Close the Activity and open it again.',
 };
 
 let words: Record<string, string> = {};
