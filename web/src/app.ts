@@ -58,8 +58,11 @@ export class App {
   }
 
   receive(message: ServerMessage): void {
-    if (message.type === 'tables') this.launcher(message.tables);
-    else if (message.type === 'table') this.table(message);
+    // the server sends the list again when a table opens or ends: it matters only while
+    // the list (or nothing yet) is shown
+    if (message.type === 'tables') {
+      if (this.view === null) this.launcher(message.tables);
+    } else if (message.type === 'table') this.table(message);
     else if (message.type === 'error') this.error(message.code, message.message);
   }
 

@@ -40,6 +40,8 @@ export function cardEl(code: Code, size: 'hand' | 'mid' | 'small' | 'tiny' = 'mi
 
 /** A row of cards, overlapping when there are many. */
 export function cardRow(codes: Code[], size: 'mid' | 'small' | 'tiny', cls = ''): HTMLElement {
-  return h('div', {class: `cards ${cls}`, 'data-n': codes.length},
+  // a few cards side by side; more overlap, as far as they must
+  const overlap = codes.length <= 4 ? 0 : codes.length <= 8 ? 0.45 : 0.62;
+  return h('div', {class: `cards ${cls}`, 'data-n': codes.length, style: `--ov:${overlap}`},
     codes.map((code) => cardEl(code, size)));
 }

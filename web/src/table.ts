@@ -16,6 +16,7 @@ export class TableView {
   private pending = false;
   private resultClosed = -1;
   private clock = 0;
+  private failed = new Set<string>();
 
   constructor(private base: string, private send: (message: unknown) => void,
     private back: () => void) {
@@ -70,7 +71,7 @@ export class TableView {
     const log = h('aside', {class: 'log'},
       h('ol', {}, m.log.map((line) => h('li', {}, line))));
     const board = h('div', {class: 'board'}, parts);
-    this.el.replaceChildren(board, log, this.result(m, scene));
+    this.el.replaceChildren(board, m.log.length ? log : '', this.result(m, scene));
     this.place();
     this.tick();
   }
@@ -92,7 +93,7 @@ export class TableView {
       blocks.push(h('div', {class: 'block row'}, label ? h('div', {class: 'label'}, label) : null,
         cardRow(codes, 'tiny')));
     }
-    if (scene.last_trick.length) {
+    if (scene.last_trick.length && scene.trick.length) {
       blocks.push(h('div', {class: 'block last-trick'},
         scene.last_label ? h('div', {class: 'label'}, scene.last_label) : null,
         h('div', {class: 'plays'}, scene.last_trick.map(([seat, codes]) => h('div', {class: 'play'},
@@ -117,22 +118,28 @@ export class TableView {
   private felt(m: TableModel, scene: Scene): HTMLElement {
     const felt = h('section', {class: 'felt'}, h('div', {class: 'oval'}));
     scene.seats.forEach((seat, i) => felt.append(this.seat(m, scene, i, seat, m.seats[i])));
-    const crowded = scene.trick.length > 4;
+    const last = !scene.trick.length && !scene.result.length && scene.last_trick.length > 0;
+    const plays = last ? scene.last_trick : scene.trick;
+    const crowded = plays.length > 4;
     const seen = new Map<number, number>();
-    scene.trick.forEach(([seat, codes], i) => {
+    plays.forEach(([seat, codes], i) => {
       const a = this.angle(m, seat);
       const again = seen.get(seat) ?? 0;
       seen.set(seat, again + 1);
       const r = 0.55 - again * 0.2;  // a seat's second play of the trick lies nearer the middle
+      const lead = i === 0 && scene.lead_label;
       const play = h('div', {
-        class: 'play' + (i === scene.trick_best ? ' best' : '') + (crowded ? ' crowded' : ''),
+        class: 'play' + (!last && i === scene.trick_best ? ' best' : '') +
+          (crowded ? ' crowded' : '') + (last ? ' last' : ''),
         'data-seat': seat,
         style: `--x:${50 + 36 * r * Math.cos(a)}%;--y:${50 + 34 * r * Math.sin(a)}%`,
         'aria-label': `${this.seatName(m, seat)}: ${codes.map(cardName).join(' ')}`},
+      lead ? h('span', {class: `badge ${last ? 'kind-lead-last' : 'kind-lead'}`}, scene.lead_label)
+        : null,
       cardRow(codes, crowded ? 'small' : 'mid'));
       felt.append(play);
     });
-    if (scene.lead_label) felt.append(h('div', {class: 'lead-label'}, scene.lead_label));
+    if (last && scene.last_label) felt.append(h('div', {class: 'felt-label'}, scene.last_label));
     return felt;
   }
 
@@ -146,27 +153,32 @@ export class TableView {
     if (seat.team !== null && seat.team !== undefined) classes.push(`team-${seat.team % 2}`);
     if (i === m.you.seat) classes.push('mine');
     const name = seat.name || info?.name || '';
-    const avatar = info?.avatar
-      ? h('img', {class: 'avatar', alt: '', loading: 'lazy',
-        src: info.avatar.startsWith('/') ? this.base + info.avatar : info.avatar})
-      : h('span', {class: 'avatar disc' + (seat.computer ? ' computer' : ''),
-        style: `--hue:${hue(name)}`, 'aria-hidden': 'true'},
-      seat.computer ? '🤖' : initials(name));
-    const held = seat.hand_count > 0 && i !== m.you.seat
-      ? h('span', {class: 'held', title: String(seat.hand_count)},
-        h('span', {class: 'mini-back'}), String(seat.hand_count))
-      : null;
+    const disc = h('span', {class: 'avatar disc' + (seat.computer ? ' computer' : ''),
+      style: `--hue:${hue(name)}`, 'aria-hidden': 'true'},
+    seat.computer ? '🤖' : initials(name));
+    let avatar: HTMLElement = disc;
+    if (info?.avatar) {
+      const src = info.avatar.startsWith('/') ? this.base + info.avatar : info.avatar;
+      if (this.failed.has(src)) avatar = disc;
+      else {
+        const img = h('img', {class: 'avatar', alt: '', src});
+        // no picture kept for this person yet: their initials instead
+        img.addEventListener('error', () => {
+          this.failed.add(src);
+          img.replaceWith(disc);
+        });
+        avatar = img;
+      }
+    }
+    const clock = seat.acting && m.deadline && scene.seats.filter((s) => s.acting).length === 1;
     return h('div', {class: classes.join(' '), 'data-seat': i,
       style: `--x:${50 + 41 * Math.cos(a)}%;--y:${50 + 40 * Math.sin(a)}%`},
-    h('div', {class: 'who'}, avatar,
-      h('span', {class: 'name'}, name),
-      // the picture's dealer button, a D as on the chat table's picture
+    h('div', {class: 'who'}, avatar, h('span', {class: 'name', title: name}, name)),
+    h('div', {class: 'marks'},
+      // the dealer's button, a D as on the chat table's picture
       seat.dealer ? h('span', {class: 'dealer'}, 'D') : null,
-      held),
-    seat.acting && m.deadline && scene.seats.filter((s) => s.acting).length === 1
-      ? h('div', {class: 'clock', 'data-deadline': m.deadline}) : null,
-    seat.badges.length ? h('div', {class: 'badges'}, seat.badges.map(([kind, text]) =>
-      h('span', {class: `badge kind-${kind}`}, text))) : null,
+      clock ? h('span', {class: 'clock', 'data-deadline': m.deadline}) : null,
+      seat.badges.map(([kind, text]) => h('span', {class: `badge kind-${kind}`}, text))),
     seat.lines.length ? h('div', {class: 'lines'}, seat.lines.map((l) => h('div', {}, l))) : null,
     seat.cards.length ? h('div', {class: 'front'},
       seat.cards_label ? h('div', {class: 'label'}, seat.cards_label) : null,
