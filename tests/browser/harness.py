@@ -20,12 +20,14 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
-from playwright.async_api import Browser, Page, Playwright, WebSocket
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, Route, WebSocket
 
 from bot.client import Deckhand
 from bot.config import ActivitySettings, Settings
 from bot.storage import Storage
+from bot.web.model import codes_in
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import World, game_ids
 from tests.discord_sim import SimChannel, SimulatedDiscord, SimUser
@@ -36,7 +38,6 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
-CLIENT_ID = 424242424242424242
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 #: every screenshot goes here (gitignored); a few are copied into docs/images/activity/
@@ -55,10 +56,41 @@ class Site:
     world: World
     base: str
     channels: int = 0
+    frames: int = 0
 
     @property
     def sim(self) -> SimulatedDiscord:
         return self.world.sim
+
+    async def discord_page(self, context: BrowserContext, user: SimUser, channel: SimChannel,
+                           instance: str, platform: str = "desktop") -> Viewer:
+        """The Activity as ``user`` sees it inside Discord: a parent page on the web server's
+        own origin (the SDK accepts messages from its own origin) framing the page with
+        Discord's query, answering the SDK; AUTHORIZE's code comes from the simulated
+        Discord."""
+        self.frames += 1
+        page = await context.new_page()
+        viewer = Viewer(page, user, page.frame_locator("#activity"))
+        await page.expose_function("harnessCode", lambda: self.sim.oauth_code(user))
+        query = urlencode({"frame_id": f"frame-{self.frames}", "instance_id": instance,
+                           "platform": platform, "guild_id": str(channel.guild_id),
+                           "channel_id": str(channel.id)})
+        html = parent_page(f"/?{query}", user, str(self.sim.application_id))
+        harness = f"{self.base}/__discord-{self.frames}"
+
+        async def fulfil(route: Route) -> None:
+            await route.fulfill(status=200, content_type="text/html", body=html)
+
+        await page.route(harness, fulfil)
+        await page.goto(harness)
+        return viewer
+
+    async def plain_page(self, context: BrowserContext, path: str = "/") -> Viewer:
+        """The page in a plain browser tab (development mode's sign-in)."""
+        page = await context.new_page()
+        viewer = Viewer(page, None, page)
+        await page.goto(self.base + path)
+        return viewer
 
     def channel(self, name: str) -> SimChannel:
         """A fresh channel of the guild (one table each: the launcher opens it directly)."""
@@ -84,8 +116,8 @@ async def site(tmp_path: Path, dev: bool = False, people: int = 4,
             sim.add_member(guild, user, manage_guild=(i == 0))
             users.append(user)
         db = str(tmp_path / "deckhand.sqlite3")
-        activity = ActivitySettings(CLIENT_ID, "sim-client-secret", port=0, host="127.0.0.1",
-                                    dev=dev)
+        activity = ActivitySettings(int(sim.application_id), sim.client_secret, port=0,
+                                    host="127.0.0.1", dev=dev)
         settings = Settings(token="sim-token", db_path=db, ai_delay=ai_delay,
                             ai_level="normal", activity=activity)
         store = await Storage.open(db)
@@ -107,6 +139,8 @@ class Viewer:
 
     page: Page
     user: SimUser | None
+    #: where the Activity's elements are: the frame inside the parent page, or the page
+    ui: Any
     frames: list[dict[str, Any]] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -153,14 +187,15 @@ class Viewer:
             lambda m: m.get("type") == "table" and m["version"] > after, timeout)
 
 
-def parent_page(activity_url: str, user: SimUser) -> str:
+def parent_page(activity_url: str, user: SimUser, client_id: str) -> str:
     """Discord's client, as far as the SDK sees it: it frames the Activity and answers the
     SDK's handshake and commands (each reply carries its command's nonce). The code for
     AUTHORIZE comes from the simulated Discord through ``window.harnessCode`` (a function the
     test exposes)."""
     person = json.dumps({"id": str(user.id), "username": user.name, "discriminator": "0",
                          "avatar": None, "public_flags": 0, "global_name": user.name})
-    return f"""<!doctype html><html><head><meta charset="utf-8"><style>
+    return f"""<!doctype html><html><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><style>
 html, body {{ margin: 0; height: 100%; background: #000; }}
 iframe {{ border: 0; width: 100%; height: 100%; display: block; }}
 </style></head><body>
@@ -171,7 +206,7 @@ const answers = {{
   AUTHORIZE: async () => ({{code: await window.harnessCode()}}),
   AUTHENTICATE: async (args) => ({{access_token: args.access_token, user,
     scopes: ['identify'], expires: new Date(Date.now() + 604800000).toISOString(),
-    application: {{id: '{CLIENT_ID}', name: 'Deckhand', description: '', icon: null,
+    application: {{id: '{client_id}', name: 'Deckhand', description: '', icon: null,
       rpc_origins: []}}}}),
   SUBSCRIBE: async (args, payload) => ({{evt: payload.evt}}),
   UNSUBSCRIBE: async (args, payload) => ({{evt: payload.evt}}),
@@ -198,3 +233,48 @@ window.addEventListener('message', async (event) => {{
   frame.postMessage([1, {{cmd: payload.cmd, evt: null, nonce: payload.nonce, data}}], '*');
 }});
 </script></body></html>"""
+
+
+class Truth:
+    """What each viewer may see at every version of every table, kept by a listener of the
+    table service (the bot runs in this process): the card codes of the public view and of
+    each seat's own view."""
+
+    def __init__(self, site: Site) -> None:
+        self.manager = site.world.bot.manager
+        self.public: dict[tuple[int, int], set[str]] = {}
+        self.own: dict[tuple[int, int, int], set[str]] = {}
+        self.manager.listeners.insert(0, self.record)
+        for table in self.manager.tables.values():
+            self.keep(table)
+
+    async def record(self, update: Any) -> None:
+        self.keep(update.table)
+
+    def keep(self, table: Any) -> None:
+        state = table.state
+        if state is None:
+            return
+        key = (table.id, table.version)
+        if key in self.public:
+            return
+        self.public[key] = codes_in(state.view(None).to_dict())
+        for seat in range(state.players):
+            self.own[(table.id, table.version, seat)] = codes_in(state.view(seat).to_dict())
+
+    def leaks(self, viewer: Viewer, seat: int | None) -> list[str]:
+        """Every card code in a table message this viewer received that neither the public
+        view nor the viewer's own view (``seat``) showed at that message's version."""
+        for table in self.manager.tables.values():
+            self.keep(table)
+        found = []
+        for message in viewer.tables:
+            key = (message["table"], message["version"])
+            assert key in self.public or message["status"] == "lobby", key
+            allowed = self.public.get(key, set())
+            if seat is not None:
+                allowed = allowed | self.own.get((*key, seat), set())
+            extra = codes_in(message) - allowed
+            if extra:
+                found.append(f"version {key[1]}: {sorted(extra)}")
+        return found

@@ -12,7 +12,8 @@ const key = (codes: string[]): string => [...codes].sort().join(',');
 export class TableView {
   readonly el: HTMLElement;
   private model: TableModel | null = null;
-  private ticked = new Set<string>();
+  /** the hand's ticked cards, by place (a two-pack hand may hold a card twice) */
+  private ticked = new Set<number>();
   private pending = false;
   private resultClosed = -1;
   private clock = 0;
@@ -96,7 +97,7 @@ export class TableView {
     if (scene.last_trick.length && scene.trick.length) {
       blocks.push(h('div', {class: 'block last-trick'},
         scene.last_label ? h('div', {class: 'label'}, scene.last_label) : null,
-        h('div', {class: 'plays'}, scene.last_trick.map(([seat, codes]) => h('div', {class: 'play'},
+        h('div', {class: 'plays'}, scene.last_trick.map(([seat, codes]) => h('div', {class: 'lplay'},
           cardRow(codes, 'tiny'), h('div', {class: 'who'}, this.seatName(m, seat)))))));
     }
     if (m.log.length) blocks.push(h('div', {class: 'block latest'}, m.log[m.log.length - 1]));
@@ -126,13 +127,13 @@ export class TableView {
       const a = this.angle(m, seat);
       const again = seen.get(seat) ?? 0;
       seen.set(seat, again + 1);
-      const r = 0.55 - again * 0.2;  // a seat's second play of the trick lies nearer the middle
       const lead = i === 0 && scene.lead_label;
       const play = h('div', {
         class: 'play' + (!last && i === scene.trick_best ? ' best' : '') +
           (crowded ? ' crowded' : '') + (last ? ' last' : ''),
         'data-seat': seat,
-        style: `--x:${50 + 36 * r * Math.cos(a)}%;--y:${50 + 34 * r * Math.sin(a)}%`,
+        'data-again': again,
+        style: `--x:${50 + 22 * Math.cos(a)}%;--y:${50 + 20 * Math.sin(a)}%`,
         'aria-label': `${this.seatName(m, seat)}: ${codes.map(cardName).join(' ')}`},
       lead ? h('span', {class: `badge ${last ? 'kind-lead-last' : 'kind-lead'}`}, scene.lead_label)
         : null,
@@ -209,11 +210,11 @@ export class TableView {
     }
     let play: HTMLButtonElement | null = null;
     if (multi && you.may_act) {
-      const chosen = key([...this.ticked]);
+      const chosen = key(this.tickedCodes(you.hand));
       const ok = this.ticked.size > 0 && cardMoves.some((mv) => key(mv.cards) === chosen);
       play = h('button', {type: 'button', class: 'move play primary', disabled: !ok || this.pending},
         w('play'));
-      play.addEventListener('click', () => this.act({cards: you.hand.filter((c) => this.ticked.has(c))}));
+      play.addEventListener('click', () => this.act({cards: this.tickedCodes(you.hand)}));
       buttons.append(play);
       if (this.ticked.size) {
         const clear = h('button', {type: 'button', class: 'move clear'}, w('clear'));
@@ -227,24 +228,24 @@ export class TableView {
 
     const hand = h('div', {class: 'hand', 'data-n': you.hand.length, 'aria-label': w('your-hand'),
       style: `--n:${Math.max(you.hand.length, 1)}`});
-    for (const code of you.hand) {
+    you.hand.forEach((code, place) => {
       const usable = you.may_act && playable.has(code);
       const single = cardMoves.filter((mv) => mv.cards.includes(code));
       const alone = single.length > 0 && single.every((mv) => mv.cards.length === 1);
       const b = h('button', {type: 'button', class: 'hcard' + (usable ? ' playable' : '') +
-        (you.may_act && !usable ? ' dim' : '') + (this.ticked.has(code) ? ' ticked' : ''),
+        (you.may_act && !usable ? ' dim' : '') + (this.ticked.has(place) ? ' ticked' : ''),
       'data-code': code, 'aria-label': cardName(code),
-      'aria-pressed': multi && !alone ? String(this.ticked.has(code)) : null,
+      'aria-pressed': multi && !alone ? String(this.ticked.has(place)) : null,
       disabled: !usable || this.pending}, cardEl(code, 'hand'));
       b.addEventListener('click', () => {
         if (alone && this.ticked.size === 0) this.act({cards: [code]});
         else if (single.length) {
-          if (this.ticked.has(code)) this.ticked.delete(code); else this.ticked.add(code);
+          if (this.ticked.has(place)) this.ticked.delete(place); else this.ticked.add(place);
           this.render();
         }
       });
       hand.append(b);
-    }
+    });
     let note: HTMLElement | null = null;
     if (!you.may_act && m.status === 'playing') {
       const acting = (m.scene?.seats ?? []).map((s, i) => s.acting ? this.seatName(m, i) : '')
@@ -252,6 +253,10 @@ export class TableView {
       if (acting.length) note = h('div', {class: 'waiting'}, w('waiting-for', {who: acting.join(', ')}));
     }
     return h('section', {class: 'controls'}, note, buttons.childElementCount ? buttons : null, hand);
+  }
+
+  private tickedCodes(hand: string[]): string[] {
+    return hand.filter((_, place) => this.ticked.has(place));
   }
 
   private act(what: {move?: number; cards?: string[]}): void {
@@ -291,6 +296,30 @@ export class TableView {
       const cy = Math.min(Math.max(y, h2 + 2), H - h2 - 2);
       seat.style.left = `${cx - w2}px`;
       seat.style.top = `${cy - h2}px`;
+    });
+    // each play between the middle and its seat, as far out as it goes without touching
+    // the seat's box (a seat's second play of a trick nearer the middle)
+    const boxes = [...felt.querySelectorAll<HTMLElement>('.seat')].map((seat) => ({
+      l: seat.offsetLeft - 6, t: seat.offsetTop - 6,
+      r: seat.offsetLeft + seat.offsetWidth + 6, b: seat.offsetTop + seat.offsetHeight + 6}));
+    felt.querySelectorAll<HTMLElement>('.play').forEach((play) => {
+      const seat = felt.querySelector<HTMLElement>(`.seat[data-seat="${play.dataset.seat}"]`);
+      if (!seat) return;
+      const sx = seat.offsetLeft + seat.offsetWidth / 2 - W / 2;
+      const sy = seat.offsetTop + seat.offsetHeight / 2 - H / 2;
+      const pw = play.offsetWidth / 2;
+      const ph = play.offsetHeight / 2;
+      const again = Number(play.dataset.again ?? 0);
+      let t = 0.8 - again * 0.25;
+      for (; t > 0.05; t -= 0.05) {
+        const x = W / 2 + sx * t;
+        const y = H / 2 + sy * t;
+        const clear = boxes.every((box) =>
+          x + pw < box.l || x - pw > box.r || y + ph < box.t || y - ph > box.b);
+        if (clear) break;
+      }
+      play.style.left = `${W / 2 + sx * Math.max(t, 0)}px`;
+      play.style.top = `${H / 2 + sy * Math.max(t, 0)}px`;
     });
   }
 

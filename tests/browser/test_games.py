@@ -1,0 +1,129 @@
+"""A whole game of every game in the Activity: two people, each in their own Activity page
+inside (a stand-in for) Discord's client — one on a phone, one on a desktop — with computers
+in the other seats. Each plays through the page alone: a tap on a card, ticked cards and Play,
+or a move's button. The chat's table message is edited along the way; no page receives a card
+that neither the public view nor its own hand shows; screenshots mid-game and at the end."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser
+
+import games
+from bot.tables import FINISHED
+from tests.bot.fakegame import lookup
+from tests.bot.test_e2e_games import open_table, quick_options
+from tests.browser.harness import DESKTOP, GALLERY, PHONE, Site, Truth, Viewer
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+#: human moves before the mid-game screenshots
+MID = 6
+
+
+async def perform(viewer: Viewer, move: dict[str, Any]) -> None:
+    """Make a move through the page as a person would."""
+    ui = viewer.ui
+    button = ui.locator(f'button.move[data-move="{move["index"]}"]')
+    if await button.count():
+        await button.click()
+        return
+    for code in move["cards"]:
+        await ui.locator(f'.hand button.hcard[data-code="{code}"]:not(.ticked)').first.click()
+    play = ui.locator("button.move.play")
+    if len(move["cards"]) > 1 or (await play.count() and await play.is_enabled()):
+        await play.click()
+
+
+async def shoot(viewers: list[Viewer], name: str) -> None:
+    GALLERY.mkdir(parents=True, exist_ok=True)
+    await asyncio.sleep(0.5)  # the move's card lands
+    for viewer, size in zip(viewers, ("phone", "desktop"), strict=True):
+        await viewer.page.screenshot(path=str(GALLERY / f"{name}-{size}.png"))
+
+
+async def play_through(site: Site, table_id: int, viewers: list[Viewer], game_id: str,
+                       rng: random.Random, limit: float = 240.0) -> int:
+    """Play until the table is finished, each person through their page; their moves."""
+    manager = site.world.bot.manager
+    moves = 0
+    shot = False
+    began = time.monotonic()
+    while True:
+        table = manager.tables.get(table_id)
+        if table is None or table.status == FINISHED:
+            return moves
+        assert time.monotonic() - began < limit, f"{game_id}: not finished in {limit} s"
+        acted = False
+        for viewer in viewers:
+            model = viewer.latest
+            if model is None or model["version"] != table.version or not model["you"]["may_act"]:
+                continue
+            choices = model["you"]["moves"]
+            assert choices, model["you"]
+            if not shot and moves >= MID and viewer is viewers[0]:
+                await shoot(viewers, f"{game_id}-mid")
+                shot = True
+            await perform(viewer, rng.choice(choices))
+            await viewer.wait_for(lambda m, v=model["version"]: (
+                m.get("type") == "table" and m["version"] > v) or m.get("type") == "error")
+            moves += 1
+            acted = True
+            break
+        if not acted:
+            await asyncio.sleep(0.02)
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+async def test_a_whole_game_in_two_activity_pages(table_site: Site, browser: Browser,
+                                                  game_id: str) -> None:
+    site = table_site
+    truth = Truth(site)
+    alice, bob = site.world.users[:2]
+    channel = site.channel(game_id)
+    instance = site.sim.add_activity_instance(channel, [alice, bob])
+    phone = await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    desktop = await browser.new_context(viewport=DESKTOP)
+    try:
+        a = await site.discord_page(phone, alice, channel, instance, "mobile")
+        b = await site.discord_page(desktop, bob, channel, instance)
+        for viewer in (a, b):  # no table yet: the launcher says how to start one
+            await viewer.ui.locator(".launcher .none").wait_for()
+        assert await a.ui.locator(".launcher .none").inner_text() == \
+            "No table here — start one with /play"
+        rules = lookup(game_id)
+        await open_table(site.world, game_id, [alice, bob], rules.usual_players,
+                         quick_options(game_id))
+        table_id = max(site.world.bot.manager.tables)
+        for viewer in (a, b):  # the channel's only table opens by itself
+            await viewer.wait_for(lambda m: m.get("type") == "table" and m["status"] == "playing")
+        edits_before = len(edits_of(site, channel))
+        moves = await play_through(site, table_id, [a, b], game_id, random.Random(7))
+        for viewer in (a, b):
+            final = await viewer.wait_for(
+                lambda m: m.get("type") == "table" and m["status"] == "finished")
+            result = viewer.ui.locator(".result .box")
+            await result.wait_for()
+            assert final["scene"]["result"][0] in await result.inner_text()
+        await shoot([a, b], f"{game_id}-end")
+        await site.sim.settle()
+        # the chat's table message moved along with the pages
+        assert len(edits_of(site, channel)) - edits_before >= min(moves, 3)
+        assert "1." in site.world.table_message().content
+        assert moves > 0
+        assert truth.leaks(a, 0) == [] and truth.leaks(b, 1) == []
+        assert site.sim.spec_errors == [], site.sim.spec_errors[:3]
+    finally:
+        await phone.close()
+        await desktop.close()
+
+
+def edits_of(site: Site, channel: Any) -> list[Any]:
+    """The bot's edits of messages in a channel (the table message's updates)."""
+    return [q for q in site.sim.requests if q.method == "PATCH"
+            and f"/channels/{channel.id}/messages/" in q.path]
