@@ -62,21 +62,22 @@ def news_of(position: Position, moves: Sequence[Move], kind: str,
     return found
 
 
-def last_of(moves: Sequence[Move], hidden: Iterable[str] = ()) -> dict[str, Any] | None:
+def last_of(moves: Sequence[Move], public: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The last move of an event, to animate: its seat, its kind and the cards it showed to
-    everyone (its public events' cards; none that is hidden in a hand now)."""
+    everyone that the public view after it still shows (its public events' cards: none that
+    went into a hand, face down or out of sight)."""
     if not moves:
         return None
     move = moves[-1]
-    unseen = set(hidden)
+    shown = codes_in(dict(public or {}))
     cards: list[str] = []
     for event in move.events:
-        public = event.for_seat(None)
-        if public.seat != move.seat:
+        told = event.for_seat(None)
+        if told.seat != move.seat:
             continue
-        for card in public.cards:
+        for card in told.cards:
             code = str(card)
-            if code not in unseen and code not in cards:
+            if code in shown and code not in cards:
                 cards.append(code)
     return {"seat": move.seat, "kind": move.action.kind, "cards": cards}
 

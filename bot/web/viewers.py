@@ -163,8 +163,11 @@ class Group:
     last: tuple[int, dict[str, Any] | None] | None = None  # (version after it, the move)
     dirty: bool = False
     task: asyncio.Task[None] | None = None
-    #: the shared part of the last version sent, as JSON text (without its closing brace)
-    shared: dict[tuple[int, str], str] = field(default_factory=dict)
+    #: news noted so far (a count: the news kept is a window)
+    noted: int = 0
+    #: the shared part of the positions last sent, as JSON text (without its closing brace),
+    #: by what it is made of (see :meth:`Viewers._shared`)
+    shared: dict[tuple[Any, ...], str] = field(default_factory=dict)
 
 
 class Viewers:
@@ -193,9 +196,11 @@ class Viewers:
         if group is None:
             group = self.groups[event.table_id] = Group(event.table)
         group.table = event.table
-        group.news.extend(news_of(position, event.moves, event.kind, event.seat))
+        news = news_of(position, event.moves, event.kind, event.seat)
+        group.news.extend(news)
+        group.noted += len(news)
         if event.moves:
-            group.last = (position.version, last_of(event.moves, position.hidden))
+            group.last = (position.version, last_of(event.moves, position.public))
         if group.viewers:
             self._mark(group)
         if event.kind in LISTED:
@@ -237,9 +242,12 @@ class Viewers:
             self.sent += 1
 
     def _shared(self, group: Group, position: Position, lang: str) -> str:
-        """The public part of a table's model at a version in a language, as JSON text
-        without its closing brace; made once (seats' positions share the public one)."""
-        key = (position.version, lang)
+        """The public part of a table's model in a language, as JSON text without its closing
+        brace; made once for all seats' positions of the same table state: its version, and
+        what changes without a move (a lobby's seats, a seat handed to the computer, the
+        status, the timer, the news)."""
+        key = (position.version, position.status, position.seats, position.deadline,
+               position.ended, group.noted, lang)
         found = group.shared.get(key)
         if found is None:
             if len(group.shared) > 8:
