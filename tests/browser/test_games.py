@@ -34,7 +34,9 @@ async def perform(viewer: Viewer, move: dict[str, Any]) -> None:
         await button.click()
         return
     for code in move["cards"]:
-        await ui.locator(f'.hand button.hcard[data-code="{code}"]:not(.ticked)').first.click()
+        # a hand's cards overlap: a person taps the corner that shows
+        await ui.locator(f'.hand button.hcard[data-code="{code}"]:not(.ticked)').first.click(
+            position={"x": 8, "y": 24})
     play = ui.locator("button.move.play")
     if len(move["cards"]) > 1 or (await play.count() and await play.is_enabled()):
         await play.click()

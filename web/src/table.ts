@@ -196,7 +196,18 @@ export class TableView {
       const k = key(move.cards);
       bySet.set(k, [...(bySet.get(k) ?? []), move]);
     }
-    const cardMoves = you.moves.filter((mv) => mv.cards.length && bySet.get(key(mv.cards))!.length === 1);
+    // a move is played by its cards when they are in the hand and no other move has the same
+    // cards; any other move (a take of the pile's cards, a bid) is a button
+    const inHand = (cards: string[]): boolean => {
+      const left = [...you.hand];
+      return cards.every((c) => {
+        const at = left.indexOf(c);
+        if (at >= 0) left.splice(at, 1);
+        return at >= 0;
+      });
+    };
+    const cardMoves = you.moves.filter((mv) => mv.cards.length && inHand(mv.cards) &&
+      bySet.get(key(mv.cards))!.length === 1);
     const buttonMoves = you.moves.filter((mv) => !cardMoves.includes(mv));
     const multi = cardMoves.some((mv) => mv.cards.length > 1);
     const playable = new Set(you.playable);
