@@ -23,7 +23,7 @@ from tests.browser.harness import DESKTOP, GALLERY, PHONE, Site, Truth, Viewer
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 #: human moves before the mid-game screenshots
-MID = 6
+MID = 3
 
 
 async def perform(viewer: Viewer, move: dict[str, Any]) -> None:

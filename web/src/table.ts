@@ -78,7 +78,7 @@ export class TableView {
   }
 
   /** What the picture writes beside the table: the corner's tallies, the scene's lines, the
-   * rows of cards, the previous trick, the latest move (phones show no log). */
+   * previous trick (while a trick is played), the latest move (phones show no log). */
   private info(m: TableModel, scene: Scene): HTMLElement {
     const blocks: HTMLElement[] = [];
     if (m.status !== 'playing' && w(m.status)) {
@@ -89,10 +89,6 @@ export class TableView {
     }
     if (scene.lines.length) {
       blocks.push(h('div', {class: 'block lines'}, scene.lines.map((l) => h('div', {}, l))));
-    }
-    for (const [label, codes] of scene.rows) {
-      blocks.push(h('div', {class: 'block row'}, label ? h('div', {class: 'label'}, label) : null,
-        cardRow(codes, 'tiny')));
     }
     if (scene.last_trick.length && scene.trick.length) {
       blocks.push(h('div', {class: 'block last-trick'},
@@ -140,7 +136,12 @@ export class TableView {
       cardRow(codes, crowded ? 'small' : 'mid'));
       felt.append(play);
     });
-    if (last && scene.last_label) felt.append(h('div', {class: 'felt-label'}, scene.last_label));
+    // the middle: the rows of cards (a pile, a round's cards), the previous trick's label
+    const middle: HTMLElement[] = scene.rows.map(([label, codes]) => h('div', {class: 'row'},
+      label ? h('div', {class: 'label'}, label) : null,
+      cardRow(codes, codes.length > 6 ? 'tiny' : 'small')));
+    if (last && scene.last_label) middle.push(h('div', {class: 'label'}, scene.last_label));
+    if (middle.length) felt.append(h('div', {class: 'middle'}, middle));
     return felt;
   }
 
@@ -310,9 +311,12 @@ export class TableView {
     });
     // each play between the middle and its seat, as far out as it goes without touching
     // the seat's box (a seat's second play of a trick nearer the middle)
-    const boxes = [...felt.querySelectorAll<HTMLElement>('.seat')].map((seat) => ({
-      l: seat.offsetLeft - 6, t: seat.offsetTop - 6,
-      r: seat.offsetLeft + seat.offsetWidth + 6, b: seat.offsetTop + seat.offsetHeight + 6}));
+    const at = felt.getBoundingClientRect();
+    const boxes = [...felt.querySelectorAll<HTMLElement>('.seat, .middle')].map((el) => {
+      const box = el.getBoundingClientRect();
+      return {l: box.left - at.left - 6, t: box.top - at.top - 6,
+        r: box.right - at.left + 6, b: box.bottom - at.top + 6};
+    });
     felt.querySelectorAll<HTMLElement>('.play').forEach((play) => {
       const seat = felt.querySelector<HTMLElement>(`.seat[data-seat="${play.dataset.seat}"]`);
       if (!seat) return;
@@ -320,17 +324,27 @@ export class TableView {
       const sy = seat.offsetTop + seat.offsetHeight / 2 - H / 2;
       const pw = play.offsetWidth / 2;
       const ph = play.offsetHeight / 2;
+      const length = Math.hypot(sx, sy) || 1;
+      const [nx, ny] = [-sy / length, sx / length];  // across the line to the seat
       const again = Number(play.dataset.again ?? 0);
-      let t = 0.8 - again * 0.25;
-      for (; t > 0.05; t -= 0.05) {
-        const x = W / 2 + sx * t;
-        const y = H / 2 + sy * t;
-        const clear = boxes.every((box) =>
-          x + pw < box.l || x - pw > box.r || y + ph < box.t || y - ph > box.b);
-        if (clear) break;
+      const clear = (x: number, y: number): boolean => x - pw > 0 && x + pw < W &&
+        y - ph > 0 && y + ph < H && boxes.every((box) =>
+        x + pw < box.l || x - pw > box.r || y + ph < box.t || y - ph > box.b);
+      // the place nearest its seat that is clear of the seats, the middle and the plays
+      // placed before; else along the line to the seat a little to either side
+      let spot: [number, number] | null = null;
+      for (const side of [0, 0.6, -0.6, 1.2, -1.2]) {
+        for (let t = 0.8 - again * 0.25; t > 0.05 && !spot; t -= 0.05) {
+          const x = W / 2 + sx * t + nx * side * 2 * pw;
+          const y = H / 2 + sy * t + ny * side * 2 * ph;
+          if (clear(x, y)) spot = [x, y];
+        }
+        if (spot) break;
       }
-      play.style.left = `${W / 2 + sx * Math.max(t, 0)}px`;
-      play.style.top = `${H / 2 + sy * Math.max(t, 0)}px`;
+      const [x, y] = spot ?? [W / 2 + sx * 0.45, H / 2 + sy * 0.45];
+      play.style.left = `${x}px`;
+      play.style.top = `${y}px`;
+      boxes.push({l: x - pw - 4, t: y - ph - 4, r: x + pw + 4, b: y + ph + 4});
     });
   }
 
