@@ -1,0 +1,213 @@
+"""The Activity's page beyond a whole game: a spectator, a click on a table that has moved on,
+a person whose Discord speaks Japanese, and a connection lost and found again. One table of
+Spar in one channel: Alice (English) and Hanako (Japanese) seated with two computers."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, WebSocketRoute
+
+from games import wording
+from tests.bot.fakegame import lookup
+from tests.bot.test_e2e_games import open_table
+from tests.browser.harness import DESKTOP, GALLERY, PHONE, Site, Truth, Viewer
+from tests.discord_sim import SimChannel
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@dataclass
+class Game:
+    channel: SimChannel
+    instance: str
+    table_id: int
+    truth: Truth
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def game(table_site: Site) -> AsyncIterator[Game]:
+    site = table_site
+    truth = Truth(site)
+    alice, _bob, carol, hanako = site.world.users
+    channel = site.channel("spar")
+    instance = site.sim.add_activity_instance(channel, [alice, carol, hanako])
+    await open_table(site.world, "spar", [alice, hanako], 4, {"target": "4"})
+    yield Game(channel, instance, max(site.world.bot.manager.tables), truth)
+
+
+def ui_word(key: str, lang: str) -> str:
+    return wording.text("web-ui-" + key, lang)
+
+
+async def test_a_spectator_sees_the_public_table_only(table_site: Site, browser: Browser,
+                                                      game: Game) -> None:
+    carol = table_site.world.users[2]
+    context = await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    try:
+        viewer = await table_site.discord_page(context, carol, game.channel, game.instance,
+                                               "mobile")
+        model = await viewer.wait_for(lambda m: m.get("type") == "table")
+        assert model["you"] == {"seat": None, "hand": [], "playable": [], "may_act": False,
+                                "moves": []}
+        note = viewer.ui.locator(".note.spectating")
+        await note.wait_for()
+        assert await note.inner_text() == "Spectating"
+        assert await viewer.ui.locator(".hand, button.move").count() == 0
+        # the seats and their cards on the table are there, as everyone sees them
+        assert await viewer.ui.locator(".felt .seat").count() == 4
+        await asyncio.sleep(0.5)
+        assert game.truth.leaks(viewer, None) == []
+        await viewer.page.screenshot(path=str(GALLERY / "spectator-phone.png"))
+    finally:
+        await context.close()
+
+
+class Relay:
+    """The page's socket passed through, with the server's messages held back on demand (a
+    slow network) and the connection cut on demand."""
+
+    def __init__(self) -> None:
+        self.held: list[str | bytes] | None = None
+        self.routes: list[WebSocketRoute] = []
+        self.connections = 0
+
+    def __call__(self, ws: WebSocketRoute) -> None:
+        self.connections += 1
+        self.routes.append(ws)
+        server = ws.connect_to_server()
+        ws.on_message(lambda message: server.send(message))
+        server.on_message(lambda message: self._down(ws, message))
+
+    def _down(self, ws: WebSocketRoute, message: str | bytes) -> None:
+        if self.held is not None:
+            self.held.append(message)
+        else:
+            ws.send(message)
+
+    def hold(self) -> None:
+        self.held = []
+
+    def release(self) -> None:
+        held, self.held = self.held or [], None
+        for message in held:
+            self.routes[-1].send(message)
+
+
+async def my_turn(viewer: Viewer, site: Site, table_id: int, timeout: float = 30.0
+                  ) -> dict[str, Any]:
+    """Wait until the table is at the person's turn, their page showing it."""
+    table = site.world.bot.manager.tables[table_id]
+    return await viewer.wait_for(lambda m: m.get("type") == "table" and m["you"]["may_act"]
+                                 and m["version"] == table.version, timeout)
+
+
+async def test_a_click_on_a_table_that_moved_on_shows_the_servers_sentence(
+        table_site: Site, browser: Browser, game: Game) -> None:
+    alice = table_site.world.users[0]
+    relay = Relay()
+    slow = await browser.new_context(viewport=DESKTOP)
+    other = await browser.new_context(viewport=DESKTOP)
+    try:
+        await slow.route_web_socket(re.compile(r".*/ws\?.*"), relay)
+        page = await table_site.discord_page(slow, alice, game.channel, game.instance)
+        second = await table_site.discord_page(other, alice, game.channel, game.instance)
+        await page.ui.locator(".table-view.my-turn").wait_for(timeout=30000)
+        model = await my_turn(second, table_site, game.table_id)
+        relay.hold()  # the first page hears nothing more for now
+        await second.ui.locator(".table-view.my-turn").wait_for()
+        choice = model["you"]["moves"][0]
+        await click_move(second, choice)
+        await second.wait_version(model["version"])
+        # the first page still shows the old position: a click there is stale
+        await click_move(page, choice)
+        await asyncio.sleep(0.3)
+        relay.release()
+        toast = page.ui.locator(".toast")
+        await toast.wait_for()
+        assert await toast.inner_text() == wording.text("web-stale", "en")
+        # and it shows the table as it is now
+        table = table_site.world.bot.manager.tables[game.table_id]
+        await page.ui.locator(".table-view:not(.frozen)").wait_for()
+        assert table.version > model["version"]
+    finally:
+        await slow.close()
+        await other.close()
+
+
+async def click_move(viewer: Viewer, move: dict[str, Any]) -> None:
+    button = viewer.ui.locator(f'button.move[data-move="{move["index"]}"]')
+    if await button.count():
+        await button.click()
+        return
+    for code in move["cards"]:
+        await viewer.ui.locator(f'.hand button.hcard[data-code="{code}"]').first.click(
+            position={"x": 8, "y": 24})
+    play = viewer.ui.locator("button.move.play")
+    if await play.count() and await play.is_enabled():
+        await play.click()
+
+
+async def test_japanese_from_the_persons_discord_locale(table_site: Site, browser: Browser,
+                                                        game: Game) -> None:
+    hanako = table_site.world.users[3]
+    assert hanako.locale == "ja"
+    context = await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    try:
+        viewer = await table_site.discord_page(context, hanako, game.channel, game.instance,
+                                               "mobile")
+        hello = await viewer.wait_for(lambda m: m.get("type") == "hello")
+        assert hello["lang"] == "ja"
+        model = await viewer.wait_for(lambda m: m.get("type") == "table")
+        assert model["title"] == lookup("spar").name_ja
+        frame = viewer.page.frame_locator("#activity")
+        assert await frame.locator("html").get_attribute("lang") == "ja"
+        await frame.locator(".titles h1").wait_for()
+        assert await frame.locator(".titles h1").inner_text() == model["scene"]["title"]
+        # the page's own words are Japanese: the turn, or whom the table waits for
+        latest = viewer.latest
+        assert latest is not None
+        if latest["you"]["may_act"]:
+            note = await frame.locator(".note.your-turn").inner_text()
+            assert note == ui_word("your-turn", "ja")
+            labels = [m["label"] for m in latest["you"]["moves"]]
+            buttons = await frame.locator("button.move").all_inner_texts()
+            assert all(b in (*labels, ui_word("play", "ja"), ui_word("clear", "ja"))
+                       for b in buttons)
+        else:
+            acting = [s["name"] for s in latest["scene"]["seats"] if s["acting"]]
+            waiting = await frame.locator(".waiting").inner_text()
+            assert waiting == wording.text("web-ui-waiting-for", "ja", who=", ".join(acting))
+        await asyncio.sleep(0.4)
+        await viewer.page.screenshot(path=str(GALLERY / "japanese-phone.png"))
+        assert game.truth.leaks(viewer, 1) == []
+    finally:
+        await context.close()
+
+
+async def test_a_lost_connection_says_so_and_comes_back_to_the_table(
+        table_site: Site, browser: Browser, game: Game) -> None:
+    carol = table_site.world.users[2]
+    relay = Relay()
+    context = await browser.new_context(viewport=DESKTOP)
+    try:
+        await context.route_web_socket(re.compile(r".*/ws\?.*"), relay)
+        viewer = await table_site.discord_page(context, carol, game.channel, game.instance)
+        await viewer.ui.locator(".table-view").wait_for()
+        await relay.routes[-1].close(code=1006, reason="gone")
+        banner = viewer.ui.locator(".banner")
+        await banner.wait_for()
+        assert await banner.inner_text() == "Reconnecting…"
+        # back within the backoff's first steps, watching the same table again
+        await banner.wait_for(state="hidden", timeout=10000)
+        assert relay.connections == 2
+        await viewer.ui.locator(".table-view:not(.frozen)").wait_for()
+        assert await viewer.ui.locator(".felt .seat").count() == 4
+    finally:
+        await context.close()
