@@ -40,8 +40,10 @@ export function cardEl(code: Code, size: 'hand' | 'mid' | 'small' | 'tiny' = 'mi
 
 /** A row of cards, overlapping when there are many. */
 export function cardRow(codes: Code[], size: 'mid' | 'small' | 'tiny', cls = ''): HTMLElement {
-  // a few cards side by side; more overlap, as far as they must
+  // a few cards side by side; more overlap ('fit': as far as they must to fit the width
+  // they are given, a seat's box or the middle)
   const overlap = codes.length <= 4 ? 0 : codes.length <= 8 ? 0.45 : 0.62;
-  return h('div', {class: `cards ${cls}`, 'data-n': codes.length, style: `--ov:${overlap}`},
+  return h('div', {class: `cards ${cls}`, 'data-n': codes.length,
+    style: `--ov:${overlap};--n:${Math.max(codes.length, 1)}`},
     codes.map((code) => cardEl(code, size)));
 }

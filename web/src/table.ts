@@ -139,7 +139,7 @@ export class TableView {
     // the middle: the rows of cards (a pile, a round's cards), the previous trick's label
     const middle: HTMLElement[] = scene.rows.map(([label, codes]) => h('div', {class: 'row'},
       label ? h('div', {class: 'label'}, label) : null,
-      cardRow(codes, codes.length > 6 ? 'tiny' : 'small')));
+      cardRow(codes, 'small', 'fit')));
     if (last && scene.last_label) middle.push(h('div', {class: 'label'}, scene.last_label));
     if (middle.length) felt.append(h('div', {class: 'middle'}, middle));
     return felt;
@@ -184,7 +184,7 @@ export class TableView {
     seat.lines.length ? h('div', {class: 'lines'}, seat.lines.map((l) => h('div', {}, l))) : null,
     seat.cards.length ? h('div', {class: 'front'},
       seat.cards_label ? h('div', {class: 'label'}, seat.cards_label) : null,
-      cardRow(seat.cards, 'tiny')) : null);
+      cardRow(seat.cards, 'tiny', 'fit')) : null);
   }
 
   /** The person's moves and hand. A move of one card is a tap on it; a move of several is
@@ -311,6 +311,22 @@ export class TableView {
     });
     // each play between the middle and its seat, as far out as it goes without touching
     // the seat's box (a seat's second play of a trick nearer the middle)
+    // the middle as wide as the seats beside it leave room for
+    const middle = felt.querySelector<HTMLElement>('.middle');
+    if (middle) {
+      let left = 0;
+      let right = W;
+      felt.querySelectorAll<HTMLElement>('.seat').forEach((seat) => {
+        const top = seat.offsetTop;
+        const bottom = top + seat.offsetHeight;
+        if (bottom < H / 2 - 60 || top > H / 2 + 60) return;
+        if (seat.offsetLeft + seat.offsetWidth / 2 < W / 2) {
+          left = Math.max(left, seat.offsetLeft + seat.offsetWidth);
+        } else right = Math.min(right, seat.offsetLeft);
+      });
+      const room = 2 * Math.min(W / 2 - left, right - W / 2) - 16;
+      middle.style.width = `${Math.max(Math.min(room, 0.56 * W, 320), 80)}px`;
+    }
     const at = felt.getBoundingClientRect();
     const boxes = [...felt.querySelectorAll<HTMLElement>('.seat, .middle')].map((el) => {
       const box = el.getBoundingClientRect();
