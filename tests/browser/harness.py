@@ -143,9 +143,14 @@ class Viewer:
     ui: Any
     frames: list[dict[str, Any]] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the page's uncaught script errors (none is expected)
+    errors: list[str] = field(default_factory=list)
+    #: how the person's moves were made: 'tap' (one card), 'tick' (cards, then Play), 'button'
+    ways: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.page.on("websocket", self._socket)
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
 
     def _socket(self, ws: WebSocket) -> None:
         ws.on("framereceived", self._frame)

@@ -32,6 +32,7 @@ async def perform(viewer: Viewer, move: dict[str, Any]) -> None:
     button = ui.locator(f'button.move[data-move="{move["index"]}"]')
     if await button.count():
         await button.click()
+        viewer.ways.add("button")
         return
     for code in move["cards"]:
         # a hand's cards overlap: a person taps the corner that shows
@@ -40,6 +41,9 @@ async def perform(viewer: Viewer, move: dict[str, Any]) -> None:
     play = ui.locator("button.move.play")
     if len(move["cards"]) > 1 or (await play.count() and await play.is_enabled()):
         await play.click()
+        viewer.ways.add("tick")
+    else:
+        viewer.ways.add("tap")
 
 
 async def shoot(viewers: list[Viewer], name: str) -> None:
@@ -71,7 +75,10 @@ async def play_through(site: Site, table_id: int, viewers: list[Viewer], game_id
             if not shot and moves >= MID and viewer is viewers[0]:
                 await shoot(viewers, f"{game_id}-mid")
                 shot = True
-            await perform(viewer, rng.choice(choices))
+            # moves of several cards half the time they are offered (ticked, then Play)
+            several = [m for m in choices if len(m["cards"]) > 1]
+            await perform(viewer, rng.choice(several if several and rng.random() < 0.5
+                                              else choices))
             await viewer.wait_for(lambda m, v=model["version"]: (
                 m.get("type") == "table" and m["version"] > v) or m.get("type") == "error")
             moves += 1
@@ -119,6 +126,9 @@ async def test_a_whole_game_in_two_activity_pages(table_site: Site, browser: Bro
         assert "1." in site.world.table_message().content
         assert moves > 0
         assert truth.leaks(a, 0) == [] and truth.leaks(b, 1) == []
+        assert a.errors == [] and b.errors == []
+        print(f"{game_id}: {moves} moves through the pages, {sorted(a.ways | b.ways)}")
+        assert a.ways | b.ways >= {"tap"} or a.ways | b.ways >= {"tick"}, a.ways | b.ways
         assert site.sim.spec_errors == [], site.sim.spec_errors[:3]
     finally:
         await phone.close()
