@@ -211,3 +211,21 @@ async def test_a_lost_connection_says_so_and_comes_back_to_the_table(
         assert await viewer.ui.locator(".felt .seat").count() == 4
     finally:
         await context.close()
+
+
+async def test_someone_not_in_the_activity_is_told_so_and_not_let_in(
+        table_site: Site, browser: Browser, game: Game) -> None:
+    bob = table_site.world.users[1]  # not among the instance's people
+    context = await browser.new_context(viewport=DESKTOP)
+    try:
+        viewer = await table_site.discord_page(context, bob, game.channel, game.instance)
+        refused = await viewer.wait_for(lambda m: m.get("type") == "error")
+        assert refused["code"] == "forbidden"
+        status = viewer.ui.locator(".status")
+        await status.wait_for()
+        assert await status.inner_text() == refused["message"]
+        await asyncio.sleep(1.5)  # past the first reconnect's delay: no second try
+        assert [m["type"] for m in viewer.frames] == ["error"]
+        assert viewer.tables == []
+    finally:
+        await context.close()

@@ -72,6 +72,7 @@ export class App {
       this.watch(open[0].id);
       return;
     }
+    this.view?.close();
     this.view = null;
     this.watching = null;
     if (tables.length === 0) {
@@ -100,6 +101,7 @@ export class App {
     this.watching = model.table;
     if (!this.view) {
       this.view = new TableView(this.base, this.send, () => {
+        this.view?.close();
         this.watching = null;
         this.auto = false;
         this.view = null;

@@ -137,10 +137,21 @@ async function start(): Promise<void> {
       setWords(message.words);
       document.documentElement.lang = message.lang;
       app.hello(message.user, wanted());
+    } else if (message.type === 'error' && message.code === 'forbidden') {
+      // not let in (the Activity is not running in this channel for this person): trying
+      // again would not change that
+      socket.close();
+      app.status(message.message);
     } else if (message.type === 'error' && message.code === 'signed-out') {
+      // the session ran out: sign in again (once; a second refusal soon after is shown)
       sessionStorage.removeItem('deckhand-session');
       socket.close();
-      location.reload();
+      const last = Number(sessionStorage.getItem('deckhand-signed-out') ?? 0);
+      if (Date.now() - last < 60000) app.status(message.message);
+      else {
+        sessionStorage.setItem('deckhand-signed-out', String(Date.now()));
+        location.reload();
+      }
     } else {
       app.receive(message);
     }

@@ -23,7 +23,15 @@ export class TableView {
     private back: () => void) {
     this.el = h('div', {class: 'table-view'});
     this.clock = window.setInterval(() => this.tick(), 1000);
-    window.addEventListener('resize', () => this.place());
+    window.addEventListener('resize', this.onResize);
+  }
+
+  private onResize = (): void => this.place();
+
+  /** The view is left (back to the list): its clock and listener go with it. */
+  close(): void {
+    window.clearInterval(this.clock);
+    window.removeEventListener('resize', this.onResize);
   }
 
   /** The connection is down: nothing may be played until the table arrives again. */
