@@ -115,8 +115,9 @@ def _user(person: Person) -> dict[str, str]:
 class Handlers:
     """The application's routes, over the parts they are given."""
 
-    def __init__(self, settings: Activity, auth: Auth, avatars: Avatars, viewers: Viewers,
-                 static: Path) -> None:
+    def __init__(self, manager: TableManager, settings: Activity, auth: Auth, avatars: Avatars,
+                 viewers: Viewers, static: Path) -> None:
+        self.manager = manager
         self.settings = settings
         self.auth = auth
         self.avatars = avatars
@@ -158,9 +159,14 @@ class Handlers:
                                  headers={"Cache-Control": "no-cache"})
 
     async def avatar(self, request: web.Request) -> web.Response:
-        """GET /api/avatar/{user_id}: the kept avatar, or 404 (the page draws initials)."""
+        """GET /api/avatar/{user_id}: the kept avatar, or 404 (the page draws initials). Only
+        a person seated at an open table is looked up: nobody makes the bot fetch avatars of
+        whomever they like from Discord."""
         raw = request.match_info["user_id"]
-        found = self.avatars.get(int(raw)) if raw.isdigit() and len(raw) <= 20 else None
+        user_id = int(raw) if raw.isdigit() and len(raw) <= 20 else None
+        seated = user_id is not None and any(
+            table.seat_of(user_id) is not None for table in self.manager.tables.values())
+        found = self.avatars.get(user_id) if seated else None
         if found is None:
             return web.Response(status=404, headers={"Cache-Control": "max-age=30"})
         return web.Response(body=found, content_type="image/png",
@@ -213,7 +219,7 @@ def create_app(manager: TableManager, settings: Activity, auth: Auth, avatars: A
     """The web table's application over its parts (``viewers``: made here when not given;
     either way it receives the service's events once the application starts)."""
     chosen = viewers if viewers is not None else Viewers(manager)
-    handlers = Handlers(settings, auth, avatars, chosen, static)
+    handlers = Handlers(manager, settings, auth, avatars, chosen, static)
     app = web.Application(client_max_size=MAX_BODY * 4)
     app[VIEWERS] = chosen
     for prefix in (PROXY, ""):  # the prefixed first: the page's catch-all would take them

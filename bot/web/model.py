@@ -12,6 +12,7 @@ no card named in words, that neither the public view nor the viewer's own view s
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,7 @@ from bot.render.scenes import scene_for
 from bot.render.table import Scene
 from games import wording
 from games.cards import RANKS, SUITS, parse, pretty
-from games.core import Event
+from games.core import Action, Event, Rules
 
 #: how many recent lines of the table's news a model carries
 LOG_LINES = 8
@@ -184,6 +185,13 @@ def public_part(position: Position, lang: str, news: Iterable[News] = (),
     }
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def move_label(rules: Rules, action: Action, lang: str) -> str:
+    """A move's label as the chat panel words it (``rules.action_text``), kept: a seat of 22
+    exchanging has some hundred moves, labelled again for every model sent."""
+    return rules.action_text(action, lang)
+
+
 SPECTATOR: dict[str, Any] = {"seat": None, "hand": [], "playable": [], "may_act": False,
                              "moves": []}
 
@@ -208,7 +216,7 @@ def you_part(position: Position, lang: str) -> dict[str, Any]:
         members.sort(key=lambda i: [order(c) for c in legal[i].action.cards])
         for i in members:
             action = legal[i].action
-            moves.append({"index": legal[i].index, "label": rules.action_text(action, lang),
+            moves.append({"index": legal[i].index, "label": move_label(rules, action, lang),
                           "kind": action.kind, "cards": [str(c) for c in action.cards]})
     used = {str(c) for move in legal for c in move.action.cards}
     playable = [c for c in hand if c in used]

@@ -223,7 +223,9 @@ class Viewers:
                 by_seat.setdefault(seat, []).append(viewer)
             for seat, viewers in by_seat.items():
                 position = await self.manager.snapshot(group.table, seat)
-                self._send_models(group, position, viewers)
+                # only to those who still watch it (one may have moved on meanwhile)
+                self._send_models(group, position,
+                                  [v for v in viewers if v.table == position.table_id])
             if group.table.status in (FINISHED, CANCELLED):
                 self.groups.pop(group.table.id, None)
 

@@ -145,10 +145,12 @@ async def test_the_page_the_proxy_prefix_and_the_headers_for_discords_frame(
     store = await Storage.open(str(tmp_path / "db.sqlite3"))
     manager = TableManager(store, ai_delay=0.0)
     settings = ActivitySettings(1, "secret", 0, "127.0.0.1")
+    faces = _Avatars()
     server = WebServer(create_app(manager, settings, Auth(1, "secret", "token"),
-                                  avatars=_Avatars(), static=static), "127.0.0.1", 0)
+                                  avatars=faces, static=static), "127.0.0.1", 0)
     await server.start()
     base = f"http://127.0.0.1:{server.port}"
+    await manager.open(1, 2, "spar", 42, "Ann")  # avatars are looked up for seated people
     try:
         async with aiohttp.ClientSession() as http:
             missing = await http.get(base + "/.proxy/?frame_id=1&instance_id=2")
@@ -170,6 +172,7 @@ async def test_the_page_the_proxy_prefix_and_the_headers_for_discords_frame(
             face = await http.get(base + "/.proxy/api/avatar/42")
             assert face.status == 200 and face.headers["Content-Type"] == "image/png"
             assert (await http.get(base + "/api/avatar/43")).status == 404
+            assert faces.asked == [42]  # nobody unseated was looked up
     finally:
         await server.stop()
         await manager.close()
@@ -177,9 +180,15 @@ async def test_the_page_the_proxy_prefix_and_the_headers_for_discords_frame(
 
 
 class _Avatars:
-    """Avatars kept for user 42 only."""
+    """Avatars kept for users 42 and 43."""
+
+    def __init__(self) -> None:
+        self.asked: list[int | None] = []
 
     def get(self, user_id: int | None) -> bytes | None:
+        self.asked.append(user_id)
+        if user_id == 43:
+            return b"\x89PNG 43"
         return b"\x89PNG fake" if user_id == 42 else None
 
 
