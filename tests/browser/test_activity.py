@@ -18,7 +18,7 @@ from games import wording
 from tests.bot.fakegame import lookup
 from tests.bot.test_e2e_games import open_table
 from tests.browser.harness import DESKTOP, GALLERY, PHONE, Site, Truth, Viewer
-from tests.discord_sim import SimChannel
+from tests.discord_sim import SimChannel, SimUser
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -110,14 +110,14 @@ async def my_turn(viewer: Viewer, site: Site, table_id: int, timeout: float = 30
 
 async def test_a_click_on_a_table_that_moved_on_shows_the_servers_sentence(
         table_site: Site, browser: Browser, game: Game) -> None:
-    alice = table_site.world.users[0]
+    person = await whose_turn(table_site, game.table_id)
     relay = Relay()
     slow = await browser.new_context(viewport=DESKTOP)
     other = await browser.new_context(viewport=DESKTOP)
     try:
         await slow.route_web_socket(re.compile(r".*/ws\?.*"), relay)
-        page = await table_site.discord_page(slow, alice, game.channel, game.instance)
-        second = await table_site.discord_page(other, alice, game.channel, game.instance)
+        page = await table_site.discord_page(slow, person, game.channel, game.instance)
+        second = await table_site.discord_page(other, person, game.channel, game.instance)
         await page.ui.locator(".table-view.my-turn").wait_for(timeout=30000)
         model = await my_turn(second, table_site, game.table_id)
         relay.hold()  # the first page hears nothing more for now
@@ -131,7 +131,8 @@ async def test_a_click_on_a_table_that_moved_on_shows_the_servers_sentence(
         relay.release()
         toast = page.ui.locator(".toast")
         await toast.wait_for()
-        assert await toast.inner_text() == wording.text("web-stale", "en")
+        lang = "ja" if person.locale == "ja" else "en"
+        assert await toast.inner_text() == wording.text("web-stale", lang)
         # and it shows the table as it is now
         table = table_site.world.bot.manager.tables[game.table_id]
         await page.ui.locator(".table-view:not(.frozen)").wait_for()
@@ -139,6 +140,18 @@ async def test_a_click_on_a_table_that_moved_on_shows_the_servers_sentence(
     finally:
         await slow.close()
         await other.close()
+
+
+async def whose_turn(site: Site, table_id: int) -> SimUser:
+    """The seated person the table waits for (the computers play at once)."""
+    manager = site.world.bot.manager
+    table = manager.tables[table_id]
+    for _ in range(200):
+        for seat, user in ((0, site.world.users[0]), (1, site.world.users[3])):
+            if (await manager.snapshot(table, seat)).may_act:
+                return user
+        await asyncio.sleep(0.05)
+    raise AssertionError("the table waits for nobody seated")
 
 
 async def click_move(viewer: Viewer, move: dict[str, Any]) -> None:
