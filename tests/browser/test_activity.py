@@ -1,11 +1,13 @@
-"""The Activity's page beyond a whole game: a spectator, a click on a table that has moved on,
-a person whose Discord speaks Japanese, and a connection lost and found again. One table of
-Spar in one channel: Alice (English) and Hanako (Japanese) seated with two computers."""
+"""The Activity's page beyond a whole game: a spectator, the turn timer, a click on a table that
+has moved on, a person whose Discord speaks Japanese, a connection lost and found again, and
+someone the Activity is not theirs. One table of Spar with a turn timer in one channel: Alice
+(English) and Hanako (Japanese) seated with two computers."""
 
 from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +18,7 @@ from playwright.async_api import Browser, WebSocketRoute
 
 from games import wording
 from tests.bot.fakegame import lookup
-from tests.bot.test_e2e_games import open_table
+from tests.bot.sim_helpers import button
 from tests.browser.harness import DESKTOP, GALLERY, PHONE, Site, Truth, Viewer
 from tests.discord_sim import SimChannel, SimUser
 
@@ -38,8 +40,30 @@ async def game(table_site: Site) -> AsyncIterator[Game]:
     alice, _bob, carol, hanako = site.world.users
     channel = site.channel("spar")
     instance = site.sim.add_activity_instance(channel, [alice, carol, hanako])
-    await open_table(site.world, "spar", [alice, hanako], 4, {"target": "4"})
-    yield Game(channel, instance, max(site.world.bot.manager.tables), truth)
+    # a turn timer (five minutes: longer than this module), chosen in the lobby
+    manager = site.world.bot.manager
+    await site.sim.slash(alice, channel, "play", {"game": "spar"})
+    await site.sim.settle()
+    table_id = max(manager.tables)
+    await manager.set_timer(table_id, int(alice.id), "relaxed")
+    await start_lobby(site, [alice, hanako], 4)
+    yield Game(channel, instance, table_id, truth)
+
+
+async def start_lobby(site: Site, humans: list[SimUser], seats: int) -> None:
+    """Joins, computers for the rest, Start (the lobby is open)."""
+    sim, world = site.sim, site.world
+    for user in humans[1:]:
+        table = world.table_message()
+        await sim.click(user, table, button(table, "join")["custom_id"])
+    for _ in range(seats - len(humans)):
+        table = world.table_message()
+        await sim.click(humans[0], table, button(table, "addc")["custom_id"])
+    await sim.settle()
+    table = world.table_message()
+    r = await sim.click(humans[0], table, button(table, "start")["custom_id"])
+    assert r.status == "ok", r
+    await sim.settle()
 
 
 def ui_word(key: str, lang: str) -> str:
@@ -106,6 +130,28 @@ async def my_turn(viewer: Viewer, site: Site, table_id: int, timeout: float = 30
     table = site.world.bot.manager.tables[table_id]
     return await viewer.wait_for(lambda m: m.get("type") == "table" and m["you"]["may_act"]
                                  and m["version"] == table.version, timeout)
+
+
+async def test_the_turn_timer_counts_down_on_the_acting_seat(table_site: Site, browser: Browser,
+                                                             game: Game) -> None:
+    carol = table_site.world.users[2]
+    context = await browser.new_context(viewport=DESKTOP)
+    try:
+        viewer = await table_site.discord_page(context, carol, game.channel, game.instance)
+        model = await viewer.wait_for(lambda m: m.get("type") == "table")
+        assert model["deadline"] is not None
+        clock = viewer.ui.locator(".seat.acting .clock")
+        await clock.wait_for()
+        first = await clock.inner_text()
+        assert re.fullmatch(r"[0-5]:[0-5][0-9]", first), first
+        left = model["deadline"] - time.time()
+        minutes, seconds = map(int, first.split(":"))
+        assert abs(minutes * 60 + seconds - left) <= 2
+        await asyncio.sleep(2.1)
+        later = await clock.inner_text()
+        assert later < first  # m:ss text: earlier times sort first
+    finally:
+        await context.close()
 
 
 async def test_a_click_on_a_table_that_moved_on_shows_the_servers_sentence(

@@ -183,10 +183,10 @@ export class TableView {
     const clock = seat.acting && m.deadline && scene.seats.filter((s) => s.acting).length === 1;
     return h('div', {class: classes.join(' '), 'data-seat': i,
       style: `--x:${50 + 41 * Math.cos(a)}%;--y:${50 + 40 * Math.sin(a)}%`},
-    h('div', {class: 'who'}, avatar, h('span', {class: 'name', title: name}, name)),
-    h('div', {class: 'marks'},
+    h('div', {class: 'who'}, avatar, h('span', {class: 'name', title: name}, name),
       // the dealer's button, a D as on the chat table's picture
-      seat.dealer ? h('span', {class: 'dealer'}, 'D') : null,
+      seat.dealer ? h('span', {class: 'dealer'}, 'D') : null),
+    h('div', {class: 'marks'},
       clock ? h('span', {class: 'clock', 'data-deadline': m.deadline}) : null,
       seat.badges.map(([kind, text]) => h('span', {class: `badge kind-${kind}`}, text))),
     seat.lines.length ? h('div', {class: 'lines'}, seat.lines.map((l) => h('div', {}, l))) : null,
