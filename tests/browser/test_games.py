@@ -24,6 +24,22 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 #: human moves before the mid-game screenshots
 MID = 3
+#: counts, in the Activity's frame, the plays (or cards of the middle) whose flight from their
+#: seat begins
+FLIGHTS = """
+window.flights = 0;
+document.addEventListener('DOMContentLoaded', () => {
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      const el = change.target;
+      // the start is set and cleared in one go: the later change's old value shows it
+      if (el.classList && (el.classList.contains('play') || el.classList.contains('card'))
+          && (change.oldValue || '').includes('translate(calc')) window.flights += 1;
+    }
+  }).observe(document.body, {attributes: true, attributeFilter: ['style'],
+    attributeOldValue: true, subtree: true});
+});
+"""
 
 
 async def perform(viewer: Viewer, move: dict[str, Any]) -> None:
@@ -98,6 +114,8 @@ async def test_a_whole_game_in_two_activity_pages(table_site: Site, browser: Bro
     instance = site.sim.add_activity_instance(channel, [alice, bob])
     phone = await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     desktop = await browser.new_context(viewport=DESKTOP)
+    for context in (phone, desktop):
+        await context.add_init_script(FLIGHTS)
     try:
         a = await site.discord_page(phone, alice, channel, instance, "mobile")
         b = await site.discord_page(desktop, bob, channel, instance)
@@ -127,6 +145,11 @@ async def test_a_whole_game_in_two_activity_pages(table_site: Site, browser: Bro
         assert moves > 0
         assert truth.leaks(a, 0) == [] and truth.leaks(b, 1) == []
         assert a.errors == [] and b.errors == []
+        # played cards flew in from their seats (a play's start set back to its seat)
+        for viewer in (a, b):
+            flights = await viewer.page.frame_locator("#activity").locator("body").evaluate(
+                "() => window.flights")
+            assert flights > 0
         print(f"{game_id}: {moves} moves through the pages, {sorted(a.ways | b.ways)}")
         assert a.ways | b.ways >= {"tap"} or a.ways | b.ways >= {"tick"}, a.ways | b.ways
         assert site.sim.spec_errors == [], site.sim.spec_errors[:3]

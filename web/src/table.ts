@@ -378,14 +378,18 @@ export class TableView {
     if (!last || last.seat === null || !last.cards.length) return;
     const from = this.el.querySelector<HTMLElement>(`.felt .seat[data-seat="${last.seat}"]`);
     const plays = this.el.querySelectorAll<HTMLElement>(`.felt .play[data-seat="${last.seat}"]`);
-    const to = plays[plays.length - 1];
+    // the trick's play, or else the row in the middle the cards went to (a pile to beat)
+    const to = plays[plays.length - 1] ?? [...this.el.querySelectorAll<HTMLElement>(
+      '.felt .middle .card')].reverse().find((card) => last.cards.includes(card.dataset.code ?? ''));
     if (!from || !to) return;
     const a = from.getBoundingClientRect();
     const b = to.getBoundingClientRect();
     const dx = a.left + a.width / 2 - (b.left + b.width / 2);
     const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+    // (a play is centred on its place by a transform of its own)
+    const centred = to.classList.contains('play') ? '-50%' : '0px';
     to.style.transition = 'none';
-    to.style.transform = `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px)) scale(0.6)`;
+    to.style.transform = `translate(calc(${centred} + ${dx}px), calc(${centred} + ${dy}px)) scale(0.6)`;
     void to.offsetWidth;  // the start is laid out before the transition begins
     to.style.transition = '';
     to.style.transform = '';
