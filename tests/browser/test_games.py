@@ -42,24 +42,36 @@ document.addEventListener('DOMContentLoaded', () => {
 """
 
 
-async def perform(viewer: Viewer, move: dict[str, Any]) -> None:
-    """Make a move through the page as a person would."""
+async def perform(viewer: Viewer, move: dict[str, Any], keys: bool = False) -> None:
+    """Make a move through the page as a person would: tapping, or (``keys``) with the
+    keyboard alone — Tab's focus on a card or a button, Enter or Space."""
     ui = viewer.ui
+
+    async def press(target: Any, corner: bool = False) -> None:
+        if keys:
+            await target.focus()
+            await viewer.page.keyboard.press("Enter")
+        elif corner:  # a hand's cards overlap: a person taps the corner that shows
+            await target.click(position={"x": 8, "y": 24})
+        else:
+            await target.click()
+
     button = ui.locator(f'button.move[data-move="{move["index"]}"]')
     if await button.count():
-        await button.click()
+        await press(button)
         viewer.ways.add("button")
         return
     for code in move["cards"]:
-        # a hand's cards overlap: a person taps the corner that shows
-        await ui.locator(f'.hand button.hcard[data-code="{code}"]:not(.ticked)').first.click(
-            position={"x": 8, "y": 24})
+        await press(ui.locator(f'.hand button.hcard[data-code="{code}"]:not(.ticked)').first,
+                    corner=True)
     play = ui.locator("button.move.play")
     if len(move["cards"]) > 1 or (await play.count() and await play.is_enabled()):
-        await play.click()
+        await press(play)
         viewer.ways.add("tick")
     else:
         viewer.ways.add("tap")
+    if keys:
+        viewer.ways.add("keyboard")
 
 
 async def shoot(viewers: list[Viewer], name: str) -> None:
@@ -93,8 +105,9 @@ async def play_through(site: Site, table_id: int, viewers: list[Viewer], game_id
                 shot = True
             # moves of several cards half the time they are offered (ticked, then Play)
             several = [m for m in choices if len(m["cards"]) > 1]
+            # the desktop's person plays by keyboard alone
             await perform(viewer, rng.choice(several if several and rng.random() < 0.5
-                                              else choices))
+                                              else choices), keys=viewer is viewers[1])
             await viewer.wait_for(lambda m, v=model["version"]: (
                 m.get("type") == "table" and m["version"] > v) or m.get("type") == "error")
             moves += 1

@@ -80,7 +80,12 @@ export class TableView {
     const log = h('aside', {class: 'log'},
       h('ol', {}, m.log.map((line) => h('li', {}, line))));
     const board = h('div', {class: 'board'}, parts);
+    // the focus stays where it was (a keyboard ticking cards one by one keeps its place)
+    const focused = document.activeElement;
+    const again = focused instanceof HTMLElement && this.el.contains(focused)
+      ? focusKey(focused) : null;
     this.el.replaceChildren(board, m.log.length ? log : '', this.result(m, scene));
+    if (again) this.el.querySelector<HTMLElement>(again)?.focus();
     this.place();
     this.tick();
   }
@@ -254,7 +259,7 @@ export class TableView {
       const alone = single.length > 0 && single.every((mv) => mv.cards.length === 1);
       const b = h('button', {type: 'button', class: 'hcard' + (usable ? ' playable' : '') +
         (you.may_act && !usable ? ' dim' : '') + (this.ticked.has(place) ? ' ticked' : ''),
-      'data-code': code, 'aria-label': cardName(code),
+      'data-code': code, 'data-place': place, 'aria-label': cardName(code),
       'aria-pressed': multi && !alone ? String(this.ticked.has(place)) : null,
       disabled: !usable || this.pending}, cardEl(code, 'hand'));
       b.addEventListener('click', () => {
@@ -402,6 +407,16 @@ export class TableView {
       el.classList.toggle('short', left <= 10);
     });
   }
+}
+
+/** A selector finding an element again after the view is drawn anew. */
+function focusKey(el: HTMLElement): string | null {
+  if (el.dataset.place !== undefined) return `.hand [data-place="${el.dataset.place}"]`;
+  if (el.dataset.move !== undefined) return `button[data-move="${el.dataset.move}"]`;
+  for (const name of ['play', 'clear', 'back']) {
+    if (el.classList.contains(name)) return `button.${name}`;
+  }
+  return null;
 }
 
 /** A table without a scene yet (a lobby): its seats by name. */
