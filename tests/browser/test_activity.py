@@ -213,8 +213,8 @@ async def click_move(viewer: Viewer, move: dict[str, Any]) -> None:
         await play.click()
 
 
-async def test_japanese_from_the_persons_discord_locale(table_site: Site, browser: Browser,
-                                                        game: Game) -> None:
+async def test_japanese_from_the_persons_discord_locale_inside_the_safe_area(
+        table_site: Site, browser: Browser, game: Game) -> None:
     hanako = table_site.world.users[3]
     assert hanako.locale == "ja"
     context = await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
@@ -243,6 +243,16 @@ async def test_japanese_from_the_persons_discord_locale(table_site: Site, browse
             acting = [s["name"] for s in latest["scene"]["seats"] if s["acting"]]
             waiting = await frame.locator(".waiting").inner_text()
             assert waiting == wording.text("web-ui-waiting-for", "ja", who=", ".join(acting))
+        # Discord's mobile client gives its safe areas as --discord-safe-area-inset-*: the
+        # page keeps its content inside them
+        padding = await frame.locator("#app").evaluate("""(app) => {
+            const root = document.documentElement.style;
+            root.setProperty('--discord-safe-area-inset-top', '47px');
+            root.setProperty('--discord-safe-area-inset-bottom', '34px');
+            const style = getComputedStyle(app);
+            return [style.paddingTop, style.paddingBottom];
+        }""")
+        assert padding == ["47px", "34px"]
         await asyncio.sleep(0.4)
         await viewer.page.screenshot(path=str(GALLERY / "japanese-phone.png"))
         assert game.truth.leaks(viewer, 1) == []

@@ -23,15 +23,16 @@ export class TableView {
     private back: () => void) {
     this.el = h('div', {class: 'table-view'});
     this.clock = window.setInterval(() => this.tick(), 1000);
-    window.addEventListener('resize', this.onResize);
+    // the felt's size changes with the window, a phone turned, Discord's safe areas
+    this.sized = new ResizeObserver(() => this.place());
   }
 
-  private onResize = (): void => this.place();
+  private sized: ResizeObserver;
 
-  /** The view is left (back to the list): its clock and listener go with it. */
+  /** The view is left (back to the list): its clock and observer go with it. */
   close(): void {
     window.clearInterval(this.clock);
-    window.removeEventListener('resize', this.onResize);
+    this.sized.disconnect();
   }
 
   /** The connection is down: nothing may be played until the table arrives again. */
@@ -86,6 +87,8 @@ export class TableView {
       ? focusKey(focused) : null;
     this.el.replaceChildren(board, m.log.length ? log : '', this.result(m, scene));
     if (again) this.el.querySelector<HTMLElement>(again)?.focus();
+    this.sized.disconnect();
+    this.sized.observe(felt);
     this.place();
     this.tick();
   }
