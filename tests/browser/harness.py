@@ -29,7 +29,7 @@ from bot.config import ActivitySettings, Settings
 from bot.storage import Storage
 from bot.web.model import codes_in
 from tests.bot.fakegame import lookup
-from tests.bot.sim_helpers import World, game_ids
+from tests.bot.sim_helpers import World, button, game_ids
 from tests.discord_sim import SimChannel, SimulatedDiscord, SimUser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -283,3 +283,43 @@ class Truth:
             if extra:
                 found.append(f"version {key[1]}: {sorted(extra)}")
         return found
+
+
+async def fill_lobby(world: World, humans: list[SimUser], seats: int,
+                     options: dict[str, str], join: bool = True) -> None:
+    """An open lobby (the first of ``humans`` its host) made ready and started through the
+    chat as people do: joins, computers for the rest, options through the menus, Start
+    (tests/bot/test_e2e_games.py's open_table after its /play); ``join``: the people other
+    than the host join first (else they have)."""
+    sim, host = world.sim, humans[0]
+    for user in humans[1:] if join else []:
+        table = world.table_message()
+        r = await sim.click(user, table, button(table, "join")["custom_id"])
+        assert r.status == "ok", r
+    for _ in range(seats - len(humans)):
+        table = world.table_message()
+        r = await sim.click(host, table, button(table, "addc")["custom_id"])
+        assert r.status == "ok", r
+    if options:
+        table = world.table_message()
+        r = await sim.click(host, table, button(table, "opts")["custom_id"])
+        menu = r.message
+        assert menu is not None and menu.ephemeral
+        for name, value in options.items():
+            found: list[dict[str, Any]] = []
+            for _ in range(5):
+                found = [s for s in menu.selects() if s["custom_id"].endswith(":" + name)]
+                if found:
+                    break
+                r = await sim.click(host, menu, button(menu, "opts")["custom_id"])
+                assert r.message is not None
+                menu = r.message
+            assert found, f"no menu for option {name}"
+            r = await sim.select(host, menu, found[0]["custom_id"], [value])
+            assert r.status == "ok" and r.message is not None, r
+            menu = r.message
+    await sim.settle()
+    table = world.table_message()
+    r = await sim.click(host, table, button(table, "start")["custom_id"])
+    assert r.status == "ok", r
+    await sim.settle()

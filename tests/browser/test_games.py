@@ -17,8 +17,9 @@ from playwright.async_api import Browser
 import games
 from bot.tables import FINISHED
 from tests.bot.fakegame import lookup
-from tests.bot.test_e2e_games import open_table, quick_options
-from tests.browser.harness import DESKTOP, GALLERY, PHONE, Site, Truth, Viewer
+from tests.bot.sim_helpers import button
+from tests.bot.test_e2e_games import quick_options
+from tests.browser.harness import DESKTOP, GALLERY, PHONE, Site, Truth, Viewer, fill_lobby
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -137,8 +138,18 @@ async def test_a_whole_game_in_two_activity_pages(table_site: Site, browser: Bro
         assert await a.ui.locator(".launcher .none").inner_text() == \
             "No table here — start one with /play"
         rules = lookup(game_id)
-        await open_table(site.world, game_id, [alice, bob], rules.usual_players,
-                         quick_options(game_id))
+        r = await site.sim.slash(alice, channel, "play", {"game": game_id})
+        assert r.status == "ok", r
+        table = site.world.table_message()
+        r = await site.sim.click(bob, table, button(table, "join")["custom_id"])
+        assert r.status == "ok", r
+        # the lobby opens by itself in both pages; both have their seats (no hand yet)
+        for viewer in (a, b):
+            await viewer.wait_for(lambda m: m.get("type") == "table" and m["status"] == "lobby")
+            await viewer.ui.locator(".table-view.status-lobby").wait_for()
+            assert await viewer.ui.locator(".note.spectating").count() == 0
+        await fill_lobby(site.world, [alice, bob], rules.usual_players, quick_options(game_id),
+                         join=False)
         table_id = max(site.world.bot.manager.tables)
         for viewer in (a, b):  # the channel's only table opens by itself
             await viewer.wait_for(lambda m: m.get("type") == "table" and m["status"] == "playing")

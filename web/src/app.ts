@@ -13,6 +13,8 @@ export class App {
   private toastTimer = 0;
   private main: HTMLElement;
   private live = false;
+  /** the signed-in person's user id (from hello) */
+  private me = '';
   /** Open the only table by itself (not after the person asked for the list). */
   private auto = true;
 
@@ -28,7 +30,8 @@ export class App {
     this.root.replaceChildren(h('div', {class: 'status', role: 'status'}, text));
   }
 
-  hello(_user: {id: string; name: string}, wanted: string | null): void {
+  hello(user: {id: string; name: string}, wanted: string | null): void {
+    this.me = user.id;
     this.root.replaceChildren(this.main, this.banner, this.toast);
     this.banner.hidden = true;
     this.live = true;
@@ -100,7 +103,7 @@ export class App {
     if (this.watching !== null && String(model.table) !== String(this.watching)) return;
     this.watching = model.table;
     if (!this.view) {
-      this.view = new TableView(this.base, this.send, () => {
+      this.view = new TableView(this.base, this.me, this.send, () => {
         this.view?.close();
         this.watching = null;
         this.auto = false;

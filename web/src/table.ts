@@ -19,7 +19,7 @@ export class TableView {
   private clock = 0;
   private failed = new Set<string>();
 
-  constructor(private base: string, private send: (message: unknown) => void,
+  constructor(private base: string, private me: string, private send: (message: unknown) => void,
     private back: () => void) {
     this.el = h('div', {class: 'table-view'});
     this.clock = window.setInterval(() => this.tick(), 1000);
@@ -60,7 +60,8 @@ export class TableView {
   private render(): void {
     const m = this.model as TableModel;
     const scene = m.scene ?? emptyScene(m);
-    const spectator = m.you.seat === null;
+    // a seat of a lobby has no hand yet (its 'you' is a spectator's): it is not watching
+    const spectator = m.you.seat === null && !m.seats.some((s) => s.user_id === this.me);
     this.el.className = `table-view game-${m.game} status-${m.status}` +
       (spectator ? ' spectator' : '') + (m.you.may_act ? ' my-turn' : '');
 
@@ -124,7 +125,8 @@ export class TableView {
    * left as play goes. Returns the angle in radians, screen coordinates. */
   private angle(m: TableModel, seat: number): number {
     const n = Math.max(m.scene?.seats.length ?? m.seats.length, 1);
-    const me = m.you.seat ?? 0;
+    const mine = m.seats.findIndex((s) => s.user_id === this.me);
+    const me = m.you.seat ?? (mine >= 0 ? mine : 0);
     return Math.PI / 2 + ((seat - me + n) % n) * 2 * Math.PI / n;
   }
 
