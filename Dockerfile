@@ -2,6 +2,16 @@
 #   docker build --build-arg DECKHAND_COMMIT=$(git rev-parse --short HEAD) -t deckhand .
 #   docker run -d --name deckhand -e DISCORD_TOKEN -v deckhand-data:/data deckhand
 
+# -- web: the Activity's browser client, bundled by esbuild into bot/web/static -----------
+FROM node:20-slim AS web
+WORKDIR /src/web
+# web/package-lock.json: every package at an exact version with its integrity hash
+COPY web/package.json web/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY web/build.mjs web/tsconfig.json ./
+COPY web/src ./src
+RUN npm run build
+
 # -- build: the package and its pinned dependencies in a virtual environment --------------
 FROM python:3.11-slim AS build
 WORKDIR /src
@@ -12,6 +22,7 @@ RUN python -m venv /opt/deckhand \
 COPY games ./games
 COPY bot ./bot
 COPY cogs ./cogs
+COPY --from=web /src/bot/web/static ./bot/web/static
 RUN /opt/deckhand/bin/pip install --no-cache-dir --no-deps --no-build-isolation .
 
 # -- run: the environment, the fonts the pictures need, a user without privileges ---------

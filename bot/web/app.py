@@ -7,6 +7,7 @@ the same process and on its event loop. Every path is served as itself and under
 
     GET  /                 the client (bot/web/static/, built from web/), or a page saying
                            it is not built and how to build it
+    GET  /api/config       {"client_id", "dev"}: what the page needs before signing in
     POST /api/token        {"code"} → {"access_token", "session", "user"}
     POST /api/dev-login    {"name"} → {"session", "user"} (development mode only)
     GET  /api/avatar/{id}  a person's avatar (PNG), 404 until it is fetched
@@ -150,6 +151,13 @@ class Handlers:
         person = Person(dev_user_id(name), name.strip(), lang)
         return web.json_response({"session": self.auth.sign(person), "user": _user(person)})
 
+    async def config(self, request: web.Request) -> web.Response:
+        """GET /api/config: what the page needs before signing in (the application's id for
+        Discord's SDK; whether the development sign-in is offered)."""
+        return web.json_response({"client_id": str(self.settings.client_id),
+                                  "dev": self.settings.dev},
+                                 headers={"Cache-Control": "no-cache"})
+
     async def avatar(self, request: web.Request) -> web.Response:
         """GET /api/avatar/{user_id}: the kept avatar, or 404 (the page draws initials). Only
         a person seated at an open table is looked up: nobody makes the bot fetch avatars of
@@ -218,6 +226,7 @@ def create_app(manager: TableManager, settings: Activity, auth: Auth, avatars: A
         app.router.add_post(prefix + "/api/token", handlers.token)
         if settings.dev:
             app.router.add_post(prefix + "/api/dev-login", handlers.dev_login)
+        app.router.add_get(prefix + "/api/config", handlers.config)
         app.router.add_get(prefix + "/api/avatar/{user_id}", handlers.avatar)
         app.router.add_get(prefix + "/ws", handlers.socket)
         app.router.add_get(prefix + "/{tail:(?!api/|ws$).*}", handlers.page)

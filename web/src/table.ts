@@ -1,0 +1,447 @@
+// The table: seats around an oval felt, the trick in the middle, the person's hand and moves
+// below. Everything worded comes from the server (the scene's lines and labels, the moves'
+// labels, hello's words); the client adds only cards, places and colours.
+
+import {cardEl, cardName, cardRow} from './cards';
+import {h} from './dom';
+import {w} from './words';
+import type {Code, Move, Scene, SeatInfo, SeatScene, TableModel} from './types';
+
+const key = (codes: string[]): string => [...codes].sort().join(',');
+
+export class TableView {
+  readonly el: HTMLElement;
+  private model: TableModel | null = null;
+  /** the hand's ticked cards, by place (a two-pack hand may hold a card twice) */
+  private ticked = new Set<number>();
+  private pending = false;
+  private resultClosed = -1;
+  private clock = 0;
+  private failed = new Set<string>();
+
+  constructor(private base: string, private me: string, private send: (message: unknown) => void,
+    private back: () => void) {
+    this.el = h('div', {class: 'table-view'});
+    this.clock = window.setInterval(() => this.tick(), 1000);
+    // the felt's size changes with the window, a phone turned, Discord's safe areas
+    this.sized = new ResizeObserver(() => this.place());
+  }
+
+  private sized: ResizeObserver;
+
+  /** The view is left (back to the list): its clock and observer go with it. */
+  close(): void {
+    window.clearInterval(this.clock);
+    this.sized.disconnect();
+  }
+
+  /** The connection is down: nothing may be played until the table arrives again. */
+  freeze(): void {
+    this.pending = true;
+    this.el.classList.add('frozen');
+  }
+
+  /** A move was refused: the person may try again (the fresh table follows). */
+  refused(): void {
+    this.pending = false;
+    this.el.classList.remove('frozen');
+  }
+
+  update(model: TableModel): void {
+    const previous = this.model;
+    if (!previous || previous.version !== model.version) this.ticked.clear();
+    this.model = model;
+    this.pending = false;
+    this.el.classList.remove('frozen');
+    this.render();
+    if (previous && previous.version !== model.version) this.animate(model);
+  }
+
+  private render(): void {
+    const m = this.model as TableModel;
+    const scene = m.scene ?? emptyScene(m);
+    // a seat of a lobby has no hand yet (its 'you' is a spectator's): it is not watching
+    const spectator = m.you.seat === null && !m.seats.some((s) => s.user_id === this.me);
+    this.el.className = `table-view game-${m.game} status-${m.status}` +
+      (spectator ? ' spectator' : '') + (m.you.may_act ? ' my-turn' : '');
+
+    const header = h('header', {class: 'bar'},
+      h('button', {type: 'button', class: 'back', 'aria-label': w('back'), title: w('back')},
+        '‹'),
+      h('div', {class: 'titles'},
+        h('h1', {}, scene.title || m.title),
+        scene.subtitle ? h('div', {class: 'subtitle'}, scene.subtitle) : null),
+      spectator ? h('span', {class: 'note spectating'}, w('spectating')) : null,
+      m.you.may_act ? h('span', {class: 'note your-turn'}, w('your-turn')) : null);
+    header.querySelector('.back')?.addEventListener('click', () => this.back());
+
+    const info = this.info(m, scene);
+    const felt = this.felt(m, scene);
+    const parts: (HTMLElement | null)[] = [header, info, felt];
+    parts.push(spectator ? null : this.controls(m));
+    const log = h('aside', {class: 'log'},
+      h('ol', {}, m.log.map((line) => h('li', {}, line))));
+    const board = h('div', {class: 'board'}, parts);
+    // the focus stays where it was (a keyboard ticking cards one by one keeps its place)
+    const focused = document.activeElement;
+    const again = focused instanceof HTMLElement && this.el.contains(focused)
+      ? focusKey(focused) : null;
+    this.el.replaceChildren(board, m.log.length ? log : '', this.result(m, scene));
+    if (again) this.el.querySelector<HTMLElement>(again)?.focus();
+    this.sized.disconnect();
+    this.sized.observe(felt);
+    this.place();
+    this.tick();
+  }
+
+  /** What the picture writes beside the table: the corner's tallies, the scene's lines, the
+   * previous trick (while a trick is played), the latest move (phones show no log). */
+  private info(m: TableModel, scene: Scene): HTMLElement {
+    const blocks: HTMLElement[] = [];
+    if (m.status !== 'playing' && w(m.status)) {
+      blocks.push(h('div', {class: 'block state'}, w(m.status)));
+    }
+    if (scene.corner.length) {
+      blocks.push(h('div', {class: 'block corner'}, scene.corner.map((l) => h('div', {}, l))));
+    }
+    if (scene.lines.length) {
+      blocks.push(h('div', {class: 'block lines'}, scene.lines.map((l) => h('div', {}, l))));
+    }
+    if (scene.last_trick.length && scene.trick.length) {
+      blocks.push(h('div', {class: 'block last-trick'},
+        scene.last_label ? h('div', {class: 'label'}, scene.last_label) : null,
+        h('div', {class: 'plays'}, scene.last_trick.map(([seat, codes]) => h('div', {class: 'lplay'},
+          cardRow(codes, 'tiny'), h('div', {class: 'who'}, this.seatName(m, seat)))))));
+    }
+    if (m.log.length) blocks.push(h('div', {class: 'block latest'}, m.log[m.log.length - 1]));
+    return h('section', {class: 'info'}, blocks);
+  }
+
+  private seatName(m: TableModel, seat: number): string {
+    return m.scene?.seats[seat]?.name ?? m.seats[seat]?.name ?? '';
+  }
+
+  /** The relative place of a seat: the viewer (or seat 0) at the bottom, then round to the
+   * left as play goes. Returns the angle in radians, screen coordinates. */
+  private angle(m: TableModel, seat: number): number {
+    const n = Math.max(m.scene?.seats.length ?? m.seats.length, 1);
+    const mine = m.seats.findIndex((s) => s.user_id === this.me);
+    const me = m.you.seat ?? (mine >= 0 ? mine : 0);
+    return Math.PI / 2 + ((seat - me + n) % n) * 2 * Math.PI / n;
+  }
+
+  private felt(m: TableModel, scene: Scene): HTMLElement {
+    const felt = h('section', {class: 'felt'}, h('div', {class: 'oval'}));
+    scene.seats.forEach((seat, i) => felt.append(this.seat(m, scene, i, seat, m.seats[i])));
+    const last = !scene.trick.length && !scene.result.length && scene.last_trick.length > 0;
+    const plays = last ? scene.last_trick : scene.trick;
+    const crowded = plays.length > 4;
+    const seen = new Map<number, number>();
+    plays.forEach(([seat, codes], i) => {
+      const a = this.angle(m, seat);
+      const again = seen.get(seat) ?? 0;
+      seen.set(seat, again + 1);
+      const lead = i === 0 && scene.lead_label;
+      const play = h('div', {
+        class: 'play' + (!last && i === scene.trick_best ? ' best' : '') +
+          (crowded ? ' crowded' : '') + (last ? ' last' : ''),
+        'data-seat': seat,
+        'data-again': again,
+        style: `--x:${50 + 22 * Math.cos(a)}%;--y:${50 + 20 * Math.sin(a)}%`,
+        'aria-label': `${this.seatName(m, seat)}: ${codes.map(cardName).join(' ')}`},
+      lead ? h('span', {class: `badge ${last ? 'kind-lead-last' : 'kind-lead'}`}, scene.lead_label)
+        : null,
+      cardRow(codes, crowded ? 'small' : 'mid'));
+      felt.append(play);
+    });
+    // the middle: the rows of cards (a pile, a round's cards), the previous trick's label
+    const middle: HTMLElement[] = scene.rows.map(([label, codes]) => h('div', {class: 'row'},
+      label ? h('div', {class: 'label'}, label) : null,
+      cardRow(codes, 'small', 'fit')));
+    if (last && scene.last_label) middle.push(h('div', {class: 'label'}, scene.last_label));
+    if (middle.length) felt.append(h('div', {class: 'middle'}, middle));
+    return felt;
+  }
+
+  private seat(m: TableModel, scene: Scene, i: number, seat: SeatScene,
+    info: SeatInfo | undefined): HTMLElement {
+    const a = this.angle(m, i);
+    const classes = ['seat'];
+    if (seat.acting) classes.push('acting');
+    if (!seat.live) classes.push('out');
+    if (info?.away) classes.push('away');
+    if (seat.team !== null && seat.team !== undefined) classes.push(`team-${seat.team % 2}`);
+    if (i === m.you.seat) classes.push('mine');
+    const name = seat.name || info?.name || '';
+    const disc = h('span', {class: 'avatar disc' + (seat.computer ? ' computer' : ''),
+      style: `--hue:${hue(name)}`, 'aria-hidden': 'true'},
+    seat.computer ? '🤖' : initials(name));
+    let avatar: HTMLElement = disc;
+    if (info?.avatar) {
+      const src = info.avatar.startsWith('/') ? this.base + info.avatar : info.avatar;
+      if (this.failed.has(src)) avatar = disc;
+      else {
+        const img = h('img', {class: 'avatar', alt: '', src});
+        // no picture kept for this person yet: their initials instead
+        img.addEventListener('error', () => {
+          this.failed.add(src);
+          img.replaceWith(disc);
+        });
+        avatar = img;
+      }
+    }
+    const clock = seat.acting && m.deadline && scene.seats.filter((s) => s.acting).length === 1;
+    return h('div', {class: classes.join(' '), 'data-seat': i,
+      style: `--x:${50 + 41 * Math.cos(a)}%;--y:${50 + 40 * Math.sin(a)}%`},
+    h('div', {class: 'who'}, avatar, h('span', {class: 'name', title: name}, name),
+      // the dealer's button, a D as on the chat table's picture
+      seat.dealer ? h('span', {class: 'dealer'}, 'D') : null),
+    h('div', {class: 'marks'},
+      clock ? h('span', {class: 'clock', 'data-deadline': m.deadline}) : null,
+      seat.badges.map(([kind, text]) => h('span', {class: `badge kind-${kind}`}, text))),
+    seat.lines.length ? h('div', {class: 'lines'}, seat.lines.map((l) => h('div', {}, l))) : null,
+    seat.cards.length ? h('div', {class: 'front'},
+      seat.cards_label ? h('div', {class: 'label'}, seat.cards_label) : null,
+      cardRow(seat.cards, 'tiny', 'fit')) : null);
+  }
+
+  /** The person's moves and hand. A move of one card is a tap on it; a move of several is
+   * ticked then played with the Play button; any other move is a button with its words. */
+  private controls(m: TableModel): HTMLElement {
+    const you = m.you;
+    const bySet = new Map<string, Move[]>();
+    for (const move of you.moves) {
+      if (!move.cards.length) continue;
+      const k = key(move.cards);
+      bySet.set(k, [...(bySet.get(k) ?? []), move]);
+    }
+    // a move is played by its cards when they are in the hand and no other move has the same
+    // cards; any other move (a take of the pile's cards, a bid) is a button
+    const inHand = (cards: string[]): boolean => {
+      const left = [...you.hand];
+      return cards.every((c) => {
+        const at = left.indexOf(c);
+        if (at >= 0) left.splice(at, 1);
+        return at >= 0;
+      });
+    };
+    const cardMoves = you.moves.filter((mv) => mv.cards.length && inHand(mv.cards) &&
+      bySet.get(key(mv.cards))!.length === 1);
+    const buttonMoves = you.moves.filter((mv) => !cardMoves.includes(mv));
+    const multi = cardMoves.some((mv) => mv.cards.length > 1);
+    const playable = new Set(you.playable);
+
+    const buttons = h('div', {class: 'moves'});
+    for (const move of buttonMoves) {
+      const b = h('button', {type: 'button', class: `move kind-${move.kind}`,
+        'data-move': move.index, disabled: this.pending}, move.label);
+      b.addEventListener('click', () => this.act({move: move.index}));
+      buttons.append(b);
+    }
+    let play: HTMLButtonElement | null = null;
+    if (multi && you.may_act) {
+      const chosen = key(this.tickedCodes(you.hand));
+      const ok = this.ticked.size > 0 && cardMoves.some((mv) => key(mv.cards) === chosen);
+      play = h('button', {type: 'button', class: 'move play primary', disabled: !ok || this.pending},
+        w('play'));
+      play.addEventListener('click', () => this.act({cards: this.tickedCodes(you.hand)}));
+      buttons.append(play);
+      if (this.ticked.size) {
+        const clear = h('button', {type: 'button', class: 'move clear'}, w('clear'));
+        clear.addEventListener('click', () => {
+          this.ticked.clear();
+          this.render();
+        });
+        buttons.append(clear);
+      }
+    }
+
+    const hand = h('div', {class: 'hand', 'data-n': you.hand.length, 'aria-label': w('your-hand'),
+      style: `--n:${Math.max(you.hand.length, 1)}`});
+    you.hand.forEach((code, place) => {
+      const usable = you.may_act && playable.has(code);
+      const single = cardMoves.filter((mv) => mv.cards.includes(code));
+      const alone = single.length > 0 && single.every((mv) => mv.cards.length === 1);
+      const b = h('button', {type: 'button', class: 'hcard' + (usable ? ' playable' : '') +
+        (you.may_act && !usable ? ' dim' : '') + (this.ticked.has(place) ? ' ticked' : ''),
+      'data-code': code, 'data-place': place, 'aria-label': cardName(code),
+      'aria-pressed': multi && !alone ? String(this.ticked.has(place)) : null,
+      disabled: !usable || this.pending}, cardEl(code, 'hand'));
+      b.addEventListener('click', () => {
+        if (alone && this.ticked.size === 0) this.act({cards: [code]});
+        else if (single.length) {
+          if (this.ticked.has(place)) this.ticked.delete(place); else this.ticked.add(place);
+          this.render();
+        }
+      });
+      hand.append(b);
+    });
+    let note: HTMLElement | null = null;
+    if (!you.may_act && m.status === 'playing') {
+      const acting = (m.scene?.seats ?? []).map((s, i) => s.acting ? this.seatName(m, i) : '')
+        .filter(Boolean);
+      if (acting.length) note = h('div', {class: 'waiting'}, w('waiting-for', {who: acting.join(', ')}));
+    }
+    return h('section', {class: 'controls'}, note, buttons.childElementCount ? buttons : null, hand);
+  }
+
+  private tickedCodes(hand: string[]): string[] {
+    return hand.filter((_, place) => this.ticked.has(place));
+  }
+
+  private act(what: {move?: number; cards?: string[]}): void {
+    const m = this.model;
+    if (!m || this.pending) return;
+    this.pending = true;
+    this.el.classList.add('frozen');
+    this.send({type: 'act', table: m.table, version: m.version, ...what});
+  }
+
+  private result(m: TableModel, scene: Scene): HTMLElement | string {
+    const lines = scene.result;
+    if (!lines.length || this.resultClosed === m.version) return '';
+    const close = h('button', {type: 'button', class: 'close', 'aria-label': w('close') || '×'}, '×');
+    close.addEventListener('click', () => {
+      this.resultClosed = m.version;
+      this.render();
+    });
+    return h('div', {class: 'result', role: 'dialog'},
+      h('div', {class: 'box'}, close, h('h2', {}, lines[0]),
+        lines.slice(1).map((l) => h('p', {}, l))));
+  }
+
+  /** Seats kept inside the felt: each box centred on its place on the oval, then moved in
+   * as far as it sticks out. */
+  private place(): void {
+    const felt = this.el.querySelector<HTMLElement>('.felt');
+    if (!felt) return;
+    const W = felt.clientWidth;
+    const H = felt.clientHeight;
+    felt.querySelectorAll<HTMLElement>('.seat').forEach((seat) => {
+      const x = parseFloat(seat.style.getPropertyValue('--x')) / 100 * W;
+      const y = parseFloat(seat.style.getPropertyValue('--y')) / 100 * H;
+      const w2 = seat.offsetWidth / 2;
+      const h2 = seat.offsetHeight / 2;
+      const cx = Math.min(Math.max(x, w2 + 2), W - w2 - 2);
+      const cy = Math.min(Math.max(y, h2 + 2), H - h2 - 2);
+      seat.style.left = `${cx - w2}px`;
+      seat.style.top = `${cy - h2}px`;
+    });
+    // each play between the middle and its seat, as far out as it goes without touching
+    // the seat's box (a seat's second play of a trick nearer the middle)
+    // the middle as wide as the seats beside it leave room for
+    const middle = felt.querySelector<HTMLElement>('.middle');
+    if (middle) {
+      let left = 0;
+      let right = W;
+      felt.querySelectorAll<HTMLElement>('.seat').forEach((seat) => {
+        const top = seat.offsetTop;
+        const bottom = top + seat.offsetHeight;
+        if (bottom < H / 2 - 60 || top > H / 2 + 60) return;
+        if (seat.offsetLeft + seat.offsetWidth / 2 < W / 2) {
+          left = Math.max(left, seat.offsetLeft + seat.offsetWidth);
+        } else right = Math.min(right, seat.offsetLeft);
+      });
+      const room = 2 * Math.min(W / 2 - left, right - W / 2) - 16;
+      middle.style.width = `${Math.max(Math.min(room, 0.56 * W, 320), 80)}px`;
+    }
+    const at = felt.getBoundingClientRect();
+    const boxes = [...felt.querySelectorAll<HTMLElement>('.seat, .middle')].map((el) => {
+      const box = el.getBoundingClientRect();
+      return {l: box.left - at.left - 6, t: box.top - at.top - 6,
+        r: box.right - at.left + 6, b: box.bottom - at.top + 6};
+    });
+    felt.querySelectorAll<HTMLElement>('.play').forEach((play) => {
+      const seat = felt.querySelector<HTMLElement>(`.seat[data-seat="${play.dataset.seat}"]`);
+      if (!seat) return;
+      const sx = seat.offsetLeft + seat.offsetWidth / 2 - W / 2;
+      const sy = seat.offsetTop + seat.offsetHeight / 2 - H / 2;
+      const pw = play.offsetWidth / 2;
+      const ph = play.offsetHeight / 2;
+      const length = Math.hypot(sx, sy) || 1;
+      const [nx, ny] = [-sy / length, sx / length];  // across the line to the seat
+      const again = Number(play.dataset.again ?? 0);
+      const clear = (x: number, y: number): boolean => x - pw > 0 && x + pw < W &&
+        y - ph > 0 && y + ph < H && boxes.every((box) =>
+        x + pw < box.l || x - pw > box.r || y + ph < box.t || y - ph > box.b);
+      // the place nearest its seat that is clear of the seats, the middle and the plays
+      // placed before; else along the line to the seat a little to either side
+      let spot: [number, number] | null = null;
+      for (const side of [0, 0.6, -0.6, 1.2, -1.2]) {
+        for (let t = 0.8 - again * 0.25; t > 0.05 && !spot; t -= 0.05) {
+          const x = W / 2 + sx * t + nx * side * 2 * pw;
+          const y = H / 2 + sy * t + ny * side * 2 * ph;
+          if (clear(x, y)) spot = [x, y];
+        }
+        if (spot) break;
+      }
+      const [x, y] = spot ?? [W / 2 + sx * 0.45, H / 2 + sy * 0.45];
+      play.style.left = `${x}px`;
+      play.style.top = `${y}px`;
+      boxes.push({l: x - pw - 4, t: y - ph - 4, r: x + pw + 4, b: y + ph + 4});
+    });
+  }
+
+  /** The move just made: its cards fly from the mover's seat to where they lie now. */
+  private animate(m: TableModel): void {
+    const last = m.last;
+    if (!last || last.seat === null || !last.cards.length) return;
+    const from = this.el.querySelector<HTMLElement>(`.felt .seat[data-seat="${last.seat}"]`);
+    const plays = this.el.querySelectorAll<HTMLElement>(`.felt .play[data-seat="${last.seat}"]`);
+    // the trick's play, or else the row in the middle the cards went to (a pile to beat)
+    const to = plays[plays.length - 1] ?? [...this.el.querySelectorAll<HTMLElement>(
+      '.felt .middle .card')].reverse().find((card) => last.cards.includes(card.dataset.code ?? ''));
+    if (!from || !to) return;
+    const a = from.getBoundingClientRect();
+    const b = to.getBoundingClientRect();
+    const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+    const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+    // (a play is centred on its place by a transform of its own)
+    const centred = to.classList.contains('play') ? '-50%' : '0px';
+    to.style.transition = 'none';
+    to.style.transform = `translate(calc(${centred} + ${dx}px), calc(${centred} + ${dy}px)) scale(0.6)`;
+    void to.offsetWidth;  // the start is laid out before the transition begins
+    to.style.transition = '';
+    to.style.transform = '';
+  }
+
+  private tick(): void {
+    this.el.querySelectorAll<HTMLElement>('.clock').forEach((el) => {
+      const left = Math.max(0, Math.round(Number(el.dataset.deadline) - Date.now() / 1000));
+      el.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+      el.classList.toggle('short', left <= 10);
+    });
+  }
+}
+
+/** A selector finding an element again after the view is drawn anew. */
+function focusKey(el: HTMLElement): string | null {
+  if (el.dataset.place !== undefined) return `.hand [data-place="${el.dataset.place}"]`;
+  if (el.dataset.move !== undefined) return `button[data-move="${el.dataset.move}"]`;
+  for (const name of ['play', 'clear', 'back']) {
+    if (el.classList.contains(name)) return `button.${name}`;
+  }
+  return null;
+}
+
+/** A table without a scene yet (a lobby): its seats by name. */
+function emptyScene(m: TableModel): Scene {
+  return {title: m.title, subtitle: '', trick: [], trick_best: -1, lead_label: '', last_trick: [],
+    last_label: '', rows: [], lines: [], corner: [], result: [],
+    seats: m.seats.map((s) => ({name: s.name, lines: [], acting: false, dealer: false, live: true,
+      badges: [], cards: [], hand_count: 0, computer: s.computer, team: null, cards_label: ''}))};
+}
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const chars = parts.length > 1 ? [...parts[0]][0] + [...parts[1]][0] : [...(parts[0] ?? '?')].slice(0, 2).join('');
+  return chars.toUpperCase();
+}
+
+function hue(name: string): number {
+  let n = 0;
+  for (const ch of name) n = (n * 31 + (ch.codePointAt(0) ?? 0)) % 360;
+  return n;
+}
+
+export type {Code};

@@ -1,0 +1,24 @@
+// The client's own words come from the server ('hello' words, in the person's language).
+// These English fallbacks serve only until hello arrives (and for the development sign-in,
+// shown before any socket is open).
+
+const FALLBACK: Record<string, string> = {
+  'signing-in': 'Signing in…',
+  'reconnecting': 'Reconnecting…',
+  'signin-name': 'Your name',
+  'signin-button': 'Sign in',
+  'failed': 'Could not connect. Close the Activity and open it again.',
+};
+
+let words: Record<string, string> = {};
+
+export function setWords(found: Record<string, string>): void {
+  words = found;
+}
+
+/** The word for ``key`` with ``{name}`` placeholders filled; the key itself if unknown. */
+export function w(key: string, params: Record<string, string | number> = {}): string {
+  const text = words[key] ?? FALLBACK[key] ?? '';
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole);
+}
