@@ -51,6 +51,15 @@ class TableEvent:
 
 
 @dataclass(frozen=True)
+class TableOpened(TableEvent):
+    """A lobby was opened and its public message posted: the channel has a table now (the
+    front end that posted the message already shows it; others, a web table's list, learn of
+    it here)."""
+
+    kind: ClassVar[str] = "open"
+
+
+@dataclass(frozen=True)
 class LobbyChanged(TableEvent):
     """A lobby changed: a seat, a computer, an option, the timer, the level or hints."""
 

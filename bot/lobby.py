@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from bot.computers import Computers
 from bot.config import TIMER_CHOICES
-from bot.events import Cancelled, GameStarted, LevelChanged, LobbyChanged
+from bot.events import Cancelled, GameStarted, LevelChanged, LobbyChanged, TableOpened
 from bot.finish import Results
 from bot.model import CANCELLED, COMPUTER_LEVELS, LOBBY, PLAYING, Refusal, Seat, Table
 from bot.registry import Registry
@@ -61,10 +61,14 @@ class Lobby:
             raise Refusal("host-only")
 
     async def set_message(self, table_id: int, message_id: int) -> None:
-        """Remember the public message of a table."""
+        """Remember the public message of a table; the first one announces the table."""
         table = self.registry.get(table_id)
-        table.message_id = message_id
-        await self.registry.save(table)
+        first = table.message_id is None
+        async with self.registry.locked(table):
+            table.message_id = message_id
+            await self.registry.save(table)
+            if first:
+                self.registry.publish(table, TableOpened)
 
     async def change(self, table_id: int, user_id: int, change: Callable[[Table], None],
                      host_only: bool = True) -> Table:

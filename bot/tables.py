@@ -55,6 +55,7 @@ from bot.events import (
     SeatBack,
     Subscriber,
     TableEvent,
+    TableOpened,
 )
 from bot.finish import Results
 from bot.hints import Hints
@@ -82,7 +83,7 @@ from games.ai import LEVELS
 
 __all__ = [
     "AWAY_AFTER", "CANCELLED", "COMPUTER_LEVELS", "FINISHED", "LOBBY", "PLAYING",
-    "ActionWriter", "Cancelled", "Choice", "DealEnded", "GameEnded", "GameStarted",
+    "ActionWriter", "Cancelled", "TableOpened", "Choice", "DealEnded", "GameEnded", "GameStarted",
     "LegalMove", "LevelChanged", "LobbyChanged", "Move", "MoveApplied", "Outcome",
     "Position", "Refusal", "RulesLookup", "Seat", "SeatAway", "SeatBack", "SeatShown",
     "Subscriber", "Table", "TableEvent", "TableManager", "best_player",

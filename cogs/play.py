@@ -25,7 +25,7 @@ from discord.ext import commands
 from bot import avatars, logs
 from bot.i18n import lang_of, t
 from bot.render.warmup import warm_up
-from bot.tables import DealEnded, Refusal, Table, TableEvent
+from bot.tables import DealEnded, Refusal, Table, TableEvent, TableOpened
 from bot.tree import refusal_text, reply, server_only
 from cogs import ids
 from cogs.alerts import Alerts
@@ -187,6 +187,8 @@ class PlayCog(commands.Cog, name=COG):
         """The service's news (no lock held): the table message's events and edit, then the
         turn's DM hands, panels and alerts (each in a task of its own)."""
         if isinstance(update, DealEnded):  # its move's MoveApplied came first: shown there
+            return
+        if isinstance(update, TableOpened):  # its message is the one this cog just posted
             return
         self.messages.note(update)
         self.panels.changed(update.table, update.position)

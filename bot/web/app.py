@@ -7,7 +7,7 @@ the same process and on its event loop. Every path is served as itself and under
 
     GET  /                 the client (bot/web/static/, built from web/), or a page saying
                            it is not built and how to build it
-    GET  /api/config       {"client_id", "dev"}: what the page needs before signing in
+    GET  /api/config       {"client_id", "dev", "words"}: what the page needs before signing in
     POST /api/token        {"code"} → {"access_token", "session", "user"}
     POST /api/dev-login    {"name"} → {"session", "user"} (development mode only)
     GET  /api/avatar/{id}  a person's avatar (PNG), 404 until it is fetched
@@ -31,7 +31,7 @@ from aiohttp import web
 from bot.avatars import CACHE
 from bot.tables import TableManager
 from bot.web.auth import Auth, SignInFailed, dev_user_id, lang_of_locale
-from bot.web.viewers import Person, Viewers, error
+from bot.web.viewers import Person, Viewers, client_words, error
 from games import wording
 
 log = logging.getLogger(__name__)
@@ -153,9 +153,11 @@ class Handlers:
 
     async def config(self, request: web.Request) -> web.Response:
         """GET /api/config: what the page needs before signing in (the application's id for
-        Discord's SDK; whether the development sign-in is offered)."""
+        Discord's SDK; whether the development sign-in is offered; its words in the browser's
+        language, until the socket's hello brings the person's own)."""
         return web.json_response({"client_id": str(self.settings.client_id),
-                                  "dev": self.settings.dev},
+                                  "dev": self.settings.dev,
+                                  "words": client_words(request_lang(request))},
                                  headers={"Cache-Control": "no-cache"})
 
     async def avatar(self, request: web.Request) -> web.Response:

@@ -201,8 +201,10 @@ def you_part(position: Position, lang: str) -> dict[str, Any]:
     move uses, whether they may act, and their legal moves labelled as the chat panel labels
     them (grouped by kind, a kind's moves in the hand's order). A spectator's is empty."""
     seat, mine = position.seat, position.own_view
-    if seat is None or mine is None:
+    if seat is None:
         return dict(SPECTATOR, hand=[], playable=[], moves=[])
+    if mine is None:  # seated in a lobby: no cards dealt yet
+        return dict(SPECTATOR, seat=seat, hand=[], playable=[], moves=[])
     rules = position.rules
     hand = [str(c) for c in rules.sorted_hand(mine)]
     over = position.status in (FINISHED, CANCELLED) or position.over

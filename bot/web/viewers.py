@@ -41,7 +41,7 @@ MAX_QUEUED = 256
 #: news lines kept per table
 NEWS_KEPT = 12
 #: the events after which the channel's other viewers get its list of tables again
-LISTED = frozenset({"lobby", "start", "finish", "cancel"})
+LISTED = frozenset({"open", "lobby", "start", "finish", "cancel"})
 #: the client's own words: every catalogue key with this prefix, sent without it in 'hello'
 CLIENT_PREFIX = "web-ui-"
 #: a refusal of the table service: the error code the page gets, and the sentence's key

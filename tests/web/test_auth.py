@@ -173,6 +173,14 @@ async def test_the_page_the_proxy_prefix_and_the_headers_for_discords_frame(
             assert face.status == 200 and face.headers["Content-Type"] == "image/png"
             assert (await http.get(base + "/api/avatar/43")).status == 404
             assert faces.asked == [42]  # nobody unseated was looked up
+            # what the page needs before signing in, its words in the browser's language
+            config = await (await http.get(base + "/.proxy/api/config")).json()
+            assert config["client_id"] == "1" and config["dev"] is False
+            assert config["words"]["signin-button"] == "Sign in"
+            japanese = await (await http.get(base + "/api/config", headers={
+                "Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"})).json()
+            assert japanese["words"]["signin-button"] == "サインイン"
+            assert japanese["words"]["failed"].startswith("接続できませんでした")
     finally:
         await server.stop()
         await manager.close()

@@ -92,3 +92,44 @@ async def test_a_move_clicked_in_chat_reaches_the_sockets_and_back(tmp_path: Pat
             await http.close()
             await sim.stop_bot(graceful=True)
             await store.close()
+
+
+async def test_a_table_opened_in_chat_reaches_a_page_waiting_in_its_channel(
+        tmp_path: Path) -> None:
+    """A page open in a channel without a table learns of the lobby once /play posts it, and
+    a seated person there is shown their seat before any card is dealt."""
+    async with SimulatedDiscord() as sim:
+        guild = sim.add_guild("Cards")
+        channel = sim.add_channel(guild, "table")
+        alice = sim.add_user("Alice")
+        sim.add_member(guild, alice)
+        activity = ActivitySettings(int(sim.application_id), sim.client_secret, 0, "127.0.0.1")
+        settings = Settings(token="sim-token", db_path=str(tmp_path / "db.sqlite3"),
+                            ai_delay=0.0, ai_level="random", activity=activity)
+        store = await Storage.open(settings.db_path)
+        bot = Deckhand(settings, store, rules_for=lookup, game_ids=game_ids)
+        await sim.start(bot)
+        assert bot.web is not None
+        http = aiohttp.ClientSession()
+        web = Site(sim, bot.manager, bot.web, guild, channel, http)
+        try:
+            instance = sim.add_activity_instance(channel, [alice])
+            page = await web.viewer(alice, instance)
+            empty = await page.request({"type": "tables"}, "tables")
+            assert empty["tables"] == []
+            r = await sim.slash(alice, channel, "play", {"game": "spar"})
+            assert r.status == "ok"
+            listed = await page.wait_for(lambda m: m.get("type") == "tables" and m["tables"])
+            [table] = listed["tables"]
+            assert table["status"] == "lobby" and table["seats"] == ["Alice"]
+            model = await page.request({"type": "watch", "table": table["id"]}, "table")
+            assert model["status"] == "lobby"
+            assert model["you"]["seat"] == 0 and model["you"]["hand"] == []
+            assert not model["you"]["may_act"] and model["you"]["moves"] == []
+            assert sim.spec_errors == [] and sim.client_errors == []
+        finally:
+            for socket in web.sockets:
+                await socket.close()
+            await http.close()
+            await sim.stop_bot(graceful=True)
+            await store.close()

@@ -13,7 +13,7 @@ const inDiscord = params.has('frame_id');
 /** Inside Discord every request goes through its proxy. */
 const base = inDiscord ? '/.proxy' : '';
 
-interface Config {client_id: string; dev: boolean}
+interface Config {client_id: string; dev: boolean; words?: Record<string, string>}
 interface Session {session: string; instance: string; channel: string}
 
 const root = document.getElementById('app') as HTMLElement;
@@ -121,6 +121,8 @@ async function start(): Promise<void> {
   app.status(w('signing-in'));
   const response = await fetch(base + '/api/config');
   const config = await response.json() as Config;
+  // the browser's language until the socket's hello brings the person's own
+  if (config.words) setWords(config.words);
   let session: Session;
   if (inDiscord) session = await discordSignIn(config);
   else if (config.dev) session = await devSignIn();

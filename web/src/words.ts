@@ -1,6 +1,6 @@
 // The client's own words come from the server ('hello' words, in the person's language).
-// These English fallbacks serve only until hello arrives (and for the development sign-in,
-// shown before any socket is open).
+// Before the socket opens, /api/config gives them in the browser's language (the development
+// sign-in, "Could not connect"); these English fallbacks serve only if that fails.
 
 const FALLBACK: Record<string, string> = {
   'signing-in': 'Signing in…',
