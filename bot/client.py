@@ -160,7 +160,7 @@ class Deckhand(commands.AutoShardedBot):
         if self.only_sync:
             await self.load_commands()
             await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild,
-                                force=True)
+                                force=True, activity=self.activity_configured)
             return
         for kind, chosen in self.painters.items():
             await chosen.start()
@@ -168,7 +168,8 @@ class Deckhand(commands.AutoShardedBot):
         await self.load_commands()
         resumed = await self.manager.resume(owns=self.owns_guild)
         if self.syncs_commands():
-            await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild)
+            await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild,
+                                activity=self.activity_configured)
         self.dispatch("tables_resumed", resumed)  # the table cog refreshes their messages
         # before the gateway connects: nobody waits for this collection
         memory.keep_startup_objects()
@@ -183,6 +184,14 @@ class Deckhand(commands.AutoShardedBot):
         await self.tree.set_translator(Translator(self.rules_for))
         for name in EXTENSIONS:
             await importlib.import_module(name).setup(self)
+
+    @property
+    def activity_configured(self) -> bool:
+        """Whether the Activity is configured (its OAuth2 client id and secret are set): then
+        the table message offers Open table and the commands keep the entry point."""
+        settings: Any = self.settings
+        return bool(getattr(settings, "client_id", None)
+                    and getattr(settings, "client_secret", None))
 
     def syncs_commands(self) -> bool:
         """Whether this process sends the commands to Discord: the one running shard 0."""
