@@ -26,8 +26,11 @@ HELP = """\
 
 
 def secrets_of(settings: Settings) -> list[str]:
-    """What must never reach a log line: the token and a database password."""
+    """What must never reach a log line: the token, the Activity's client secret and a
+    database password."""
     found = [settings.token]
+    if settings.activity is not None:  # the Activity's client secret
+        found.append(settings.activity.client_secret)
     if db_backend(settings.db_path) == "postgresql":
         with contextlib.suppress(ValueError):
             password = urlsplit(settings.db_path).password

@@ -34,6 +34,7 @@ from bot.render.painter import Painter
 from bot.storage import Storage
 from bot.tables import RulesLookup, TableManager
 from bot.tree import DeckhandTree, sync_commands
+from bot.web.app import WebServer, web_server
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +144,12 @@ class Deckhand(commands.AutoShardedBot):
                          "hand": Painter(min(1, settings.render_workers))}
         #: work nobody waits on (table edits, alerts, pictures after an answer), a few at a time
         self.lane = Lane()
+        #: the Activity's web table beside the bot (None: not configured)
+        self.web: WebServer | None = None
+        activity = settings.activity
+        if activity is not None and not only_sync:
+            self.web = web_server(self.manager, activity, activity.client_secret,
+                                  settings.token, activity.host, activity.port)
 
     @classmethod
     async def create(cls, settings: Settings, *, only_sync: bool = False) -> Deckhand:
@@ -171,6 +178,8 @@ class Deckhand(commands.AutoShardedBot):
             await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild,
                                 activity=self.activity_configured)
         self.dispatch("tables_resumed", resumed)  # the table cog refreshes their messages
+        if self.web is not None:  # the web table, once the tables are back
+            await self.web.start()
         # before the gateway connects: nobody waits for this collection
         memory.keep_startup_objects()
         beat_path = self.settings.heartbeat_path
@@ -304,6 +313,8 @@ class Deckhand(commands.AutoShardedBot):
             if self.settings.heartbeat_path is not None:
                 with contextlib.suppress(OSError):
                     os.remove(self.settings.heartbeat_path)
+        if self.web is not None:  # its sockets close first: no move arrives from there now
+            await self.web.stop()
         await self.drain()
         await self.manager.close()
         for hook in self.before_disconnect:

@@ -38,6 +38,28 @@ class ConfigError(Exception):
     """A setting is missing or malformed; the message says which and how to fix it."""
 
 
+#: the settings of the Activity (the web table); it is on when the first three are set
+ACTIVITY_NEEDS = ("DISCORD_CLIENT_ID", "DISCORD_CLIENT_SECRET", "DECKHAND_WEB_PORT")
+
+
+@dataclass(frozen=True)
+class ActivitySettings:
+    """The Activity's web table: the Discord application's id and secret (OAuth2), where it
+    listens, and whether it runs in development mode (sign-in by name, no instance check)."""
+
+    client_id: int
+    client_secret: str = field(repr=False)
+    port: int = 0  # 0: a free port chosen at start (tests)
+    host: str = "0.0.0.0"
+    dev: bool = False
+
+    def __repr__(self) -> str:
+        return (f"ActivitySettings(client_id={self.client_id!r}, client_secret=<hidden>, "
+                f"host={self.host!r}, port={self.port!r}, dev={self.dev!r})")
+
+    __str__ = __repr__
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything the process needs to run, read from the environment."""
@@ -67,6 +89,8 @@ class Settings:
     log_format: str = "text"
     #: file the bot rewrites while connected, for the container's health check (None: none)
     heartbeat_path: str | None = None
+    #: the Activity's web table, served beside the bot (None: off)
+    activity: ActivitySettings | None = None
 
     def __repr__(self) -> str:
         return (
@@ -78,7 +102,8 @@ class Settings:
             f"edit_gap={self.edit_gap!r}, "
             f"log_level={self.log_level!r}, timer_scale={self.timer_scale!r}, "
             f"shards={shards_text(self.shard_ids, self.shard_count)!r}, "
-            f"log_format={self.log_format!r}, heartbeat_path={self.heartbeat_path!r})"
+            f"log_format={self.log_format!r}, heartbeat_path={self.heartbeat_path!r}, "
+            f"activity={self.activity!r})"
         )
 
     __str__ = __repr__
@@ -249,6 +274,62 @@ def read_token(env: Mapping[str, str]) -> str:
     return token
 
 
+def _secret_file(env: Mapping[str, str], name: str, what: str) -> str:
+    """A secret given as a value (``name``) or as a file (``name_FILE``); '' when neither."""
+    value = env.get(name, "").strip()
+    path = env.get(f"{name}_FILE", "").strip()
+    if value and path:
+        raise ConfigError(f"Both {name} and {name}_FILE are set: keep one of them and start "
+                          "again.")
+    if not path:
+        return value
+    try:
+        with open(path, encoding="utf-8") as found:
+            value = found.read().strip()
+    except (OSError, UnicodeDecodeError) as error:
+        why = error.strerror if isinstance(error, OSError) else "it is not text"
+        raise ConfigError(f"{name}_FILE names {path}, which cannot be read ({why}): put "
+                          f"{what} alone in it.") from None
+    if not value:
+        raise ConfigError(f"{name}_FILE names {path}, which is empty: put {what} in it.")
+    return value
+
+
+def read_activity(env: Mapping[str, str]) -> ActivitySettings | None:
+    """The Activity's settings, or None when it is off (none of them set); ConfigError for a
+    half configuration or a malformed value."""
+    client_id = env.get("DISCORD_CLIENT_ID", "").strip()
+    secret = _secret_file(env, "DISCORD_CLIENT_SECRET",
+                          "the application's client secret (Developer Portal → OAuth2)")
+    port_raw = env.get("DECKHAND_WEB_PORT", "").strip()
+    given = {"DISCORD_CLIENT_ID": client_id, "DISCORD_CLIENT_SECRET": secret,
+             "DECKHAND_WEB_PORT": port_raw}
+    extras = [n for n in ("DECKHAND_WEB_HOST", "DECKHAND_WEB_DEV") if env.get(n, "").strip()]
+    if not any(given.values()):
+        if extras:
+            raise ConfigError(
+                f"{' and '.join(extras)} set but the Activity is off: set "
+                f"{', '.join(ACTIVITY_NEEDS)} to serve the web table (docs/activity.md), or "
+                "unset them.")
+        return None
+    missing = [name for name, value in given.items() if not value]
+    if missing:
+        raise ConfigError(
+            f"The Activity is half configured: {', '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} missing. Set all of "
+            f"{', '.join(ACTIVITY_NEEDS)} (or DISCORD_CLIENT_SECRET_FILE) to serve the web "
+            "table, or none of them to run without it.")
+    if not client_id.isdigit():
+        raise ConfigError(f"DISCORD_CLIENT_ID must be the application's id (digits), not "
+                          f"{client_id!r}.")
+    if not port_raw.isdigit() or int(port_raw) > 65535:
+        raise ConfigError(f"DECKHAND_WEB_PORT must be a port number (0 to 65535), not "
+                          f"{port_raw!r}.")
+    host = env.get("DECKHAND_WEB_HOST", "").strip() or "0.0.0.0"
+    return ActivitySettings(int(client_id), secret, int(port_raw), host,
+                            _switch(env, "DECKHAND_WEB_DEV", False))
+
+
 def load(env: Mapping[str, str] | None = None) -> Settings:
     """The settings from ``env`` (default: the process environment); ConfigError when unusable."""
     source = os.environ if env is None else env
@@ -290,4 +371,5 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         shard_count=shard_count,
         log_format=log_format,
         heartbeat_path=source.get("DECKHAND_HEARTBEAT", "").strip() or None,
+        activity=read_activity(source),
     )

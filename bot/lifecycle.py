@@ -24,6 +24,7 @@ import aiohttp
 import discord
 
 from bot.config import RUN_COMMAND, Settings, db_backend, describe_db
+from bot.web.app import ServeFailed
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -190,6 +191,8 @@ async def run(settings: Settings, *, only_sync: bool = False) -> int:
                         await client.login(settings.token)
                     else:
                         await client.start(settings.token)
+            except ServeFailed as error:  # the web table's address cannot be taken
+                raise StartFailed(BAD_SETTING, error.sentence) from error
             except Exception as error:
                 raise discord_failure(error) or unexpected(error) from error
         except asyncio.CancelledError:

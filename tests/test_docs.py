@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 DOCS = sorted((ROOT / "docs").rglob("*.md"))
-SETTING = re.compile(r"\b(DECKHAND_[A-Z_]+|DISCORD_TOKEN(?:_FILE)?)\b")
+SETTING = re.compile(r"\b(DECKHAND_[A-Z_]+|DISCORD_(?:TOKEN|CLIENT_ID|CLIENT_SECRET)(?:_FILE)?)\b")
 
 
 def section(text: str, heading: str) -> str:

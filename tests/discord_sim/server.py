@@ -12,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any
+from urllib.parse import parse_qsl
 
 import discord
 import discord.gateway
@@ -90,6 +91,13 @@ EDITABLE_FLAGS = (1 << 2) | (1 << 12)
 MESSAGE_FLAGS = EPHEMERAL | (1 << 2) | (1 << 12) | IS_COMPONENTS_V2
 
 Handler = Callable[["RequestContext"], Awaitable[tuple[int, Any]]]
+#: + routes Discord serves that its OpenAPI description leaves out: OAuth2's token endpoint
+#: (RFC 6749, a form body, the client's credentials in it instead of the bot's token)
+UNDESCRIBED = frozenset({"/oauth2/token"})
+#: + routes whose answers the simulator checks against the spec's documented response
+SELF_CHECKED = frozenset({"/applications/{application_id}/activity-instances/{instance_id}"})
+#: + how long a simulated OAuth2 access token lasts (Discord's: a week)
+ACCESS_TOKEN_SECONDS = 604800
 
 
 
@@ -253,6 +261,11 @@ class SimulatedDiscord:
         self._client_task: asyncio.Task[None] | None = None
         self._log_handler = _LogCapture(self.client_errors, self.client_warnings)
         self.port = 0
+        #: + the application's OAuth2 client secret (its id is ``application_id``)
+        self.client_secret = "sim-client-secret"
+        self._oauth_codes: dict[str, str] = {}  # code -> user id (each used once)
+        self._access_tokens: dict[str, str] = {}  # bearer token -> user id
+        self._activity_instances: dict[str, tuple[SimChannel, list[SimUser]]] = {}
         self._routes: dict[tuple[str, str], Handler] = self._route_table()
         if activities:  # what Discord makes when Activities are enabled in the portal
             self._global_commands.append(self._stored_command(
@@ -467,6 +480,20 @@ class SimulatedDiscord:
         user = SimUser(self._ids.next(), name, locale, accepts_dms=accepts_dms, avatar=avatar)
         self._users[user.id] = user
         return user
+
+    def oauth_code(self, user: SimUser) -> str:
+        """+ An OAuth2 authorization code for a user, as the Discord client hands an Activity
+        after ``authorize`` (exchanged once at POST /oauth2/token)."""
+        code = secrets.token_urlsafe(18)
+        self._oauth_codes[code] = user.id
+        return code
+
+    def add_activity_instance(self, channel: SimChannel, users: list[SimUser]) -> str:
+        """+ An Activity launched in a channel with these people in it: its instance id
+        (GET /applications/{app}/activity-instances/{id} answers it)."""
+        instance_id = f"i-{self._ids.next()}-gc-{channel.guild_id}-{channel.id}"
+        self._activity_instances[instance_id] = (channel, list(users))
+        return instance_id
 
     def add_member(self, guild: SimGuild, user: SimUser, manage_guild: bool = False) -> SimMember:
         """Make a user a member of a guild (optionally with the Manage Server permission)."""
@@ -945,6 +972,8 @@ class SimulatedDiscord:
         return {
             ("GET", "/gateway"): self._get_gateway,
             ("GET", "/gateway/bot"): self._get_gateway,
+            ("POST", "/oauth2/token"): self._oauth_token,
+            ("GET", app + "/activity-instances/{instance_id}"): self._activity_instance,
             ("GET", "/users/@me"): self._get_me,
             ("GET", "/users/{user_id}"): self._get_user,
             ("GET", "/oauth2/applications/@me"): self._get_application,
@@ -995,7 +1024,7 @@ class SimulatedDiscord:
         assert self._validator is not None
         path = "/" + request.match_info["tail"]
         method = request.method
-        route = self._validator.match(path)
+        route = path if path in UNDESCRIBED else self._validator.match(path)
         captured = CapturedRequest(
             method=method,
             path=path,
@@ -1013,8 +1042,9 @@ class SimulatedDiscord:
             captured.json = body
             captured.files = files
             self._record_interaction_request(captured, route, params)
-            checks = self._validator.validate(method, route, content_type, body)
-            checks += self._validator.validate_query(method, route, captured.query)
+            checks = [] if route in UNDESCRIBED else (
+                self._validator.validate(method, route, content_type, body)
+                + self._validator.validate_query(method, route, captured.query))
             for message in checks:
                 self.spec_errors.append(SpecError(method, route or path, path, message))
             limits = component_limits(
@@ -1040,6 +1070,9 @@ class SimulatedDiscord:
             status, answer = await self._call(
                 handler, RequestContext(captured, params, body, files)
             )
+            if route in SELF_CHECKED:  # + the simulator's own answer, against the spec
+                for message in self._validator.validate_response(method, route, status, answer):
+                    self.spec_errors.append(SpecError(method, route, path, message))
         except SimHTTPError as error:
             status = error.status
             answer = {"message": error.message, "code": error.code}
@@ -1055,6 +1088,11 @@ class SimulatedDiscord:
     def _authorized(self, route: str, request: web.Request) -> bool:
         if route.startswith("/interactions/") or route.startswith("/webhooks/{webhook_id}/{"):
             return True
+        if route == "/oauth2/token":  # + the client's credentials are in the form
+            return True
+        bearer = request.headers.get("Authorization", "")
+        if route == "/users/@me" and bearer.startswith("Bearer "):  # + an OAuth2 token
+            return bearer[len("Bearer "):] in self._access_tokens
         return request.headers.get("Authorization") == f"Bot {self.token}"
 
     def _respond(self, status: int, answer: Any, route: str) -> web.Response:
@@ -1114,6 +1152,13 @@ class SimulatedDiscord:
         raw = await request.read()
         if not raw:
             return None, [], None
+        if content_type == "application/x-www-form-urlencoded" and request.match_info.get(
+                "tail") == "oauth2/token":  # + OAuth2's form (RFC 6749 section 4.1.3)
+            try:
+                form = dict(parse_qsl(raw.decode("ascii"), keep_blank_values=True))
+            except UnicodeDecodeError as error:
+                raise SimHTTPError(400, 50035, "Invalid Form Body") from error
+            return form, [], content_type
         if content_type != "application/json":
             raise SimHTTPError(400, 50109, "The request body contains invalid JSON.")
         try:
@@ -1165,7 +1210,45 @@ class SimulatedDiscord:
         }
 
     async def _get_me(self, context: RequestContext) -> tuple[int, Any]:
+        bearer = context.captured.headers.get("Authorization", "")
+        if bearer.startswith("Bearer "):  # + the person an OAuth2 token belongs to
+            user = self._users[self._access_tokens[bearer[len("Bearer "):]]]
+            return 200, dict(user.payload(), mfa_enabled=False, locale=user.locale)
         return 200, dict(self.bot_user.payload(), verified=True, mfa_enabled=False, locale="en-US")
+
+    async def _oauth_token(self, context: RequestContext) -> tuple[int, Any]:
+        """+ OAuth2's authorization-code grant, answered as Discord answers it (errors in
+        RFC 6749's shape, not Discord's usual ``{message, code}``)."""
+        form = context.body if isinstance(context.body, dict) else {}
+        if (form.get("client_id") != self.application_id
+                or form.get("client_secret") != self.client_secret):
+            return 401, {"error": "invalid_client"}
+        if form.get("grant_type") != "authorization_code":
+            return 400, {"error": "unsupported_grant_type"}
+        user_id = self._oauth_codes.pop(str(form.get("code", "")), None)
+        if user_id is None:
+            return 400, {"error": "invalid_grant",
+                         "error_description": 'Invalid "code" in request.'}
+        token = secrets.token_urlsafe(24)
+        self._access_tokens[token] = user_id
+        return 200, {"access_token": token, "token_type": "Bearer",
+                     "expires_in": ACCESS_TOKEN_SECONDS,
+                     "refresh_token": secrets.token_urlsafe(24), "scope": "identify"}
+
+    async def _activity_instance(self, context: RequestContext) -> tuple[int, Any]:
+        """+ An Activity instance: where it runs and who is in it."""
+        found = self._activity_instances.get(context.params["instance_id"])
+        if context.params["application_id"] != self.application_id or found is None:
+            raise SimHTTPError(404, 10082, "Unknown Activity Instance")
+        channel, users = found
+        return 200, {
+            "application_id": self.application_id,
+            "instance_id": context.params["instance_id"],
+            "launch_id": f"launch-{context.params['instance_id']}",
+            "location": {"id": f"gc-{channel.guild_id}-{channel.id}", "kind": "gc",
+                         "channel_id": channel.id, "guild_id": channel.guild_id},
+            "users": [user.id for user in users],
+        }
 
     async def _get_user(self, context: RequestContext) -> tuple[int, Any]:
         user = self._users.get(context.params["user_id"])

@@ -258,6 +258,27 @@ class SpecValidator:
             self._validators[key] = validator
         return self._validators[key]
 
+    def validate_response(self, method: str, route: str, status: int, body: Any) -> list[str]:
+        """+ Messages for an answer of the simulator that its route's documented response (of
+        that status, JSON) does not describe (empty when it does, or nothing is documented)."""
+        operation = self.operation(route, method)
+        responses = (operation or {}).get("responses", {})
+        if str(status) not in responses or "$ref" in responses[str(status)]:
+            return []
+        content = responses[str(status)].get("content", {})
+        if "application/json" not in content:
+            return []
+        pointer = "/".join(
+            part.replace("~", "~0").replace("/", "~1")
+            for part in ("paths", route, method.lower(), "responses", str(status), "content",
+                         "application/json", "schema"))
+        validator = SimValidator({"$ref": f"{SPEC_URI}#/{pointer}"}, registry=self.registry)
+        error = jsonschema.exceptions.best_match(validator.iter_errors(body))
+        if error is None:
+            return []
+        where = "/".join(str(p) for p in error.absolute_path) or "(body)"
+        return [f"response {status}: {where}: {error.message[:500]}"]
+
     def validate_query(self, method: str, route: str | None, query: dict[str, str]) -> list[str]:
         """Return messages for query parameters the operation does not document or cannot parse."""
         operation = self.operation(route, method) if route else None

@@ -1,0 +1,308 @@
+"""The web table's server: an aiohttp application composed of what it is given.
+
+:func:`create_app` builds the application from its parts (the table service, the settings, the
+sign-in, the avatars, the viewers) — no globals; :class:`WebServer` runs it beside the bot, in
+the same process and on its event loop. Every path is served as itself and under ``/.proxy/``
+(Discord's prefix inside an Activity):
+
+    GET  /                 the client (bot/web/static/, built from web/), or a page saying
+                           it is not built and how to build it
+    POST /api/token        {"code"} → {"access_token", "session", "user"}
+    POST /api/dev-login    {"name"} → {"session", "user"} (development mode only)
+    GET  /api/avatar/{id}  a person's avatar (PNG), 404 until it is fetched
+    GET  /ws               the table's socket (bot/web/viewers.py): ?session=…&instance_id=…
+                           &channel_id=…
+
+Development mode (``DECKHAND_WEB_DEV``) adds the sign-in by name and skips the instance check,
+nothing else; it is logged at start.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import logging
+from pathlib import Path
+from typing import Any, Protocol
+
+from aiohttp import web
+
+from bot.avatars import CACHE
+from bot.tables import TableManager
+from bot.web.auth import Auth, SignInFailed, dev_user_id, lang_of_locale
+from bot.web.viewers import Person, Viewers, error
+from games import wording
+
+log = logging.getLogger(__name__)
+
+#: where the client's build lands (web/ is built into it)
+STATIC = Path(__file__).resolve().parent / "static"
+#: Discord's prefix for an Activity's own server
+PROXY = "/.proxy"
+#: the largest request body the API reads
+MAX_BODY = 4096
+#: where the Activity may be framed: Discord's client and its Activity domain (and the
+#: server itself, for a development page)
+FRAME_ANCESTORS = "'self' https://discord.com https://*.discord.com https://*.discordsays.com"
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data: blob: https://cdn.discordapp.com; "
+        "connect-src 'self' wss: https://discord.com; font-src 'self' data:; "
+        "object-src 'none'; base-uri 'self'; form-action 'self'; "
+        f"frame-ancestors {FRAME_ANCESTORS}"),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Resource-Policy": "same-site",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+NOT_BUILT = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Deckhand: the web table is not built</title>
+</head><body>
+<h1>The web table's client is not built</h1>
+<p>The server runs, but <code>bot/web/static/index.html</code> is missing. Build the client
+from <code>web/</code> (it writes <code>bot/web/static/</code>):</p>
+<pre>cd web &amp;&amp; npm ci &amp;&amp; npm run build</pre>
+<p>then reload this page.</p>
+</body></html>
+"""
+
+class Avatars(Protocol):
+    """Where avatars come from: kept PNG bytes by user id (None: not kept yet)."""
+
+    def get(self, user_id: int | None) -> bytes | None:
+        """The kept avatar (a missing one starts being fetched)."""
+
+
+class Activity(Protocol):
+    """The settings the web table needs (bot.config.ActivitySettings)."""
+
+    @property
+    def client_id(self) -> int: ...
+
+    @property
+    def dev(self) -> bool: ...
+
+
+VIEWERS = web.AppKey("viewers", Viewers)
+
+
+def request_lang(request: web.Request) -> str:
+    """The page's language before sign-in: its first Accept-Language tag."""
+    first = request.headers.get("Accept-Language", "").split(",")[0].split(";")[0]
+    return lang_of_locale(first.strip())
+
+
+async def _json_body(request: web.Request) -> dict[str, Any] | None:
+    """A small JSON object body, or None."""
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        return None
+    raw = await request.content.read(MAX_BODY + 1)
+    if len(raw) > MAX_BODY:
+        return None
+    try:
+        found = json.loads(raw)
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _user(person: Person) -> dict[str, str]:
+    return {"id": str(person.user_id), "name": person.name, "locale": person.lang}
+
+
+class Handlers:
+    """The application's routes, over the parts they are given."""
+
+    def __init__(self, manager: TableManager, settings: Activity, auth: Auth, avatars: Avatars,
+                 viewers: Viewers, static: Path) -> None:
+        self.manager = manager
+        self.settings = settings
+        self.auth = auth
+        self.avatars = avatars
+        self.viewers = viewers
+        self.static = static.resolve()
+
+    async def token(self, request: web.Request) -> web.Response:
+        """POST /api/token: the code from the SDK's authorize → the session."""
+        body = await _json_body(request)
+        code = body.get("code") if body else None
+        if not isinstance(code, str) or not code or len(code) > 512:
+            return web.json_response({"error": "bad-request"}, status=400)
+        try:
+            signed = await self.auth.sign_in(code)
+        except SignInFailed:
+            return web.json_response(
+                {"error": "sign-in-failed",
+                 "message": wording.text("web-signin-failed", request_lang(request))},
+                status=401)
+        return web.json_response({"access_token": signed.access_token,
+                                  "session": signed.session, "user": _user(signed.person)})
+
+    async def dev_login(self, request: web.Request) -> web.Response:
+        """POST /api/dev-login (development mode): a session for a local person by name."""
+        body = await _json_body(request)
+        name = body.get("name") if body else None
+        if not isinstance(name, str) or not name.strip() or len(name) > 80:
+            return web.json_response({"error": "bad-request"}, status=400)
+        locale = body.get("locale") if body else None
+        lang = lang_of_locale(locale) if isinstance(locale, str) else request_lang(request)
+        person = Person(dev_user_id(name), name.strip(), lang)
+        return web.json_response({"session": self.auth.sign(person), "user": _user(person)})
+
+    async def avatar(self, request: web.Request) -> web.Response:
+        """GET /api/avatar/{user_id}: the kept avatar, or 404 (the page draws initials). Only
+        a person seated at an open table is looked up: nobody makes the bot fetch avatars of
+        whomever they like from Discord."""
+        raw = request.match_info["user_id"]
+        user_id = int(raw) if raw.isdigit() and len(raw) <= 20 else None
+        seated = user_id is not None and any(
+            table.seat_of(user_id) is not None for table in self.manager.tables.values())
+        found = self.avatars.get(user_id) if seated else None
+        if found is None:
+            return web.Response(status=404, headers={"Cache-Control": "max-age=30"})
+        return web.Response(body=found, content_type="image/png",
+                            headers={"Cache-Control": "max-age=600"})
+
+    async def socket(self, request: web.Request) -> web.WebSocketResponse:
+        """GET /ws: check the person and the instance, then serve the viewer."""
+        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=64 * 1024)
+        await ws.prepare(request)
+        query = request.query
+        person = self.auth.read(query.get("session", ""))
+        lang = person.lang if person is not None else request_lang(request)
+        channel = query.get("channel_id", "")
+        if person is None:
+            await ws.send_json(error("signed-out", lang))
+            await ws.close(code=4401)
+            return ws
+        allowed = channel.isdigit() and len(channel) <= 20 and (
+            self.settings.dev or await self.auth.in_instance(
+                query.get("instance_id", ""), int(channel), person.user_id))
+        if not allowed:
+            await ws.send_json(error("forbidden", lang))
+            await ws.close(code=4403)
+            return ws
+        await self.viewers.serve(ws, person, int(channel))
+        return ws
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        """GET /{path}: a file of the client's build (index.html for the page itself)."""
+        tail = request.match_info.get("tail", "")
+        name = tail or "index.html"
+        path = (self.static / name).resolve()
+        if not path.is_relative_to(self.static):
+            raise web.HTTPNotFound()
+        if not path.is_file():
+            if name == "index.html":
+                return web.Response(text=NOT_BUILT, content_type="text/html", status=503)
+            raise web.HTTPNotFound()
+        cache = "no-cache" if name.endswith(".html") else "max-age=300"
+        return web.FileResponse(path, headers={"Cache-Control": cache})
+
+
+async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+
+
+def create_app(manager: TableManager, settings: Activity, auth: Auth, avatars: Avatars,
+               viewers: Viewers | None = None, static: Path = STATIC) -> web.Application:
+    """The web table's application over its parts (``viewers``: made here when not given;
+    either way it receives the service's events once the application starts)."""
+    chosen = viewers if viewers is not None else Viewers(manager)
+    handlers = Handlers(manager, settings, auth, avatars, chosen, static)
+    app = web.Application(client_max_size=MAX_BODY * 4)
+    app[VIEWERS] = chosen
+    for prefix in (PROXY, ""):  # the prefixed first: the page's catch-all would take them
+        app.router.add_post(prefix + "/api/token", handlers.token)
+        if settings.dev:
+            app.router.add_post(prefix + "/api/dev-login", handlers.dev_login)
+        app.router.add_get(prefix + "/api/avatar/{user_id}", handlers.avatar)
+        app.router.add_get(prefix + "/ws", handlers.socket)
+        app.router.add_get(prefix + "/{tail:(?!api/|ws$).*}", handlers.page)
+    app.on_response_prepare.append(_security_headers)
+
+    async def begin(_app: web.Application) -> None:
+        chosen.start()
+
+    async def end(_app: web.Application) -> None:
+        chosen.stop()
+        await chosen.close()
+        await auth.close()
+
+    app.on_startup.append(begin)
+    app.on_shutdown.append(end)
+    return app
+
+
+
+class ServeFailed(Exception):
+    """The web table could not start; ``sentence`` says why and what to do."""
+
+    def __init__(self, sentence: str) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
+
+
+class WebServer:
+    """The web table beside the bot: started after the tables are resumed, stopped first."""
+
+    def __init__(self, app: web.Application, host: str, port: int, dev: bool = False) -> None:
+        self.app = app
+        self.host = host
+        self.port = port
+        self.dev = dev
+        self._runner: web.AppRunner | None = None
+
+    @property
+    def viewers(self) -> Viewers:
+        """The sockets being served."""
+        return self.app[VIEWERS]
+
+    async def start(self) -> None:
+        """Listen (port 0: any free port, then ``port`` is the one taken); ServeFailed when
+        the address cannot be taken."""
+        # no access log: a socket's address carries its session
+        runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
+                               shutdown_timeout=1.0)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self.host, self.port).start()
+        except OSError as exc:
+            await runner.cleanup()
+            if exc.errno == errno.EADDRINUSE:
+                raise ServeFailed(
+                    f"The web table cannot listen on port {self.port}: it is in use by another "
+                    "program; set DECKHAND_WEB_PORT to a free port (or stop that program), "
+                    "then start again.") from None
+            raise ServeFailed(
+                f"The web table cannot listen on {self.host}:{self.port} "
+                f"({exc.strerror or type(exc).__name__}): check DECKHAND_WEB_HOST and "
+                "DECKHAND_WEB_PORT, then start again.") from None
+        self._runner = runner
+        addresses = runner.addresses
+        if addresses:
+            self.port = int(addresses[0][1])
+        if self.dev:
+            log.warning("the web table runs in DEVELOPMENT mode on %s:%s: anyone who can reach "
+                        "it may sign in by name (POST /api/dev-login) and no Activity instance "
+                        "is checked; never use it on a public address", self.host, self.port)
+        else:
+            log.info("the web table listens on %s:%s", self.host, self.port)
+
+    async def stop(self) -> None:
+        """Close every socket and stop listening."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+
+
+
+def web_server(manager: TableManager, settings: Activity, client_secret: str, bot_token: str,
+               host: str, port: int, avatars: Avatars = CACHE) -> WebServer:
+    """The web table of a bot, composed: its sign-in (the application's id and secret, the
+    bot's token for the instance check), the bot's avatars, its viewers."""
+    auth = Auth(settings.client_id, client_secret, bot_token)
+    app = create_app(manager, settings, auth, avatars)
+    return WebServer(app, host, port, settings.dev)

@@ -1,0 +1,202 @@
+"""Who is at the web table: Discord's OAuth2 code exchange, the person it names, signed
+sessions, and the check that the Activity instance they opened is in the channel they ask for.
+
+The page never names a person itself: the server exchanges the code the Discord client gave it
+(``POST {api}/oauth2/token``), reads the person with the token (``GET {api}/users/@me``) and
+hands back a session, an opaque value signed with the client secret (HMAC-SHA256) naming the
+person and an expiry. Before a socket is served, the instance is checked with the bot's token
+(``GET {api}/applications/{app}/activity-instances/{id}``): it exists, it is in the channel
+asked for, and the person is in it.
+
+``{api}`` is discord.py's REST base (``discord.http.Route.BASE``) unless given: the tests'
+simulated Discord points discord.py there, and so this client too. No token, code or secret is
+ever written to a log line.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import logging
+import time
+from dataclasses import dataclass
+
+import aiohttp
+import discord.http
+
+from bot.i18n import lang_of
+from bot.web.viewers import Person
+
+log = logging.getLogger(__name__)
+
+#: how long a session lasts (seconds): a long game, then the page signs in again
+SESSION_SECONDS = 12 * 3600
+#: how long a passed instance check is remembered (a reconnect does not ask Discord again)
+INSTANCE_KEPT = 60.0
+#: how long a request to Discord may take (seconds)
+REQUEST_SECONDS = 10.0
+
+
+class SignInFailed(Exception):
+    """Discord did not confirm a person (a bad or used code, a refused token, no answer)."""
+
+
+def lang_of_locale(locale: object) -> str:
+    """The page's language from a Discord locale: Japanese for ``ja*``, else English."""
+    return "ja" if lang_of(locale) == "ja" else "en"
+
+
+def dev_user_id(name: str) -> int:
+    """A stable user id for a development sign-in by name (never a real Discord id: those
+    are snowflakes of at most 2**63; these are set apart above 2**62)."""
+    digest = hashlib.sha256(name.strip().casefold().encode("utf-8")).digest()
+    return (1 << 62) | (int.from_bytes(digest[:8], "big") >> 2)
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A sign-in's answer: the Discord access token (for the page's SDK), the session and
+    the person."""
+
+    access_token: str
+    session: str
+    person: Person
+
+
+class Auth:
+    """OAuth2, sessions and the instance check, for one Discord application."""
+
+    def __init__(self, client_id: int, client_secret: str, bot_token: str, *,
+                 api_base: str | None = None, session_seconds: float = SESSION_SECONDS) -> None:
+        self.client_id = client_id
+        self._secret = client_secret
+        self._key = hashlib.sha256(b"deckhand-web-session:" + client_secret.encode()).digest()
+        self._bot_token = bot_token
+        self._api_base = api_base
+        self.session_seconds = session_seconds
+        self._http: aiohttp.ClientSession | None = None
+        self._instances: dict[tuple[str, int, int], float] = {}
+
+    def __repr__(self) -> str:
+        return f"Auth(client_id={self.client_id}, secret=<hidden>)"
+
+    @property
+    def api(self) -> str:
+        """Discord's REST base: the one given, else discord.py's (a test's simulator)."""
+        return (self._api_base or discord.http.Route.BASE).rstrip("/")
+
+    def http(self) -> aiohttp.ClientSession:
+        """The HTTP client (made when first needed, on the running loop)."""
+        if self._http is None or self._http.closed:
+            self._http = aiohttp.ClientSession(
+                timeout=aiohttp.ClientTimeout(total=REQUEST_SECONDS))
+        return self._http
+
+    async def close(self) -> None:
+        """Close the HTTP client."""
+        if self._http is not None:
+            await self._http.close()
+
+    # -- sessions -----------------------------------------------------------------------------
+    def sign(self, person: Person, now: float | None = None) -> str:
+        """A session naming a person, valid for ``session_seconds``."""
+        expiry = int((time.time() if now is None else now) + self.session_seconds)
+        body = json.dumps({"u": str(person.user_id), "n": person.name, "l": person.lang,
+                           "e": expiry}, separators=(",", ":"), ensure_ascii=False)
+        payload = _b64(body.encode("utf-8"))
+        mac = hmac.new(self._key, payload.encode("ascii"), hashlib.sha256).digest()
+        return f"{payload}.{_b64(mac)}"
+
+    def read(self, session: str, now: float | None = None) -> Person | None:
+        """The person a session names, or None (forged, altered, expired or malformed)."""
+        payload, dot, mac = session.partition(".")
+        if not dot or len(session) > 2048:
+            return None
+        try:
+            wanted = hmac.new(self._key, payload.encode("ascii"), hashlib.sha256).digest()
+            if not hmac.compare_digest(wanted, _unb64(mac)):
+                return None
+            data = json.loads(_unb64(payload))
+            expiry = int(data["e"])
+            person = Person(int(data["u"]), str(data["n"]), str(data["l"]))
+        except (ValueError, KeyError, TypeError, UnicodeError):
+            return None
+        if expiry < (time.time() if now is None else now):
+            return None
+        return person
+
+    # -- Discord ------------------------------------------------------------------------------
+    async def sign_in(self, code: str) -> SignedIn:
+        """Exchange an authorization code for a token, read the person it belongs to and sign
+        them a session; SignInFailed when Discord does not confirm them."""
+        form = {"client_id": str(self.client_id), "client_secret": self._secret,
+                "grant_type": "authorization_code", "code": code}
+        try:
+            async with self.http().post(f"{self.api}/oauth2/token", data=form) as answer:
+                status = answer.status
+                grant = await answer.json(content_type=None) if status == 200 else None
+            token = grant.get("access_token") if isinstance(grant, dict) else None
+            if not isinstance(token, str) or not token:
+                log.info("sign-in refused: Discord answered the code exchange with %s", status)
+                raise SignInFailed("code")
+            headers = {"Authorization": f"Bearer {token}"}
+            async with self.http().get(f"{self.api}/users/@me", headers=headers) as answer:
+                status = answer.status
+                user = await answer.json(content_type=None) if status == 200 else None
+        except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
+            log.warning("sign-in failed: Discord could not be asked (%s)", type(exc).__name__)
+            raise SignInFailed("unreachable") from None
+        if not isinstance(user, dict) or not str(user.get("id", "")).isdigit():
+            log.info("sign-in refused: Discord answered /users/@me with %s", status)
+            raise SignInFailed("user")
+        name = str(user.get("global_name") or user.get("username") or user["id"])
+        person = Person(int(user["id"]), name[:80], lang_of_locale(user.get("locale")))
+        log.info("signed in user %s to the web table", person.user_id)
+        return SignedIn(token, self.sign(person), person)
+
+    async def in_instance(self, instance_id: str, channel_id: int, user_id: int) -> bool:
+        """Whether the Activity instance exists, sits in the channel and has the person in it
+        (asked with the bot's token; a pass is remembered a minute)."""
+        key = (instance_id, channel_id, user_id)
+        now = time.monotonic()
+        if self._instances.get(key, 0.0) > now:
+            return True
+        if not instance_id or len(instance_id) > 200 or "/" in instance_id:
+            return False
+        url = f"{self.api}/applications/{self.client_id}/activity-instances/{instance_id}"
+        try:
+            async with self.http().get(
+                    url, headers={"Authorization": f"Bot {self._bot_token}"}) as answer:
+                status = answer.status
+                found = await answer.json(content_type=None) if status == 200 else None
+        except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
+            log.warning("activity instance check failed: Discord could not be asked (%s)",
+                        type(exc).__name__)
+            return False
+        if not isinstance(found, dict):
+            log.info("activity instance check: Discord answered %s", status)
+            return False
+        location = found.get("location")
+        where = location.get("channel_id") if isinstance(location, dict) else None
+        users = {str(u) for u in found.get("users") or []}
+        passed = str(where) == str(channel_id) and str(user_id) in users
+        if passed:
+            if len(self._instances) > 10_000:
+                self._instances.clear()
+            self._instances[key] = now + INSTANCE_KEPT
+        return passed
+
+    def secrets(self) -> list[str]:
+        """What must never reach a log line (for the log filter)."""
+        return [self._secret, self._bot_token]
+

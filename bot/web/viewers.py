@@ -1,0 +1,459 @@
+"""The web table's sockets: one per viewer, grouped per table, fed from the service's events.
+
+A viewer's socket speaks the messages of docs/design/activity.md. The service's events reach
+:meth:`Viewers.on_event`, which only notes the table's news and marks the table: a task of the
+table then takes each seat's position (one per seat watched, one for the spectators) and
+queues every viewer its own model — the public part made once per version and language, the
+seat's part once per seat — coalescing events that come faster than it sends. Each viewer has
+a writer task of its own, so a slow connection holds up nobody else. Nothing here is held
+while the service is called: the subscriber never awaits the service, and a move is made
+through :meth:`bot.tables.TableManager.act` from the socket's own task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot import tasks
+from bot.events import TableEvent
+from bot.model import CANCELLED, FINISHED, PLAYING, Refusal, Table
+from bot.position import Position
+from bot.tables import TableManager
+from bot.web.model import News, last_of, news_of, public_part, you_part
+from games import wording
+from games.cards import parse
+from games.core import Action, OptionError
+from games.wording import Msg
+
+log = logging.getLogger(__name__)
+
+#: the largest message a viewer may send (bytes of its text)
+MAX_MESSAGE = 4096
+#: messages queued for a viewer beyond which the viewer is dropped (it reads too slowly)
+MAX_QUEUED = 256
+#: news lines kept per table
+NEWS_KEPT = 12
+#: the events after which the channel's other viewers get its list of tables again
+LISTED = frozenset({"lobby", "start", "finish", "cancel"})
+#: the client's own words: every catalogue key with this prefix, sent without it in 'hello'
+CLIENT_PREFIX = "web-ui-"
+#: a refusal of the table service: the error code the page gets, and the sentence's key
+REFUSALS: dict[str, tuple[str, str]] = {
+    "no-table": ("no-table", "web-no-table"),
+    "not-started": ("stale", "not-started"),
+    "stale": ("stale", "web-stale"),
+    "not-seated": ("not-seated", "web-not-seated"),
+    "away": ("not-your-turn", "web-away"),
+    "not-your-turn": ("not-your-turn", "not-your-turn"),
+    "no-such-choice": ("illegal", "web-no-such-move"),
+    "illegal": ("illegal", "illegal"),
+}
+#: the sentence of each error the socket itself gives
+ERRORS = {
+    "bad-message": "web-bad-message",
+    "too-big": "web-too-big",
+    "no-table": "web-no-table",
+    "not-seated": "web-not-seated",
+    "not-your-turn": "not-your-turn",
+    "stale": "web-stale",
+    "illegal": "web-no-such-move",
+    "signed-out": "web-signed-out",
+    "forbidden": "web-forbidden",
+}
+
+
+def client_words(lang: str) -> dict[str, str]:
+    """The page's own words in a language: every ``web-ui-*`` message of the catalogues."""
+    keys = [k for k in wording.catalogue(wording.DEFAULT) if k.startswith(CLIENT_PREFIX)]
+    return {k[len(CLIENT_PREFIX):]: wording.text(k, lang) for k in keys}
+
+
+def refusal_sentence(refusal: Refusal, lang: str) -> tuple[str, str]:
+    """A refusal of the service as the page shows it: its error code and its sentence."""
+    code, key = REFUSALS.get(refusal.key, ("illegal", refusal.key))
+    params = {name: value.text(lang) if isinstance(value, (OptionError, Msg)) else value
+              for name, value in refusal.params.items()}
+    return code, wording.text(key, lang, **params)
+
+
+def error(code: str, lang: str, sentence: str | None = None) -> dict[str, Any]:
+    """An ``error`` message in the reader's language."""
+    return {"type": "error", "code": code,
+            "message": sentence if sentence is not None else wording.text(ERRORS[code], lang)}
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who a socket belongs to: signed in through Discord (or, in development, by name)."""
+
+    user_id: int
+    name: str
+    lang: str
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One open socket: its person, its channel, the table it watches, its queue."""
+
+    person: Person
+    channel_id: int
+    send: Callable[[str], Awaitable[None]]
+    close: Callable[[], Awaitable[Any]]
+    table: int | None = None
+    queue: deque[tuple[str, int | None, int | None]] = field(default_factory=deque)
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the version of the last table message queued, by table: an older one is not sent
+    versions: dict[int, int] = field(default_factory=dict)
+    writer: asyncio.Task[None] | None = None
+    closed: bool = False
+
+    def push(self, text: str, table: int | None = None, version: int | None = None) -> None:
+        """Queue a message (a table's model: unless a newer one of that table went before)."""
+        if self.closed:
+            return
+        if table is not None and version is not None:
+            if version < self.versions.get(table, -1):
+                return
+            self.versions[table] = version
+            # a model still queued for this table is replaced: only the newest matters
+            kept = [item for item in self.queue if item[1] != table]
+            if len(kept) != len(self.queue):
+                self.queue = deque(kept)
+        if len(self.queue) >= MAX_QUEUED:
+            self.closed = True
+            tasks.background(self._drop())
+            return
+        self.queue.append((text, table, version))
+        self.ready.set()
+
+    async def _drop(self) -> None:
+        await self.close()
+
+    def push_json(self, message: dict[str, Any]) -> None:
+        """Queue a message given as data."""
+        self.push(json.dumps(message, ensure_ascii=False))
+
+    async def write(self) -> None:
+        """Send what is queued, in order, until the socket closes."""
+        try:
+            while not self.closed:
+                await self.ready.wait()
+                self.ready.clear()
+                while self.queue and not self.closed:
+                    text, _table, _version = self.queue.popleft()
+                    await self.send(text)
+        except (ConnectionError, RuntimeError):
+            self.closed = True  # the socket went away; its reader ends the viewer
+
+
+@dataclass(eq=False)
+class Group:
+    """A table's viewers and what the web table keeps of it: its news and last move."""
+
+    table: Table
+    viewers: set[Viewer] = field(default_factory=set)
+    news: deque[News] = field(default_factory=lambda: deque(maxlen=NEWS_KEPT))
+    last: tuple[int, dict[str, Any] | None] | None = None  # (version after it, the move)
+    dirty: bool = False
+    task: asyncio.Task[None] | None = None
+    #: news noted so far (a count: the news kept is a window)
+    noted: int = 0
+    #: the shared part of the positions last sent, as JSON text (without its closing brace),
+    #: by what it is made of (see :meth:`Viewers._shared`)
+    shared: dict[tuple[Any, ...], str] = field(default_factory=dict)
+
+
+class Viewers:
+    """Every viewer of the web table in this process, grouped per table."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+        self.groups: dict[int, Group] = {}
+        self.by_channel: dict[int, set[Viewer]] = {}
+        #: models sent (tests and the benchmark read it)
+        self.sent = 0
+
+    # -- the service's events ---------------------------------------------------------------
+    def start(self) -> None:
+        """Receive the service's events."""
+        self.manager.subscribe(self.on_event)
+
+    def stop(self) -> None:
+        """Stop receiving them."""
+        self.manager.unsubscribe(self.on_event)
+
+    async def on_event(self, event: TableEvent) -> None:
+        """Note an event's news and mark its table (never awaits: the bus is not held up)."""
+        position = event.position
+        group = self.groups.get(event.table_id)
+        if group is None:
+            group = self.groups[event.table_id] = Group(event.table)
+        group.table = event.table
+        news = news_of(position, event.moves, event.kind, event.seat)
+        group.news.extend(news)
+        group.noted += len(news)
+        if event.moves:
+            group.last = (position.version, last_of(event.moves, position.public))
+        if group.viewers:
+            self._mark(group)
+        if event.kind in LISTED:
+            self._tell_channel(position.channel_id, exclude=event.table_id)
+        if position.status in (FINISHED, CANCELLED) and not group.viewers:
+            self.groups.pop(event.table_id, None)
+
+    def _mark(self, group: Group) -> None:
+        group.dirty = True
+        if group.task is None or group.task.done():
+            group.task = tasks.background(self._fan_out(group), name="web-table")
+
+    async def _fan_out(self, group: Group) -> None:
+        """Send every viewer of a table its model, until no event is left unshown."""
+        while group.dirty:
+            group.dirty = False
+            by_seat: dict[int | None, list[Viewer]] = {}
+            for viewer in list(group.viewers):
+                seat = group.table.seat_of(viewer.person.user_id)
+                by_seat.setdefault(seat, []).append(viewer)
+            for seat, viewers in by_seat.items():
+                position = await self.manager.snapshot(group.table, seat)
+                # only to those who still watch it (one may have moved on meanwhile)
+                self._send_models(group, position,
+                                  [v for v in viewers if v.table == position.table_id])
+            if group.table.status in (FINISHED, CANCELLED):
+                self.groups.pop(group.table.id, None)
+
+    def _send_models(self, group: Group, position: Position, viewers: list[Viewer]) -> None:
+        """Queue one seat's viewers (or the spectators) the model of ``position``."""
+        yours: dict[str, str] = {}
+        for viewer in viewers:
+            lang = viewer.person.lang
+            text = yours.get(lang)
+            if text is None:
+                shared = self._shared(group, position, lang)
+                text = yours[lang] = (shared + ',"you":'
+                                      + json.dumps(you_part(position, lang), ensure_ascii=False)
+                                      + "}")
+            viewer.push(text, position.table_id, position.version)
+            self.sent += 1
+
+    def _shared(self, group: Group, position: Position, lang: str) -> str:
+        """The public part of a table's model in a language, as JSON text without its closing
+        brace; made once for all seats' positions of the same table state: its version, and
+        what changes without a move (a lobby's seats, a seat handed to the computer, the
+        status, the timer, the news)."""
+        key = (position.version, position.status, position.seats, position.deadline,
+               position.ended, group.noted, lang)
+        found = group.shared.get(key)
+        if found is None:
+            if len(group.shared) > 8:
+                group.shared.clear()
+            last = group.last[1] if group.last and group.last[0] == position.version else None
+            part = public_part(position, lang, group.news, last)
+            found = group.shared[key] = json.dumps(part, ensure_ascii=False)[:-1]
+        return found
+
+    def _tell_channel(self, channel_id: int, exclude: int) -> None:
+        """The channel's viewers who watch no table of it get its list of tables again."""
+        for viewer in self.by_channel.get(channel_id, ()):
+            if viewer.table is None or viewer.table != exclude:
+                viewer.push_json(self.tables_message(channel_id, viewer.person.lang))
+
+    # -- a viewer's socket ------------------------------------------------------------------
+    def tables_message(self, channel_id: int, lang: str) -> dict[str, Any]:
+        """The channel's open tables (one table per channel), for the launcher's list."""
+        found = []
+        table = self.manager.in_channel(channel_id)
+        if table is not None:
+            rules = table.rules
+            found.append({
+                "id": table.id, "game": rules.id,
+                "title": rules.name_ja if lang == "ja" and rules.name_ja else rules.name,
+                "status": table.status, "players": len(table.seats),
+                "seats": [seat.name for seat in table.seats], "version": table.version})
+        return {"type": "tables", "tables": found}
+
+    def hello(self, person: Person) -> dict[str, Any]:
+        """The first message: who the viewer is, their language, the page's own words."""
+        return {"type": "hello", "user": {"id": str(person.user_id), "name": person.name},
+                "lang": person.lang, "words": client_words(person.lang)}
+
+    async def serve(self, socket: Any, person: Person, channel_id: int) -> None:
+        """Answer one viewer's socket until it closes (``socket``: aiohttp's
+        WebSocketResponse, already prepared)."""
+        from aiohttp import WSMsgType
+
+        viewer = Viewer(person, channel_id, socket.send_str, socket.close)
+        viewer.writer = tasks.background(viewer.write(), name="web-viewer")
+        self.by_channel.setdefault(channel_id, set()).add(viewer)
+        viewer.push_json(self.hello(person))
+        try:
+            async for frame in socket:
+                if frame.type == WSMsgType.TEXT:
+                    await self.receive(viewer, frame.data)
+                elif frame.type == WSMsgType.BINARY:
+                    viewer.push_json(error("bad-message", person.lang))
+                elif frame.type == WSMsgType.ERROR:
+                    break
+                if viewer.closed:
+                    break
+        finally:
+            self.leave(viewer)
+
+    def leave(self, viewer: Viewer) -> None:
+        """Forget a viewer whose socket closed."""
+        viewer.closed = True
+        viewer.ready.set()
+        self._unwatch(viewer)
+        channel = self.by_channel.get(viewer.channel_id)
+        if channel is not None:
+            channel.discard(viewer)
+            if not channel:
+                del self.by_channel[viewer.channel_id]
+
+    def _unwatch(self, viewer: Viewer) -> None:
+        if viewer.table is None:
+            return
+        group = self.groups.get(viewer.table)
+        viewer.table = None
+        if group is not None:
+            group.viewers.discard(viewer)
+            if not group.viewers and group.table.id not in self.manager.tables:
+                self.groups.pop(group.table.id, None)
+
+    async def receive(self, viewer: Viewer, data: str) -> None:
+        """Answer one message of a viewer."""
+        lang = viewer.person.lang
+        if len(data.encode("utf-8")) > MAX_MESSAGE:
+            viewer.push_json(error("too-big", lang))
+            return
+        try:
+            message = json.loads(data)
+        except ValueError:
+            message = None
+        kind = message.get("type") if isinstance(message, dict) else None
+        if not isinstance(message, dict) or not isinstance(kind, str):
+            viewer.push_json(error("bad-message", lang))
+            return
+        if kind == "ping":
+            viewer.push_json({"type": "pong"})
+        elif kind == "tables":
+            viewer.push_json(self.tables_message(viewer.channel_id, lang))
+        elif kind == "watch":
+            table = self._table_of(viewer, message)
+            if table is not None:
+                await self.watch(viewer, table)
+        elif kind == "act":
+            table = self._table_of(viewer, message)
+            if table is not None:
+                await self.act(viewer, table, message)
+        else:
+            viewer.push_json(error("bad-message", lang))
+
+    def _table_of(self, viewer: Viewer, message: dict[str, Any]) -> Table | None:
+        """The open table a message names, when it is of the viewer's channel (else the
+        error is sent and None returned)."""
+        lang = viewer.person.lang
+        table_id = message.get("table")
+        if not isinstance(table_id, int) or isinstance(table_id, bool):
+            viewer.push_json(error("bad-message", lang))
+            return None
+        table = self.manager.tables.get(table_id)
+        if table is None:
+            viewer.push_json(error("no-table", lang))
+            return None
+        if table.channel_id != viewer.channel_id:
+            viewer.push_json(error("forbidden", lang))
+            return None
+        return table
+
+    async def watch(self, viewer: Viewer, table: Table) -> None:
+        """Show a viewer a table (instead of the one before): its whole position now."""
+        if viewer.table != table.id:
+            self._unwatch(viewer)
+            group = self.groups.get(table.id)
+            if group is None:
+                group = self.groups[table.id] = Group(table)
+            group.viewers.add(viewer)
+            viewer.table = table.id
+        await self.send_position(viewer, table)
+
+    async def send_position(self, viewer: Viewer, table: Table) -> None:
+        """Queue a viewer the table's whole position now, from their seat or as a spectator."""
+        position = await self.manager.snapshot(table, table.seat_of(viewer.person.user_id))
+        group = self.groups.get(table.id) or Group(table)
+        self._send_models(group, position, [viewer])
+
+    async def act(self, viewer: Viewer, table: Table, message: dict[str, Any]) -> None:
+        """A viewer's move: a legal move's index, or the cards of one, at a version. A refusal
+        is answered with its sentence, then the position now."""
+        lang = viewer.person.lang
+        version, index, cards = message.get("version"), message.get("move"), message.get("cards")
+        wrong_number = not isinstance(version, int) or isinstance(version, bool)
+        choice_given = (index is None) != (cards is None)
+        bad_index = index is not None and (not isinstance(index, int) or isinstance(index, bool))
+        bad_cards = cards is not None and not (
+            isinstance(cards, list) and 0 < len(cards) <= 60
+            and all(isinstance(c, str) for c in cards))
+        if wrong_number or not choice_given or bad_index or bad_cards:
+            viewer.push_json(error("bad-message", lang))
+            return
+        try:
+            choice = await self._choice(viewer, table, version, index, cards)
+            await self.manager.act(table.id, viewer.person.user_id, version, choice)
+        except Refusal as refusal:
+            code, sentence = refusal_sentence(refusal, lang)
+            viewer.push_json(error(code, lang, sentence))
+            if table.id in self.manager.tables:
+                await self.send_position(viewer, table)
+
+    async def _choice(self, viewer: Viewer, table: Table, version: Any, index: Any,
+                      cards: Any) -> int | Action:
+        """What the service is asked to play: a move's index, checked against the viewer's
+        position first so that each refusal says the real reason (not seated, stale, not
+        your turn); cards that make no legal move become the move of the kind they could
+        be, so that the rules say why it is not allowed."""
+        now = await self.manager.snapshot(table, table.seat_of(viewer.person.user_id))
+        if now.seat is None:
+            raise Refusal("not-seated")
+        if now.status != PLAYING or now.over:
+            raise Refusal("not-started")
+        if now.version != version:
+            raise Refusal("stale")
+        if not now.moves and now.seat not in now.to_act:
+            raise Refusal("not-your-turn")
+        if index is not None:
+            if not 0 <= index < len(now.moves):
+                raise Refusal("no-such-choice")
+            return int(index)
+        try:
+            wanted = sorted(str(parse(c)) for c in cards)
+        except ValueError:
+            raise Refusal("no-such-choice") from None
+        found = [m.index for m in now.moves
+                 if sorted(str(c) for c in m.action.cards) == wanted]
+        if len(found) == 1:
+            return found[0]
+        kinds = {m.action.kind for m in now.moves if m.action.cards}
+        if found or len(kinds) != 1:  # several moves of those cards, or no kind to try
+            raise Refusal("no-such-choice")
+        # the rules refuse it with their own sentence (a card not followed, not held...)
+        return Action.of(kinds.pop(), [parse(c) for c in cards])
+
+    async def close(self) -> None:
+        """Close every socket (the process stops)."""
+        viewers = [v for channel in self.by_channel.values() for v in channel]
+        for viewer in viewers:
+            viewer.closed = True
+            viewer.ready.set()
+            with contextlib.suppress(Exception):
+                await viewer.close()
+        for group in self.groups.values():
+            if group.task is not None:
+                group.task.cancel()

@@ -1,0 +1,94 @@
+"""The web table beside the chat table in one bot: the real Deckhand, its cogs and its web
+server against the simulated Discord. A move clicked in the chat reaches the sockets; a move
+made on a socket reaches the chat's table message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiohttp
+
+from bot.client import Deckhand
+from bot.config import ActivitySettings, Settings
+from bot.storage import Storage
+from tests.bot.fakegame import lookup
+from tests.bot.sim_helpers import button, game_ids, verb_of
+from tests.discord_sim import SimulatedDiscord
+from tests.web.helpers import Site, Socket
+
+
+async def test_a_move_clicked_in_chat_reaches_the_sockets_and_back(tmp_path: Path) -> None:
+    async with SimulatedDiscord() as sim:
+        guild = sim.add_guild("Cards")
+        channel = sim.add_channel(guild, "table")
+        alice, bob = sim.add_user("Alice", locale="ja"), sim.add_user("Bob")
+        for user in (alice, bob):
+            sim.add_member(guild, user)
+        # the recipe of a bot with its web table on: a free port (0), read back from bot.web
+        activity = ActivitySettings(int(sim.application_id), sim.client_secret, 0, "127.0.0.1")
+        settings = Settings(token="sim-token", db_path=str(tmp_path / "db.sqlite3"),
+                            ai_delay=0.0, ai_level="random", activity=activity)
+        store = await Storage.open(settings.db_path)
+        bot = Deckhand(settings, store, rules_for=lookup, game_ids=game_ids)
+        await sim.start(bot)
+        assert bot.web is not None and bot.web.port > 0
+        http = aiohttp.ClientSession()
+        web = Site(sim, bot.manager, bot.web, guild, channel, http)
+        try:
+            r = await sim.slash(alice, channel, "play", {"game": "spar"})
+            assert r.status == "ok"
+            await sim.settle()
+            table_message = sim.last_message(channel)
+            assert table_message is not None
+            await sim.click(bob, table_message, button(table_message, "join")["custom_id"])
+            await sim.click(alice, table_message, button(table_message, "start")["custom_id"])
+            await sim.settle()
+            table = bot.manager.in_channel(int(channel.id))
+            assert table is not None and table.status == "playing"
+            instance = sim.add_activity_instance(channel, [alice, bob])
+            sockets: dict[str, Socket] = {}
+            for name, user in (("Alice", alice), ("Bob", bob)):
+                sockets[name] = await web.viewer(user, instance)
+                await sockets[name].request({"type": "watch", "table": table.id}, "table")
+
+            # in the chat: the person due opens their hand and plays its first card
+            version = table.version
+            due = alice if table.seat_of(int(alice.id)) in table.state.to_act else bob
+            r = await sim.click(due, sim.last_message(channel),
+                                button(sim.last_message(channel), "hand")["custom_id"])
+            panel = r.message
+            assert panel is not None
+            picks = [s for s in panel.selects() if verb_of(s["custom_id"]) == "pick"]
+            acts = [b for b in panel.buttons() if verb_of(b["custom_id"]) == "act"]
+            if picks:
+                await sim.select(due, panel, picks[0]["custom_id"],
+                                 [picks[0]["options"][0]["value"]])
+            else:
+                await sim.click(due, panel, acts[0]["custom_id"])
+            for socket in sockets.values():
+                seen = await socket.wait_for(lambda m: m.get("type") == "table"
+                                             and m["version"] > version)
+                assert seen["last"] is not None and seen["log"]
+            assert any("スパー" in m.get("title", "") for m in sockets["Alice"].received)
+
+            # on the web: the next person due plays; the chat's table message shows it
+            await sim.settle()
+            version = table.version
+            name = next(n for n, s in sockets.items() if s.received[-1].get("you", {})
+                        .get("may_act") and s.received[-1]["version"] == version)
+            model = sockets[name].received[-1]
+            before = sim.last_message(channel).raw
+            await sockets[name].send({"type": "act", "table": table.id, "version": version,
+                                      "move": model["you"]["moves"][0]["index"]})
+            await sockets[name].wait_for(lambda m: m.get("type") == "table"
+                                         and m["version"] > version)
+            await sim.settle()
+            assert table.version > version
+            assert sim.last_message(channel).raw != before  # the chat's table moved on
+            assert sim.spec_errors == [] and sim.client_errors == []
+        finally:
+            for socket in web.sockets:
+                await socket.close()
+            await http.close()
+            await sim.stop_bot(graceful=True)
+            await store.close()
