@@ -12,8 +12,10 @@ With the Activity, the application also has an entry point command (type 4, the 
 "Launch"), which Discord makes when Activities are enabled. A bulk overwrite replaces every
 global command, and Discord refuses one that leaves the entry point out (error 50240) rather
 than delete it; so the global sync then sends the entry point Discord holds, unchanged, with
-the slash commands (or the default one, when there is none yet). Without the Activity the sync
-sends the slash commands alone, as before.
+the slash commands. When Discord holds none (Activities are not enabled in the Developer
+Portal yet, or its owner deleted it) none is made: one with Discord's handler may only be made
+for an app with Activities enabled, and it is the owner's to shape. Without the Activity the
+sync sends the slash commands alone, as before.
 """
 
 from __future__ import annotations
@@ -45,11 +47,6 @@ PRIMARY_ENTRY_POINT = 4
 DISCORD_LAUNCH_ACTIVITY = 2
 #: what Discord answers a bulk overwrite that leaves out the entry point command
 ENTRY_POINT_REMOVED = 50240
-#: the entry point sent when Discord holds none: the one Discord itself makes
-DEFAULT_ENTRY_POINT: dict[str, Any] = {
-    "name": "launch", "description": "", "type": PRIMARY_ENTRY_POINT,
-    "handler": DISCORD_LAUNCH_ACTIVITY, "integration_types": [0], "contexts": [0],
-}
 #: the fields of a command Discord gives back that a bulk overwrite does not take
 SERVER_FIELDS = ("id", "application_id", "version", "guild_id", "name_localized",
                  "description_localized")
@@ -149,9 +146,9 @@ def state_key(guild_id: int | None) -> str:
     return f"commands:{guild_id if guild_id is not None else 'global'}"
 
 
-async def entry_point(tree: app_commands.CommandTree[Any]) -> dict[str, Any]:
-    """The entry point command as Discord holds it now (its own fields only), or the default
-    one when it holds none."""
+async def entry_point(tree: app_commands.CommandTree[Any]) -> dict[str, Any] | None:
+    """The entry point command as Discord holds it now (the fields a bulk overwrite takes),
+    or None when it holds none."""
     client = tree.client
     assert client.application_id is not None
     found = await client.http.get_global_commands(client.application_id)
@@ -159,7 +156,7 @@ async def entry_point(tree: app_commands.CommandTree[Any]) -> dict[str, Any]:
         if command.get("type") == PRIMARY_ENTRY_POINT:
             return {name: value for name, value in command.items()
                     if name not in SERVER_FIELDS}
-    return dict(DEFAULT_ENTRY_POINT)
+    return None
 
 
 async def sync_commands(tree: app_commands.CommandTree[Any], store: Storage, *,
@@ -185,8 +182,14 @@ async def sync_commands(tree: app_commands.CommandTree[Any], store: Storage, *,
     try:
         if keeps_entry:
             assert tree.client.application_id is not None
+            entry = await entry_point(tree)
+            if entry is None:
+                log.warning("the Activity is configured but Discord holds no entry point "
+                            "command: enable Activities in the Developer Portal (it makes "
+                            "one) for the App Launcher to offer it (docs/activity.md)")
             await tree.client.http.bulk_upsert_global_commands(
-                tree.client.application_id, payload=[*payload, await entry_point(tree)])
+                tree.client.application_id,
+                payload=payload if entry is None else [*payload, entry])
         else:
             await tree.sync(guild=guild)
     except discord.HTTPException as error:

@@ -79,8 +79,8 @@ async def test_open_table_launches_the_activity_in_the_table_channel_for_a_spect
         assert r.activity_instance_id is not None
         [launch] = sim.launches
         assert (launch.user, launch.channel, launch.interaction_id) == (carol, channel, r.id)
-        where = sim.activity_instances[launch.instance_id]["location"]
-        assert where["channel_id"] == channel.id and where["kind"] == "gc"
+        assert launch.instance_id == r.activity_instance_id
+        assert sim._activity_instances[launch.instance_id] == (channel, [carol])
         assert len(sim.ephemerals(carol)) == before  # the Activity is the whole answer
         assert sim.spec_errors == [] and sim.client_errors == []
 
@@ -198,15 +198,18 @@ async def test_a_customised_entry_point_is_sent_back_unchanged(
         await bot.store.close()
 
 
-async def test_an_entry_point_is_made_when_discord_holds_none(
-        tmp_path: Path, configured: None) -> None:
-    async with SimulatedDiscord(activities=True) as sim:
-        sim._global_commands.clear()  # the owner deleted it
+async def test_no_entry_point_is_made_when_discord_holds_none(
+        tmp_path: Path, configured: None, caplog: pytest.LogCaptureFixture) -> None:
+    # Activities not enabled in the portal: an entry point with Discord's handler would be
+    # refused, and the App Launcher's command is the owner's to make there
+    async with SimulatedDiscord(activities=False) as sim:
         bot = await make_bot(tmp_path / "deckhand.sqlite3")
         await sim.start(bot, wait_for_sync=True)
         await sim.settle()
-        [made] = entry_points(sim.commands())
-        assert (made["name"], made["handler"]) == ("launch", 2)
+        [put] = puts(sim)
+        assert put.status == 200 and entry_points(put.json) == []
+        assert "play" in {c["name"] for c in sim.commands()}
+        assert any("holds no entry point" in r.getMessage() for r in caplog.records)
         await sim.stop_bot()
         await bot.manager.close()
         await bot.store.close()
@@ -244,20 +247,25 @@ async def test_an_app_with_activities_but_none_configured_is_told_what_to_set(
 async def test_turning_the_activity_on_sends_the_commands_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "deckhand.sqlite3"
-    async with SimulatedDiscord(activities=True) as sim:
-        sim._global_commands.clear()  # Activities enabled in the portal only later
+    async with SimulatedDiscord() as sim:
         bot = await make_bot(db)
         await sim.start(bot, wait_for_sync=True)
         await sim.settle()
         await sim.stop_bot()
         await bot.manager.close()
         await bot.store.close()
-        assert len(puts(sim)) == 1 and entry_points(sim.commands()) == []
+        assert len(puts(sim)) == 1
+        # the owner enables Activities in the portal (Discord makes the entry point), then
+        # configures the Activity here
+        sim.activities = True
+        sim._global_commands.append(sim._stored_command(
+            {"name": "launch", "description": "", "type": ENTRY_POINT, "handler": 2}, None, None))
         monkeypatch.setattr(Deckhand, "activity_configured", property(lambda self: True))
         bot = await make_bot(db)
         await sim.start(bot, wait_for_sync=True)
         await sim.settle()
-        assert len(puts(sim)) == 2 and len(entry_points(sim.commands())) == 1
+        assert len(puts(sim)) == 2 and puts(sim)[-1].status == 200
+        assert len(entry_points(sim.commands())) == 1
         await sim.stop_bot()
         await bot.manager.close()
         await bot.store.close()

@@ -215,10 +215,9 @@ class SimulatedDiscord:
         #: whether the application has Activities enabled (the EMBEDDED flag): it then has
         #: Discord's default entry point command and may answer with LAUNCH_ACTIVITY
         self.activities = activities
-        #: every Activity opened, oldest first
+        #: every Activity opened, oldest first (each also an instance that
+        #: GET .../activity-instances/{id} answers)
         self.launches: list[ActivityLaunch] = []
-        #: each open Activity instance as GET .../activity-instances/{id} shows it
-        self.activity_instances: dict[str, dict[str, Any]] = {}
         #: the shard count GET /gateway/bot recommends
         self.shard_count = shards
         self.result_idle = result_idle
@@ -797,15 +796,7 @@ class SimulatedDiscord:
 
     def _launch(self, user: SimUser, channel: SimChannel, interaction_id: str | None) -> str:
         """Open the Activity in a channel for a person: its instance id."""
-        instance_id = f"i-{self._ids.next()}-gc-{channel.guild_id}-{channel.id}" \
-            if channel.guild_id is not None else f"i-{self._ids.next()}-pc-{channel.id}"
-        location: dict[str, Any] = {"id": f"gc-{channel.guild_id}-{channel.id}", "kind": "gc",
-                                    "channel_id": channel.id, "guild_id": channel.guild_id}
-        if channel.guild_id is None:
-            location = {"id": f"pc-{channel.id}", "kind": "pc", "channel_id": channel.id}
-        self.activity_instances[instance_id] = {
-            "application_id": self.application_id, "instance_id": instance_id,
-            "launch_id": self._ids.next(), "location": location, "users": [user.id]}
+        instance_id = self.add_activity_instance(channel, [user])
         self.launches.append(ActivityLaunch(instance_id, user, channel, interaction_id,
                                             self.now()))
         return instance_id
