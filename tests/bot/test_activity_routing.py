@@ -14,7 +14,12 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.client import Deckhand
+from bot.config import ConfigError, load
 from bot.db import POSTGRESQL
+from bot.web.auth import Auth
+from bot.web.routing import HEADER, VOUCH_SECONDS, Router, router_of
+from bot.web.viewers import Person
 from tests.bot.conftest import Backend
 from tests.bot.realbot import RealBot
 from tests.bot.sim_helpers import button, table_of, verb_of
@@ -163,3 +168,81 @@ async def test_a_viewer_of_another_process_watches_and_plays_through_it(
             for bot in (a, b):
                 if bot.proc is not None and bot.proc.returncode is None:
                     await bot.stop()
+
+
+# -- the parts, without processes --------------------------------------------------------------
+
+
+class FakeRequest:
+    """What :meth:`Router.vouched` reads of a request: its headers and query."""
+
+    def __init__(self, headers: dict[str, str], query: dict[str, str]) -> None:
+        self.headers = headers
+        self.query = query
+
+
+def router(secret: str = "secret") -> Router:
+    """A router of shard 1 of 2 (its store is never asked here)."""
+
+    async def nowhere(channel_id: int) -> int | None:
+        return None
+
+    return Router(None, secret, (1,), 2, nowhere)  # type: ignore[arg-type]
+
+
+def test_a_vouch_names_the_person_for_its_channel_only_and_briefly() -> None:
+    alice = Person(123, "Alice", "ja")
+    signed = router().vouch(alice, 77, now=1000.0)
+    asked = {"channel_id": "77"}
+    assert router().vouched(FakeRequest({HEADER: signed}, asked), now=1010.0) == alice  # type: ignore[arg-type]
+    for request, now in (
+            (FakeRequest({HEADER: signed}, {"channel_id": "78"}), 1010.0),  # another channel
+            (FakeRequest({HEADER: signed}, asked), 1000.0 + VOUCH_SECONDS + 1),  # too late
+            (FakeRequest({HEADER: signed[:-2] + "AA"}, asked), 1010.0),  # altered
+            (FakeRequest({}, asked), 1010.0)):  # none
+        assert router().vouched(request, now=now) is None  # type: ignore[arg-type]
+    other_secret = router("another").vouch(alice, 77, now=1000.0)
+    assert router().vouched(FakeRequest({HEADER: other_secret}, asked), now=1010.0) is None  # type: ignore[arg-type]
+
+
+def test_a_session_is_no_vouch_and_a_vouch_no_session() -> None:
+    alice = Person(123, "Alice", "en")
+    auth = Auth(1, "secret", "token")
+    session = auth.sign(alice)
+    assert router().vouched(FakeRequest({HEADER: session}, {"channel_id": "77"})) is None  # type: ignore[arg-type]
+    assert auth.read(router().vouch(alice, 77)) is None
+
+
+def test_the_owner_of_a_guild_is_its_shards_process() -> None:
+    on_shard_1 = next(g for g in range(1 << 22, 1 << 30, 1 << 22) if (g >> 22) % 2 == 1)
+    assert router().owns(on_shard_1) and not router().owns(on_shard_1 + (1 << 22))
+
+
+@pytest.mark.parametrize(("db", "shards", "routed"), [
+    ("deckhand.sqlite3", "1/2", False),  # SQLite: each process its own file, nothing shared
+    ("postgresql://deckhand@127.0.0.1/deckhand", None, False),  # one process: every shard
+    ("postgresql://deckhand@127.0.0.1/deckhand", "1/2", True),
+])
+def test_only_a_slice_of_shards_on_postgresql_routes(db: str, shards: str | None,
+                                                      routed: bool) -> None:
+    env = {"DISCORD_TOKEN": "t", "DECKHAND_DB": db, "DISCORD_CLIENT_ID": "1",
+           "DISCORD_CLIENT_SECRET": "s", "DECKHAND_WEB_PORT": "0"}
+    if shards:
+        env["DECKHAND_SHARDS"] = shards
+    settings = load(env)
+
+    async def build() -> bool:
+        bot = Deckhand(settings, None)  # type: ignore[arg-type]
+        return bot.router is not None and router_of(bot.web.app) is bot.router  # type: ignore[union-attr]
+
+    assert asyncio.run(build()) is routed
+
+
+def test_the_internal_address_setting() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    assert load(base).web_internal_url is None
+    assert load({**base, "DECKHAND_WEB_INTERNAL_URL": "http://10.0.0.5:8080/"}
+                ).web_internal_url == "http://10.0.0.5:8080"
+    for bad in ("10.0.0.5:8080", "http://10.0.0.5:8080/ws", "ftp://x", "http://:80"):
+        with pytest.raises(ConfigError, match="DECKHAND_WEB_INTERNAL_URL"):
+            load({**base, "DECKHAND_WEB_INTERNAL_URL": bad})
