@@ -233,6 +233,7 @@ def test_only_a_slice_of_shards_on_postgresql_routes(db: str, shards: str | None
 
     async def build() -> bool:
         bot = Deckhand(settings, None)  # type: ignore[arg-type]
+        assert bot.activity_configured  # Open table and the entry point follow the settings
         return bot.router is not None and router_of(bot.web.app) is bot.router  # type: ignore[union-attr]
 
     assert asyncio.run(build()) is routed
