@@ -26,6 +26,7 @@ from discord.ext import commands
 import games
 from bot import logs, memory
 from bot.config import Settings
+from bot.db import is_postgres
 from bot.health import HEARTBEAT_SECONDS
 from bot.i18n import Translator
 from bot.lane import Lane
@@ -35,6 +36,7 @@ from bot.storage import Storage
 from bot.tables import RulesLookup, TableManager
 from bot.tree import DeckhandTree, sync_commands
 from bot.web.app import WebServer, web_server
+from bot.web.routing import Router, attach
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +152,14 @@ class Deckhand(commands.AutoShardedBot):
         if activity is not None and not only_sync:
             self.web = web_server(self.manager, activity, activity.client_secret,
                                   settings.token, activity.host, activity.port)
+        #: several processes on PostgreSQL: a viewer of another process's table is forwarded
+        #: there (None: one process, or SQLite)
+        self.router: Router | None = None
+        if (self.web is not None and activity is not None and settings.shard_ids is not None
+                and settings.shard_count is not None and is_postgres(settings.db_path)):
+            self.router = Router(store, activity.client_secret, settings.shard_ids,
+                                 settings.shard_count, self.guild_of_channel)
+            attach(self.web.app, self.router)
 
     @classmethod
     async def create(cls, settings: Settings, *, only_sync: bool = False) -> Deckhand:
@@ -167,7 +177,7 @@ class Deckhand(commands.AutoShardedBot):
         if self.only_sync:
             await self.load_commands()
             await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild,
-                                force=True)
+                                force=True, activity=self.activity_configured)
             return
         for kind, chosen in self.painters.items():
             await chosen.start()
@@ -175,10 +185,14 @@ class Deckhand(commands.AutoShardedBot):
         await self.load_commands()
         resumed = await self.manager.resume(owns=self.owns_guild)
         if self.syncs_commands():
-            await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild)
+            await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild,
+                                activity=self.activity_configured)
         self.dispatch("tables_resumed", resumed)  # the table cog refreshes their messages
         if self.web is not None:  # the web table, once the tables are back
             await self.web.start()
+            if self.router is not None:  # where the other processes find this one's tables
+                await self.router.announce(self.settings.web_internal_url
+                                           or f"http://127.0.0.1:{self.web.port}")
         # before the gateway connects: nobody waits for this collection
         memory.keep_startup_objects()
         beat_path = self.settings.heartbeat_path
@@ -192,6 +206,24 @@ class Deckhand(commands.AutoShardedBot):
         await self.tree.set_translator(Translator(self.rules_for))
         for name in EXTENSIONS:
             await importlib.import_module(name).setup(self)
+
+    @property
+    def activity_configured(self) -> bool:
+        """Whether the Activity is configured (``settings.activity``): then the table message
+        offers Open table and the commands keep the entry point."""
+        return self.settings.activity is not None
+
+    async def guild_of_channel(self, channel_id: int) -> int | None:
+        """The guild of a channel: from its tables in the database, else from Discord."""
+        found = await self.store.guild_of_channel(channel_id)
+        if found is not None:
+            return found
+        try:
+            channel = await self.http.get_channel(channel_id)
+        except discord.HTTPException:
+            return None
+        guild = channel.get("guild_id")
+        return int(str(guild)) if guild is not None else None
 
     def syncs_commands(self) -> bool:
         """Whether this process sends the commands to Discord: the one running shard 0."""

@@ -91,6 +91,9 @@ class Settings:
     heartbeat_path: str | None = None
     #: the Activity's web table, served beside the bot (None: off)
     activity: ActivitySettings | None = None
+    #: where the other processes reach this one's web table (several processes on
+    #: PostgreSQL; None: http://127.0.0.1:<its port>)
+    web_internal_url: str | None = None
 
     def __repr__(self) -> str:
         return (
@@ -103,7 +106,7 @@ class Settings:
             f"log_level={self.log_level!r}, timer_scale={self.timer_scale!r}, "
             f"shards={shards_text(self.shard_ids, self.shard_count)!r}, "
             f"log_format={self.log_format!r}, heartbeat_path={self.heartbeat_path!r}, "
-            f"activity={self.activity!r})"
+            f"activity={self.activity!r}, web_internal_url={self.web_internal_url!r})"
         )
 
     __str__ = __repr__
@@ -330,6 +333,25 @@ def read_activity(env: Mapping[str, str]) -> ActivitySettings | None:
                             _switch(env, "DECKHAND_WEB_DEV", False))
 
 
+def read_internal_url(env: Mapping[str, str]) -> str | None:
+    """``DECKHAND_WEB_INTERNAL_URL``: an http(s) address with a host, no path; None unset."""
+    raw = env.get("DECKHAND_WEB_INTERNAL_URL", "").strip().rstrip("/")
+    if not raw:
+        return None
+    try:
+        parts = urlsplit(raw)
+        fine = parts.scheme in ("http", "https") and bool(parts.hostname) and not parts.path \
+            and not parts.query
+        _ = parts.port  # a malformed port raises
+    except ValueError:
+        fine = False
+    if not fine:
+        raise ConfigError(
+            "DECKHAND_WEB_INTERNAL_URL must be the address other Deckhand processes reach this "
+            f"one's web table at, like http://10.0.0.5:8080 (no path), not {raw!r}.")
+    return raw
+
+
 def load(env: Mapping[str, str] | None = None) -> Settings:
     """The settings from ``env`` (default: the process environment); ConfigError when unusable."""
     source = os.environ if env is None else env
@@ -372,4 +394,5 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         log_format=log_format,
         heartbeat_path=source.get("DECKHAND_HEARTBEAT", "").strip() or None,
         activity=read_activity(source),
+        web_internal_url=read_internal_url(source),
     )

@@ -133,6 +133,17 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE tables ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
     """,
+    # 8: each shard's process's internal web address (several processes on PostgreSQL: a
+    # viewer's socket reaching another process is forwarded to the owner, bot/web/routing.py)
+    """
+    CREATE TABLE web_routes (
+        shard_count INTEGER NOT NULL,
+        shard INTEGER NOT NULL,
+        url TEXT NOT NULL,
+        updated REAL NOT NULL,
+        PRIMARY KEY (shard_count, shard)
+    );
+    """,
 )
 
 
@@ -336,6 +347,29 @@ class Storage:
             " ON CONFLICT(name) DO UPDATE SET value=excluded.value",
             [(name, value)],
         )
+
+
+    # -- the web table's routes between processes -----------------------------------------
+    async def set_web_route(self, shard_count: int, shards: tuple[int, ...], url: str) -> None:
+        """Record that these shards (of ``shard_count``) are served at ``url``."""
+        now = time.time()
+        await self.db.executemany(
+            "INSERT INTO web_routes (shard_count, shard, url, updated) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(shard_count, shard) DO UPDATE SET url=excluded.url,"
+            " updated=excluded.updated",
+            [(shard_count, shard, url, now) for shard in shards])
+
+    async def web_route(self, shard_count: int, shard: int) -> str | None:
+        """The internal web address of the process serving a shard, or None."""
+        row = await self.db.one("SELECT url FROM web_routes WHERE shard_count=? AND shard=?",
+                                shard_count, shard)
+        return None if row is None else str(row[0])
+
+    async def guild_of_channel(self, channel_id: int) -> int | None:
+        """The guild of a channel that has ever had a table, or None."""
+        row = await self.db.one("SELECT guild_id FROM tables WHERE channel_id=? LIMIT 1",
+                                channel_id)
+        return None if row is None else int(row[0])
 
 
 def _finish(row: TableRow, outcome: dict[str, Any]) -> Plan[None]:

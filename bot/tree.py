@@ -7,6 +7,15 @@ fingerprint of what it last sent (the exact JSON, per application and per target
 the development server) in the database, and sends again only when the fingerprint differs.
 Only the process that runs shard 0 syncs (every process runs the same code, so one is enough);
 ``deckhand sync`` sends them whatever the fingerprint says.
+
+With the Activity, the application also has an entry point command (type 4, the App Launcher's
+"Launch"), which Discord makes when Activities are enabled. A bulk overwrite replaces every
+global command, and Discord refuses one that leaves the entry point out (error 50240) rather
+than delete it; so the global sync then sends the entry point Discord holds, unchanged, with
+the slash commands. When Discord holds none (Activities are not enabled in the Developer
+Portal yet, or its owner deleted it) none is made: one with Discord's handler may only be made
+for an app with Activities enabled, and it is the owner's to shape. Without the Activity the
+sync sends the slash commands alone, as before.
 """
 
 from __future__ import annotations
@@ -32,6 +41,15 @@ log = logging.getLogger(__name__)
 
 #: what ``PUT .../commands`` sends: one dict per command
 Payload = list[dict[str, Any]]
+#: Discord's application command type of an entry point, and its handler that launches the
+#: Activity without the bot (docs: Application Commands, Entry Point Commands)
+PRIMARY_ENTRY_POINT = 4
+DISCORD_LAUNCH_ACTIVITY = 2
+#: what Discord answers a bulk overwrite that leaves out the entry point command
+ENTRY_POINT_REMOVED = 50240
+#: the fields of a command Discord gives back that a bulk overwrite does not take
+SERVER_FIELDS = ("id", "application_id", "version", "guild_id", "name_localized",
+                 "description_localized")
 CommandT = TypeVar("CommandT", bound="app_commands.Command[Any, Any, Any] | app_commands.Group")
 
 
@@ -128,20 +146,59 @@ def state_key(guild_id: int | None) -> str:
     return f"commands:{guild_id if guild_id is not None else 'global'}"
 
 
+async def entry_point(tree: app_commands.CommandTree[Any]) -> dict[str, Any] | None:
+    """The entry point command as Discord holds it now (the fields a bulk overwrite takes),
+    or None when it holds none."""
+    client = tree.client
+    assert client.application_id is not None
+    found = await client.http.get_global_commands(client.application_id)
+    for command in found:
+        if command.get("type") == PRIMARY_ENTRY_POINT:
+            return {name: value for name, value in command.items()
+                    if name not in SERVER_FIELDS}
+    return None
+
+
 async def sync_commands(tree: app_commands.CommandTree[Any], store: Storage, *,
-                        dev_guild: int | None = None, force: bool = False) -> bool:
+                        dev_guild: int | None = None, force: bool = False,
+                        activity: bool = False) -> bool:
     """Send the commands to Discord (globally, or to ``dev_guild`` only) if they differ from
-    the last ones sent, or with ``force``; True when they were sent."""
+    the last ones sent, or with ``force``; True when they were sent. With ``activity`` the
+    global commands keep the entry point command (an entry point is global only: a sync to
+    the development server leaves it alone)."""
     guild = discord.Object(dev_guild) if dev_guild is not None else None
     if guild is not None:
         tree.copy_global_to(guild=guild)
     payload = await payload_of(tree, guild)
-    digest = fingerprint(tree.client.application_id, dev_guild, payload)
+    keeps_entry = activity and guild is None
+    # the entry point's presence is part of what was sent: turning the Activity on or off
+    # sends again
+    digest = fingerprint(tree.client.application_id, dev_guild,
+                         [*payload, {"entry_point": True}] if keeps_entry else payload)
     key = state_key(dev_guild)
     if not force and await store.state(key) == digest:
         log.info("commands unchanged since the last sync; not sent again")
         return False
-    await tree.sync(guild=guild)
+    try:
+        if keeps_entry:
+            assert tree.client.application_id is not None
+            entry = await entry_point(tree)
+            if entry is None:
+                log.warning("the Activity is configured but Discord holds no entry point "
+                            "command: enable Activities in the Developer Portal (it makes "
+                            "one) for the App Launcher to offer it (docs/activity.md)")
+            await tree.client.http.bulk_upsert_global_commands(
+                tree.client.application_id,
+                payload=payload if entry is None else [*payload, entry])
+        else:
+            await tree.sync(guild=guild)
+    except discord.HTTPException as error:
+        if error.code == ENTRY_POINT_REMOVED:
+            log.error("Discord refused the commands: the app has Activities enabled (an entry "
+                      "point command) but the Activity is not configured here. Set "
+                      "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET (docs/activity.md), or turn "
+                      "Activities off in the Developer Portal.")
+        raise
     await store.set_state(key, digest)
     where = f"server {dev_guild}" if dev_guild is not None else "every server"
     log.info("%d commands synced with Discord for %s", len(payload), where)

@@ -100,6 +100,11 @@ class TableMessages:
                         type(exc).__name__, extra=logs.failure(exc))
 
     # -- helpers ----------------------------------------------------------------------------
+    @property
+    def activity(self) -> bool:
+        """Whether the table messages offer Open table (the Activity is configured)."""
+        return self.bot.activity_configured
+
     def public_lang(self, table: Table | Position) -> str:
         """The language of a table's server."""
         guild = self.bot.get_guild(table.guild_id)
@@ -143,7 +148,7 @@ class TableMessages:
     def render(self, position: Position) -> Payload:
         """The public message of a table at a position."""
         lang = self.public_lang(position)
-        return table_payload(position, lang, self.log_lines(position, lang))
+        return table_payload(position, lang, self.log_lines(position, lang), self.activity)
 
     async def _send_edit(self, table: Table, payload: Payload) -> None:
         if table.message_id is None:

@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.position import Position
 from bot.render import hand_png_async, table_png_async
 from bot.tables import Table
+from cogs import ids
 
 # Pillow imports its format plugins lazily on the first save; two pictures drawn at once in
 # worker threads could both start that import and stall, so it happens here, once.
@@ -234,6 +235,13 @@ def seat_label(position: Position, seat: int, lang: str, mention: bool = False) 
         return f"{info.name} ({t('computer', lang)})"
     name = f"<@{info.user_id}>" if mention and info.user_id is not None else info.name
     return f"{name} {t('away-mark', lang)}" if info.away else name
+
+
+def open_button(table_id: int, lang: str, row: int) -> Button:
+    """Open table: the live web table (the Activity) in the table's channel; anyone may open
+    it, a spectator too. Version 0: it opens the table as it is, whatever the version."""
+    return button_item(t("open-table", lang), ids.make("open", table_id),
+                       discord.ButtonStyle.secondary, row)
 
 
 def button_item(label: str, custom_id: str,

@@ -15,6 +15,7 @@ PREFIX = "dh"
 BUTTON_VERBS = (
     "join", "leave", "addc", "remc", "opts", "start", "cancel",  # lobby
     "hand", "back", "manage",  # public table
+    "open",  # the public table's Open table: the Activity, in that channel
     "act", "page", "view",  # a player's hand
     "hint",  # a player's hint (bot/hints.py)
 )

@@ -31,7 +31,8 @@ class LobbyControls:
         table = await self.manager.open(interaction.guild_id, interaction.channel_id, game,
                                         interaction.user.id, interaction.user.display_name)
         lang = lang_of(interaction.guild_locale)
-        payload = lobby_payload(await self.manager.position(table.id), lang)
+        payload = lobby_payload(await self.manager.position(table.id), lang,
+                                self.messages.activity)
         await interaction.response.send_message(**payload.send())
         message = await interaction.original_response()
         self.messages.board(table.id).sent = payload.key()

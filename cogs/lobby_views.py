@@ -20,6 +20,7 @@ from cogs.controls import (
     StaticView,
     button_item,
     game_name,
+    open_button,
     seat_label,
     select_menu,
 )
@@ -52,8 +53,9 @@ def computers_line(position: Position, lang: str) -> str:
     return t("lobby-level", lang, level=t("level-" + position.level, lang))
 
 
-def lobby_payload(position: Position, lang: str) -> Payload:
-    """The lobby message: seats, options, timer and the lobby buttons."""
+def lobby_payload(position: Position, lang: str, activity: bool = False) -> Payload:
+    """The lobby message: seats, options, timer and the lobby buttons (``activity``: with
+    Open table, the live web table)."""
     rules = position.rules
     if position.status == CANCELLED:
         return Payload(t("cancelled", lang), None, StaticView())
@@ -93,6 +95,8 @@ def lobby_payload(position: Position, lang: str) -> Payload:
         ("cancel", "cancel", discord.ButtonStyle.danger, 1),
     ):
         view.add_item(button_item(t(key, lang), ids.make(verb, tid), style, row))
+    if activity:
+        view.add_item(open_button(tid, lang, 1))
     return Payload("", embed, view)
 
 

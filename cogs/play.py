@@ -28,6 +28,7 @@ from bot.render.warmup import warm_up
 from bot.tables import DealEnded, Refusal, Table, TableEvent, TableOpened
 from bot.tree import refusal_text, reply, server_only
 from cogs import ids
+from cogs.activity import ActivityControls
 from cogs.alerts import Alerts
 from cogs.board import BOARD_KEPT as BOARD_KEPT  # re-exported
 from cogs.board import Board as Board  # re-exported
@@ -66,6 +67,7 @@ class PlayCog(commands.Cog, name=COG):
         self.turn = TurnControls(self.manager, self.hands, self.panels, self.prefs)
         self.hints = HintControls(self.manager)
         self.lobby = LobbyControls(self.manager, self.messages, self.prefs)
+        self.activity = ActivityControls(bot)
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
         #: each verb of a table component, and the part of the cog that answers it
         self.handlers: dict[str, Handler] = {
@@ -79,6 +81,7 @@ class PlayCog(commands.Cog, name=COG):
             "back": self.turn.on_back,
             "manage": self.turn.on_manage,
             "over": self.turn.on_over,
+            "open": self.activity.on_open,
         }
 
     # -- setup ------------------------------------------------------------------------------
@@ -303,8 +306,13 @@ class PlayCog(commands.Cog, name=COG):
         handler = self.handlers.get(cid.verb)
         if handler is None:  # a lesson's id, on a message that does not carry it
             raise Refusal("unknown-component")
-        await handler(interaction, self.manager.get(cid.table), cid, values,
-                      lang_of(interaction.locale))
+        try:
+            table = self.manager.get(cid.table)
+        except Refusal:
+            if cid.verb == "open":  # Open table on a table that has ended: said so
+                raise Refusal("open-gone") from None
+            raise
+        await handler(interaction, table, cid, values, lang_of(interaction.locale))
 
 
 def _carries(message: discord.Message | None, custom_id: str, component_type: object) -> bool:

@@ -32,6 +32,7 @@ from cogs.controls import (
     StaticView,
     button_item,
     game_name,
+    open_button,
     seat_label,
     select_menu,
 )
@@ -70,10 +71,12 @@ def card_words(codes: set[str]) -> list[str]:
     return list(dict.fromkeys(pretty(parse_card(c), lang) for c in codes for lang in LANGS))
 
 
-def table_payload(position: Position, lang: str, log_lines: list[str]) -> Payload:
-    """The public table: the position as text, recent events, whose turn, and the buttons."""
+def table_payload(position: Position, lang: str, log_lines: list[str],
+                  activity: bool = False) -> Payload:
+    """The public table: the position as text, recent events, whose turn, and the buttons
+    (``activity``: with Open table, the live web table, while the table is open)."""
     if position.status == LOBBY:
-        return lobby_payload(position, lang)
+        return lobby_payload(position, lang, activity)
     if position.status == CANCELLED:
         return Payload(t(position.ended or "cancelled", lang), None, StaticView())
     public = position.public_view
@@ -128,6 +131,8 @@ def table_payload(position: Position, lang: str, log_lines: list[str]) -> Payloa
                               discord.ButtonStyle.success, 0))
     view.add_item(button_item(t("manage", lang), ids.make("manage", tid, version),
                           discord.ButtonStyle.secondary, 0))
+    if activity:
+        view.add_item(open_button(tid, lang, 0))
     return Payload(f"**{title}**\n{line}", embed, view, mentions, picture)
 
 

@@ -21,7 +21,8 @@ from cogs.play import PlayCog
 from tests.bot.sim_helpers import world
 
 #: the modules of the cog's parts (each a class given what it uses in its constructor)
-PARTS = ("board", "prefs", "hands", "panels", "alerts", "dm", "lobby", "turn", "hints")
+PARTS = ("board", "prefs", "hands", "panels", "alerts", "dm", "lobby", "turn", "hints",
+         "activity")
 
 
 async def test_every_table_verb_is_answered_by_one_of_the_cogs_parts(tmp_path: Path) -> None:
@@ -31,7 +32,8 @@ async def test_every_table_verb_is_answered_by_one_of_the_cogs_parts(tmp_path: P
         verbs = set(ids.BUTTON_VERBS + ids.SELECT_VERBS)
         assert set(cog.handlers) == verbs
         parts = {id(getattr(cog, name)) for name in
-                 ("lobby", "turn", "hints", "messages", "panels", "alerts", "dms", "hands")}
+                 ("lobby", "turn", "hints", "messages", "panels", "alerts", "dms", "hands",
+                  "activity")}
         for verb, handler in cog.handlers.items():
             owner = getattr(handler, "__self__", None)
             assert owner is not cog and id(owner) in parts, verb  # a part's, not the cog's

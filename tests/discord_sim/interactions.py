@@ -37,6 +37,12 @@ DEFERRED_UPDATE_MESSAGE = 6
 UPDATE_MESSAGE = 7
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
+LAUNCH_ACTIVITY = 12
+
+# Application command types and entry point handlers.
+PRIMARY_ENTRY_POINT = 4
+APP_HANDLER = 1
+DISCORD_LAUNCH_ACTIVITY = 2
 
 # Application command option types.
 SUB_COMMAND = 1
@@ -75,6 +81,19 @@ class InteractionRecord:
     choices: list[dict[str, Any]] | None = None
     responses: list[CapturedRequest] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    activity_instance_id: str | None = None
+
+
+@dataclass
+class ActivityLaunch:
+    """An Activity Discord opened: by a LAUNCH_ACTIVITY callback (12) to an interaction, or by
+    the entry point command with Discord's own handler (``interaction_id`` None)."""
+
+    instance_id: str
+    user: SimUser
+    channel: SimChannel
+    interaction_id: str | None
+    time: float
 
 
 class InteractionResult:
@@ -114,8 +133,14 @@ class InteractionResult:
 
     @property
     def callback_type(self) -> int | None:
-        """The accepted callback type (4 message, 5 defer, 6 deferred update, 7 update, 9 modal)."""
+        """The accepted callback type (4 message, 5 defer, 6 deferred update, 7 update, 9 modal,
+        12 launch the Activity)."""
         return self._record.callback_type
+
+    @property
+    def activity_instance_id(self) -> str | None:
+        """The Activity instance a LAUNCH_ACTIVITY callback opened, or None."""
+        return self._record.activity_instance_id
 
     @property
     def responses(self) -> list[CapturedRequest]:

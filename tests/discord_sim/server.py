@@ -28,10 +28,14 @@ from .interactions import (
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE_MESSAGE,
+    DISCORD_LAUNCH_ACTIVITY,
+    LAUNCH_ACTIVITY,
     MESSAGE_COMPONENT,
     MODAL,
     MODAL_SUBMIT,
+    PRIMARY_ENTRY_POINT,
     UPDATE_MESSAGE,
+    ActivityLaunch,
     InteractionRecord,
     InteractionResult,
     build_command_options,
@@ -61,6 +65,13 @@ API_PREFIX = "/api/v10"
 ADMINISTRATOR = 1 << 3
 MANAGE_GUILD = 1 << 5
 MANAGE_MESSAGES = 1 << 13
+#: the application flag of an app with an Activity (Discord's EMBEDDED)
+EMBEDDED = 1 << 17
+#: what Discord answers a bulk overwrite that leaves out the app's entry point command
+ENTRY_POINT_REMOVED = (
+    "You cannot remove this app's Entry Point command in a bulk update operation. "
+    "Please include the Entry Point command in your update request or delete it separately."
+)
 # @everyone in a fresh server: view, send, embed, attach, history, reactions, app commands...
 EVERYONE_PERMISSIONS = (
     (1 << 6)
@@ -88,6 +99,13 @@ SELF_CHECKED = frozenset({"/applications/{application_id}/activity-instances/{in
 #: + how long a simulated OAuth2 access token lasts (Discord's: a week)
 ACCESS_TOKEN_SECONDS = 604800
 
+
+
+def _command_key(command: dict[str, Any]) -> tuple[Any, ...]:
+    """What names a command within its scope: its type and name; the one entry point command
+    by its type alone (a renamed entry point is the same command)."""
+    kind = command.get("type", 1)
+    return (kind,) if kind == PRIMARY_ENTRY_POINT else (kind, command.get("name"))
 
 
 def header_params(value: str) -> tuple[str, dict[str, str]]:
@@ -191,8 +209,15 @@ class SimulatedDiscord:
         bot_name: str = "Deckhand",
         result_idle: float = 0.05,
         shards: int = 1,
+        activities: bool = False,
     ) -> None:
         self.interaction_deadline = interaction_deadline
+        #: whether the application has Activities enabled (the EMBEDDED flag): it then has
+        #: Discord's default entry point command and may answer with LAUNCH_ACTIVITY
+        self.activities = activities
+        #: every Activity opened, oldest first (each also an instance that
+        #: GET .../activity-instances/{id} answers)
+        self.launches: list[ActivityLaunch] = []
         #: the shard count GET /gateway/bot recommends
         self.shard_count = shards
         self.result_idle = result_idle
@@ -241,6 +266,11 @@ class SimulatedDiscord:
         self._access_tokens: dict[str, str] = {}  # bearer token -> user id
         self._activity_instances: dict[str, tuple[SimChannel, list[SimUser]]] = {}
         self._routes: dict[tuple[str, str], Handler] = self._route_table()
+        if activities:  # what Discord makes when Activities are enabled in the portal
+            self._global_commands.append(self._stored_command(
+                {"name": "launch", "description": "", "type": PRIMARY_ENTRY_POINT,
+                 "handler": DISCORD_LAUNCH_ACTIVITY, "integration_types": [0, 1],
+                 "contexts": [0, 1, 2]}, None, None))
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -318,8 +348,10 @@ class SimulatedDiscord:
         self.token = token
         if guild_ready_timeout is not None:
             client._connection.guild_ready_timeout = guild_ready_timeout
-        if wait_for_sync is None:
-            wait_for_sync = not self._global_commands and not any(self._guild_commands.values())
+        if wait_for_sync is None:  # (the entry point Discord made is not the bot's sync)
+            wait_for_sync = not [c for c in self._global_commands
+                                 if c.get("type") != PRIMARY_ENTRY_POINT] \
+                and not any(self._guild_commands.values())
         self._synced = asyncio.Event()
         self._client = client
         self._client_task = asyncio.create_task(client.start(token), name="simulated-bot")
@@ -745,6 +777,29 @@ class SimulatedDiscord:
         return await self._interact(
             MODAL_SUBMIT, user, channel, data, message=message, locale=locale
         )
+
+    async def open_app_launcher(
+        self, user: SimUser, channel: SimChannel, *, locale: str | None = None
+    ) -> InteractionResult | ActivityLaunch:
+        """The person picks the app in Discord's App Launcher, which runs its entry point
+        command: with Discord's handler (2) the Activity opens without the bot (the launch is
+        returned); with the app's handler (1) the bot gets the interaction (its result)."""
+        entry = next((c for c in self._global_commands
+                      if c.get("type") == PRIMARY_ENTRY_POINT), None)
+        if entry is None or not self.activities:
+            raise AssertionError("the app has no entry point command: nothing to launch")
+        if entry.get("handler") == DISCORD_LAUNCH_ACTIVITY:
+            self._launch(user, channel, None)
+            return self.launches[-1]
+        data = {"id": entry["id"], "name": entry["name"], "type": PRIMARY_ENTRY_POINT}
+        return await self._interact(APPLICATION_COMMAND, user, channel, data, locale=locale)
+
+    def _launch(self, user: SimUser, channel: SimChannel, interaction_id: str | None) -> str:
+        """Open the Activity in a channel for a person: its instance id."""
+        instance_id = self.add_activity_instance(channel, [user])
+        self.launches.append(ActivityLaunch(instance_id, user, channel, interaction_id,
+                                            self.now()))
+        return instance_id
 
     def _find_command(self, user: SimUser, channel: SimChannel, name: str) -> dict[str, Any]:
         candidates = []
@@ -1204,7 +1259,7 @@ class SimulatedDiscord:
             "bot_public": True,
             "bot_require_code_grant": False,
             "verify_key": "0" * 64,
-            "flags": 0,
+            "flags": EMBEDDED if self.activities else 0,
             "owner": owner.payload(),
             "team": None,
             "bot": self.bot_user.payload(),
@@ -1281,7 +1336,17 @@ class SimulatedDiscord:
     ) -> dict[str, Any]:
         if not isinstance(data, dict) or "name" not in data:
             raise SimHTTPError(400, 50035, "Invalid Form Body: command needs a name")
+        if data.get("type", 1) == PRIMARY_ENTRY_POINT and guild_id is not None:
+            raise SimHTTPError(400, 50035, "Invalid Form Body: an entry point command is global")
+        if "handler" in data and data.get("type", 1) != PRIMARY_ENTRY_POINT:
+            raise SimHTTPError(400, 50035, "Invalid Form Body: handler is for entry points only")
+        if "handler" in data and not self.activities:
+            raise SimHTTPError(400, 50035, "Invalid Form Body: handler needs an Activity")
+        if data.get("type", 1) == PRIMARY_ENTRY_POINT and data.get("options"):
+            raise SimHTTPError(400, 50035, "Invalid Form Body: an entry point takes no options")
         command = copy.deepcopy(data)
+        for server_side in ("id", "application_id", "version", "guild_id"):
+            command.pop(server_side, None)
         command["id"] = old["id"] if old else self._ids.next()
         command["application_id"] = self.application_id
         command["version"] = self._ids.next()
@@ -1307,12 +1372,16 @@ class SimulatedDiscord:
         names = [(c.get("type", 1), c.get("name")) for c in body if isinstance(c, dict)]
         if len(names) != len(set(names)):
             raise SimHTTPError(400, 50035, "Invalid Form Body: duplicate command names")
-        old = {(c.get("type", 1), c["name"]): c for c in commands}
+        entry_points = [c for c in body if isinstance(c, dict)
+                        and c.get("type", 1) == PRIMARY_ENTRY_POINT]
+        if len(entry_points) > 1:
+            raise SimHTTPError(400, 50035, "Invalid Form Body: one entry point command at most")
+        kept = [c for c in commands if c.get("type", 1) == PRIMARY_ENTRY_POINT]
+        if kept and not entry_points:  # Discord's rule (error 50240)
+            raise SimHTTPError(400, 50240, ENTRY_POINT_REMOVED)
+        old = {_command_key(c): c for c in commands}
         guild_id = context.params.get("guild_id")
-        fresh = [
-            self._stored_command(c, guild_id, old.get((c.get("type", 1), c.get("name"))))
-            for c in body
-        ]
+        fresh = [self._stored_command(c, guild_id, old.get(_command_key(c))) for c in body]
         commands[:] = fresh
         self._synced.set()
         return 200, copy.deepcopy(fresh)
@@ -1320,8 +1389,8 @@ class SimulatedDiscord:
     async def _post_command(self, context: RequestContext) -> tuple[int, Any]:
         commands = self._command_list(context)
         body = context.body
-        key = (body.get("type", 1), body.get("name")) if isinstance(body, dict) else None
-        old = next((c for c in commands if (c.get("type", 1), c["name"]) == key), None)
+        key = _command_key(body) if isinstance(body, dict) else None
+        old = next((c for c in commands if _command_key(c) == key), None)
         command = self._stored_command(body, context.params.get("guild_id"), old)
         if old is not None:
             commands[commands.index(old)] = command
@@ -1661,7 +1730,11 @@ class SimulatedDiscord:
             return 204, None
         interaction: dict[str, Any] = {"id": record.id, "type": record.type}
         answer: dict[str, Any] = {"interaction": interaction}
-        if resource is not None:
+        if kind == LAUNCH_ACTIVITY:
+            interaction["activity_instance_id"] = record.activity_instance_id
+            answer["resource"] = {"type": kind,
+                                  "activity_instance": {"id": record.activity_instance_id}}
+        elif resource is not None:
             interaction["response_message_id"] = resource.id
             interaction["response_message_loading"] = bool(resource.flags & LOADING)
             interaction["response_message_ephemeral"] = resource.ephemeral
@@ -1709,6 +1782,11 @@ class SimulatedDiscord:
                     raise SimHTTPError(404, 10008, "Unknown Message")
                 await self._edit_message(message, data, files)
                 return message
+            return None
+        if kind == LAUNCH_ACTIVITY:
+            if not self.activities:
+                raise SimHTTPError(400, 50035, "Invalid Form Body: this app has no Activity")
+            record.activity_instance_id = self._launch(record.user, record.channel, record.id)
             return None
         if kind == MODAL:
             if record.type == MODAL_SUBMIT:
