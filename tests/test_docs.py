@@ -36,12 +36,22 @@ def test_the_readme_starts_with_the_two_commands_for_a_fresh_machine() -> None:
     ]
 
 
-def test_the_readme_settings_table_is_exactly_what_the_code_reads() -> None:
-    table = section(README.read_text(encoding="utf-8"), "Settings")
-    rows = set(re.findall(r"^\| `([A-Z_]+)` \|", table, re.MULTILINE))
+def settings_rows(path: Path) -> set[str]:
+    table = section(path.read_text(encoding="utf-8"), "Settings")
+    return set(re.findall(r"^\| `([A-Z_]+)` \|", table, re.MULTILINE))
+
+
+def test_the_deploy_guides_settings_table_is_exactly_what_the_code_reads() -> None:
+    rows = settings_rows(ROOT / "docs" / "deploy.md")
     read = settings_read_by_the_code()
-    assert read <= rows, f"add to the README's settings: {sorted(read - rows)}"
+    assert read <= rows, f"add to docs/deploy.md's settings: {sorted(read - rows)}"
     assert rows <= read, f"the code reads none of these: {sorted(rows - read)}"
+
+
+def test_the_readme_shows_the_settings_most_often_set_and_only_real_ones() -> None:
+    rows = settings_rows(README)
+    assert rows <= settings_read_by_the_code(), "the README names a setting nobody reads"
+    assert {"DISCORD_TOKEN", "DECKHAND_DB", "DISCORD_CLIENT_ID", "DECKHAND_WEB_PORT"} <= rows
 
 
 def named_files(pattern: str) -> set[str]:

@@ -243,6 +243,8 @@ def test_the_restore_step_gives_the_file_to_the_image_user_and_group() -> None:
 
 def test_the_readme_commands_run_from_a_clone() -> None:
     readme = (ROOT / "README.md").read_text()
-    assert "`.venv/bin/python -m bot.render gallery DIR`" in readme
+    assert "`.venv/bin/python -m games play twenty-two --players 4`" in readme
+    assert "`.venv/bin/python -m bot.render gallery DIR`" in (
+        ROOT / "docs" / "architecture.md").read_text()
     bare = re.findall(r"(?<![/\w.])python -m \S+", readme)
     assert bare == [], f"run these with .venv/bin/python: {bare}"
