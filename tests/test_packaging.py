@@ -21,7 +21,9 @@ from tests.discord_sim import spec
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 ENTRY = re.compile(
-    r"^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)((?:\s*\\\n\s+--hash=sha256:[0-9a-f]{64})*)", re.M
+    # (an environment marker may follow the version: uvloop's "; sys_platform != 'win32'")
+    r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;]+)(?: ;[^\\\n]*)?"
+    r"((?:\s*\\\n\s+--hash=sha256:[0-9a-f]{64})*)", re.M
 )
 
 

@@ -4,6 +4,7 @@ made on a socket reaches the chat's table message."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import aiohttp
@@ -12,7 +13,7 @@ from bot.client import Deckhand
 from bot.config import ActivitySettings, Settings
 from bot.storage import Storage
 from tests.bot.fakegame import lookup
-from tests.bot.sim_helpers import button, game_ids, verb_of
+from tests.bot.sim_helpers import button, game_ids, table_of, verb_of
 from tests.discord_sim import SimulatedDiscord
 from tests.web.helpers import Site, Socket
 
@@ -77,14 +78,19 @@ async def test_a_move_clicked_in_chat_reaches_the_sockets_and_back(tmp_path: Pat
             name = next(n for n, s in sockets.items() if s.received[-1].get("you", {})
                         .get("may_act") and s.received[-1]["version"] == version)
             model = sockets[name].received[-1]
-            before = sim.last_message(channel).raw
+            # (the table message, not the turn alert that may be the channel's last message)
+            before = dict(table_of(sim, channel).raw)  # type: ignore[union-attr]
             await sockets[name].send({"type": "act", "table": table.id, "version": version,
                                       "move": model["you"]["moves"][0]["index"]})
             await sockets[name].wait_for(lambda m: m.get("type") == "table"
                                          and m["version"] > version)
             await sim.settle()
             assert table.version > version
-            assert sim.last_message(channel).raw != before  # the chat's table moved on
+            for _ in range(100):  # the table message's edit runs in the background
+                if table_of(sim, channel).raw != before:  # type: ignore[union-attr]
+                    break
+                await asyncio.sleep(0.05)
+            assert table_of(sim, channel).raw != before  # type: ignore[union-attr]
             assert sim.spec_errors == [] and sim.client_errors == []
         finally:
             for socket in web.sockets:
