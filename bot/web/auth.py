@@ -22,6 +22,7 @@ import json
 import logging
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 import discord.http
@@ -61,6 +62,38 @@ def _b64(data: bytes) -> str:
 
 def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def seal(key: bytes, person: Person, expiry: int, **more: str) -> str:
+    """A person (and ``more`` fields) signed with HMAC-SHA256 until ``expiry`` (epoch
+    seconds): base64url JSON, a dot, the MAC. Sessions and the vouches one process gives
+    another are such seals, each with a key of its own."""
+    body = json.dumps({"u": str(person.user_id), "n": person.name, "l": person.lang,
+                       "e": expiry, **more}, separators=(",", ":"), ensure_ascii=False)
+    payload = _b64(body.encode("utf-8"))
+    mac = hmac.new(key, payload.encode("ascii"), hashlib.sha256).digest()
+    return f"{payload}.{_b64(mac)}"
+
+
+def unseal(key: bytes, sealed: str, now: float | None = None
+           ) -> tuple[Person, dict[str, Any]] | None:
+    """The person of a seal still valid at ``now``, with all its fields; None when it is
+    forged, altered, expired or malformed."""
+    payload, dot, mac = sealed.partition(".")
+    if not dot or len(sealed) > 2048:
+        return None
+    try:
+        wanted = hmac.new(key, payload.encode("ascii"), hashlib.sha256).digest()
+        if not hmac.compare_digest(wanted, _unb64(mac)):
+            return None
+        data = json.loads(_unb64(payload))
+        expiry = int(data["e"])
+        person = Person(int(data["u"]), str(data["n"]), str(data["l"]))
+    except (ValueError, KeyError, TypeError, UnicodeError):
+        return None
+    if expiry < (time.time() if now is None else now):
+        return None
+    return person, data
 
 
 @dataclass(frozen=True)
@@ -111,29 +144,12 @@ class Auth:
     def sign(self, person: Person, now: float | None = None) -> str:
         """A session naming a person, valid for ``session_seconds``."""
         expiry = int((time.time() if now is None else now) + self.session_seconds)
-        body = json.dumps({"u": str(person.user_id), "n": person.name, "l": person.lang,
-                           "e": expiry}, separators=(",", ":"), ensure_ascii=False)
-        payload = _b64(body.encode("utf-8"))
-        mac = hmac.new(self._key, payload.encode("ascii"), hashlib.sha256).digest()
-        return f"{payload}.{_b64(mac)}"
+        return seal(self._key, person, expiry)
 
     def read(self, session: str, now: float | None = None) -> Person | None:
         """The person a session names, or None (forged, altered, expired or malformed)."""
-        payload, dot, mac = session.partition(".")
-        if not dot or len(session) > 2048:
-            return None
-        try:
-            wanted = hmac.new(self._key, payload.encode("ascii"), hashlib.sha256).digest()
-            if not hmac.compare_digest(wanted, _unb64(mac)):
-                return None
-            data = json.loads(_unb64(payload))
-            expiry = int(data["e"])
-            person = Person(int(data["u"]), str(data["n"]), str(data["l"]))
-        except (ValueError, KeyError, TypeError, UnicodeError):
-            return None
-        if expiry < (time.time() if now is None else now):
-            return None
-        return person
+        found = unseal(self._key, session, now)
+        return None if found is None else found[0]
 
     # -- Discord ------------------------------------------------------------------------------
     async def sign_in(self, code: str) -> SignedIn:

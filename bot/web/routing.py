@@ -17,11 +17,8 @@ One process, or SQLite (each process its own file): no router, nothing is forwar
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import hashlib
-import hmac
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -30,6 +27,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 from aiohttp import web
 
+from bot.web.auth import seal, unseal
 from bot.web.viewers import Person, error
 from games import wording
 
@@ -49,14 +47,6 @@ UNAVAILABLE_CLOSE = 4503
 
 #: the router of an application (None: one process, nothing forwarded)
 ROUTER = web.AppKey("router", object)
-
-
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -104,30 +94,15 @@ class Router:
     def vouch(self, person: Person, channel_id: int, now: float | None = None) -> str:
         """A short-lived signature naming a person for a channel."""
         expiry = int((time.time() if now is None else now) + VOUCH_SECONDS)
-        body = json.dumps({"u": str(person.user_id), "n": person.name, "l": person.lang,
-                           "c": str(channel_id), "e": expiry},
-                          separators=(",", ":"), ensure_ascii=False)
-        payload = _b64(body.encode("utf-8"))
-        mac = hmac.new(self._key, payload.encode("ascii"), hashlib.sha256).digest()
-        return f"{payload}.{_b64(mac)}"
+        return seal(self._key, person, expiry, c=str(channel_id))
 
     def vouched(self, request: web.Request, now: float | None = None) -> Person | None:
         """The person another process signed for this request's channel, or None."""
-        signed = request.headers.get(HEADER, "")
-        payload, dot, mac = signed.partition(".")
-        if not dot or len(signed) > 2048:
+        found = unseal(self._key, request.headers.get(HEADER, ""), now)
+        if found is None:
             return None
-        try:
-            wanted = hmac.new(self._key, payload.encode("ascii"), hashlib.sha256).digest()
-            if not hmac.compare_digest(wanted, _unb64(mac)):
-                return None
-            data = json.loads(_unb64(payload))
-            person = Person(int(data["u"]), str(data["n"]), str(data["l"]))
-            fresh = int(data["e"]) >= (time.time() if now is None else now)
-            channel = str(data["c"])
-        except (ValueError, KeyError, TypeError, UnicodeError):
-            return None
-        return person if fresh and channel == request.query.get("channel_id", "") else None
+        person, fields = found
+        return person if str(fields.get("c")) == request.query.get("channel_id", "") else None
 
     # -- the pipe -------------------------------------------------------------------------
     def http(self) -> aiohttp.ClientSession:
