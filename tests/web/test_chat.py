@@ -5,6 +5,8 @@ made on a socket reaches the chat's table message."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
@@ -14,8 +16,32 @@ from bot.config import ActivitySettings, Settings
 from bot.storage import Storage
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import button, game_ids, table_of, verb_of
-from tests.discord_sim import SimulatedDiscord
+from tests.discord_sim import SimChannel, SimGuild, SimulatedDiscord
 from tests.web.helpers import Site, Socket
+
+
+@asynccontextmanager
+async def web_table(tmp_path: Path, sim: SimulatedDiscord, guild: SimGuild,
+                    channel: SimChannel) -> AsyncIterator[tuple[Deckhand, Site]]:
+    """The recipe of a bot with its web table on (a free port, 0, read back from bot.web),
+    and a site to sign people in to it; everything stopped afterwards."""
+    activity = ActivitySettings(int(sim.application_id), sim.client_secret, 0, "127.0.0.1")
+    settings = Settings(token="sim-token", db_path=str(tmp_path / "db.sqlite3"),
+                        ai_delay=0.0, ai_level="random", activity=activity)
+    store = await Storage.open(settings.db_path)
+    bot = Deckhand(settings, store, rules_for=lookup, game_ids=game_ids)
+    await sim.start(bot)
+    assert bot.web is not None and bot.web.port > 0
+    http = aiohttp.ClientSession()
+    web = Site(sim, bot.manager, bot.web, guild, channel, http)
+    try:
+        yield bot, web
+    finally:
+        for socket in web.sockets:
+            await socket.close()
+        await http.close()
+        await sim.stop_bot(graceful=True)
+        await store.close()
 
 
 async def test_a_move_clicked_in_chat_reaches_the_sockets_and_back(tmp_path: Path) -> None:
@@ -25,17 +51,7 @@ async def test_a_move_clicked_in_chat_reaches_the_sockets_and_back(tmp_path: Pat
         alice, bob = sim.add_user("Alice", locale="ja"), sim.add_user("Bob")
         for user in (alice, bob):
             sim.add_member(guild, user)
-        # the recipe of a bot with its web table on: a free port (0), read back from bot.web
-        activity = ActivitySettings(int(sim.application_id), sim.client_secret, 0, "127.0.0.1")
-        settings = Settings(token="sim-token", db_path=str(tmp_path / "db.sqlite3"),
-                            ai_delay=0.0, ai_level="random", activity=activity)
-        store = await Storage.open(settings.db_path)
-        bot = Deckhand(settings, store, rules_for=lookup, game_ids=game_ids)
-        await sim.start(bot)
-        assert bot.web is not None and bot.web.port > 0
-        http = aiohttp.ClientSession()
-        web = Site(sim, bot.manager, bot.web, guild, channel, http)
-        try:
+        async with web_table(tmp_path, sim, guild, channel) as (bot, web):
             r = await sim.slash(alice, channel, "play", {"game": "spar"})
             assert r.status == "ok"
             await sim.settle()
@@ -92,12 +108,6 @@ async def test_a_move_clicked_in_chat_reaches_the_sockets_and_back(tmp_path: Pat
                 await asyncio.sleep(0.05)
             assert table_of(sim, channel).raw != before  # type: ignore[union-attr]
             assert sim.spec_errors == [] and sim.client_errors == []
-        finally:
-            for socket in web.sockets:
-                await socket.close()
-            await http.close()
-            await sim.stop_bot(graceful=True)
-            await store.close()
 
 
 async def test_a_table_opened_in_chat_reaches_a_page_waiting_in_its_channel(
@@ -109,16 +119,7 @@ async def test_a_table_opened_in_chat_reaches_a_page_waiting_in_its_channel(
         channel = sim.add_channel(guild, "table")
         alice = sim.add_user("Alice")
         sim.add_member(guild, alice)
-        activity = ActivitySettings(int(sim.application_id), sim.client_secret, 0, "127.0.0.1")
-        settings = Settings(token="sim-token", db_path=str(tmp_path / "db.sqlite3"),
-                            ai_delay=0.0, ai_level="random", activity=activity)
-        store = await Storage.open(settings.db_path)
-        bot = Deckhand(settings, store, rules_for=lookup, game_ids=game_ids)
-        await sim.start(bot)
-        assert bot.web is not None
-        http = aiohttp.ClientSession()
-        web = Site(sim, bot.manager, bot.web, guild, channel, http)
-        try:
+        async with web_table(tmp_path, sim, guild, channel) as (_bot, web):
             instance = sim.add_activity_instance(channel, [alice])
             page = await web.viewer(alice, instance)
             empty = await page.request({"type": "tables"}, "tables")
@@ -133,9 +134,3 @@ async def test_a_table_opened_in_chat_reaches_a_page_waiting_in_its_channel(
             assert model["you"]["seat"] == 0 and model["you"]["hand"] == []
             assert not model["you"]["may_act"] and model["you"]["moves"] == []
             assert sim.spec_errors == [] and sim.client_errors == []
-        finally:
-            for socket in web.sockets:
-                await socket.close()
-            await http.close()
-            await sim.stop_bot(graceful=True)
-            await store.close()
