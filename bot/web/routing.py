@@ -152,23 +152,25 @@ class Router:
         await ws.close(code=UNAVAILABLE_CLOSE)
 
 
+async def _relay(source: web.WebSocketResponse | aiohttp.ClientWebSocketResponse,
+                 sink: web.WebSocketResponse | aiohttp.ClientWebSocketResponse) -> None:
+    """Every text and binary frame of one socket sent on to the other, until it closes."""
+    async for frame in source:
+        if frame.type == aiohttp.WSMsgType.TEXT:
+            await sink.send_str(frame.data)
+        elif frame.type == aiohttp.WSMsgType.BINARY:
+            await sink.send_bytes(frame.data)
+
+
 async def _pipe(viewer: web.WebSocketResponse, owner: aiohttp.ClientWebSocketResponse) -> None:
     """Frames both ways until either side closes; the other is then closed with its code."""
 
     async def down() -> None:
-        async for frame in owner:
-            if frame.type == aiohttp.WSMsgType.TEXT:
-                await viewer.send_str(frame.data)
-            elif frame.type == aiohttp.WSMsgType.BINARY:
-                await viewer.send_bytes(frame.data)
+        await _relay(owner, viewer)
         await viewer.close(code=owner.close_code or aiohttp.WSCloseCode.GOING_AWAY)
 
     async def up() -> None:
-        async for frame in viewer:
-            if frame.type == aiohttp.WSMsgType.TEXT:
-                await owner.send_str(frame.data)
-            elif frame.type == aiohttp.WSMsgType.BINARY:
-                await owner.send_bytes(frame.data)
+        await _relay(viewer, owner)
         await owner.close()
 
     tasks = [asyncio.ensure_future(down()), asyncio.ensure_future(up())]
