@@ -99,10 +99,9 @@ class Table:
     weighed: int = field(default=-1, repr=False)
     #: why the table was ended without a result (a message key), for its public message
     ended: str | None = None
-    #: the public view and hidden cards of the last position taken (bot.position), with the
-    #: (version, state) they were taken at
-    seen: tuple[tuple[int, int], dict[str, Any], frozenset[str]] | None = field(
-        default=None, repr=False)
+    #: what every snapshot of the last position taken shares (bot.position.Seen), with the
+    #: (version, state) it was taken at
+    seen: object = field(default=None, repr=False)
 
     @property
     def game_id(self) -> str:

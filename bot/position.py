@@ -146,20 +146,47 @@ class Position:
         return None
 
 
-def _public(table: Table, state: State) -> tuple[dict[str, Any], frozenset[str]]:
-    """The public view and the cards hidden in hands, worked out once per position of a
-    table: after a move the event, the mover's answer, every panel and the table message
-    each take a position of the same version. Positions share the public dict: nobody
-    changes a view."""
+@dataclass
+class Seen:
+    """What every snapshot of one position of a table shares, worked out once: after a move
+    the event, the mover's answer, every panel and the table message each take a position of
+    the same version (and under a burst of clicks a person's Hand and their partner's come at
+    the same version too). Snapshots share the public dict and the moves: nobody changes a
+    view."""
+
+    key: tuple[int, int]  # (the table's version, the state's id)
+    public: dict[str, Any]
+    hidden: frozenset[str]  # cards held in hands that the public view does not show
+    legal: dict[int, tuple[Action, ...]] = field(default_factory=dict)  # by seat, as asked
+    views: dict[int, dict[str, Any]] = field(default_factory=dict)  # by seat, as asked
+
+    def moves(self, state: State, seat: int) -> tuple[Action, ...]:
+        """A seat's legal moves at this position (the rules list them once)."""
+        found = self.legal.get(seat)
+        if found is None:
+            found = self.legal[seat] = tuple(state.legal_actions(seat))
+        return found
+
+    def view(self, state: State, seat: int) -> dict[str, Any]:
+        """What a seat sees at this position, as data (made once)."""
+        found = self.views.get(seat)
+        if found is None:
+            found = self.views[seat] = state.view(seat).to_dict()
+        return found
+
+
+def _seen(table: Table, state: State) -> Seen:
+    """The shared part of the table's position now (made at the first snapshot of it)."""
     key = (table.version, id(state))
-    if table.seen is not None and table.seen[0] == key:
-        return table.seen[1], table.seen[2]
+    seen = table.seen
+    if isinstance(seen, Seen) and seen.key == key:
+        return seen
     public = state.view(None).to_dict()
     hands = [state.view(s)["hand"] for s in range(state.players)]
     held = {str(c) for hand in hands for c in hand}
     hidden = frozenset(held - _codes_in(public, set())) if held else frozenset()
-    table.seen = (key, public, hidden)
-    return public, hidden
+    table.seen = seen = Seen(key, public, hidden)
+    return seen
 
 
 def _codes_in(value: Any, found: set[str]) -> set[str]:
@@ -186,7 +213,7 @@ def position_of(table: Table, seat: int | None = None) -> Position:
                     seat, ended=table.ended)
     if state is None:
         return base
-    public, hidden = _public(table, state)
+    seen = _seen(table, state)
     over = state.over
     playing = table.status == PLAYING and not over
     due = state.to_act if playing else ()
@@ -194,14 +221,14 @@ def position_of(table: Table, seat: int | None = None) -> Position:
     if playing:
         optional = tuple(s for s, info in enumerate(table.seats)
                          if s not in due and info.user_id is not None and not info.auto
-                         and state.legal_actions(s))
+                         and seen.moves(state, s))
     moves: tuple[LegalMove, ...] = ()
     own = None
     if seat is not None:
-        own = state.view(seat).to_dict()
+        own = seen.view(state, seat)
         if playing:
-            moves = tuple(LegalMove(i, a) for i, a in enumerate(state.legal_actions(seat)))
-    return replace(base, game_options=dict(state.options), public=public, own=own,
+            moves = tuple(LegalMove(i, a) for i, a in enumerate(seen.moves(state, seat)))
+    return replace(base, game_options=dict(state.options), public=seen.public, own=own,
                    to_act=tuple(state.to_act), people_due=table.people_due(),
                    optional=optional, over=over, outcome=state.outcome,
-                   tallies=state.breakdown(), moves=moves, hidden=hidden)
+                   tallies=state.breakdown(), moves=moves, hidden=seen.hidden)

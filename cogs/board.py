@@ -117,10 +117,11 @@ class TableMessages:
             found = self.boards[table_id] = Board()
         return found
 
-    def log_lines(self, position: Position, lang: str) -> list[str]:
+    def log_lines(self, position: Position, lang: str, last: int | None = None) -> list[str]:
         """Recent public events, leaving out any that names a card now hidden in a hand
-        (an earlier deal's play once the cards are dealt again)."""
-        lines = []
+        (an earlier deal's play once the cards are dealt again); ``last``: only the newest
+        so many (a panel shows two: the older ones are not worded at all)."""
+        lines: list[str] = []
         board = self.board(position.table_id)
         hidden: frozenset[str] = frozenset()
         words: list[str] = []
@@ -129,7 +130,9 @@ class TableMessages:
                 board.hidden = (position.hidden, card_words(set(position.hidden)))
             hidden, words = board.hidden
         names = [seat.name for seat in position.seats]  # each line names its player once
-        for kind, params in board.log:
+        for kind, params in reversed(board.log):  # newest first, reversed at the end
+            if last is not None and len(lines) >= last:
+                break
             if kind == "event":
                 event = params["event"]
                 if hidden and any(str(c) in hidden for c in event.cards):
@@ -143,6 +146,7 @@ class TableMessages:
                 lines.append(t(kind, lang, level=t("level-" + params["level"], lang)))
             else:
                 lines.append(t(kind, lang, **params))
+        lines.reverse()
         return lines
 
     def render(self, position: Position) -> Payload:

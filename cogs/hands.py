@@ -67,7 +67,7 @@ class Hands:
         assert position.seat is not None
         if position.status == CANCELLED:
             return closed_payload(lang), shows(position, position.seat)
-        recent = tuple(self.messages.log_lines(position, lang)[-2:])
+        recent = tuple(self.messages.log_lines(position, lang, last=2))
         payload = hand_payload(position, lang, four_colour=four_colour, recent=recent, **more)
         return payload, shows(position, position.seat)
 

@@ -132,7 +132,8 @@ def hand_payload(position: Position, lang: str, group_page: tuple[int, int] = (0
         for button in nav[:5]:
             button.row = rows_used
             view.add_item(button)
-    snapshot = mine.to_dict()
+    snapshot = position.own  # shared by the position's snapshots, and nobody changes a view
+    assert snapshot is not None
     # the cards some move names (the text form's cards: bot.render.playable_cards)
     playable = {str(c) for action in legal for c in action.cards}
     picture = Picture("hand", snapshot,
