@@ -45,6 +45,10 @@ T = TypeVar("T")
 
 #: modules the forkserver imports once, so that every worker starts with them loaded
 PRELOAD = ["games", "games.ai", "games.ai.search", "games.ai.playouts", "games.ai.analysis"]
+#: how much lower the searching workers run than the bot: a search spends a fixed time, and a
+#: click's answer on the bot's event loop should not wait for a core behind it (an idle core
+#: still goes whole to the search)
+SEARCH_NICE = 5
 #: the level a search move is played at when the workers cannot keep up
 FALLBACK_LEVEL = "normal"
 
@@ -166,7 +170,7 @@ class Thinker:
         #: fallback)
         self.players: dict[tuple[str, str], ai.Player] = {}
         self.pool = WorkerPool("computer player", self.workers, PRELOAD, _warm,
-                               setup=_init_worker, setup_args=(level, budget))
+                               setup=_init_worker, setup_args=(level, budget), nice=SEARCH_NICE)
         #: moves thought in a worker
         self.pooled_moves = 0
         #: shares the workers among the search moves waiting (None: off, every move waits

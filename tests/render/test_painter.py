@@ -97,29 +97,37 @@ async def test_the_bot_draws_with_its_own_painters_and_puts_them_away(tmp_path: 
     assert painter.current().workers == 0 and painter.current("hand").workers == 0
 
 
-async def test_table_pictures_are_drawn_at_a_lower_priority_than_hands(tmp_path: Path) -> None:
-    from bot.client import TABLE_PICTURE_NICE, Deckhand
+async def test_workers_run_below_the_bot_table_pictures_lowest(tmp_path: Path) -> None:
+    # the bot's event loop answers clicks: every worker yields a busy core to it; the hands'
+    # pictures (someone just answered looks for it) go before the table's redraws
+    from bot.client import HAND_PICTURE_NICE, TABLE_PICTURE_NICE, Deckhand
     from bot.config import Settings
     from bot.storage import Storage
+    from bot.thinking import SEARCH_NICE, Thinker
 
     settings = Settings(token="t", db_path=str(tmp_path / "d.sqlite3"), render_workers=1)
     store = await Storage.open(settings.db_path)
     bot = Deckhand(settings, store)
-    assert bot.painters["table"].pool.nice == TABLE_PICTURE_NICE > 0
-    assert bot.painters["hand"].pool.nice == 0  # a click waits for its hand
+    assert 0 < HAND_PICTURE_NICE < TABLE_PICTURE_NICE and SEARCH_NICE > 0
+    assert bot.painters["table"].pool.nice == TABLE_PICTURE_NICE
+    assert bot.painters["hand"].pool.nice == HAND_PICTURE_NICE
     await store.close()
-    tables, hands = Painter(1, nice=TABLE_PICTURE_NICE), Painter(1)
+    tables, hands = Painter(1, nice=TABLE_PICTURE_NICE), Painter(1, nice=HAND_PICTURE_NICE)
+    thinker = Thinker("hard", workers=1, budget=0.01)
     await tables.start()
     await hands.start()
+    await thinker.start()
     try:
         mine = os.getpriority(os.PRIO_PROCESS, 0)
         table_worker, hand_worker = tables.worker_pids()[0], hands.worker_pids()[0]
-        expected = min(19, mine + TABLE_PICTURE_NICE)
-        assert os.getpriority(os.PRIO_PROCESS, table_worker) == expected
-        assert os.getpriority(os.PRIO_PROCESS, hand_worker) == mine
+        assert os.getpriority(os.PRIO_PROCESS, table_worker) == min(19, mine + TABLE_PICTURE_NICE)
+        assert os.getpriority(os.PRIO_PROCESS, hand_worker) == min(19, mine + HAND_PICTURE_NICE)
+        (search_worker,) = thinker.pool.pids()
+        assert os.getpriority(os.PRIO_PROCESS, search_worker) == min(19, mine + SEARCH_NICE)
     finally:
         await tables.close()
         await hands.close()
+        await thinker.close()
 
 
 KILLED_BOT = """
