@@ -38,6 +38,9 @@ class StaticView(discord.ui.View):
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
+        # finished from the start: discord.py keeps a view it sends with an ephemeral answer
+        # (a panel) for 15 minutes, with a timer task of its own each, unless it is finished
+        self.stop()
 
     def is_dispatchable(self) -> bool:
         """Never stored: the table cog reads the custom id instead."""
@@ -109,6 +112,9 @@ class Layout(discord.ui.LayoutView):
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
+        # finished from the start: discord.py keeps a view it sends with an ephemeral answer
+        # (a panel) for 15 minutes, with a timer task of its own each, unless it is finished
+        self.stop()
 
     def is_dispatchable(self) -> bool:
         """Never stored: the table cog reads the custom id instead."""
