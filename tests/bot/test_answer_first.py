@@ -239,7 +239,7 @@ async def test_a_panel_leaves_nothing_running_behind_it(tmp_path: Path) -> None:
     # discord.py keeps a view sent with an ephemeral answer for 15 minutes, a timer task each,
     # unless the view is finished; a panel's clicks are routed by custom id, so none is kept
     async with world(tmp_path, people=2) as w:
-        table, seat, user = await person_to_act(w)
+        _, _, user = await person_to_act(w)
         await live_panel(w, user)
         before = len(asyncio.all_tasks())
         for _ in range(10):
