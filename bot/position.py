@@ -11,7 +11,7 @@ the public one, never another seat's hidden cards.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.model import CANCELLED, FINISHED, PLAYING, Table
@@ -157,6 +157,7 @@ class Seen:
     key: tuple[int, int]  # (the table's version, the state's id)
     public: dict[str, Any]
     hidden: frozenset[str]  # cards held in hands that the public view does not show
+    seen_by: list[View]  # each seat's view, as the rules gave it (to find the hidden cards)
     legal: dict[int, tuple[Action, ...]] = field(default_factory=dict)  # by seat, as asked
     views: dict[int, dict[str, Any]] = field(default_factory=dict)  # by seat, as asked
 
@@ -167,11 +168,11 @@ class Seen:
             found = self.legal[seat] = tuple(state.legal_actions(seat))
         return found
 
-    def view(self, state: State, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> dict[str, Any]:
         """What a seat sees at this position, as data (made once)."""
         found = self.views.get(seat)
         if found is None:
-            found = self.views[seat] = state.view(seat).to_dict()
+            found = self.views[seat] = self.seen_by[seat].to_dict()
         return found
 
 
@@ -182,10 +183,10 @@ def _seen(table: Table, state: State) -> Seen:
     if isinstance(seen, Seen) and seen.key == key:
         return seen
     public = state.view(None).to_dict()
-    hands = [state.view(s)["hand"] for s in range(state.players)]
-    held = {str(c) for hand in hands for c in hand}
+    seen_by = [state.view(s) for s in range(state.players)]
+    held = {str(c) for view in seen_by for c in view["hand"]}
     hidden = frozenset(held - _codes_in(public, set())) if held else frozenset()
-    table.seen = seen = Seen(key, public, hidden)
+    table.seen = seen = Seen(key, public, hidden, seen_by)
     return seen
 
 
@@ -207,12 +208,11 @@ def position_of(table: Table, seat: int | None = None) -> Position:
     state = table.state
     seats = tuple(SeatShown(s.name, s.user_id, s.computer, s.away, s.hints)
                   for s in table.seats)
-    base = Position(table.id, table.guild_id, table.channel_id, table.message_id,
-                    table.host_id, table.rules, table.status, table.version, seats,
-                    dict(table.options), table.timer, table.deadline, table.level, table.hints,
-                    seat, ended=table.ended)
     if state is None:
-        return base
+        return Position(table.id, table.guild_id, table.channel_id, table.message_id,
+                        table.host_id, table.rules, table.status, table.version, seats,
+                        dict(table.options), table.timer, table.deadline, table.level,
+                        table.hints, seat, ended=table.ended)
     seen = _seen(table, state)
     over = state.over
     playing = table.status == PLAYING and not over
@@ -225,10 +225,15 @@ def position_of(table: Table, seat: int | None = None) -> Position:
     moves: tuple[LegalMove, ...] = ()
     own = None
     if seat is not None:
-        own = seen.view(state, seat)
+        own = seen.view(seat)
         if playing:
             moves = tuple(LegalMove(i, a) for i, a in enumerate(seen.moves(state, seat)))
-    return replace(base, game_options=dict(state.options), public=seen.public, own=own,
-                   to_act=tuple(state.to_act), people_due=table.people_due(),
-                   optional=optional, over=over, outcome=state.outcome,
-                   tallies=state.breakdown(), moves=moves, hidden=seen.hidden)
+    # made once with every field (not a bare one copied with the game's fields replaced)
+    return Position(table.id, table.guild_id, table.channel_id, table.message_id,
+                    table.host_id, table.rules, table.status, table.version, seats,
+                    dict(table.options), table.timer, table.deadline, table.level, table.hints,
+                    seat, game_options=dict(state.options), public=seen.public, own=own,
+                    to_act=tuple(state.to_act), people_due=table.people_due(),
+                    optional=optional, over=over, outcome=state.outcome,
+                    tallies=state.breakdown(), moves=moves, hidden=seen.hidden,
+                    ended=table.ended)
