@@ -126,6 +126,29 @@ def verb_of(custom_id: object) -> str:
     parts = str(custom_id or "").split(":")
     return parts[1] if len(parts) == 5 and parts[0] == "dh" else ""
 
+async def choose_options(sim: SimulatedDiscord, host: SimUser, table: SimMessage,
+                         options: dict[str, str]) -> None:
+    """The host sets a lobby's options as a person does: the Options menu from the table
+    message, each option's menu found (paging with Options), its value chosen; each choice
+    answers on the menu's own message."""
+    r = await sim.click(host, table, button(table, "opts")["custom_id"])
+    menu = r.message
+    assert menu is not None and menu.ephemeral
+    for name, value in options.items():
+        found: list[dict[str, Any]] = []
+        for _ in range(5):
+            found = [s for s in menu.selects() if s["custom_id"].endswith(":" + name)]
+            if found:
+                break
+            r = await sim.click(host, menu, button(menu, "opts")["custom_id"])
+            assert r.message is not None
+            menu = r.message
+        assert found, f"no menu for option {name}"
+        r = await sim.select(host, menu, found[0]["custom_id"], [value])
+        assert r.status == "ok" and r.message is not None and r.message.id == menu.id, r
+        menu = r.message
+
+
 
 def is_public(sim: SimulatedDiscord, request: Any, channel: SimChannel) -> bool:
     """Whether a captured request shows something to everyone in the guild channel."""

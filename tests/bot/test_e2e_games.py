@@ -26,6 +26,7 @@ from tests.bot.sim_helpers import (
     World,
     button,
     card_forms,
+    choose_options,
     game_ids,
     is_public,
     verb_of,
@@ -232,21 +233,7 @@ async def open_table(w: World, game_id: str, humans: list[SimUser], seats: int,
         r = await sim.click(host, w.table_message(), button(w.table_message(), "addc")["custom_id"])
         assert r.status == "ok", r
     if options:
-        r = await sim.click(host, w.table_message(), button(w.table_message(), "opts")["custom_id"])
-        menu = r.message
-        assert menu is not None and menu.ephemeral
-        for name, value in options.items():
-            for _ in range(5):
-                found = [s for s in menu.selects() if s["custom_id"].endswith(":" + name)]
-                if found:
-                    break
-                r = await sim.click(host, menu, button(menu, "opts")["custom_id"])
-                assert r.message is not None
-                menu = r.message
-            assert found, f"no menu for option {name}"
-            r = await sim.select(host, menu, found[0]["custom_id"], [value])
-            assert r.status == "ok" and r.message is not None and r.message.id == menu.id, r
-            menu = r.message
+        await choose_options(sim, host, w.table_message(), options)
     await sim.settle()
     r = await sim.click(host, w.table_message(), button(w.table_message(), "start")["custom_id"])
     assert r.status == "ok", r

@@ -29,7 +29,7 @@ from bot.config import ActivitySettings, Settings
 from bot.storage import Storage
 from bot.web.model import codes_in
 from tests.bot.fakegame import lookup
-from tests.bot.sim_helpers import World, button, game_ids
+from tests.bot.sim_helpers import World, button, choose_options, game_ids
 from tests.discord_sim import SimChannel, SimulatedDiscord, SimUser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -301,23 +301,7 @@ async def fill_lobby(world: World, humans: list[SimUser], seats: int,
         r = await sim.click(host, table, button(table, "addc")["custom_id"])
         assert r.status == "ok", r
     if options:
-        table = world.table_message()
-        r = await sim.click(host, table, button(table, "opts")["custom_id"])
-        menu = r.message
-        assert menu is not None and menu.ephemeral
-        for name, value in options.items():
-            found: list[dict[str, Any]] = []
-            for _ in range(5):
-                found = [s for s in menu.selects() if s["custom_id"].endswith(":" + name)]
-                if found:
-                    break
-                r = await sim.click(host, menu, button(menu, "opts")["custom_id"])
-                assert r.message is not None
-                menu = r.message
-            assert found, f"no menu for option {name}"
-            r = await sim.select(host, menu, found[0]["custom_id"], [value])
-            assert r.status == "ok" and r.message is not None, r
-            menu = r.message
+        await choose_options(sim, host, world.table_message(), options)
     await sim.settle()
     table = world.table_message()
     r = await sim.click(host, table, button(table, "start")["custom_id"])
