@@ -4,19 +4,19 @@
 
 Every click and every live panel's edit starts with this work on the bot's event loop, and
 under a burst of clicks (a hundred tables starting at once) the clicks queue behind one
-another's share of it. For each game, random games between seated people (two) and computers
-are played; at each position (a version of the table) it takes what the bot takes after a
-move: the public snapshot (the table message), each person's snapshot and panel (words,
-controls and the Discord payload they answer with). Printed: µs per position, median and p90,
-in all and for the snapshots alone. ``--first`` takes each game's first position only: the
-start of a table, when every person presses Hand at once and hands are full.
+another's share of it. For each game, random games are played between two seated people and
+computers, at the game's usual number of seats (as ``benchmarks/bot.py`` opens its tables); at
+each position (a version of the table) it takes what the bot takes after a move: the public
+snapshot (the table message), each person's snapshot and panel (words, controls and the
+Discord payload they answer with). Printed: µs per position, median and p90, in all and for
+the snapshots alone. ``--first`` takes each game's first position only: the start of a table,
+when every person presses Hand at once and hands are full.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games
+from benchmarks.waits import percentile
 from bot.model import PLAYING, Seat, Table
 from bot.position import position_of
 from cogs.panel_views import hand_payload
@@ -40,7 +41,7 @@ def measure(gid: str, count: int, seed: int, first: bool = False
     whole: list[float] = []
     snaps: list[float] = []
     for game in range(count):
-        players = rules.min_players if gid != "finesse" else 4
+        players = rules.usual_players
         state = rules.new_game(players, seed=rng.randrange(1 << 30))
         seats = [Seat(10 + s, f"P{s + 1}", computer=s >= PEOPLE) for s in range(players)]
         table = Table(game, 1, 1, rules, 10, PLAYING, seats, {}, 1, "off", state=state)
@@ -72,9 +73,10 @@ def main() -> int:
     args = parser.parse_args()
     for gid in [args.game] if args.game else games.ids():
         whole, snaps = measure(gid, args.games, args.seed, args.first)
-        p90 = sorted(whole)[int(0.9 * (len(whole) - 1))]
-        print(f"{gid:12s} {len(whole):5d} positions: whole p50 {statistics.median(whole):6.0f} "
-              f"µs, p90 {p90:6.0f} µs; snapshots p50 {statistics.median(snaps):6.0f} µs")
+        ordered = sorted(whole)
+        print(f"{gid:12s} {len(whole):5d} positions: whole p50 {percentile(ordered, 0.5):6.0f} "
+              f"µs, p90 {percentile(ordered, 0.9):6.0f} µs; snapshots p50 "
+              f"{percentile(sorted(snaps), 0.5):6.0f} µs")
     return 0
 
 
