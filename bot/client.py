@@ -53,6 +53,8 @@ STOP_SECONDS = 5.0
 DRAIN_SECONDS = 3.0
 #: seconds a stop first leaves for interactions already received to start being answered
 ARRIVAL_GRACE = 0.1
+# How often the heartbeat looks for a connection before its first beat (seconds).
+CONNECT_POLL = 0.25
 #: the modules that give the bot its commands (each with ``async def setup(bot)``), in order
 EXTENSIONS = ("cogs.play", "cogs.stats", "cogs.admin", "cogs.learn", "cogs.review")
 
@@ -243,17 +245,18 @@ class Deckhand(commands.AutoShardedBot):
         if not initial and self.identify_pause > 0:
             await asyncio.sleep(self.identify_pause)
 
-    async def on_shard_ready(self, shard_id: int) -> None:
-        """Log each shard as it becomes ready."""
-        log.info("shard ready", extra={"shard": shard_id})
+    async def on_shard_connect(self, shard_id: int) -> None:
+        """Log each shard as it connects."""
+        log.info("shard connected", extra={"shard": shard_id})
 
     async def on_shard_disconnect(self, shard_id: int) -> None:
         """Log each shard as it loses its connection."""
         log.info("shard disconnected", extra={"shard": shard_id})
 
     def connected(self) -> bool:
-        """True while the bot is ready and every shard of this process is connected."""
-        if not self.is_ready() or self.is_closed():
+        """True once Discord has said who the bot is (its first READY), while it is not
+        stopping and every shard of this process is connected."""
+        if self.user is None or self.is_closed() or not self.shards:
             return False
         return all(not shard.is_closed() for shard in self.shards.values())
 
@@ -275,13 +278,15 @@ class Deckhand(commands.AutoShardedBot):
         return True
 
     async def _heartbeat(self, path: str) -> None:
-        await self.wait_until_ready()
+        # Until the first beat, look often, so a health check sees a new bot soon after it
+        # connects; then beat at the pace the health check expects.
         while not self.is_closed():
+            beaten = False
             try:
-                await self.beat(path)
+                beaten = await self.beat(path)
             except OSError:
                 log.exception("heartbeat: cannot write %s", path)
-            await asyncio.sleep(HEARTBEAT_SECONDS)
+            await asyncio.sleep(HEARTBEAT_SECONDS if beaten else CONNECT_POLL)
 
     def under_way(self) -> None:
         """The task answering an interaction (a command or a click, from any cog) counts as
@@ -303,7 +308,7 @@ class Deckhand(commands.AutoShardedBot):
         rather than cut off."""
         me = asyncio.current_task()
         deadline = asyncio.get_running_loop().time() + timeout
-        if self.is_ready():  # what Discord sent just before the stop gets its task first
+        if self.connected():  # what Discord sent just before the stop gets its task first
             await asyncio.sleep(ARRIVAL_GRACE)
         while True:
             pending = [task for task in self.answering if task is not me and not task.done()]

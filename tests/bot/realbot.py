@@ -1,7 +1,7 @@
 """The real ``python -m bot`` in a child process, against the simulated Discord or none.
 
     bot = RealBot(tmp_path, sim)          # sim: a running SimulatedDiscord, or None
-    await bot.start()                     # spawn; wait for "shard ready"
+    await bot.start()                     # spawn; wait for "shard connected"
     status, seconds = await bot.stop(signal.SIGTERM)
 
 The child is the production entry point, unchanged: ``tests/bot/simsite/sitecustomize.py``
@@ -110,7 +110,7 @@ class RealBot:
     async def start(self, timeout: float = 60.0) -> None:
         """Spawn and wait until its shard is ready."""
         await self.spawn()
-        await self.wait_for(lambda line: line.get("event") == "shard ready", timeout)
+        await self.wait_for(lambda line: line.get("event") == "shard connected", timeout)
 
     async def wait(self, timeout: float = 30.0) -> tuple[int, float]:
         """The exit status and the seconds since ``since`` (default: the spawn); the child

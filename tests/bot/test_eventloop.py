@@ -59,3 +59,15 @@ async def test_the_real_bot_plays_and_stops_cleanly_on_either_loop(
     quiet_stop(bot, status, seconds, tmp_path)
     assert any(str(line.get("event", "")).endswith(f" on {loop}") for line in bot.lines), \
         bot.stderr[:3]
+
+
+def test_the_bot_names_no_part_of_an_event_loop_s_insides() -> None:
+    """The bot runs the loops as they ship: no file of ``bot/`` names the private parts of
+    asyncio's loop (``_run_once``, ``_ready``) or subclasses its ``SelectorEventLoop``. The
+    check is a plain text search, so that any such name, even in a comment, is looked at."""
+    root = Path(__file__).resolve().parents[2] / "bot"
+    found = [f"{path.relative_to(root.parent)}:{number}: {line.strip()}"
+             for path in sorted(root.rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if any(name in line for name in ("_run_once", "_ready", "SelectorEventLoop"))]
+    assert found == []
