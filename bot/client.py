@@ -40,12 +40,13 @@ from bot.web.routing import Router, attach
 
 log = logging.getLogger(__name__)
 
-#: how much lower the table pictures' workers run than the bot: nobody waits on a redraw of
-#: the public table the way a click waits for its answer, so a busy core goes to the bot first
-TABLE_PICTURE_NICE = 10
-#: the hands' pictures follow an answer already given (its words and controls): below the bot
-#: too, above the table's redraws
-HAND_PICTURE_NICE = 5
+#: how much lower the pictures' workers (the table's and the hands') run than the bot: the
+#: lowest priority there is. A picture follows an answer already given (its words and
+#: controls), so nobody waits on it the way a click waits for its answer, and a busy core goes
+#: to the bot's event loop first. At nice 10 and 5, the pictures drawn while every table
+#: started still took enough of the two cores to double the clicks' worst waits in some runs
+#: (docs/benchmarks.md, issue 39).
+PICTURE_NICE = 19
 
 #: seconds a stop may take, all told (docs/deploy.md promises it; Docker waits 10 s)
 STOP_SECONDS = 5.0
@@ -147,8 +148,8 @@ class Deckhand(commands.AutoShardedBot):
                                     ai_scheduler=settings.ai_scheduler)
         #: draw the pictures: tables in ``render_workers`` processes, hands in one of their own
         #: (threads with ``render_workers=0``)
-        self.painters = {"table": Painter(settings.render_workers, nice=TABLE_PICTURE_NICE),
-                         "hand": Painter(min(1, settings.render_workers), nice=HAND_PICTURE_NICE)}
+        self.painters = {"table": Painter(settings.render_workers, nice=PICTURE_NICE),
+                         "hand": Painter(min(1, settings.render_workers), nice=PICTURE_NICE)}
         #: work nobody waits on (table edits, alerts, pictures after an answer), a few at a time
         self.lane = Lane()
         #: the Activity's web table beside the bot (None: not configured)
