@@ -167,6 +167,25 @@ class Bench:
             found.setdefault(int((at - started_at) // width), []).append(ms)
         return [found[k] for k in sorted(found)]
 
+    def picture_lag_ms(self) -> list[float]:
+        """For each panel answered (Hand, a move, cards chosen) that then got its hand's
+        picture: from the answer (the callback request with the words and controls) to the
+        request adding the picture (drawn at the lowest priority: this shows what that costs
+        a person). A panel clicked again before its picture came gets none: not counted."""
+        hands = {r.id for r in self.results
+                 if self.kinds.get(r.id) in ("hand", "move", "choose cards")}
+        answered: dict[str, float] = {}
+        lags = []
+        for q in self.sim.requests:
+            if q.interaction_id not in hands:
+                continue
+            if "/callback" in q.path:
+                answered.setdefault(q.interaction_id, q.time)
+            elif q.files and q.interaction_id in answered:
+                lags.append((q.time - answered.pop(q.interaction_id)) * 1000)
+                hands.discard(q.interaction_id)
+        return lags
+
     def table_lag_ms(self) -> list[float]:
         """For each person's move: from its answer (the callback request carrying the new
         hand) to the first edit of the table message showing that position or a later one."""
@@ -371,6 +390,11 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                           f"moves, p50 {percentile(lags, 0.5):.0f} ms, p99 "
                           f"{percentile(lags, 0.99):.0f} ms, max {lags[-1]:.0f} ms (edits of a "
                           f"table message are at least {edit_gap} s apart)")
+                pictures = sorted(b.picture_lag_ms())
+                if pictures:
+                    print(f"a hand's picture, after the panel's answer: {len(pictures)} answers, "
+                          f"p50 {percentile(pictures, 0.5):.0f} ms, p99 "
+                          f"{percentile(pictures, 0.99):.0f} ms, max {pictures[-1]:.0f} ms")
                 print(f"computers' waits, from a computer seat's turn to its move applied and "
                       f"to the table message showing it (the {ai_delay} s pause included):")
                 waits = read_waits(waits_file)

@@ -48,3 +48,13 @@ def test_two_shard_processes_share_one_postgresql() -> None:
     out = run("shards.py", "--guilds", "2", "--games", "1", timeout=400.0)
     assert "problems: 0" in out
     assert "leaderboards identical across the switch: 2/2" in out
+
+
+def test_the_bot_benchmark_times_answers_and_pictures() -> None:
+    out = run("bot.py", "--tables", "4", "--moves", "2")
+    assert re.search(r"first response request: p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms", out)
+    pictures = re.search(r"a hand's picture, after the panel's answer: (\d+) answers, "
+                         r"p50 (\d+) ms", out)
+    assert pictures is not None and int(pictures.group(1)) > 0
+    assert ("errors: 0 interactions not answered in time or refused, 0 error lines logged by "
+            "the bot, 0 spec errors") in out
