@@ -88,9 +88,9 @@ class Position:
     tallies: tuple[Tally, ...] = ()
     #: the seat's legal moves now (none for a spectator, or outside play)
     moves: tuple[LegalMove, ...] = ()
-    #: cards in someone's hand that the public view does not show (never to be named in
-    #: public: an old deal's card back in a hand)
-    hidden: frozenset[str] = frozenset()
+    #: what the snapshots of this position share (the hidden cards are worked out from it
+    #: when first asked: see :attr:`hidden`)
+    shared: Seen | None = field(default=None, repr=False)
     #: why the table was ended without a result (a message key), e.g. its moves no longer
     #: replay under the game's corrected rules
     ended: str | None = None
@@ -114,6 +114,12 @@ class Position:
     def own_view(self) -> View | None:
         """The seat's own view as the rules take it (``rules.sorted_hand``, ``hand_key``)."""
         return None if self.own is None else View(self.own)
+
+    @property
+    def hidden(self) -> frozenset[str]:
+        """Cards in someone's hand that the public view does not show (never to be named in
+        public: an old deal's card back in a hand)."""
+        return frozenset() if self.shared is None else self.shared.hidden
 
     @property
     def players(self) -> int:
@@ -156,10 +162,22 @@ class Seen:
 
     key: tuple[int, int]  # (the table's version, the state's id)
     public: dict[str, Any]
-    hidden: frozenset[str]  # cards held in hands that the public view does not show
-    seen_by: list[View]  # each seat's view, as the rules gave it (to find the hidden cards)
+    held: frozenset[str]  # every card code in the seats' hands
+    seen_by: list[View]  # each seat's view, as the rules gave it (to find the held cards)
     legal: dict[int, tuple[Action, ...]] = field(default_factory=dict)  # by seat, as asked
     views: dict[int, dict[str, Any]] = field(default_factory=dict)  # by seat, as asked
+    _hidden: frozenset[str] | None = None
+
+    @property
+    def hidden(self) -> frozenset[str]:
+        """The held cards the public view does not show. Worked out when first asked, from
+        the public dict and the held cards taken with it (neither changes afterwards, so
+        this is right at any time): most positions of a busy table are never shown in
+        public (its message is edited at most once a second) and need no search."""
+        if self._hidden is None:
+            self._hidden = (frozenset(self.held - _codes_in(self.public, set()))
+                            if self.held else frozenset())
+        return self._hidden
 
     def moves(self, state: State, seat: int) -> tuple[Action, ...]:
         """A seat's legal moves at this position (the rules list them once)."""
@@ -184,9 +202,8 @@ def _seen(table: Table, state: State) -> Seen:
         return seen
     public = state.view(None).to_dict()
     seen_by = [state.view(s) for s in range(state.players)]
-    held = {str(c) for view in seen_by for c in view["hand"]}
-    hidden = frozenset(held - _codes_in(public, set())) if held else frozenset()
-    table.seen = seen = Seen(key, public, hidden, seen_by)
+    held = frozenset(str(c) for view in seen_by for c in view["hand"])
+    table.seen = seen = Seen(key, public, held, seen_by)
     return seen
 
 
@@ -235,5 +252,5 @@ def position_of(table: Table, seat: int | None = None) -> Position:
                     seat, game_options=dict(state.options), public=seen.public, own=own,
                     to_act=tuple(state.to_act), people_due=table.people_due(),
                     optional=optional, over=over, outcome=state.outcome,
-                    tallies=state.breakdown(), moves=moves, hidden=seen.hidden,
+                    tallies=state.breakdown(), moves=moves, shared=seen,
                     ended=table.ended)

@@ -329,18 +329,24 @@ def seat_option(name: str, help_en: str, help_ja: str) -> Option:
     return Option(name, "seat", None, help_en, help_ja)
 
 
-_IMMUTABLE = (str, int, float, bool, type(None))
+_IMMUTABLE = frozenset({str, int, float, bool, type(None)})
 
 
 def _copied(value: Any) -> Any:
     """A deep copy of plain data (dicts, lists, tuples of immutable values), several times
-    faster than :func:`copy.deepcopy`; anything else is deep-copied the general way."""
+    faster than :func:`copy.deepcopy`; anything else is deep-copied the general way.
+
+    Most of a view is strings (card codes, names): an immutable item is taken as it is
+    without a call for it, and a tuple of them is kept whole (nothing in it can change)."""
     kind = type(value)
     if kind is dict:
-        return {key: _copied(item) for key, item in value.items()}
+        return {key: item if type(item) in _IMMUTABLE else _copied(item)
+                for key, item in value.items()}
     if kind is list:
-        return [_copied(item) for item in value]
+        return [item if type(item) in _IMMUTABLE else _copied(item) for item in value]
     if kind is tuple:
+        if all(type(item) in _IMMUTABLE for item in value):
+            return value
         return tuple(_copied(item) for item in value)
     if kind in _IMMUTABLE:
         return value

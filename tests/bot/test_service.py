@@ -154,6 +154,25 @@ async def test_events_of_a_table_arrive_in_order_while_a_slow_subscriber_runs(
     assert [u.position.version for u in rec.updates if u.kind == "move"] == [1, 2]
 
 
+async def test_a_positions_hidden_cards_are_of_its_own_version_when_read_later(
+        manager: Manager) -> None:
+    # the hidden cards are worked out when first asked, maybe after more moves: still from
+    # the position's own version (a card played since is public now, not then)
+    m, _ = manager
+    table = await two_people(m)
+    assert table.state is not None
+    before = await m.position(table.id)
+    held = {str(c) for s in range(2) for c in table.state.view(s)["hand"]}
+    seat, user = mover(table)
+    chosen = (await m.position(table.id, seat)).moves[0]
+    await m.act(table.id, user, 0, chosen.index)
+    played = {str(c) for c in chosen.action.cards}
+    after = await m.position(table.id)
+    assert played and played <= held
+    assert before.hidden == frozenset(held)
+    assert not played & after.hidden
+
+
 async def test_a_spectators_position_shows_no_hand_and_no_moves(manager: Manager) -> None:
     m, _ = manager
     table = await two_people(m)
