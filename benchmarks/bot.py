@@ -172,18 +172,18 @@ class Bench:
         picture: from the answer (the callback request with the words and controls) to the
         request adding the picture (drawn at the lowest priority: this shows what that costs
         a person). A panel clicked again before its picture came gets none: not counted."""
-        hands = {r.id for r in self.results
+        panels = {r.id for r in self.results
                  if self.kinds.get(r.id) in ("hand", "move", "choose cards")}
         answered: dict[str, float] = {}
         lags = []
         for q in self.sim.requests:
-            if q.interaction_id not in hands:
+            if q.interaction_id not in panels:
                 continue
             if "/callback" in q.path:
                 answered.setdefault(q.interaction_id, q.time)
             elif q.files and q.interaction_id in answered:
                 lags.append((q.time - answered.pop(q.interaction_id)) * 1000)
-                hands.discard(q.interaction_id)
+                panels.discard(q.interaction_id)
         return lags
 
     def table_lag_ms(self) -> list[float]:

@@ -54,7 +54,7 @@ STOP_SECONDS = 5.0
 DRAIN_SECONDS = 3.0
 #: seconds a stop first leaves for interactions already received to start being answered
 ARRIVAL_GRACE = 0.1
-# How often the heartbeat looks for a connection before its first beat (seconds).
+#: seconds between the heartbeat's looks for a connection, until its first beat
 CONNECT_POLL = 0.25
 #: the modules that give the bot its commands (each with ``async def setup(bot)``), in order
 EXTENSIONS = ("cogs.play", "cogs.stats", "cogs.admin", "cogs.learn", "cogs.review")

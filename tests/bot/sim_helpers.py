@@ -126,6 +126,7 @@ def verb_of(custom_id: object) -> str:
     parts = str(custom_id or "").split(":")
     return parts[1] if len(parts) == 5 and parts[0] == "dh" else ""
 
+
 async def choose_options(sim: SimulatedDiscord, host: SimUser, table: SimMessage,
                          options: dict[str, str]) -> None:
     """The host sets a lobby's options as a person does: the Options menu from the table
@@ -147,7 +148,6 @@ async def choose_options(sim: SimulatedDiscord, host: SimUser, table: SimMessage
         r = await sim.select(host, menu, found[0]["custom_id"], [value])
         assert r.status == "ok" and r.message is not None and r.message.id == menu.id, r
         menu = r.message
-
 
 
 def is_public(sim: SimulatedDiscord, request: Any, channel: SimChannel) -> bool:
