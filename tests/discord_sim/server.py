@@ -20,6 +20,7 @@ import discord.http
 import yarl
 from aiohttp import web
 
+from .faults import Faults
 from .gateway import RECONNECT, GatewaySession
 from .interactions import (
     APPLICATION_COMMAND,
@@ -266,6 +267,9 @@ class SimulatedDiscord:
         self._access_tokens: dict[str, str] = {}  # bearer token -> user id
         self._activity_instances: dict[str, tuple[SimChannel, list[SimUser]]] = {}
         self._routes: dict[tuple[str, str], Handler] = self._route_table()
+        #: + faults a test injects (500s, 429s), the requests refused, the invalid requests
+        #: of the last 10 minutes and the global limit, off unless set (faults.py)
+        self.faults = Faults(self.now)
         if activities:  # what Discord makes when Activities are enabled in the portal
             self._global_commands.append(self._stored_command(
                 {"name": "launch", "description": "", "type": PRIMARY_ENTRY_POINT,
@@ -1058,6 +1062,12 @@ class SimulatedDiscord:
                 raise SimHTTPError(404, 0, "404: Not Found")
             if not self._authorized(route or "", request):
                 raise SimHTTPError(401, 0, "401: Unauthorized")
+            refusal = self.faults.check(captured, exempt=self._exempt(route or "", params))
+            if refusal is not None:  # + an injected fault or the global limit
+                captured.status, captured.response = refusal.status, refusal.body
+                self.faults.answered(refusal.status, refusal.headers)
+                return self._respond(refusal.status, refusal.body, route or path,
+                                     refusal.headers)
             status, answer = await self._call(
                 handler, RequestContext(captured, params, body, files)
             )
@@ -1071,6 +1081,7 @@ class SimulatedDiscord:
                 answer["errors"] = error.errors
         captured.status = status
         captured.response = answer
+        self.faults.answered(status, {})
         return self._respond(status, answer, route or path)
 
     async def _call(self, handler: Handler, context: RequestContext) -> tuple[int, Any]:
@@ -1086,7 +1097,15 @@ class SimulatedDiscord:
             return bearer[len("Bearer "):] in self._access_tokens
         return request.headers.get("Authorization") == f"Bot {self.token}"
 
-    def _respond(self, status: int, answer: Any, route: str) -> web.Response:
+    def _exempt(self, route: str, params: dict[str, str]) -> bool:
+        """Whether a request is outside the global limit: an interaction's callback, or a
+        webhook route through an interaction's token."""
+        return route.startswith("/interactions/") or (
+            route.startswith("/webhooks/{webhook_id}/{webhook_token}")
+            and params.get("webhook_token", "") in self._by_token)
+
+    def _respond(self, status: int, answer: Any, route: str,
+                 extra: dict[str, str] | None = None) -> web.Response:
         headers = {
             "X-RateLimit-Limit": "50",
             "X-RateLimit-Remaining": "49",
@@ -1095,6 +1114,9 @@ class SimulatedDiscord:
             "X-RateLimit-Bucket": f"{abs(hash(route)):x}"[:16],
             "X-RateLimit-Scope": "user",
         }
+        if extra and "X-RateLimit-Global" in extra:  # the global limit names no bucket
+            headers = {}
+        headers.update(extra or {})
         if status == 204 or answer is None:
             return web.Response(status=204, headers=headers)
         # Exactly "application/json" (no charset), as Discord sends and discord.py expects.
