@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
+from bot.workers import usable_cpus
 from games.ai import LEVELS
 
 TIMER_CHOICES = ("off", "relaxed", "normal", "fast")
@@ -21,9 +23,14 @@ TIMER_SECONDS: dict[str, float | None] = {
 
 
 def default_workers() -> int:
-    """Worker processes of one kind (searching computer players, pictures): one per core but
-    one (the event loop keeps a core), at least one."""
-    return max(1, (os.cpu_count() or 2) - 1)
+    """Worker processes of one kind (searching computer players, pictures): one per CPU the
+    process may use (its affinity and its container's CPU quota, :func:`bot.workers.usable_cpus`)
+    but one (the event loop keeps a CPU), at least one."""
+    return max(1, usable_cpus() - 1)
+
+
+#: the most worker processes of one kind a setting may ask for
+MOST_WORKERS = 256
 
 
 LOG_FORMATS = ("text", "json")
@@ -142,7 +149,7 @@ def shards_text(shard_ids: tuple[int, ...] | None, shard_count: int | None) -> s
 
 
 SHARDS_EXAMPLE = "like 0-7/16 (shards 0 to 7 of 16), 3/16 or 0,2,5/8"
-_SHARD_ITEM = re.compile(r"^(\d+)(?:-(\d+))?$")
+_SHARD_ITEM = re.compile(r"^([0-9]{1,6})(?:-([0-9]{1,6}))?$")  # ASCII digits, no more than 6
 
 
 def parse_shards(raw: str) -> tuple[tuple[int, ...] | None, int | None]:
@@ -152,10 +159,10 @@ def parse_shards(raw: str) -> tuple[tuple[int, ...] | None, int | None]:
         return None, None
     ids_part, slash, count_part = text.partition("/")
     count_part = count_part.strip()
-    if not slash or not count_part.isdigit():
+    if not slash or whole(count_part, 6) is None:
         raise ConfigError(
             f"DECKHAND_SHARDS must name shard ids and the total shard count, {SHARDS_EXAMPLE}, "
-            f"not {raw!r}."
+            f"not {_shown(raw)}."
         )
     count = int(count_part)
     if count < 1:
@@ -165,7 +172,7 @@ def parse_shards(raw: str) -> tuple[tuple[int, ...] | None, int | None]:
         found = _SHARD_ITEM.match(item.strip())
         if found is None:
             raise ConfigError(
-                f"DECKHAND_SHARDS: {item.strip()!r} is not a shard id or range; write it "
+                f"DECKHAND_SHARDS: {_shown(item.strip())} is not a shard id or range; write it "
                 f"{SHARDS_EXAMPLE}."
             )
         first = int(found.group(1))
@@ -179,20 +186,47 @@ def parse_shards(raw: str) -> tuple[tuple[int, ...] | None, int | None]:
             )
         ids.extend(range(first, last + 1))
     if len(set(ids)) != len(ids):
-        raise ConfigError(f"DECKHAND_SHARDS names a shard twice in {raw!r}.")
+        raise ConfigError(f"DECKHAND_SHARDS names a shard twice in {_shown(raw)}.")
     return tuple(sorted(ids)), count
 
 
-def _number(env: Mapping[str, str], name: str, default: float) -> float:
+def _shown(raw: str) -> str:
+    """A value as a refusal quotes it: a very long one is cut (a 5,000-digit number)."""
+    return repr(raw if len(raw) <= 40 else raw[:37] + "...")
+
+
+def whole(raw: str, most_digits: int) -> int | None:
+    """``raw`` as a whole number when it is ASCII digits alone, at most ``most_digits`` of
+    them; else None. (``str.isdigit`` alone lets through '²', which ``int`` refuses, and
+    thousands of digits, which ``int`` refuses past Python's limit.)"""
+    if raw.isascii() and raw.isdigit() and len(raw) <= most_digits:
+        return int(raw)
+    return None
+
+
+#: the number settings: (the default, the most, what the number is, the least is more than 0)
+NUMBER_SETTINGS: dict[str, tuple[float, float, str, bool]] = {
+    "DECKHAND_AI_DELAY": (1.0, 60.0, "a number of seconds", False),
+    "DECKHAND_EDIT_GAP": (1.0, 60.0, "a number of seconds", False),
+    "DECKHAND_TIMER_SCALE": (1.0, 100.0, "a scale (1: the timers as they are)", True),
+}
+
+
+def _number(env: Mapping[str, str], name: str) -> float:
+    """A number setting, refused with a sentence naming it when it is not a finite number in
+    its range: ``nan`` and ``inf`` pass ``float()`` and every ``< 0`` check."""
+    default, most, what, above_zero = NUMBER_SETTINGS[name]
     raw = env.get(name, "").strip()
     if not raw:
         return default
+    least = "more than 0" if above_zero else "from 0"
+    sentence = f"{name} must be {what}, {least} to {most:g}, not {_shown(raw)}."
     try:
         value = float(raw)
     except ValueError:
-        raise ConfigError(f"{name} must be a number of seconds, not {raw!r}.") from None
-    if value < 0:
-        raise ConfigError(f"{name} must not be negative.")
+        raise ConfigError(sentence) from None
+    if not math.isfinite(value) or value < 0 or value > most or (above_zero and value == 0):
+        raise ConfigError(sentence)
     return value
 
 
@@ -200,9 +234,11 @@ def _processes(env: Mapping[str, str], name: str, default: int) -> int:
     raw = env.get(name, "").strip()
     if not raw:
         return default
-    if not raw.isdigit():
-        raise ConfigError(f"{name} must be a number of processes (0 or more), not {raw!r}.")
-    return int(raw)
+    value = whole(raw, 9)
+    if value is None or value > MOST_WORKERS:
+        raise ConfigError(f"{name} must be a number of processes from 0 to {MOST_WORKERS}, "
+                          f"not {_shown(raw)}.")
+    return value
 
 
 #: how ``DECKHAND_AI_SCHEDULER`` may be written, and what each means
@@ -322,14 +358,16 @@ def read_activity(env: Mapping[str, str]) -> ActivitySettings | None:
             f"{'is' if len(missing) == 1 else 'are'} missing. Set all of "
             f"{', '.join(ACTIVITY_NEEDS)} (or DISCORD_CLIENT_SECRET_FILE) to serve the web "
             "table, or none of them to run without it.")
-    if not client_id.isdigit():
+    application = whole(client_id, 20)  # a Discord id: at most 20 digits
+    if application is None:
         raise ConfigError(f"DISCORD_CLIENT_ID must be the application's id (digits), not "
-                          f"{client_id!r}.")
-    if not port_raw.isdigit() or int(port_raw) > 65535:
+                          f"{_shown(client_id)}.")
+    port = whole(port_raw, 5)
+    if port is None or port > 65535:
         raise ConfigError(f"DECKHAND_WEB_PORT must be a port number (0 to 65535), not "
-                          f"{port_raw!r}.")
+                          f"{_shown(port_raw)}.")
     host = env.get("DECKHAND_WEB_HOST", "").strip() or "0.0.0.0"
-    return ActivitySettings(int(client_id), secret, int(port_raw), host,
+    return ActivitySettings(application, secret, port, host,
                             _switch(env, "DECKHAND_WEB_DEV", False))
 
 
@@ -359,11 +397,11 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
     guild_raw = source.get("DECKHAND_DEV_GUILD", "").strip()
     dev_guild: int | None = None
     if guild_raw:
-        if not guild_raw.isdigit():
+        dev_guild = whole(guild_raw, 20)  # a Discord id: at most 20 digits
+        if dev_guild is None:
             raise ConfigError(
-                f"DECKHAND_DEV_GUILD must be a server id (digits), not {guild_raw!r}."
+                f"DECKHAND_DEV_GUILD must be a server id (digits), not {_shown(guild_raw)}."
             )
-        dev_guild = int(guild_raw)
     ai_workers = _processes(source, "DECKHAND_AI_WORKERS", default_workers())
     render_workers = _processes(source, "DECKHAND_RENDER_WORKERS", default_workers())
     shard_ids, shard_count = parse_shards(source.get("DECKHAND_SHARDS", ""))
@@ -381,14 +419,14 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         token=token,
         db_path=source.get("DECKHAND_DB", "").strip() or "./deckhand.sqlite3",
         dev_guild=dev_guild,
-        ai_delay=_number(source, "DECKHAND_AI_DELAY", 1.0),
+        ai_delay=_number(source, "DECKHAND_AI_DELAY"),
         ai_level=ai_level,
         ai_workers=ai_workers,
         ai_scheduler=_switch(source, "DECKHAND_AI_SCHEDULER", True),
         render_workers=render_workers,
-        edit_gap=_number(source, "DECKHAND_EDIT_GAP", 1.0),
+        edit_gap=_number(source, "DECKHAND_EDIT_GAP"),
         log_level=log_level_of(source),
-        timer_scale=_number(source, "DECKHAND_TIMER_SCALE", 1.0),
+        timer_scale=_number(source, "DECKHAND_TIMER_SCALE"),
         shard_ids=shard_ids,
         shard_count=shard_count,
         log_format=log_format,

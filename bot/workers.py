@@ -12,10 +12,12 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import math
 import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from bot import orphans
@@ -23,6 +25,78 @@ from bot import orphans
 log = logging.getLogger(__name__)
 
 Pool = concurrent.futures.ProcessPoolExecutor
+
+#: where the kernel shows the control groups (a container sees its own group as the root)
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+#: the groups this process belongs to, one line per hierarchy ("0::/path" for cgroup v2)
+OWN_CGROUPS = Path("/proc/self/cgroup")
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _share(quota: str | None, period: str | None) -> float | None:
+    """CPUs a quota of ``quota`` microseconds per ``period`` gives (None: no limit)."""
+    try:
+        used, every = int(quota or ""), int(period or "")
+    except ValueError:  # "max" (no limit), or nothing to read
+        return None
+    return used / every if used > 0 and every > 0 else None
+
+
+def cpu_quota(root: Path | None = None, own: Path | None = None) -> float | None:
+    """The CPUs this process's control group may use by its CPU quota (1.5: one and a half
+    CPUs' time), the tightest of its group and the groups above it; None when unlimited.
+
+    cgroup v2 writes ``cpu.max`` ("150000 100000", or "max 100000"); v1 writes
+    ``cpu.cfs_quota_us`` (-1: none) and ``cpu.cfs_period_us`` under its ``cpu`` hierarchy. A
+    container's own group is its root, seen from inside; a service's group is named in
+    ``/proc/self/cgroup``. ``root`` and ``own`` stand in for those two (tests)."""
+    root = CGROUP_ROOT if root is None else root
+    found: list[float] = []
+    paths = {Path("/")}
+    for line in (_read(OWN_CGROUPS if own is None else own) or "").splitlines():
+        number, _, rest = line.partition(":")
+        controllers, _, name = rest.partition(":")
+        if number == "0" or "cpu" in controllers.split(","):
+            paths.add(Path(name or "/"))
+    for path in paths:
+        for folder in [path, *path.parents]:
+            relative = folder.relative_to("/")
+            v2 = _read(root / relative / "cpu.max")
+            if v2 is not None:
+                quota, _, period = v2.partition(" ")
+                found.append(_share(quota, period) or math.inf)
+            for v1 in ("cpu", "cpu,cpuacct", "cpuacct,cpu"):
+                hierarchy = root / v1 / relative
+                share = _share(_read(hierarchy / "cpu.cfs_quota_us"),
+                               _read(hierarchy / "cpu.cfs_period_us"))
+                if share is not None:
+                    found.append(share)
+    limited = [share for share in found if share != math.inf]
+    return min(limited) if limited else None
+
+
+def usable_cpus(affinity: Callable[[int], set[int]] | None = None, root: Path | None = None,
+                own: Path | None = None) -> int:
+    """The CPUs this process may use: those it may run on (``os.sched_getaffinity``: a
+    ``taskset`` or a container's ``--cpuset-cpus``), no more than its CPU quota allows (a
+    container's ``--cpus``, rounded up: 1.5 CPUs' time is spread over two), at least one.
+    Not ``os.cpu_count()``, which counts the host's cores: in a container limited to 2 CPUs
+    on a 32-core host, pools sized by it made 63 processes."""
+    where = affinity or getattr(os, "sched_getaffinity", None)
+    try:
+        count = len(where(0)) if where is not None else os.cpu_count() or 1
+    except OSError:
+        count = os.cpu_count() or 1
+    quota = cpu_quota(root, own)
+    if quota is not None:
+        count = min(count, math.ceil(quota))
+    return max(1, count)
 
 
 def _start_worker(bot_pid: int, setup: Callable[..., None] | None,
