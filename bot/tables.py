@@ -176,6 +176,23 @@ class TableManager:
         self.settled = self.registry.settled
 
     # -- what the front ends and tests read -------------------------------------------------
+    def at(self, table_id: int, guild_id: int | None, channel_id: int | None) -> Table:
+        """The open table a request names, when the request comes from where the table is:
+        its server and channel. A request from no server (a hand sent by direct message)
+        has no place to compare; its person's seat is checked instead, by the caller.
+
+        Every permission a front end passes on (a server manager's, a host's) is its
+        server's: without this check, one server's manager could cancel another server's
+        table by naming its id. A foreign request is refused (``foreign-table``) and logged.
+        """
+        table = self.registry.get(table_id)
+        if guild_id is not None and (table.guild_id, table.channel_id) != (guild_id, channel_id):
+            log.warning("a request from server %s, channel %s named table %s of server %s, "
+                        "channel %s: refused", guild_id, channel_id, table_id, table.guild_id,
+                        table.channel_id)
+            raise Refusal("foreign-table")
+        return table
+
     @property
     def tables(self) -> dict[int, Table]:
         """The open tables by id."""

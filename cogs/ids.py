@@ -28,6 +28,9 @@ LEARN_VERBS = (
     "learn", "lplay",  # a guided deal's move, and its button that opens a real table
     "lhint",  # a guided deal's hint
 )
+#: a hand sent by direct message carries these alone: the only verbs a click from outside a
+#: server may name (a click in a server must come from its table's server and channel)
+DM_VERBS = frozenset(("act", "page", "view", "hint", "pick", "set", "part"))
 VERBS = frozenset(BUTTON_VERBS + SELECT_VERBS + LEARN_VERBS)
 _REST = r":(?P<table>\d{1,18}):(?P<version>\d{1,9}):(?P<arg>[A-Za-z0-9_.=,\-]{0,60})"
 #: a guided deal's buttons (cogs/learn.py); ``table`` is the lesson, ``version`` its step

@@ -306,10 +306,14 @@ class PlayCog(commands.Cog, name=COG):
         handler = self.handlers.get(cid.verb)
         if handler is None:  # a lesson's id, on a message that does not carry it
             raise Refusal("unknown-component")
+        if interaction.guild_id is None and cid.verb not in ids.DM_VERBS:
+            raise Refusal("unknown-component")  # no hand by DM carries it
         try:
-            table = self.manager.get(cid.table)
-        except Refusal:
-            if cid.verb == "open":  # Open table on a table that has ended: said so
+            # the table of the server and channel clicked in: a manager's power, a host's
+            # choice, a seat, reach no other server's table, whatever id a click names
+            table = self.manager.at(cid.table, interaction.guild_id, interaction.channel_id)
+        except Refusal as refusal:
+            if cid.verb == "open" and refusal.key == "no-table":  # ended: said so
                 raise Refusal("open-gone") from None
             raise
         await handler(interaction, table, cid, values, lang_of(interaction.locale))
