@@ -10,6 +10,7 @@ and, after ``AWAY_AFTER`` in a row, keep the seat until "I'm back".
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -17,7 +18,7 @@ import time
 from bot import logs, tasks
 from bot.config import TIMER_SECONDS
 from bot.events import SeatAway, SeatBack, TableEvent
-from bot.model import AWAY_AFTER, PLAYING, Refusal, Table
+from bot.model import AWAY_AFTER, CONCLUDE_RETRY_MOST, PLAYING, Refusal, Table
 from bot.registry import Registry
 from bot.thinking import Thinker
 from bot.turns import Turns
@@ -25,6 +26,8 @@ from games import ai
 from games.core import Action
 
 log = logging.getLogger("bot.tables")  # the table service's log, whichever part writes
+#: the refusals of a move or change the database could not store: tried again later
+NOT_STORED = ("not-stored", "not-saved")
 
 
 class Computers:
@@ -51,9 +54,9 @@ class Computers:
                 raise Refusal("not-seated")
             if not table.seats[seat].away:
                 raise Refusal("not-away")
-            table.seats[seat].away = False
-            table.seats[seat].timeouts = 0
-            await registry.save(table)
+            async with registry.saving(table):
+                table.seats[seat].away = False
+                table.seats[seat].timeouts = 0
             self.kick(table)  # its timer is in the position shown
             registry.publish(table, SeatBack, back=seat)
         return table
@@ -68,8 +71,8 @@ class Computers:
                 raise Refusal("host-or-manager")
             if not 0 <= seat < len(table.seats) or table.seats[seat].auto:
                 raise Refusal("bad-seat")
-            table.seats[seat].away = True
-            await registry.save(table)
+            async with registry.saving(table):
+                table.seats[seat].away = True
             self.kick(table)
             registry.publish(table, SeatAway, away=seat)
         return table
@@ -114,13 +117,27 @@ class Computers:
                     continue
                 if action is None:
                     continue
-                await self.turns.apply(table, seat, action, None, "computer")
+                try:
+                    await self.turns.apply(table, seat, action, None, "computer")
+                except Refusal as refusal:
+                    if refusal.key not in NOT_STORED:
+                        raise
+                    table.weighed = -1  # not stored: weighed again at the next look
+                    tasks.background(self._look_again(table))
+                    return
                 break  # a new position: weighed again from there
+        self.kick(table)
+
+    async def _look_again(self, table: Table) -> None:
+        """Look at a table again after a while (a move the database could not store)."""
+        await asyncio.sleep(self.turns.retry)
         self.kick(table)
 
     async def _drive(self, table: Table, began: float) -> None:
         """Let the computer move for its seats, one move at a time, pausing between moves
-        (``began``: when the first of them was due)."""
+        (``began``: when the first of them was due); a move the database could not store is
+        tried again, more slowly each time."""
+        failed = self.turns.retry
         while not self.registry.closed:
             await asyncio.sleep(max(0.0, began + self.ai_delay - time.monotonic()))
             state = table.state
@@ -129,7 +146,16 @@ class Computers:
             due = [s for s in state.to_act if table.seats[s].auto]
             if not due:
                 return
-            await self._computer_move(table, due[0], "computer", began)
+            try:
+                await self._computer_move(table, due[0], "computer", began)
+            except Refusal as refusal:
+                if refusal.key not in NOT_STORED:
+                    raise
+                # the database failed: the move did not count; thought again after a while
+                await asyncio.sleep(failed)
+                failed = min(failed * 2, CONCLUDE_RETRY_MOST)
+            else:
+                failed = self.turns.retry
             began = time.monotonic()
 
     async def _computer_move(self, table: Table, seat: int, how: str,
@@ -163,15 +189,25 @@ class Computers:
         async with self.registry.locked(table):
             if table.version != version or table.status != PLAYING:
                 return None
-            if how == "timeout":
-                info = table.seats[seat]
-                if info.auto or seat not in table.waiting_for():
-                    return None
+            if how != "timeout":
+                return await self.turns.apply(table, seat, action, None, how)
+            info = table.seats[seat]
+            if info.auto or seat not in table.waiting_for():
+                return None
+            timeouts, away = info.timeouts, info.away
+            async with self.registry.saving(table):
                 info.timeouts += 1
                 if info.timeouts >= AWAY_AFTER:
                     info.away = True
-                await self.registry.save(table)
-            return await self.turns.apply(table, seat, action, None, how)
+            try:
+                return await self.turns.apply(table, seat, action, None, how)
+            except Refusal:
+                # the timeout's move did not count: nor does the timeout (stored again if the
+                # database answers; otherwise the seat's row counts one timeout too many)
+                info.timeouts, info.away = timeouts, away
+                with contextlib.suppress(Exception):
+                    await self.registry.save(table)
+                raise
 
     # -- the turn timer ---------------------------------------------------------------------
     def _arm_timer(self, table: Table) -> None:
@@ -195,6 +231,16 @@ class Computers:
         if table.version != version or table.status != PLAYING or state is None:
             return
         late = [s for s in state.to_act if not table.seats[s].auto]
-        if late:
-            await self._computer_move(table, late[0], "timeout")
+        failed = self.turns.retry
+        while late and not self.registry.closed:
+            try:
+                await self._computer_move(table, late[0], "timeout")
+                break
+            except Refusal as refusal:
+                if refusal.key not in NOT_STORED:
+                    raise
+                # not stored, so the time is still out: tried again (a move of the person's
+                # meanwhile makes a new timer, which cancels this one)
+                await asyncio.sleep(failed)
+                failed = min(failed * 2, CONCLUDE_RETRY_MOST)
         self.kick(table)

@@ -5,10 +5,12 @@ Every change is made under the table's lock, stored, then shown (a LobbyChanged 
 
 from __future__ import annotations
 
+import logging
 import secrets
 import sqlite3
 from collections.abc import Callable
 
+from bot import logs
 from bot.computers import Computers
 from bot.config import TIMER_CHOICES
 from bot.events import Cancelled, GameStarted, LevelChanged, LobbyChanged, TableOpened
@@ -16,6 +18,8 @@ from bot.finish import Results
 from bot.model import CANCELLED, COMPUTER_LEVELS, LOBBY, PLAYING, Refusal, Seat, Table
 from bot.registry import Registry
 from games.core import OptionError
+
+log = logging.getLogger("bot.tables")  # the table service's log, whichever part writes
 
 
 class Lobby:
@@ -51,6 +55,10 @@ class Lobby:
                 "off")
         except sqlite3.IntegrityError:
             raise Refusal("channel-busy", game=rules.name) from None
+        except Exception as exc:  # the database failed: no table, and the person is told so
+            log.error("a table could not be opened (%s)", type(exc).__name__,
+                      extra=logs.failure(exc))
+            raise Refusal("not-saved") from exc
         table = Table(table_id, guild_id, channel_id, rules, host_id, LOBBY, seats, {}, seed, "off",
                       level=self.default_level)
         self.registry.add(table)
@@ -65,8 +73,8 @@ class Lobby:
         table = self.registry.get(table_id)
         first = table.message_id is None
         async with self.registry.locked(table):
-            table.message_id = message_id
-            await self.registry.save(table)
+            async with self.registry.saving(table):
+                table.message_id = message_id
             if first:
                 self.registry.publish(table, TableOpened)
 
@@ -81,8 +89,8 @@ class Lobby:
             registry.lobby(table_id)
             if host_only:
                 self._host(table, user_id)
-            change(table)
-            await registry.save(table)
+            async with registry.saving(table):
+                change(table)
             registry.publish(table, LobbyChanged)
         return table
 
@@ -162,8 +170,8 @@ class Lobby:
             if user_id != table.host_id and not can_manage:
                 raise Refusal("host-or-manager")
             if table.level != level:  # an unknown level is never the table's: refused here
-                set_it(table)
-                await registry.save(table)
+                async with registry.saving(table):
+                    set_it(table)
                 registry.publish(table, LevelChanged)
         return table
 
@@ -197,14 +205,15 @@ class Lobby:
                 raise Refusal("player-count", least=rules.min_players, most=rules.max_players,
                               seated=count)
             try:
-                table.state = rules.new_game(count, seed=table.seed, options=table.options)
+                state = rules.new_game(count, seed=table.seed, options=table.options)
             except OptionError as exc:  # shown in the reader's language (bot.tree)
                 raise Refusal("bad-option", reason=exc) from None
             except ValueError as exc:
                 raise Refusal("bad-option", reason=str(exc)) from None
-            table.status = PLAYING
-            table.version = 0
-            await registry.save(table)
+            async with registry.saving(table):
+                table.state = state
+                table.status = PLAYING
+                table.version = 0
             self.computers.kick(table)  # the first turn's timer is in the position shown
             registry.publish(table, GameStarted)
             if table.state.over:  # decided by the deal (a 1234 player with no move drops out)
@@ -222,8 +231,8 @@ class Lobby:
                 raise Refusal("host-or-manager")
             if table.state is not None and table.state.over:
                 raise Refusal("not-started")  # over: its result is being stored, not lost
-            table.status = CANCELLED
-            await registry.save(table)
+            async with registry.saving(table):
+                table.status = CANCELLED
             registry.close(table)
             registry.publish(table, Cancelled)
         return table

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
@@ -18,7 +19,7 @@ from bot.events import EventBus, TableEvent
 from bot.model import CANCELLED, LOBBY, PLAYING, Refusal, RulesLookup, Seat, Table
 from bot.position import Position, position_of
 from bot.storage import Storage
-from games.core import IllegalAction
+from games.core import IllegalAction, State
 
 Event = TypeVar("Event", bound=TableEvent)
 log = logging.getLogger("bot.tables")  # the table service's log, whichever part writes
@@ -116,6 +117,24 @@ class Registry:
         """Store the table's row (seats, options, status...)."""
         await self.store.save_table(table.row())
 
+    @contextlib.asynccontextmanager
+    async def saving(self, table: Table) -> AsyncIterator[Table]:
+        """Change a table's row (seats, options, status...) inside, stored at the end (the
+        lock held). When storing fails the changes are undone from what was kept in memory
+        (the database just failed: it is not asked) and Refusal 'not-saved' says so, so the
+        table is exactly as stored; a refusal inside undoes them too."""
+        before = _Kept.of(table)
+        try:
+            yield table
+            await self.save(table)
+        except BaseException as exc:
+            before.restore(table)
+            if isinstance(exc, Exception) and not isinstance(exc, Refusal):
+                log.error("table %s: a change could not be stored (%s); undone", table.id,
+                          type(exc).__name__, extra=logs.failure(exc))
+                raise Refusal("not-saved") from exc
+            raise
+
     def close(self, table: Table) -> None:
         """Forget a finished or cancelled table and stop its tasks."""
         self.tables.pop(table.id, None)
@@ -177,3 +196,35 @@ class Registry:
             self.add(table)
             loaded.append(table)
         return loaded
+
+
+@dataclasses.dataclass(frozen=True)
+class _Kept:
+    """What :meth:`Registry.saving` may change of a table, kept to undo it."""
+
+    status: str
+    host_id: int
+    seats: tuple[Seat, ...]
+    options: dict[str, Any]
+    timer: str
+    level: str
+    hints: bool
+    message_id: int | None
+    state: State | None
+    version: int
+
+    @classmethod
+    def of(cls, table: Table) -> _Kept:
+        """What the table holds now."""
+        return cls(table.status, table.host_id, tuple(dataclasses.replace(s) for s in table.seats),
+                   dict(table.options), table.timer, table.level, table.hints, table.message_id,
+                   table.state, table.version)
+
+    def restore(self, table: Table) -> None:
+        """Put the table back as it was kept."""
+        table.status, table.host_id = self.status, self.host_id
+        table.seats[:] = self.seats  # the same list: whoever holds it sees the seats undone
+        table.options.clear()
+        table.options.update(self.options)
+        table.timer, table.level, table.hints = self.timer, self.level, self.hints
+        table.message_id, table.state, table.version = self.message_id, self.state, self.version

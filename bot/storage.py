@@ -285,6 +285,20 @@ class Storage:
             [(*row, now) for row in rows],
         )
 
+    async def replace_actions(
+        self, table_id: int, idx: int, seat: int, action: str, user_id: int | None, how: str,
+    ) -> None:
+        """Store action ``idx`` of a table in place of any stored from ``idx`` on, in one
+        transaction: after a store that failed without saying whether it was committed (a
+        timeout), a move its person was told did not count may be there after all."""
+        await self.db.run(_replace_actions(table_id, idx, seat, action, user_id, how),
+                          write=True)
+
+    async def drop_actions(self, table_id: int, idx: int) -> int:
+        """Delete a table's actions from ``idx`` on (moves whose people were told they did not
+        count); how many there were."""
+        return await self.db.run(_drop_actions(table_id, idx), write=True)
+
     async def actions(self, table_id: int) -> list[ActionRow]:
         """Every action of a table, in order."""
         rows = await self.db.all(
@@ -370,6 +384,19 @@ class Storage:
         row = await self.db.one("SELECT guild_id FROM tables WHERE channel_id=? LIMIT 1",
                                 channel_id)
         return None if row is None else int(row[0])
+
+
+def _drop_actions(table_id: int, idx: int) -> Plan[int]:
+    count: int = yield Step.run("DELETE FROM actions WHERE table_id=? AND idx>=?", table_id, idx)
+    return count
+
+
+def _replace_actions(table_id: int, idx: int, seat: int, action: str, user_id: int | None,
+                     how: str) -> Plan[None]:
+    yield from _drop_actions(table_id, idx)
+    yield Step.run("INSERT INTO actions (table_id, idx, seat, action, user_id, how, at)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   table_id, idx, seat, action, user_id, how, time.time())
 
 
 def _finish(row: TableRow, outcome: dict[str, Any]) -> Plan[None]:

@@ -8,12 +8,15 @@ delivery once the lock is let go.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot import logs, tasks
 from bot.events import DealEnded, MoveApplied, TableEvent
 from bot.finish import Results
-from bot.model import Move, Refusal, Table
+from bot.model import CONCLUDE_RETRY_MOST, Move, Refusal, Table
 from bot.position import Position, position_of
 from bot.registry import Registry
 from bot.writer import ActionWriter
@@ -23,6 +26,8 @@ from games.core import Action, IllegalAction, State
 #: what a person picked: a move's index in the seat's legal moves (as a panel lists them),
 #: a move, its text form ('play:TS'), or its cards (the one legal move made of them)
 Choice = int | Action | str | Sequence[Card | str]
+
+log = logging.getLogger("bot.tables")  # the table service's log, whichever part writes
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,11 @@ class Turns:
         #: called after every move, the lock held, before its events are taken: what the
         #: new position needs starts there (the computers, the turn timer shown with it)
         self.after: list[Callable[[Table], None]] = []
+        #: per table, the task deleting a move that failed to store should it be on disk after
+        #: all (:meth:`bot.writer.ActionWriter.mend`), tried again until the database answers
+        self.mending: dict[int, asyncio.Task[None]] = {}
+        #: the first wait before that task tries (doubling each time, to CONCLUDE_RETRY_MOST)
+        self.retry = 0.5
 
     async def act(self, table_id: int, user_id: int, version: int | None,
                   choice: Choice) -> Outcome:
@@ -112,23 +122,28 @@ class Turns:
     async def apply(self, table: Table, seat: int, action: Action, user_id: int | None,
                     how: str) -> tuple[TableEvent, ...]:
         """Apply, store, bump the version, conclude a game that ended, and queue the events
-        (called with the table's lock held); the events queued, in order."""
+        (called with the table's lock held); the events queued, in order.
+
+        The move is applied to a copy of the state, which becomes the table's only once the
+        move is stored: when storing fails the table is exactly as it was (Refusal
+        'not-stored': the move did not count and may be played again), never rebuilt from the
+        database that just failed."""
         state = table.state
         assert state is not None
         deals = len(state.breakdown())
+        after = state.clone()
         try:
-            happened = state.apply(seat, action)
+            happened = after.apply(seat, action)
         except IllegalAction as exc:
             raise Refusal("illegal", reason=exc.message) from None
         try:
             await self.writer.add(table.id, table.version, seat, str(action), user_id, how)
-        except Exception:
-            # the move is not on disk, so it did not happen: rebuild from what is stored (and
-            # should it be there after all, a game it ended is concluded)
-            await self.registry.rebuild(table)
-            if table.state is not None and table.state.over:
-                self.results.later(table)
-            raise
+        except Exception as exc:
+            log.error("table %s: a move could not be stored (%s); it did not count",
+                      table.id, type(exc).__name__, extra=logs.failure(exc))
+            self._mend_later(table)
+            raise Refusal("not-stored") from exc
+        table.state = state = after
         table.version += 1
         for hook in self.after:
             hook(table)
@@ -146,3 +161,27 @@ class Turns:
             else:
                 events.append(ended)
         return tuple(events)
+
+    def _mend_later(self, table: Table) -> None:
+        """Until the database answers again, keep trying to delete what may be on disk of a
+        move that failed to store (its person was told it did not count): a restart before
+        the table's next move must not bring it back. The table's next move does it too."""
+        running = self.mending.get(table.id)
+        if self.registry.closed or (running is not None and not running.done()):
+            return
+
+        async def mend() -> None:
+            delay = self.retry
+            while not self.registry.closed and table.id in self.writer.unsure:
+                await asyncio.sleep(delay)
+                async with table.lock:
+                    try:
+                        await self.writer.mend(table.id)
+                    except Exception as exc:
+                        log.warning("table %s: the database still fails (%s); trying again",
+                                    table.id, type(exc).__name__)
+                    else:
+                        return
+                delay = min(delay * 2, CONCLUDE_RETRY_MOST)
+
+        self.mending[table.id] = tasks.background(mend())

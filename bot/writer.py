@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 from bot import tasks
+from bot.db import IntegrityError
 from bot.storage import Storage
 
 log = logging.getLogger("bot.tables")  # the table manager's log, whichever layer writes
@@ -32,10 +33,43 @@ class ActionWriter:
         self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
         self._task: asyncio.Task[None] | None = None
         self._direct = False  # an action is being stored by its own caller
+        #: per table, the first action whose store failed and may yet be on disk (a timeout
+        #: says nothing of a commit): its person was told it did not count, so the next store
+        #: of that table, or :meth:`mend`, deletes it
+        self.unsure: dict[int, int] = {}
 
     async def add(self, *row: Any) -> None:
         """Store one action ``(table_id, idx, seat, action, user_id, how)``; returns once it is
-        committed (raises what storing it raised)."""
+        committed (raises what storing it raised: the action then counts as not stored, and
+        is deleted should it be on disk after all)."""
+        table_id, idx = int(row[0]), int(row[1])
+        try:
+            if table_id in self.unsure:
+                await self.store.replace_actions(*row)  # what may be there is deleted first
+                del self.unsure[table_id]
+                return
+            await self._add(*row)
+        except IntegrityError:
+            raise  # refused by the database: surely not stored (and not this row that is there)
+        except BaseException:
+            self.unsure[table_id] = min(idx, self.unsure.get(table_id, idx))
+            raise
+
+    async def mend(self, table_id: int) -> None:
+        """Delete what may be on disk of a table's actions that failed (called with the
+        table's lock held, as :meth:`add` is); raises when the database still fails."""
+        idx = self.unsure.get(table_id)
+        if idx is None:
+            return
+        dropped = await self.store.drop_actions(table_id, idx)
+        if self.unsure.get(table_id) == idx:
+            del self.unsure[table_id]
+        if dropped:
+            log.warning("table %s: %d action(s) whose store had failed were on disk after all; "
+                        "deleted, as their people were told they did not count",
+                        table_id, dropped)
+
+    async def _add(self, *row: Any) -> None:
         if self.store.db.appends_at_once() or (not self._pending and not self._busy()):
             # nothing under way: store it now, with no hop through another task (a store on
             # the event loop's thread then never waits for a turn of the loop)

@@ -10,6 +10,7 @@ one-row table ``deckhand_schema``.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
 from collections.abc import Sequence
@@ -25,6 +26,22 @@ T = TypeVar("T")
 #: advisory lock keys: write plans take turns on the first, migrations on the second
 WRITE_LOCK = 0x6465636B_00000001
 MIGRATE_LOCK = 0x6465636B_00000002
+
+# Timeouts. A move is stored with its table's lock held, and a click must be answered within
+# Discord's 3 seconds: a server that stops answering (frozen, a dead disk, a lost network)
+# must fail the store in time for the person to be told the move did not count.
+#: seconds a statement may take before the client gives up on it (asyncpg's
+#: ``command_timeout``); the connection is then dropped, not waited for (see :meth:`run`)
+COMMAND_TIMEOUT = 2.0
+#: milliseconds before the server itself ends a statement (``statement_timeout``): one the
+#: client gave up on, or one waiting for a lock, does not run on; a little over the client's
+STATEMENT_TIMEOUT_MS = 3000
+#: seconds to wait for a pooled connection (and for one given back to be made clean)
+ACQUIRE_TIMEOUT = 1.0
+#: seconds to open a connection
+CONNECT_TIMEOUT = 5.0
+#: seconds a migration's statements may take (the only long ones: building an index)
+MIGRATION_TIMEOUT = 600.0
 
 _TYPES = (
     (re.compile(r"\bINTEGER\s+PRIMARY\s+KEY\s+AUTOINCREMENT\b", re.I),
@@ -95,23 +112,37 @@ class Postgres(Database):
 
     @classmethod
     async def connect(cls, url: str, min_size: int = 1, max_size: int = 10) -> Postgres:
-        """Open a pool of connections to the database at ``url``."""
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        """Open a pool of connections to the database at ``url``, every statement bounded in
+        time (the module's timeouts)."""
+        pool = await asyncpg.create_pool(
+            url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT,
+            command_timeout=COMMAND_TIMEOUT,
+            server_settings={"statement_timeout": str(STATEMENT_TIMEOUT_MS)})
         return cls(pool)
 
     async def run(self, plan: Plan[T], *, write: bool = False) -> T:
         """Run a plan on one pooled connection; with ``write``, in one transaction that holds
-        the write lock, so write plans of every process sharing the database take turns."""
-        async with self.pool.acquire() as conn:
+        the write lock, so write plans of every process sharing the database take turns.
+
+        A connection whose statement timed out is dropped at once: given back as it is, the
+        pool would wait for the server to confirm the statement's cancel, and a server that
+        stopped answering never does."""
+        conn = await self.pool.acquire(timeout=ACQUIRE_TIMEOUT)
+        try:
             if not write:
                 return await drive(plan, functools.partial(_do, conn))
             async with conn.transaction():
                 await conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
                 return await drive(plan, functools.partial(_do, conn))
+        except (TimeoutError, asyncio.CancelledError):
+            conn.terminate()
+            raise
+        finally:
+            await self.pool.release(conn, timeout=ACQUIRE_TIMEOUT)
 
     async def version(self) -> int:
         """How many migrations have run (0 for an empty database)."""
-        async with self.pool.acquire() as conn:
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
             known = await conn.fetchval("SELECT to_regclass('deckhand_schema') IS NOT NULL")
             if not known:
                 return 0
@@ -120,10 +151,14 @@ class Postgres(Database):
     async def migrate(self, migrations: Sequence[str]) -> None:
         """Run the migrations not yet run, each in its own transaction; a process that finds
         another migrating waits for it and then skips what it did."""
-        async with self.pool.acquire() as conn:
+        async with self.pool.acquire(timeout=CONNECT_TIMEOUT) as conn:
             for number, script in enumerate(migrations, start=1):
                 async with conn.transaction():
-                    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATE_LOCK)
+                    # waiting for another process's migration, or building an index, may take
+                    # longer than any statement of the bot's work
+                    await conn.execute("SET LOCAL statement_timeout = 0")
+                    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATE_LOCK,
+                                       timeout=MIGRATION_TIMEOUT)
                     await conn.execute(
                         "CREATE TABLE IF NOT EXISTS deckhand_schema (version INTEGER NOT NULL)")
                     done = await conn.fetchval("SELECT version FROM deckhand_schema")
@@ -132,7 +167,7 @@ class Postgres(Database):
                         done = 0
                     if done >= number:
                         continue
-                    await conn.execute(postgres_ddl(script))
+                    await conn.execute(postgres_ddl(script), timeout=MIGRATION_TIMEOUT)
                     await conn.execute("UPDATE deckhand_schema SET version=$1", number)
 
     async def close(self) -> None:

@@ -565,9 +565,10 @@ async def test_an_action_that_cannot_be_stored_does_not_happen(manager: Manager)
 
     original = m.store.add_action
     m.store.add_action = broken  # type: ignore[method-assign,assignment]
-    with pytest.raises(OSError):
+    with pytest.raises(Refusal) as refused:
         await m.act(table.id, user, 0, table.state.legal_actions(seat)[0])
     m.store.add_action = original  # type: ignore[method-assign]
+    assert refused.value.key == "not-stored"
     assert table.version == 0 and table.state.view(None) == before
     assert rec.kinds()[-1] == "start"
 
@@ -665,13 +666,13 @@ async def test_a_result_that_cannot_be_stored_is_stored_on_a_later_try(
     assert [r.id for r in await store.open_tables()] == []
 
 
-async def test_a_move_stored_although_storing_it_failed_stands_and_ends_the_game(
+async def test_a_move_stored_although_storing_it_failed_does_not_count(
         manager: Manager, store: Storage) -> None:
     """The database stores a move but answers with an error (a connection lost after the
-    commit): the table is rebuilt from what is stored, so the move stands; when it ended the
-    game, the result is stored and the table closes."""
+    commit): its person was told it did not count, so it does not: the table stays as it was,
+    and the next move's store replaces the row; the game then plays on to its end."""
     m, rec = manager
-    m.conclude_retry = 0.01
+    m.turns.retry = 60.0  # no mending meanwhile: the next move's store does it
     table = await lobby(m)
     await m.join(table.id, BOB, "Bob")
     await m.start(table.id, HOST)
@@ -683,18 +684,126 @@ async def test_a_move_stored_although_storing_it_failed_stands_and_ends_the_game
 
     m.store.add_action = stored_then_lost  # type: ignore[method-assign]
     assert table.state is not None
-    moves = 0
-    while not table.state.over:
-        seat = table.state.to_act[0]
-        user = table.seats[seat].user_id
-        assert user is not None
-        with pytest.raises(OSError):
-            await m.act(table.id, user, table.version, table.state.legal_actions(seat)[0])
-        moves += 1
-        assert table.version == moves == len(await store.actions(table.id))
+    seat = table.state.to_act[0]
+    user = table.seats[seat].user_id
+    assert user is not None
+    with pytest.raises(Refusal) as refused:
+        await m.act(table.id, user, 0, table.state.legal_actions(seat)[0])
+    assert refused.value.key == "not-stored" and table.version == 0
+    assert len(await store.actions(table.id)) == 1  # on disk after all, for now
+    m.store.add_action = original  # type: ignore[method-assign]
+    again = table.state.legal_actions(seat)[-1]
+    await m.act(table.id, user, 0, again)
+    stored = await store.actions(table.id)
+    assert table.version == 1 and [r.action for r in stored] == [str(again)]
+    assert rec.kinds().count("move") == 1
+    await play_until_over(m, table)
     await finished_soon(table)
-    assert table.status == FINISHED and rec.kinds()[-1] == "finish"
-    assert await store.result(table.id) is not None and m.in_channel(10) is None
+    assert len(await store.actions(table.id)) == table.version
+    assert table.status == FINISHED and await store.result(table.id) is not None
+
+
+async def test_a_move_that_failed_but_reached_the_disk_is_deleted_soon(
+        manager: Manager, store: Storage) -> None:
+    """A move whose store failed but reached the disk is deleted once the database answers,
+    without waiting for the table's next move: a restart before it does not bring it back."""
+    m, _ = manager
+    m.turns.retry = 0.01
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    await m.start(table.id, HOST)
+    original = m.store.add_action
+    fail_reads = True
+    real_drop = m.store.drop_actions
+
+    async def stored_then_lost(*args: Any) -> None:
+        await original(*args)
+        raise OSError("connection lost after the commit")
+
+    async def drop(*args: Any) -> int:
+        if fail_reads:
+            raise OSError("still down")
+        return await real_drop(*args)
+
+    m.store.add_action = stored_then_lost  # type: ignore[method-assign]
+    m.store.drop_actions = drop  # type: ignore[method-assign]
+    assert table.state is not None
+    seat = table.state.to_act[0]
+    user = table.seats[seat].user_id
+    assert user is not None
+    with pytest.raises(Refusal):
+        await m.act(table.id, user, 0, table.state.legal_actions(seat)[0])
+    assert len(await store.actions(table.id)) == 1
+    fail_reads = False  # the database answers again
+    for _ in range(500):
+        if not await store.actions(table.id):
+            break
+        await asyncio.sleep(0.01)
+    assert await store.actions(table.id) == [] and table.version == 0
+
+
+async def test_a_move_made_while_the_database_is_down_is_not_kept_in_memory(
+        manager: Manager, store: Storage) -> None:
+    """The database fails to store a move and to read the table back: the move is not left
+    applied in memory (to be refused on its retry and lost on a restart); the person plays it
+    again once the database answers, and it is stored."""
+    m, _ = manager
+    m.turns.retry = 60.0
+    table = await lobby(m)
+    await m.join(table.id, BOB, "Bob")
+    await m.start(table.id, HOST)
+    assert table.state is not None
+    seat = table.state.to_act[0]
+    user = table.seats[seat].user_id
+    assert user is not None
+    move = table.state.legal_actions(seat)[0]
+    before = table.state.view(None)
+    real_add, real_actions = m.store.add_action, m.store.actions
+
+    async def down(*args: Any) -> Any:
+        raise OSError("the database is down")
+
+    m.store.add_action = down  # type: ignore[method-assign]
+    m.store.actions = down  # type: ignore[method-assign]
+    with pytest.raises(Refusal) as refused:
+        await m.act(table.id, user, 0, move)
+    assert refused.value.key == "not-stored"
+    assert table.version == 0 and table.state.view(None) == before
+    m.store.add_action, m.store.actions = real_add, real_actions  # type: ignore[method-assign]
+    await m.act(table.id, user, 0, move)  # played again: not "no longer on offer"
+    assert [r.action for r in await store.actions(table.id)] == [str(move)]
+
+
+async def test_a_lobby_change_that_cannot_be_stored_is_undone(
+        manager: Manager, store: Storage) -> None:
+    """Joining, starting and cancelling while the database fails: refused with 'not-saved',
+    and the table is exactly as stored."""
+    m, _ = manager
+    table = await lobby(m)
+    real = m.store.save_table
+
+    async def down(*args: Any) -> None:
+        raise OSError("the database is down")
+
+    m.store.save_table = down  # type: ignore[method-assign]
+    with pytest.raises(Refusal) as refused:
+        await m.join(table.id, BOB, "Bob")
+    assert refused.value.key == "not-saved" and table.humans() == [HOST]
+    m.store.save_table = real  # type: ignore[method-assign]
+    await m.join(table.id, BOB, "Bob")
+    m.store.save_table = down  # type: ignore[method-assign]
+    with pytest.raises(Refusal) as refused:
+        await m.start(table.id, HOST)
+    assert refused.value.key == "not-saved"
+    assert table.status == LOBBY and table.state is None
+    with pytest.raises(Refusal) as refused:
+        await m.cancel(table.id, HOST)
+    assert refused.value.key == "not-saved" and table.status == LOBBY
+    assert m.in_channel(10) is table
+    m.store.save_table = real  # type: ignore[method-assign]
+    await m.start(table.id, HOST)
+    stored = await store.table(table.id)
+    assert stored is not None and stored.status == PLAYING and len(stored.seats) == 2
 
 
 async def test_a_result_never_stored_before_a_stop_is_stored_on_restart(
