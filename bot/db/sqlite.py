@@ -23,8 +23,10 @@ from bot.db.plan import ALL, MANY, ONE, RUN, Plan, Step, drive, drive_sync, sing
 
 T = TypeVar("T")
 
-#: milliseconds a connection waits for another's lock before it gives up
-BUSY_TIMEOUT_MS = 10000
+#: milliseconds a connection waits for another's lock before it gives up: a move is stored
+#: with its table's lock held, and its click must be answered within Discord's 3 seconds
+#: (a store that gives up is refused as not counted, and the person plays it again)
+BUSY_TIMEOUT_MS = 2000
 #: run in this order: the busy timeout first, so that the others wait for a lock
 PRAGMAS = (f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}", "PRAGMA journal_mode=WAL",
            "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON")
