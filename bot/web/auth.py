@@ -11,6 +11,11 @@ asked for, and the person is in it.
 ``{api}`` is discord.py's REST base (``discord.http.Route.BASE``) unless given: the tests'
 simulated Discord points discord.py there, and so this client too. No token, code or secret is
 ever written to a log line.
+
+Nobody can multiply these calls (bot/web/discord_calls.py): each costs a token of the client
+address's bucket, Discord's 429s are honoured and its refusals counted, a code Discord has
+answered is never sent again (it is single-use: a second exchange can only fail), and an
+instance Discord does not know is remembered as unknown for :data:`UNKNOWN_KEPT` seconds.
 """
 
 from __future__ import annotations
@@ -20,14 +25,17 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import aiohttp
 import discord.http
 
 from bot.i18n import lang_of
+from bot.web.discord_calls import Buckets, Clock, Gate
 from bot.web.viewers import Person
 
 log = logging.getLogger(__name__)
@@ -36,12 +44,38 @@ log = logging.getLogger(__name__)
 SESSION_SECONDS = 12 * 3600
 #: how long a passed instance check is remembered (a reconnect does not ask Discord again)
 INSTANCE_KEPT = 60.0
+#: how long an instance Discord does not know is remembered as unknown (seconds)
+UNKNOWN_KEPT = 30.0
+#: how long a code Discord answered is remembered, never to be sent again (seconds: a code
+#: lives ten minutes)
+CODE_KEPT = 600.0
 #: how long a request to Discord may take (seconds)
 REQUEST_SECONDS = 10.0
+#: an Activity instance id as Discord makes them (``i-<id>-gc-<guild>-<channel>``): letters,
+#: digits and hyphens, nothing a URL reads otherwise
+INSTANCE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,99}")
+#: the most entries a remembered answer table holds before it is emptied
+MOST_KEPT = 10_000
 
 
 class SignInFailed(Exception):
     """Discord did not confirm a person (a bad or used code, a refused token, no answer)."""
+
+
+def activity_origins(client_id: int) -> frozenset[str]:
+    """The origins the Activity's page runs at inside Discord: its proxy's host for the
+    application (``https://<client id>.discordsays.com``)."""
+    return frozenset({f"https://{client_id}.discordsays.com"})
+
+
+def origin_allowed(origin: str | None, client_id: int, own: str, dev: bool) -> bool:
+    """Whether a request's ``Origin`` is one of the Activity's own: Discord's proxy for the
+    application, or (development mode) the server's own page. A request without one is no
+    browser's cross-site request (browsers send it with every POST) and is let through: a
+    script can write any Origin anyway, which the rate limits are for."""
+    if origin is None:
+        return True
+    return origin in activity_origins(client_id) or (dev and origin == own)
 
 
 def lang_of_locale(locale: object) -> str:
@@ -110,7 +144,9 @@ class Auth:
     """OAuth2, sessions and the instance check, for one Discord application."""
 
     def __init__(self, client_id: int, client_secret: str, bot_token: str, *,
-                 api_base: str | None = None, session_seconds: float = SESSION_SECONDS) -> None:
+                 api_base: str | None = None, session_seconds: float = SESSION_SECONDS,
+                 clock: Clock = time.monotonic, buckets: Buckets | None = None,
+                 gate: Gate | None = None) -> None:
         self.client_id = client_id
         self._secret = client_secret
         self._key = hashlib.sha256(b"deckhand-web-session:" + client_secret.encode()).digest()
@@ -119,6 +155,14 @@ class Auth:
         self.session_seconds = session_seconds
         self._http: aiohttp.ClientSession | None = None
         self._instances: dict[tuple[str, int, int], float] = {}
+        #: the clock the remembered answers, the buckets and the gate read (monotonic seconds)
+        self.clock = clock
+        #: a page's calls per client address
+        self.buckets = buckets if buckets is not None else Buckets(clock=clock)
+        #: Discord's 429s and refusals
+        self.gate = gate if gate is not None else Gate(clock)
+        self._spent: dict[str, float] = {}  # a code's digest -> until when it is remembered
+        self._unknown: dict[str, float] = {}  # an unknown instance -> until when
 
     def __repr__(self) -> str:
         return f"Auth(client_id={self.client_id}, secret=<hidden>)"
@@ -152,23 +196,31 @@ class Auth:
         return None if found is None else found[0]
 
     # -- Discord ------------------------------------------------------------------------------
-    async def sign_in(self, code: str) -> SignedIn:
+    async def sign_in(self, code: str, address: str = "") -> SignedIn:
         """Exchange an authorization code for a token, read the person it belongs to and sign
-        them a session; SignInFailed when Discord does not confirm them."""
+        them a session; SignInFailed when Discord does not confirm them, TryLater when no call
+        may be made now (``address``: the client's, whose bucket the calls cost)."""
+        digest = hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()
+        now = self.clock()
+        if self._spent.get(digest, 0.0) > now:
+            log.info("sign-in refused: that code was exchanged already")
+            raise SignInFailed("code")
+        self.gate.check("oauth2/token")
+        self.buckets.take(address)
         form = {"client_id": str(self.client_id), "client_secret": self._secret,
                 "grant_type": "authorization_code", "code": code}
         try:
-            async with self.http().post(f"{self.api}/oauth2/token", data=form) as answer:
-                status = answer.status
-                grant = await answer.json(content_type=None) if status == 200 else None
+            status, grant = await self._ask("oauth2/token", "POST", f"{self.api}/oauth2/token",
+                                            data=form)
+            if status < 500:  # Discord read the code: used or refused, it is spent either way
+                _remember(self._spent, digest, now + CODE_KEPT)
             token = grant.get("access_token") if isinstance(grant, dict) else None
             if not isinstance(token, str) or not token:
                 log.info("sign-in refused: Discord answered the code exchange with %s", status)
                 raise SignInFailed("code")
             headers = {"Authorization": f"Bearer {token}"}
-            async with self.http().get(f"{self.api}/users/@me", headers=headers) as answer:
-                status = answer.status
-                user = await answer.json(content_type=None) if status == 200 else None
+            status, user = await self._ask("users/@me", "GET", f"{self.api}/users/@me",
+                                           headers=headers)
         except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
             log.warning("sign-in failed: Discord could not be asked (%s)", type(exc).__name__)
             raise SignInFailed("unreachable") from None
@@ -180,25 +232,49 @@ class Auth:
         log.info("signed in user %s to the web table", person.user_id)
         return SignedIn(token, self.sign(person), person)
 
-    async def in_instance(self, instance_id: str, channel_id: int, user_id: int) -> bool:
+    async def _ask(self, route: str, method: str, url: str, **kwargs: Any) -> tuple[int, Any]:
+        """One call to Discord, past the gate: its status and (when 200) its JSON body;
+        TryLater when Discord answers 429."""
+        self.gate.check(route)
+        async with self.http().request(method, url, **kwargs) as answer:
+            status = answer.status
+            body: Any = None
+            if status in (200, 429):
+                try:
+                    body = await answer.json(content_type=None)
+                except ValueError:
+                    if status == 200:
+                        raise
+            self.gate.answered(route, status, answer.headers, body)
+        return status, body
+
+    async def in_instance(self, instance_id: str, channel_id: int, user_id: int,
+                          address: str = "") -> bool:
         """Whether the Activity instance exists, sits in the channel and has the person in it
-        (asked with the bot's token; a pass is remembered a minute)."""
+        (asked with the bot's token; a pass is remembered a minute, an unknown instance half
+        a minute); TryLater when no call may be made now (``address``: the client's)."""
         key = (instance_id, channel_id, user_id)
-        now = time.monotonic()
+        now = self.clock()
         if self._instances.get(key, 0.0) > now:
             return True
-        if not instance_id or len(instance_id) > 200 or "/" in instance_id:
+        if not INSTANCE_ID.fullmatch(instance_id):
             return False
-        url = f"{self.api}/applications/{self.client_id}/activity-instances/{instance_id}"
+        if self._unknown.get(instance_id, 0.0) > now:
+            return False
+        self.gate.check("activity-instances")
+        self.buckets.take(address)
+        url = (f"{self.api}/applications/{self.client_id}/activity-instances/"
+               f"{quote(instance_id, safe='')}")
         try:
-            async with self.http().get(
-                    url, headers={"Authorization": f"Bot {self._bot_token}"}) as answer:
-                status = answer.status
-                found = await answer.json(content_type=None) if status == 200 else None
+            status, found = await self._ask(
+                "activity-instances", "GET", url,
+                headers={"Authorization": f"Bot {self._bot_token}"})
         except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
             log.warning("activity instance check failed: Discord could not be asked (%s)",
                         type(exc).__name__)
             return False
+        if status == 404:
+            _remember(self._unknown, instance_id, now + UNKNOWN_KEPT)
         if not isinstance(found, dict):
             log.info("activity instance check: Discord answered %s", status)
             return False
@@ -207,12 +283,17 @@ class Auth:
         users = {str(u) for u in found.get("users") or []}
         passed = str(where) == str(channel_id) and str(user_id) in users
         if passed:
-            if len(self._instances) > 10_000:
-                self._instances.clear()
-            self._instances[key] = now + INSTANCE_KEPT
+            _remember(self._instances, key, now + INSTANCE_KEPT)
         return passed
 
     def secrets(self) -> list[str]:
         """What must never reach a log line (for the log filter)."""
         return [self._secret, self._bot_token]
 
+
+def _remember(table: dict[Any, float], key: Any, until: float) -> None:
+    """Keep ``key`` until a time in a bounded table (emptied when full: what it held is only
+    asked of Discord again)."""
+    if len(table) >= MOST_KEPT:
+        table.clear()
+    table[key] = until
