@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot import ratings
-from bot.db import Database, Plan, Step
+from bot.db import SQLITE, Database, Plan, Step
 from bot.db.sqlite import AsyncSqlite, ThreadSqlite
+from bot.model import Refusal
 from bot.ratings import ALL_GAMES, Skill
 from games.core import Rules
 
@@ -33,6 +35,9 @@ if TYPE_CHECKING:
     from bot.storage import Storage
 
 RulesLookup = Callable[[str], Rules]
+log = logging.getLogger(__name__)
+#: how often, and how far apart (seconds), forgetting tries to empty SQLite's write-ahead log
+WAL_TRIES, WAL_PAUSE = 20, 0.05
 #: the name a forgotten person's seat keeps in old records
 FORGOTTEN = "—"
 
@@ -117,6 +122,21 @@ class Record:
     started: float
     finished: float
     actions: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _seated(seats: str, user_id: int) -> bool:
+    """Whether a table's stored seats name a person."""
+    return any(seat.get("user_id") == user_id for seat in json.loads(seats))
+
+
+def _scrubbed(seats: str, user_id: int) -> str:
+    """A table's stored seats with a person's id and name taken out."""
+    found = json.loads(seats)
+    for seat in found:
+        if seat.get("user_id") == user_id:
+            seat["user_id"] = None
+            seat["name"] = FORGOTTEN
+    return json.dumps(found)
 
 
 def _is_rated(seats: Sequence[dict[str, Any]], sides: Sequence[ratings.Side]) -> bool:
@@ -375,11 +395,17 @@ class Records:
 
     # -- forgetting -------------------------------------------------------------------------
     async def forget(self, user_id: int) -> int:
-        """Remove a person from every record and rating; ratings are replayed without them.
+        """Remove a person from every row that names them: their records and ratings (ratings
+        are replayed without them), their settings, their id and name in every closed table's
+        seats, host and moves. Refusal ``st-forget-seated`` while they sit at (or host) an
+        open table: its next save would write them back.
 
         The history is replayed outside the write transaction (it may be long), then written in
         one short transaction, which starts over if a game was recorded or another person was
-        forgotten in those servers meanwhile. Returns how many of their game seats were removed.
+        forgotten in those servers meanwhile. On SQLite deleted content is overwritten
+        (``secure_delete``, bot/db/sqlite.py) and the write-ahead log, which still holds the
+        pages as they were, is emptied afterwards. Returns how many of their game seats were
+        removed.
         """
         while True:
             guilds = [int(r[0]) for r in await self.db.all(
@@ -389,7 +415,22 @@ class Records:
             fresh = {g: await self.replay_ratings(g, without=user_id) for g in guilds}
             removed = await self.db.run(self._forget(user_id, seen, fresh), write=True)
             if removed is not None:
+                await self._empty_log()
                 return removed
+
+    async def _empty_log(self) -> None:
+        """SQLite: copy the write-ahead log into the file and truncate it, so the pages it
+        holds from before the forgetting are gone too (tried again while a reader of another
+        connection still needs them)."""
+        if self.db.dialect != SQLITE:
+            return
+        for _ in range(WAL_TRIES):
+            row = await self.db.one("PRAGMA wal_checkpoint(TRUNCATE)")
+            if row is not None and int(row[0]) == 0:
+                return
+            await asyncio.sleep(WAL_PAUSE)
+        log.warning("forget-me: the write-ahead log could not be emptied yet; SQLite empties "
+                    "it at its next full checkpoint")
 
     def _history_size(self, guilds: list[int]) -> Plan[list[tuple[int, int]]]:
         """How many records and seats each server has (any change means a replay is stale)."""
@@ -405,38 +446,28 @@ class Records:
                 fresh: dict[int, list[tuple[Any, ...]]]) -> Plan[int | None]:
         if (yield from self._history_size(list(fresh))) != seen:
             return None  # the replay is stale: start over
-        tables = [int(r[0]) for r in (yield Step.all(
-            "SELECT table_id FROM record_seats WHERE user_id=?", user_id))]
+        named = f"%{int(user_id)}%"  # a first sieve: the seats' JSON is read to be sure
+        for host, seats in (yield Step.all(
+                "SELECT host_id, seats FROM tables WHERE status IN ('lobby', 'playing')"
+                " AND (host_id=? OR seats LIKE ?)", user_id, named)):
+            if int(host) == user_id or _seated(seats, user_id):
+                raise Refusal("st-forget-seated")
         removed = yield Step.run("DELETE FROM record_seats WHERE user_id=?", user_id)
-        for table_id in tables:
-            yield from self._scrub(table_id, user_id)
+        for table, key in (("records", "table_id"), ("results", "table_id"), ("tables", "id")):
+            for table_id, seats in (yield Step.all(
+                    f"SELECT {key}, seats FROM {table} WHERE seats LIKE ?", named)):
+                if _seated(seats, user_id):
+                    yield Step.run(f"UPDATE {table} SET seats=? WHERE {key}=?",
+                                   _scrubbed(seats, user_id), table_id)
+        yield Step.run("UPDATE tables SET host_id=0 WHERE host_id=?", user_id)
+        yield Step.run("UPDATE actions SET user_id=NULL WHERE user_id=?", user_id)
+        yield Step.run("DELETE FROM user_settings WHERE user_id=?", user_id)
         for guild_id, rows in fresh.items():
             yield Step.run("DELETE FROM ratings WHERE guild_id=?", guild_id)
             yield Step.many(
                 "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal,"
                 " rated, games, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         return int(removed)
-
-    def _scrub(self, table_id: int, user_id: int) -> Plan[None]:
-        """Take a person's id and name out of a finished table's stored seats and moves."""
-
-        def clean(text: str) -> str:
-            seats = json.loads(text)
-            for seat in seats:
-                if seat.get("user_id") == user_id:
-                    seat["user_id"] = None
-                    seat["name"] = FORGOTTEN
-            return json.dumps(seats)
-
-        for table, column, key in (("records", "seats", "table_id"),
-                                   ("results", "seats", "table_id"), ("tables", "seats", "id")):
-            row = yield Step.one(f"SELECT {column} FROM {table} WHERE {key}=?", table_id)
-            if row is not None:
-                yield Step.run(f"UPDATE {table} SET {column}=? WHERE {key}=?",
-                               clean(row[0]), table_id)
-        yield Step.run("UPDATE tables SET host_id=0 WHERE id=? AND host_id=?", table_id, user_id)
-        yield Step.run("UPDATE actions SET user_id=NULL WHERE table_id=? AND user_id=?",
-                       table_id, user_id)
 
     async def replay_ratings(self, guild_id: int, without: int | None = None
                              ) -> list[tuple[Any, ...]]:

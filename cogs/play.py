@@ -186,6 +186,11 @@ class PlayCog(commands.Cog, name=COG):
 
         self.bot.loop.create_task(refresh())
 
+    @commands.Cog.listener()
+    async def on_person_forgotten(self, user_id: int) -> None:
+        """/privacy forget-me removed a person's settings: the ones kept here go too."""
+        self.prefs.forget(user_id)
+
     async def on_update(self, update: TableEvent) -> None:
         """The service's news (no lock held): the table message's events and edit, then the
         turn's DM hands, panels and alerts (each in a task of its own)."""

@@ -33,3 +33,7 @@ class Preferences:
         await self.store.set_user_settings(user_id, chosen)
         self.kept[user_id] = chosen
         return chosen
+
+    def forget(self, user_id: int) -> None:
+        """Let a person's settings go (/privacy forget-me removed them from the store)."""
+        self.kept.pop(user_id, None)

@@ -420,6 +420,8 @@ class StatsCog(commands.Cog):
                 raise Refusal("st-not-yours")
             await interaction.response.defer(ephemeral=True, thinking=True)
             count = await self.records.forget(interaction.user.id)
+            # the table cog keeps people's settings in memory: it lets theirs go
+            self.bot.dispatch("person_forgotten", interaction.user.id)
             await interaction.edit_original_response(
                 content=plural("st-forget-done", count, lang, count=count), view=None)
             return

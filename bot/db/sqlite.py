@@ -28,8 +28,10 @@ T = TypeVar("T")
 #: (a store that gives up is refused as not counted, and the person plays it again)
 BUSY_TIMEOUT_MS = 2000
 #: run in this order: the busy timeout first, so that the others wait for a lock
+#: secure_delete: what is deleted or overwritten is zeroed in the file, not left in free
+#: space where /privacy forget-me would leave a forgotten person readable
 PRAGMAS = (f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}", "PRAGMA journal_mode=WAL",
-           "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON")
+           "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA secure_delete=ON")
 #: appends on the event loop's thread between two checkpoints on aiosqlite's (a page or so
 #: each: SQLite's own automatic checkpoint comes at 1000 pages)
 CHECKPOINT_EVERY = 500
