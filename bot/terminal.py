@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import getpass
 import os
+import sqlite3
 import sys
 import threading
 import time
@@ -46,7 +47,7 @@ from bot.tables import (
 )
 from bot.tree import refusal_text
 from games.cards import Card, pretty, show
-from games.cli import Entry, menu
+from games.cli import Entry, line_number, menu, shown, whole_argument
 from games.cli_text import LANGS, say
 from games.core import Action
 
@@ -186,9 +187,9 @@ class Terminal:
             answer = await self.read(say("prompt", self.lang))
             if answer == "?":
                 list_them()
-            elif answer.isdigit() and 1 <= int(answer) <= len(labels):
-                return Answer(index=int(answer) - 1)
-            elif (":" in answer or "=" in answer or answer in kinds) and not answer.isdigit():
+            elif (chosen := line_number(answer, len(labels))) is not None:
+                return Answer(index=chosen)
+            elif ":" in answer or "=" in answer or answer in kinds:
                 return Answer(text=answer)
             else:
                 self.write(say("bad-number", self.lang, count=len(labels)))
@@ -393,9 +394,11 @@ def _engine_value(rules: games.Rules, name: str, value: str, players: int, lang:
         game = rules.name_ja if lang == "ja" else rules.name
         raise BadCommand(say("unknown-option", lang, name=name, game=game, known=known)) from None
     if option.kind == "seat" and value.lower() != "random":
-        if not (value.isdigit() and 1 <= int(value) <= players):
-            raise BadCommand(say("seat-option", lang, name=name, players=players, value=value))
-        return str(int(value) - 1)
+        seat = line_number(value, players)
+        if seat is None:
+            raise BadCommand(say("seat-option", lang, name=name, players=players,
+                                 value=shown(value)))
+        return str(seat)
     return value
 
 
@@ -418,11 +421,11 @@ def parser() -> argparse.ArgumentParser:
                     "service (every move stored, as in Discord).")
     found.add_argument("game", nargs="?", choices=games.ids(), metavar="GAME",
                        help=f"the game: {', '.join(games.ids())}")
-    found.add_argument("--resume", type=int, nargs="?", const=0, default=None,
+    found.add_argument("--resume", type=whole_argument, nargs="?", const=0, default=None,
                        metavar="TABLE", help="take up a game broken off (default: the latest)")
-    found.add_argument("--players", type=int, default=0,
+    found.add_argument("--players", type=whole_argument, default=0,
                        help="seats, yours included (default: the game's usual count)")
-    found.add_argument("--seed", type=int, default=None, help="the deal's seed")
+    found.add_argument("--seed", type=whole_argument, default=None, help="the deal's seed")
     found.add_argument("--lang", choices=LANGS, default="en")
     found.add_argument("--level", choices=COMPUTER_LEVELS, default="normal",
                        help="the computer players' level")
@@ -432,6 +435,16 @@ def parser() -> argparse.ArgumentParser:
     found.add_argument("--db", default=None,
                        help=f"the SQLite file the table is stored in (default: {default_db()})")
     return found
+
+
+def _unusable(target: Path, error: OSError | sqlite3.Error, lang: str) -> str:
+    """Why the games cannot be kept at ``target``, and what to give ``--db`` instead: a file
+    that holds something else (``--db /etc/passwd``), or a place that cannot be written."""
+    if isinstance(error, sqlite3.DatabaseError) and not isinstance(
+            error, sqlite3.OperationalError):
+        return say("db-not-database", lang, path=target)
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return say("db-cannot-open", lang, path=target, reason=reason)
 
 
 def _login_name() -> str:
@@ -453,9 +466,19 @@ async def run(argv: Sequence[str], stdin: TextIO, out: TextIO) -> int:
     if malformed is not None:
         out.write(say("option-form", lang, pair=malformed) + "\n")
         return 2
+    if args.game is not None and args.players < 0:  # (too many: the service's refusal)
+        rules = games.get(args.game)
+        if args.players not in rules.player_counts():
+            out.write(say("players-range", lang, game=rules.title(lang),
+                          counts=rules.players_text(lang), players=args.players) + "\n")
+            return 2
     target = Path(args.db) if args.db else default_db()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    store = await Storage.open(str(target))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        store = await Storage.open(str(target))
+    except (OSError, sqlite3.Error) as error:
+        out.write(_unusable(target, error, lang) + "\n")
+        return 2
     # no pause between computer moves, and a short search: a game at the keyboard moves on
     manager = TableManager(store, ai_delay=0.0, ai_budget=BUDGET)
     typed = Typed(stdin)

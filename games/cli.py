@@ -38,6 +38,41 @@ def _options(pairs: Sequence[str], lang: str = "en") -> dict[str, str]:
     return found
 
 
+#: the most digits a number typed at the terminal may have (Python's ``int`` refuses more
+#: than 4,300, and no count, seat or seed needs more than this)
+MOST_DIGITS = 18
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number (a minus allowed), or None: ASCII digits only (``str.isdigit``
+    passes '²', which ``int`` refuses) and at most :data:`MOST_DIGITS` of them."""
+    digits = text.strip().removeprefix("-")
+    if digits.isascii() and digits.isdigit() and len(digits) <= MOST_DIGITS:
+        return int(text.strip())
+    return None
+
+
+def line_number(text: str, count: int) -> int | None:
+    """The line a person chose by typing its number (1 to ``count``), counted from 0; None
+    when ``text`` is not such a number."""
+    number = whole_number(text)
+    return number - 1 if number is not None and 1 <= number <= count else None
+
+
+def shown(text: str, most: int = 40) -> str:
+    """What a person typed, as a refusal quotes it: a very long line is cut."""
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def whole_argument(text: str) -> int:
+    """argparse's type for a whole-number argument: refused in argparse's own words (which the
+    parser words in the reader's language), with a very long value cut, never a traceback."""
+    number = whole_number(text)
+    if number is None:
+        raise argparse.ArgumentTypeError(f"invalid int value: '{shown(text)}'")
+    return number
+
+
 class _Refusal(Exception):
     """A command line the CLI cannot run; the message is a sentence in the reader's language."""
 
@@ -70,14 +105,16 @@ def _engine_options(rules: Rules, players: int, given: dict[str, str],
             raise _Refusal(say("unknown-option", lang, name=name, game=_name(rules, lang),
                                known=", ".join(known) or "-"))
         if opt.kind == "seat" and value.lower() != "random":
-            if not (value.isdigit() and 1 <= int(value) <= players):
-                raise _Refusal(say("seat-option", lang, name=name, players=players, value=value))
-            value = str(int(value) - 1)
+            seat = line_number(value, players)
+            if seat is None:
+                raise _Refusal(say("seat-option", lang, name=name, players=players,
+                                   value=shown(value)))
+            value = str(seat)
         try:
             opt.coerce(value, players)
         except ValueError:
             key = {"bool": "bool-option", "int": "int-option"}.get(opt.kind, "choice-option")
-            raise _Refusal(say(key, lang, name=name, value=value, least=opt.minimum,
+            raise _Refusal(say(key, lang, name=name, value=shown(value), least=opt.minimum,
                                most=opt.maximum, choices=" | ".join(opt.choices))) from None
         found[name] = value
     try:
@@ -138,6 +175,8 @@ def simulate(
     A seat's win share counts every match it was among the winners of: partners share a win,
     and so do tied players.
     """
+    if games_count < 1:
+        raise ValueError(f"games_count must be at least 1, not {games_count}")
     rules = get(game)
     rules.validate_options(players, options)
     seats = [ai.get_player(levels[i % len(levels)], game) for i in range(players)]
@@ -172,9 +211,12 @@ def cmd_simulate(args: argparse.Namespace, players: int, options: dict[str, str]
                  out: TextIO, lang: str = "en") -> int:
     """Print win shares, mean actions and time per action between computer players."""
     rules = get(args.game)
+    if args.n < 1:
+        raise _Refusal(say("sim-count", lang, n=args.n))
     levels = args.levels.split(",")
     if not set(levels) <= set(ai.LEVELS):
-        raise _Refusal(say("bad-levels", lang, levels=", ".join(ai.LEVELS), given=args.levels))
+        raise _Refusal(say("bad-levels", lang, levels=", ".join(ai.LEVELS),
+                           given=shown(args.levels)))
     result = simulate(args.game, args.n, players, options, levels, args.seed)
     shares = result["win_share"]
     assert isinstance(shares, list)
@@ -253,8 +295,8 @@ def _ask(labels: Sequence[str], read: Callable[[str], str], out: TextIO, lang: s
             raise _Quit
         if answer == "?":
             list_them()
-        elif answer.isdigit() and 1 <= int(answer) <= len(labels):
-            return int(answer) - 1
+        elif (chosen := line_number(answer, len(labels))) is not None:
+            return chosen
         else:
             out.write(say("bad-number", lang, count=len(labels)) + "\n")
 
@@ -448,22 +490,23 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
     p_rules.add_argument("--lang", choices=LANGS, default="en")
     p_sim = sub.add_parser("simulate", help="play games between computer players")
     p_sim.add_argument("game")
-    p_sim.add_argument("-n", type=int, default=100, help="number of games")
-    p_sim.add_argument("--players", type=int, default=0, help="seats (default: the usual count)")
+    p_sim.add_argument("-n", type=whole_argument, default=100, help="number of games")
+    p_sim.add_argument("--players", type=whole_argument, default=0,
+                       help="seats (default: the usual count)")
     p_sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                        help="a game option; seats are counted from 1")
     p_sim.add_argument("--levels", default="normal",
                        help="comma-separated levels per seat, repeated (random, easy, normal)")
-    p_sim.add_argument("--seed", type=int, default=1)
+    p_sim.add_argument("--seed", type=whole_argument, default=1)
     p_sim.add_argument("--lang", choices=LANGS, default="en")
     p_play = sub.add_parser("play", help="play a game in the terminal against the computer")
     p_play.add_argument("game")
-    p_play.add_argument("--players", type=int, default=0)
+    p_play.add_argument("--players", type=whole_argument, default=0)
     p_play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option; seats are counted from 1")
-    p_play.add_argument("--seat", type=int, default=1, help="your seat, from 1")
+    p_play.add_argument("--seat", type=whole_argument, default=1, help="your seat, from 1")
     p_play.add_argument("--level", choices=ai.LEVELS, default="normal")
-    p_play.add_argument("--seed", type=int, default=None)
+    p_play.add_argument("--seed", type=whole_argument, default=None)
     p_play.add_argument("--lang", choices=LANGS, default="en")
     args = parser.parse_args(argv)
     lang = getattr(args, "lang", "en")

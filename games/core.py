@@ -239,6 +239,14 @@ class Tally:
         return [e for e in self.entries if e.key == key]
 
 
+def _whole_text(text: str) -> bool:
+    """Whether ``text`` is a whole number ``int`` takes: ASCII digits (``str.isdigit`` alone
+    passes '²', which ``int`` refuses), an optional minus, at most 18 digits (``int`` refuses
+    thousands)."""
+    digits = text.removeprefix("-")
+    return digits.isascii() and digits.isdigit() and len(digits) <= 18
+
+
 @dataclass(frozen=True)
 class Option:
     """One game option, described so that menus and validation can be built from it."""
@@ -273,7 +281,7 @@ class Option:
                 raise OptionError("value-whole", name=self.name, value=repr(value))
             if isinstance(value, int):
                 number = value
-            elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            elif isinstance(value, str) and _whole_text(value.strip()):
                 number = int(value.strip())
             else:
                 raise OptionError("value-whole", name=self.name, value=repr(value))
