@@ -132,6 +132,8 @@ def clone(tmp_path: Path) -> Path:
     python.parent.mkdir(parents=True)
     python.write_text(FAKE_PYTHON.format(python=sys.executable))
     python.chmod(0o755)
+    # a made environment (its stamp is written last) that has nothing installed yet
+    (tmp_path / ".venv" / ".deckhand-setup").write_text("")
     return tmp_path
 
 
