@@ -52,7 +52,10 @@ exec {python} "$@"
 NPM = """#!/bin/sh
 echo "npm $*" >>"$NPM_LOG"
 i=0
-while [ $i -lt 20 ]; do echo "npm ERR! network request to https://registry.npmjs.org failed" >&2; i=$((i+1)); done
+while [ $i -lt 20 ]; do
+    echo "npm ERR! network request to https://registry.npmjs.org failed" >&2
+    i=$((i+1))
+done
 exit 1
 """
 
