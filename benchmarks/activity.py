@@ -72,7 +72,8 @@ async def viewer(base: str, http: aiohttp.ClientSession, slot: int, seat: int, t
     answer = await http.post(base + "/api/dev-login", json={"name": person(slot, seat)})
     session = (await answer.json())["session"]
     arrivals: list[tuple[int, int, float]] = out["arrivals"].setdefault(key, [])
-    ws = await http.ws_connect(f"{base}/ws?session={session}&channel_id={1000 + slot}",
+    ws = await http.ws_connect(f"{base}/ws?channel_id={1000 + slot}",
+                               protocols=("deckhand", "session." + session),
                                max_msg_size=4 * 1024 * 1024)
     watching: int | None = None
     pending: asyncio.Task[None] | None = None

@@ -11,8 +11,9 @@ the same process and on its event loop. Every path is served as itself and under
     POST /api/token        {"code"} → {"access_token", "session", "user"}
     POST /api/dev-login    {"name"} → {"session", "user"} (development mode only)
     GET  /api/avatar/{id}  a person's avatar (PNG), 404 until it is fetched
-    GET  /ws               the table's socket (bot/web/viewers.py): ?session=…&instance_id=…
-                           &channel_id=…
+    GET  /ws               the table's socket (bot/web/viewers.py): ?instance_id=…&channel_id=…,
+                           the session in Sec-WebSocket-Protocol (``deckhand``,
+                           ``session.<session>``), never in the URL: proxies log URLs
 
 Development mode (``DECKHAND_WEB_DEV``) adds the sign-in by name and skips the instance check,
 nothing else; it is logged at start.
@@ -43,6 +44,20 @@ STATIC = Path(__file__).resolve().parent / "static"
 PROXY = "/.proxy"
 #: the largest request body the API reads
 MAX_BODY = 4096
+#: the socket's subprotocol (the one the server answers with) and the prefix of the other
+#: one the page offers, which carries its session
+PROTOCOL = "deckhand"
+SESSION_PROTOCOL = "session."
+#: the largest socket frame read (a viewer's message is at most viewers.MAX_MESSAGE; a bigger
+#: frame closes the socket with 1009 before it is buffered whole)
+MAX_FRAME = 8 * 1024
+#: a ping every HEARTBEAT seconds; a socket whose pong is not back within half of it is
+#: closed (a peer gone without a word, or one that never reads)
+HEARTBEAT = 30.0
+#: seconds a connection may stay without a whole request: a connection sending nothing, or a
+#: request's head a byte at a time, is closed after it (aiohttp's keepalive_timeout, which it
+#: also starts when a connection opens); also how long an idle keep-alive connection is kept
+REQUEST_SECONDS = 10.0
 #: where the Activity may be framed: Discord's client and its Activity domain (and the
 #: server itself, for a development page)
 FRAME_ANCESTORS = "'self' https://discord.com https://*.discord.com https://*.discordsays.com"
@@ -104,9 +119,24 @@ async def _json_body(request: web.Request) -> dict[str, Any] | None:
         return None
     try:
         found = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
         return None
     return found if isinstance(found, dict) else None
+
+
+def session_of(request: web.Request) -> str:
+    """The session a socket's page offered among its subprotocols ('' when none)."""
+    offered = request.headers.get("Sec-WebSocket-Protocol", "")
+    for protocol in offered.split(","):
+        protocol = protocol.strip()
+        if protocol.startswith(SESSION_PROTOCOL):
+            return protocol[len(SESSION_PROTOCOL):]
+    return ""
+
+
+def session_protocols(session: str) -> tuple[str, str]:
+    """The subprotocols a client offers to open a socket with a session."""
+    return (PROTOCOL, SESSION_PROTOCOL + session)
 
 
 def _user(person: Person) -> dict[str, str]:
@@ -177,12 +207,14 @@ class Handlers:
 
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
         """GET /ws: check the person and the instance, then serve the viewer."""
-        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=64 * 1024)
+        ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME,
+                                   protocols=(PROTOCOL,))
         await ws.prepare(request)
         query = request.query
         router = router_of(request.app)  # several processes: bot/web/routing.py
         vouched = router.vouched(request) if router is not None else None
-        person = vouched or self.auth.read(query.get("session", ""))
+        session = session_of(request)
+        person = vouched or self.auth.read(session)
         lang = person.lang if person is not None else request_lang(request)
         channel = query.get("channel_id", "")
         if person is None:
@@ -198,7 +230,10 @@ class Handlers:
             return ws
         if router is not None and await router.forward(ws, request, person, int(channel)):
             return ws
-        await self.viewers.serve(ws, person, int(channel))
+        # a forwarded socket's session is checked by the process it came through
+        valid = None if vouched is not None else (
+            lambda now: self.auth.read(session, now) is not None)
+        await self.viewers.serve(ws, person, int(channel), valid)
         return ws
 
     async def page(self, request: web.Request) -> web.StreamResponse:
@@ -264,11 +299,13 @@ class ServeFailed(Exception):
 class WebServer:
     """The web table beside the bot: started after the tables are resumed, stopped first."""
 
-    def __init__(self, app: web.Application, host: str, port: int, dev: bool = False) -> None:
+    def __init__(self, app: web.Application, host: str, port: int, dev: bool = False, *,
+                 request_seconds: float = REQUEST_SECONDS) -> None:
         self.app = app
         self.host = host
         self.port = port
         self.dev = dev
+        self.request_seconds = request_seconds
         self._runner: web.AppRunner | None = None
 
     @property
@@ -281,7 +318,7 @@ class WebServer:
         the address cannot be taken."""
         # no access log: a socket's address carries its session
         runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
-                               shutdown_timeout=1.0)
+                               shutdown_timeout=1.0, keepalive_timeout=self.request_seconds)
         await runner.setup()
         try:
             await web.TCPSite(runner, self.host, self.port).start()

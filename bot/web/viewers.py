@@ -8,6 +8,12 @@ seat's part once per seat — coalescing events that come faster than it sends. 
 a writer task of its own, so a slow connection holds up nobody else. Nothing here is held
 while the service is called: the subscriber never awaits the service, and a move is made
 through :meth:`bot.tables.TableManager.act` from the socket's own task.
+
+A socket is kept from costing the others their turn (docs/activity.md, "Limits"): its messages
+go through a token bucket (past it, the socket is closed with 1008), a person and the process
+have a cap of sockets, the reader yields to the event loop after every message, a ``watch`` of
+the table whose model is still queued for the viewer costs nothing, and a socket whose session
+has run out is closed by a sweep every :data:`SWEEP_SECONDS`.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -38,6 +45,25 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE = 4096
 #: messages queued for a viewer beyond which the viewer is dropped (it reads too slowly)
 MAX_QUEUED = 256
+#: a socket's messages a second, on average: the page sends a few a minute (a ping every 25 s,
+#: a watch, a move), a person clicking fast a few a second
+MESSAGE_RATE = 5.0
+#: the messages a socket may send at once before the rate holds (a page opening, a burst of
+#: clicks); past the bucket the socket is closed with POLICY_CLOSE
+MESSAGE_BURST = 30.0
+#: sockets one person may have open in this process: a few tabs or devices, and a reconnect
+#: racing the socket it replaces
+SOCKETS_PER_PERSON = 8
+#: sockets in all in this process (each costs a task, a queue and a descriptor): past it a
+#: new socket is turned away with FULL_CLOSE
+SOCKETS_IN_ALL = 5000
+#: how often the sockets' sessions are looked at again (a run-out one is closed)
+SWEEP_SECONDS = 30.0
+#: the close codes (RFC 6455): a socket that broke the limits, a server that is full, and the
+#: page's own code for "signed out" (the page signs in again on it)
+POLICY_CLOSE = 1008
+FULL_CLOSE = 1013
+SIGNED_OUT_CLOSE = 4401
 #: news lines kept per table
 NEWS_KEPT = 12
 #: the events after which the channel's other viewers get its list of tables again
@@ -66,6 +92,9 @@ ERRORS = {
     "illegal": "web-no-such-move",
     "signed-out": "web-signed-out",
     "forbidden": "web-forbidden",
+    "too-fast": "web-too-fast",
+    "too-many-sockets": "web-too-many-sockets",
+    "full": "web-full",
 }
 
 
@@ -89,6 +118,28 @@ def error(code: str, lang: str, sentence: str | None = None) -> dict[str, Any]:
             "message": sentence if sentence is not None else wording.text(ERRORS[code], lang)}
 
 
+class Bucket:
+    """A token bucket: ``burst`` tokens, refilled at ``rate`` a second by ``clock`` (a
+    monotonic clock in seconds: a test's own moves it)."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.tokens = burst
+        self.at = clock()
+
+    def take(self) -> bool:
+        """Take a token: False when none is left."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
 @dataclass(frozen=True)
 class Person:
     """Who a socket belongs to: signed in through Discord (or, in development, by name)."""
@@ -105,7 +156,8 @@ class Viewer:
     person: Person
     channel_id: int
     send: Callable[[str], Awaitable[None]]
-    close: Callable[[], Awaitable[Any]]
+    #: the socket's close (aiohttp's: a code and a reason, as bytes)
+    close: Callable[..., Awaitable[Any]]
     table: int | None = None
     queue: deque[tuple[str, int | None, int | None]] = field(default_factory=deque)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
@@ -113,6 +165,11 @@ class Viewer:
     versions: dict[int, int] = field(default_factory=dict)
     writer: asyncio.Task[None] | None = None
     closed: bool = False
+    #: whether the session the socket was opened with is still valid at a time (epoch s)
+    valid: Callable[[float], bool] = field(default=lambda _now: True)
+    bucket: Bucket | None = None
+    #: the table and version of the model being written now, if it is one
+    sending: tuple[int | None, int | None] | None = None
 
     def push(self, text: str, table: int | None = None, version: int | None = None) -> None:
         """Queue a message (a table's model: unless a newer one of that table went before)."""
@@ -136,6 +193,18 @@ class Viewer:
     async def _drop(self) -> None:
         await self.close()
 
+    async def shut(self, code: str, close_code: int) -> None:
+        """Tell the viewer why in their language, then close with ``close_code`` and the
+        error's code as the reason (a close reason holds 123 bytes: no sentence)."""
+        if self.closed:
+            return
+        self.closed = True
+        self.ready.set()
+        with contextlib.suppress(Exception):
+            await self.send(json.dumps(error(code, self.person.lang), ensure_ascii=False))
+        with contextlib.suppress(Exception):
+            await self.close(code=close_code, message=code.encode("ascii"))
+
     def push_json(self, message: dict[str, Any]) -> None:
         """Queue a message given as data."""
         self.push(json.dumps(message, ensure_ascii=False))
@@ -147,8 +216,10 @@ class Viewer:
                 await self.ready.wait()
                 self.ready.clear()
                 while self.queue and not self.closed:
-                    text, _table, _version = self.queue.popleft()
+                    text, table, version = self.queue.popleft()
+                    self.sending = (table, version)
                     await self.send(text)
+                    self.sending = None
         except (ConnectionError, RuntimeError):
             self.closed = True  # the socket went away; its reader ends the viewer
 
@@ -173,21 +244,50 @@ class Group:
 class Viewers:
     """Every viewer of the web table in this process, grouped per table."""
 
-    def __init__(self, manager: TableManager) -> None:
+    def __init__(self, manager: TableManager, *, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time) -> None:
         self.manager = manager
+        #: the buckets' clock, and the one the sessions' expiry is read by (a test's own)
+        self.clock = clock
+        self.wall = wall
         self.groups: dict[int, Group] = {}
         self.by_channel: dict[int, set[Viewer]] = {}
+        #: open sockets per person, and in all
+        self.by_person: dict[int, int] = {}
+        self.count = 0
         #: models sent (tests and the benchmark read it)
         self.sent = 0
+        self._sweeper: asyncio.Task[None] | None = None
 
     # -- the service's events ---------------------------------------------------------------
     def start(self) -> None:
-        """Receive the service's events."""
+        """Receive the service's events; look at the sockets' sessions every
+        SWEEP_SECONDS."""
         self.manager.subscribe(self.on_event)
+        if self._sweeper is None:
+            self._sweeper = tasks.background(self._sweep_every(), name="web-sweep")
 
     def stop(self) -> None:
         """Stop receiving them."""
         self.manager.unsubscribe(self.on_event)
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+
+    async def _sweep_every(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            await self.sweep()
+
+    async def sweep(self) -> int:
+        """Close every socket whose session has run out (the page signs in again on the
+        'signed-out' error); how many were closed."""
+        now = self.wall()
+        expired = [v for channel in self.by_channel.values() for v in channel
+                   if not v.closed and not v.valid(now)]
+        for viewer in expired:
+            await viewer.shut("signed-out", SIGNED_OUT_CLOSE)
+        return len(expired)
 
     async def on_event(self, event: TableEvent) -> None:
         """Note an event's news and mark its table (never awaits: the bus is not held up)."""
@@ -284,18 +384,38 @@ class Viewers:
         return {"type": "hello", "user": {"id": str(person.user_id), "name": person.name},
                 "lang": person.lang, "words": client_words(person.lang)}
 
-    async def serve(self, socket: Any, person: Person, channel_id: int) -> None:
+    async def serve(self, socket: Any, person: Person, channel_id: int,
+                    valid: Callable[[float], bool] | None = None) -> None:
         """Answer one viewer's socket until it closes (``socket``: aiohttp's
-        WebSocketResponse, already prepared)."""
+        WebSocketResponse, already prepared; ``valid``: whether the person's session is still
+        good at a time, looked at by :meth:`sweep` and before each message)."""
         from aiohttp import WSMsgType
 
-        viewer = Viewer(person, channel_id, socket.send_str, socket.close)
+        viewer = Viewer(person, channel_id, socket.send_str, socket.close,
+                        bucket=Bucket(MESSAGE_RATE, MESSAGE_BURST, self.clock))
+        if valid is not None:
+            viewer.valid = valid
+        if self.count >= SOCKETS_IN_ALL:
+            log.warning("a socket of %s is turned away: %s sockets are open", person.user_id,
+                        self.count)
+            await viewer.shut("full", FULL_CLOSE)
+            return
+        if self.by_person.get(person.user_id, 0) >= SOCKETS_PER_PERSON:
+            await viewer.shut("too-many-sockets", POLICY_CLOSE)
+            return
+        self.count += 1
+        self.by_person[person.user_id] = self.by_person.get(person.user_id, 0) + 1
         viewer.writer = tasks.background(viewer.write(), name="web-viewer")
         self.by_channel.setdefault(channel_id, set()).add(viewer)
         viewer.push_json(self.hello(person))
         try:
             async for frame in socket:
-                if frame.type == WSMsgType.TEXT:
+                if not viewer.bucket or not viewer.bucket.take():
+                    log.info("a socket of %s sent too fast and is closed", person.user_id)
+                    await viewer.shut("too-fast", POLICY_CLOSE)
+                elif not viewer.valid(self.wall()):
+                    await viewer.shut("signed-out", SIGNED_OUT_CLOSE)
+                elif frame.type == WSMsgType.TEXT:
                     await self.receive(viewer, frame.data)
                 elif frame.type == WSMsgType.BINARY:
                     viewer.push_json(error("bad-message", person.lang))
@@ -303,8 +423,17 @@ class Viewers:
                     break
                 if viewer.closed:
                     break
+                # frames already received are handed out without a pause: let the other
+                # sockets, the commands and the timers in between each
+                await asyncio.sleep(0)
         finally:
             self.leave(viewer)
+            self.count -= 1
+            left = self.by_person.get(person.user_id, 1) - 1
+            if left > 0:
+                self.by_person[person.user_id] = left
+            else:
+                self.by_person.pop(person.user_id, None)
 
     def leave(self, viewer: Viewer) -> None:
         """Forget a viewer whose socket closed."""
@@ -335,7 +464,7 @@ class Viewers:
             return
         try:
             message = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
             message = None
         kind = message.get("type") if isinstance(message, dict) else None
         if not isinstance(message, dict) or not isinstance(kind, str):
@@ -374,7 +503,13 @@ class Viewers:
         return table
 
     async def watch(self, viewer: Viewer, table: Table) -> None:
-        """Show a viewer a table (instead of the one before): its whole position now."""
+        """Show a viewer a table (instead of the one before): its whole position now (unless
+        the model of this very version is still queued for them: a second watch is free)."""
+        answering = [(queued, version) for _text, queued, version in viewer.queue]
+        if viewer.sending is not None:
+            answering.append(viewer.sending)
+        if viewer.table == table.id and (table.id, table.version) in answering:
+            return
         if viewer.table != table.id:
             self._unwatch(viewer)
             group = self.groups.get(table.id)

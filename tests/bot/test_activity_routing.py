@@ -17,6 +17,7 @@ import pytest
 from bot.client import Deckhand
 from bot.config import ConfigError, load
 from bot.db import POSTGRESQL
+from bot.web.app import session_protocols
 from bot.web.auth import Auth
 from bot.web.routing import HEADER, VOUCH_SECONDS, Router, router_of
 from bot.web.viewers import Person
@@ -53,8 +54,8 @@ async def viewer(http: aiohttp.ClientSession, sim: SimulatedDiscord, port: int, 
     answer = await http.post(base + "/api/token", json={"code": sim.oauth_code(user)})
     assert answer.status == 200, await answer.text()
     session = (await answer.json())["session"]
-    ws = await http.ws_connect(f"{base}/ws?session={session}&instance_id={instance}"
-                               f"&channel_id={channel.id}")
+    ws = await http.ws_connect(f"{base}/ws?instance_id={instance}&channel_id={channel.id}",
+                               protocols=session_protocols(session))
     opened = Socket(ws)
     await opened.wait_for(lambda m: m.get("type") in ("hello", "error"), timeout=20)
     return opened

@@ -7,7 +7,8 @@ server in development mode) against the simulated Discord, one table already pla
 It prints one JSON line once ready — {"url", "channel_id", "table", "people"} — and serves
 until Ctrl-C or SIGTERM. The page signs in with POST /api/dev-login {"name": "Alice"} (each
 name in --people holds a seat; any other name watches) and opens
-/ws?session=…&channel_id=<channel_id> (development mode checks no Activity instance). The
+/ws?channel_id=<channel_id> with the session among its subprotocols (bot.web.app's
+session_protocols; development mode checks no Activity instance). The
 table's other seats are computers; ``--lobby`` leaves the table in its lobby instead.
 Browser tests (web/) start this, read the line, and point the page at ``url``.
 """

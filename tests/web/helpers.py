@@ -15,7 +15,7 @@ import aiohttp
 from bot.config import ActivitySettings
 from bot.storage import Storage
 from bot.tables import TableManager
-from bot.web.app import WebServer, web_server
+from bot.web.app import WebServer, session_protocols, web_server
 from tests.discord_sim import SimChannel, SimGuild, SimulatedDiscord, SimUser
 
 Message = dict[str, Any]
@@ -111,8 +111,8 @@ class Site:
         """Open a viewer's socket."""
         where = (channel or self.channel).id
         ws = await self.http.ws_connect(
-            f"{self.base}/.proxy/ws?session={session}&instance_id={instance}"
-            f"&channel_id={where}")
+            f"{self.base}/.proxy/ws?instance_id={instance}&channel_id={where}",
+            protocols=session_protocols(session))
         socket = Socket(ws)
         self.sockets.append(socket)
         await socket.wait_for(lambda m: m.get("type") in ("hello", "error"))
@@ -123,6 +123,17 @@ class Site:
         signed = await self.sign_in(user)
         instance = instance or self.sim.add_activity_instance(self.channel, [user])
         return await self.connect(signed["session"], instance)
+
+
+def _racing() -> Callable[[], float]:
+    """A clock that runs a minute each time it is read."""
+    now = [0.0]
+
+    def read() -> float:
+        now[0] += 60.0
+        return now[0]
+
+    return read
 
 
 @asynccontextmanager
@@ -140,6 +151,10 @@ async def site(tmp_path: Path, *, dev: bool = False, ai_level: str = "random",
         settings = ActivitySettings(int(sim.application_id), sim.client_secret, 0, "127.0.0.1",
                                     dev)
         server = web_server(manager, settings, sim.client_secret, sim.token, "127.0.0.1", 0)
+        # the tests' pages play faster than any person: their sockets' buckets read a clock
+        # that runs a minute a reading, so that none is limited (tests/web/test_socket_limits.py
+        # sets a clock of its own to test the limits)
+        server.viewers.clock = _racing()
         await server.start()
         http = aiohttp.ClientSession()
         running = Site(sim, manager, server, guild, channel, http)

@@ -10,6 +10,7 @@ import sys
 
 import aiohttp
 
+from bot.web.app import session_protocols
 from tests.web.helpers import Socket
 
 
@@ -23,8 +24,8 @@ async def test_the_devserver_serves_a_playing_table_to_a_name() -> None:
         async with aiohttp.ClientSession() as http:
             answer = await http.post(ready["url"] + "api/dev-login", json={"name": "Alice"})
             session = (await answer.json())["session"]
-            ws = await http.ws_connect(
-                f"{ready['url']}.proxy/ws?session={session}&channel_id={ready['channel_id']}")
+            ws = await http.ws_connect(f"{ready['url']}.proxy/ws?channel_id={ready['channel_id']}",
+                                       protocols=session_protocols(session))
             socket = Socket(ws)
             listed = await socket.request({"type": "tables"}, "tables")
             assert [t["id"] for t in listed["tables"]] == [ready["table"]]

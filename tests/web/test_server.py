@@ -14,6 +14,7 @@ import aiohttp
 
 from bot import lifecycle
 from bot.config import ActivitySettings, ConfigError, load, read_activity
+from bot.web.app import session_protocols
 from tests.bot.realbot import RealBot
 from tests.discord_sim import SimulatedDiscord
 
@@ -41,8 +42,9 @@ async def test_the_bot_serves_the_web_table_and_stops_it_on_sigterm(tmp_path: Pa
             signed = await answer.json()
             assert signed["user"]["locale"] == "ja"
             instance = sim.add_activity_instance(channel, [alice])
-            ws = await http.ws_connect(f"{base}/.proxy/ws?session={signed['session']}"
-                                       f"&instance_id={instance}&channel_id={channel.id}")
+            ws = await http.ws_connect(f"{base}/.proxy/ws?instance_id={instance}"
+                                       f"&channel_id={channel.id}",
+                                       protocols=session_protocols(signed["session"]))
             hello = json.loads((await ws.receive()).data)
             assert hello["type"] == "hello" and hello["user"]["name"] == "Alice"
             await ws.send_str('{"type": "tables"}')

@@ -72,11 +72,12 @@ class Socket {
   private delay = 500;
   private opened = false;
   private ping = 0;
-  constructor(private url: string, private onMessage: (m: ServerMessage) => void,
+  constructor(private url: string, private protocols: string[],
+    private onMessage: (m: ServerMessage) => void,
     private onOpen: (again: boolean) => void, private onDown: () => void) {}
 
   open(): void {
-    const ws = new WebSocket(this.url);
+    const ws = new WebSocket(this.url, this.protocols);
     this.ws = ws;
     ws.addEventListener('open', () => {
       this.delay = 500;
@@ -132,9 +133,10 @@ async function start(): Promise<void> {
   }
   app.status(w('signing-in'));
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const query = new URLSearchParams({session: session.session, instance_id: session.instance,
-    channel_id: session.channel});
-  socket = new Socket(`${scheme}//${location.host}${base}/ws?${query}`, (message) => {
+  // the session goes among the socket's subprotocols, never in its URL (proxies log URLs)
+  const query = new URLSearchParams({instance_id: session.instance, channel_id: session.channel});
+  const protocols = ['deckhand', `session.${session.session}`];
+  socket = new Socket(`${scheme}//${location.host}${base}/ws?${query}`, protocols, (message) => {
     if (message.type === 'hello') {
       setWords(message.words);
       document.documentElement.lang = message.lang;
