@@ -45,7 +45,8 @@ ENV PATH=/opt/deckhand/bin:$PATH \
     DECKHAND_DB=/data/deckhand.sqlite3 \
     DECKHAND_HEARTBEAT=/tmp/deckhand.heartbeat \
     DECKHAND_LOG_FORMAT=json \
-    DECKHAND_COMMIT=$DECKHAND_COMMIT
+    DECKHAND_COMMIT=$DECKHAND_COMMIT \
+    DECKHAND_IMAGE=1
 VOLUME ["/data"]
 USER deckhand
 WORKDIR /data

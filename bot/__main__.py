@@ -14,11 +14,20 @@ import os
 import sys
 from urllib.parse import urlsplit
 
-from bot.config import LOG_FORMATS, ConfigError, Settings, db_backend, load, log_format_of
+from bot.config import (
+    LOG_FORMATS,
+    ConfigError,
+    Settings,
+    db_backend,
+    load,
+    log_format_of,
+    program,
+)
 
 log = logging.getLogger("bot")
 
-USAGE = "usage: deckhand [sync | --health]"
+#: ({program}: ``deckhand`` in the image, ``bash scripts/run-bot`` in a clone, :func:`program`)
+USAGE = "usage: {program} [sync | --health]"
 HELP = """\
   (nothing)  run the bot until SIGTERM or Ctrl-C (settings: the environment, docs/deploy.md)
   sync       send the slash commands to Discord now, then exit
@@ -54,10 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     if args == ["--health"]:
         return health()
     if args in (["--help"], ["-h"]):
-        print(f"{USAGE}\n\n{HELP}")
+        print(f"{USAGE.format(program=program())}\n\n{HELP}")
         return 0
     if args not in ([], ["sync"]):
-        print(USAGE, file=sys.stderr)
+        print(USAGE.format(program=program()), file=sys.stderr)
         return 2
     from bot import eventloop, lifecycle, logs
 

@@ -35,8 +35,29 @@ MOST_WORKERS = 256
 
 LOG_FORMATS = ("text", "json")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
-#: how a person starts the bot from a clone (README); the image runs ``deckhand``
+#: how a person starts the bot from a clone (README)
 RUN_COMMAND = "DISCORD_TOKEN=… bash scripts/run-bot"
+#: how a person starts the bot from the image (docs/deploy.md), which has no scripts/run-bot
+#: (the token taken from the environment, never written on a command line)
+IMAGE_RUN_COMMAND = ("docker run -e DISCORD_TOKEN -v deckhand-data:/data deckhand, with "
+                     "DISCORD_TOKEN exported")
+
+
+def in_image(env: Mapping[str, str] | None = None) -> bool:
+    """Whether the bot runs from the image (its Dockerfile sets ``DECKHAND_IMAGE=1``) rather
+    than from a clone: a message names the way the bot was started."""
+    return (os.environ if env is None else env).get("DECKHAND_IMAGE", "").strip() == "1"
+
+
+def run_command(env: Mapping[str, str] | None = None) -> str:
+    """How to start the bot with its token, the way this one was started (image or clone)."""
+    return IMAGE_RUN_COMMAND if in_image(env) else RUN_COMMAND
+
+
+def program(env: Mapping[str, str] | None = None) -> str:
+    """The command that runs the bot, the way this one was started: ``deckhand`` in the image,
+    ``bash scripts/run-bot`` in a clone (where ``deckhand`` is in .venv/bin, not on the PATH)."""
+    return "deckhand" if in_image(env) else "bash scripts/run-bot"
 #: computer levels an operator may name: the games' own and ``best``, the strongest
 AI_LEVELS = (*LEVELS, "best")
 
@@ -308,7 +329,8 @@ def read_token(env: Mapping[str, str]) -> str:
     if not token:
         raise ConfigError(
             "Set DISCORD_TOKEN to your bot's token (Discord Developer Portal → Bot → Reset "
-            f"Token), for example: {RUN_COMMAND} (or DISCORD_TOKEN_FILE to a file holding it)."
+            f"Token), for example: {run_command(env)} (or DISCORD_TOKEN_FILE to a file holding "
+            "it)."
         )
     return token
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
-from bot.config import RUN_COMMAND, Settings, db_backend, describe_db
+from bot.config import Settings, db_backend, describe_db, run_command
 from bot.web.app import ServeFailed
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ def database_failure(error: BaseException, settings: Settings) -> StartFailed:
 def discord_failure(error: BaseException) -> StartFailed | None:
     """Why talking to Discord failed, and what to do (None: not a failure of Discord's)."""
     token_fix = ("copy the bot's token again from the Discord Developer Portal (Bot → Reset "
-                 f"Token) into DISCORD_TOKEN, for example: {RUN_COMMAND}")
+                 f"Token) into DISCORD_TOKEN, for example: {run_command()}")
     if isinstance(error, discord.LoginFailure) or (
             isinstance(error, discord.ConnectionClosed) and error.code == 4004):
         return StartFailed(BAD_SETTING, f"Discord refused the bot's token: {token_fix}.")
