@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.i18n import plural, t
+from bot.names import plain
 from bot.ratings import unrated_reason
 from games import wording
 from games.cards import show
@@ -239,7 +240,7 @@ def add_results(embed: discord.Embed, table: Table, lang: str) -> None:
     if state is None:
         return
     _explain(embed, table.rules, state.breakdown(), sides(table.rules, state),
-             [s.name for s in table.seats], hidden_now(state), state.over,
+             [plain(s.name) for s in table.seats], hidden_now(state), state.over,
              lambda: table_unrated(table, lang), lang)
 
 
@@ -250,7 +251,7 @@ def position_results(embed: discord.Embed, position: Position, lang: str) -> Non
     rules = position.rules
     _explain(embed, rules, position.tallies,
              _sides(rules, position.players, position.game_options),
-             [s.name for s in position.seats], position.hidden, position.over,
+             [plain(s.name) for s in position.seats], position.hidden, position.over,
              lambda: position_unrated(position, lang), lang)
 
 

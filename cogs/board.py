@@ -19,6 +19,7 @@ import discord
 
 from bot import lane, logs, tasks
 from bot.i18n import lang_of, t
+from bot.names import plain
 from bot.position import Position
 from bot.tables import CANCELLED, FINISHED, Table, TableEvent
 from cogs.guards import is_private
@@ -129,7 +130,8 @@ class TableMessages:
             if board.hidden is None or board.hidden[0] != position.hidden:
                 board.hidden = (position.hidden, card_words(set(position.hidden)))
             hidden, words = board.hidden
-        names = [seat.name for seat in position.seats]  # each line names its player once
+        # each line names its player once, as plain text in the message's Markdown
+        names = [plain(seat.name) for seat in position.seats]
         for kind, params in reversed(board.log):  # newest first, reversed at the end
             if last is not None and len(lines) >= last:
                 break
@@ -207,16 +209,16 @@ class TableMessages:
         table = update.position  # the table as the event left it
         board = self.board(table.table_id)
         for move in update.moves:
-            name = table.seats[move.seat].name
+            name = plain(table.seats[move.seat].name)
             if move.how == "timeout":
                 key = "now-away" if table.seats[move.seat].away else "timed-out"
                 board.log.append((key, {"name": name}))
             for event in move.events:
                 board.log.append(("event", {"event": event.for_seat(None)}))
         if update.kind == "away" and update.seat is not None:
-            board.log.append(("handed-over", {"name": table.seats[update.seat].name}))
+            board.log.append(("handed-over", {"name": plain(table.seats[update.seat].name)}))
         if update.kind == "back" and update.seat is not None:
-            board.log.append(("returned", {"name": table.seats[update.seat].name}))
+            board.log.append(("returned", {"name": plain(table.seats[update.seat].name)}))
         if update.kind == "level":
             board.log.append(("level-changed", {"level": table.level}))
         if update.kind == "finish" and table.version == 0:  # e.g. a 1234 player dropped out

@@ -14,6 +14,7 @@ import discord
 from PIL import Image
 
 from bot.i18n import t
+from bot.names import plain
 from bot.position import Position
 from bot.render import hand_png_async, table_png_async
 from bot.tables import Table
@@ -239,7 +240,7 @@ def seat_label(position: Position, seat: int, lang: str, mention: bool = False) 
     info = position.seats[seat]
     if info.computer:
         return f"{info.name} ({t('computer', lang)})"
-    name = f"<@{info.user_id}>" if mention and info.user_id is not None else info.name
+    name = f"<@{info.user_id}>" if mention and info.user_id is not None else plain(info.name)
     return f"{name} {t('away-mark', lang)}" if info.away else name
 
 

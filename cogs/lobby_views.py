@@ -8,6 +8,7 @@ import discord
 
 from bot.config import TIMER_CHOICES
 from bot.i18n import t
+from bot.names import plain
 from bot.position import Position
 from bot.results import position_unrated
 from bot.tables import CANCELLED, COMPUTER_LEVELS
@@ -61,7 +62,7 @@ def lobby_payload(position: Position, lang: str, activity: bool = False) -> Payl
         return Payload(t("cancelled", lang), None, StaticView())
     seats = "\n".join(f"{i + 1}. {seat_label(position, i, lang)}"
                       for i in range(len(position.seats)))
-    host = next((s.name for s in position.seats if s.user_id == position.host_id), "?")
+    host = next((plain(s.name) for s in position.seats if s.user_id == position.host_id), "?")
     need = t("lobby-need-exact" if rules.min_players == rules.max_players else
              "lobby-need-range", lang, least=rules.min_players, most=rules.max_players)
     body = t("lobby-body", lang, host=host, count=len(position.seats), need=need, seats=seats)

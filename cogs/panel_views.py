@@ -8,6 +8,7 @@ from functools import partial
 import discord
 
 from bot.i18n import move_word, t
+from bot.names import plain
 from bot.position import Position
 from bot.render import hand_alt
 from bot.tables import CANCELLED, FINISHED
@@ -61,7 +62,7 @@ def hand_payload(position: Position, lang: str, group_page: tuple[int, int] = (0
         lines.append(t("panel-over", lang))
     else:
         lines.append(t("panel-waiting", lang, who=", ".join(
-            position.seats[s].name for s in position.to_act)))
+            plain(position.seats[s].name) for s in position.to_act)))
     embed = discord.Embed(description=rules.view_text(mine, lang)[:4000])
     view = StaticView()
     hints = bool(legal and position.hints and seat in position.to_act)  # a Hint button

@@ -23,6 +23,7 @@ from PIL import Image, ImageDraw
 
 from bot import logs, results
 from bot.i18n import lang_of, plural, t
+from bot.names import plain
 from bot.ratings import ALL_GAMES
 from bot.records import Board, Records
 from bot.render import table_png_async
@@ -224,7 +225,7 @@ class StatsCog(commands.Cog):
         board = await self.records.leaderboard(guild_id, game, page, user_id, PER_PAGE)
         title = t("st-board-title", lang, game=self.game_name(game, lang))
         lines = [plural("st-board-line", r.games, lang, rank=r.rank,
-                        name=discord.utils.escape_markdown(r.name), rating=rating_text(r.ordinal),
+                        name=plain(r.name), rating=rating_text(r.ordinal),
                         games=r.games, share=share_text(r.win_share))
                  for r in board.rows] or [t("st-board-empty", lang)]
         if board.mine is not None:
@@ -262,7 +263,7 @@ class StatsCog(commands.Cog):
         lang = lang_of(interaction.locale)
         who = user or interaction.user
         found = await self.records.stats(guild_id, who.id)
-        name = who.display_name
+        name = plain(who.display_name)
         if not found:
             await reply(interaction, t("st-none", lang, name=name))
             return
@@ -273,7 +274,7 @@ class StatsCog(commands.Cog):
             value = t("st-stats-line", lang, games=item.games, wins=item.wins,
                       share=share_text(item.win_share), streak=item.best_streak, rating=rating)
             if self.partnership(item.game):  # a partner only where sides have partners
-                partner = (plural("st-partner", item.partner[2], lang, name=item.partner[1],
+                partner = (plural("st-partner", item.partner[2], lang, name=plain(item.partner[1]),
                                   games=item.partner[2])
                            if item.partner else t("st-nobody", lang))
                 value += "\n" + t("st-stats-partner", lang, partner=partner)
@@ -287,7 +288,7 @@ class StatsCog(commands.Cog):
         who = user or interaction.user
         found = await self.records.history(guild_id, who.id)
         if not found:
-            await reply(interaction, t("st-none", lang, name=who.display_name))
+            await reply(interaction, t("st-none", lang, name=plain(who.display_name)))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         lines = []
@@ -301,7 +302,7 @@ class StatsCog(commands.Cog):
             explained = await self.explained(line.table_id, lang)
             if explained:
                 lines.append(f"> {explained}")
-        embed = discord.Embed(title=t("st-history-title", lang, name=who.display_name),
+        embed = discord.Embed(title=t("st-history-title", lang, name=plain(who.display_name)),
                               description="\n".join(lines)[:4000])
         embed.set_footer(text=t("st-history-hint", lang))
         await interaction.edit_original_response(embed=embed)
@@ -320,7 +321,7 @@ class StatsCog(commands.Cog):
         except ValueError:  # a record the rules no longer replay
             log.warning("game %s no longer replays", table_id)
             return ""
-        names = [str(s.get("name", "")) for s in record.seats]
+        names = [plain(str(s.get("name", ""))) for s in record.seats]
         return results.summary(rules, at, names, lang)
 
     # -- replay -----------------------------------------------------------------------------
@@ -343,20 +344,21 @@ class StatsCog(commands.Cog):
         except KeyError:
             raise Refusal("st-no-game", id=table_id) from None
         at = await asyncio.to_thread(replay, rules, record, step)
-        names = [str(s.get("name", "")) for s in record.seats]
+        names = [str(s.get("name", "")) for s in record.seats]  # the picture's: as typed
+        shown = [plain(name) for name in names]  # the words': plain text in Markdown
         view = at.public_view
         lines = []
         if at.step == 0:
             lines.append(t("st-replay-start", lang))
         else:  # each event names its player
-            news = [text for e in at.events if (text := rules.event_text(e, lang, names))]
+            news = [text for e in at.events if (text := rules.event_text(e, lang, shown))]
             lines.append(" ".join(news) or t("st-replay-quiet", lang))
         lines.append("")
         lines.append(rules.view_text(view, lang))
         embed = discord.Embed(title=t("st-replay-title", lang, game=self.game_name(
             record.game, lang), id=table_id), description="\n".join(lines)[:4000])
         if at.tallied or at.at_end:  # a deal ended: explain it
-            found = results.last_deal(rules, at, names, lang)
+            found = results.last_deal(rules, at, shown, lang)
             if found is not None:
                 embed.add_field(name=found[0][:256], value=found[1], inline=False)
         if at.at_end:

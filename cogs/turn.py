@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import move_word, t
+from bot.names import plain
 from bot.tables import LOBBY, PLAYING, Refusal, Table, TableManager
 from bot.tree import reply
 from cogs import ids
@@ -162,7 +163,7 @@ class TurnControls:
                       values: list[str], lang: str) -> None:
         """I'm back: the person takes their seat back from the computer."""
         await self.manager.back(table.id, interaction.user.id)
-        await reply(interaction, t("returned", lang, name=interaction.user.display_name))
+        await reply(interaction, t("returned", lang, name=plain(interaction.user.display_name)))
 
     async def on_manage(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
                         values: list[str], lang: str) -> None:

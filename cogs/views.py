@@ -17,6 +17,7 @@ import discord
 
 from bot import avatars
 from bot.i18n import LANGS, t
+from bot.names import plain
 from bot.position import Position
 from bot.results import position_results
 from bot.tables import CANCELLED, FINISHED, LOBBY
@@ -104,7 +105,7 @@ def table_payload(position: Position, lang: str, log_lines: list[str],
         places = [] if outcome is None else sorted(
             range(len(position.seats)), key=lambda s: outcome.places[s])
         result = " · ".join(
-            t("place", lang, place=outcome.places[s], name=position.seats[s].name,
+            t("place", lang, place=outcome.places[s], name=plain(position.seats[s].name),
               score=_score(outcome.scores[s])) for s in places) if outcome else ""
         if position.status == FINISHED and reviewable(position):
             view.add_item(review_button(position.table_id, lang))  # each person's own
