@@ -15,7 +15,10 @@ a handler is ignored).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import logging
+import os
 import signal
 import sqlite3
 from typing import TYPE_CHECKING
@@ -66,6 +69,14 @@ def database_failure(error: BaseException, settings: Settings) -> StartFailed:
     """Why the database could not be opened, and what to do."""
     where = describe_db(settings.db_path)
     if db_backend(settings.db_path) == "sqlite":
+        if isinstance(error, sqlite3.DatabaseError) and (
+                getattr(error, "sqlite_errorname", "") == "SQLITE_CORRUPT"
+                or "malformed" in str(error)):
+            return StartFailed(BAD_SETTING, (
+                f"The database file {where} is damaged ({_reason(error)}): restore it from a "
+                "backup, or keep what it still holds with "
+                f"sqlite3 {where} .recover | sqlite3 NEW-FILE and point DECKHAND_DB at the new "
+                "file (a new file name starts an empty database), then start again."))
         if isinstance(error, sqlite3.DatabaseError) and "not a database" in str(error):
             return StartFailed(BAD_SETTING, (
                 f"The file {where} is not a SQLite database: point DECKHAND_DB at the bot's "
@@ -96,6 +107,48 @@ def database_failure(error: BaseException, settings: Settings) -> StartFailed:
     return StartFailed(UNREACHABLE, (
         f"The database at {where} could not be opened ({type(error).__name__}: "
         f"{_reason(error)}): check DECKHAND_DB, then start again."))
+
+
+class FileLock:
+    """One serving process per SQLite file: an exclusive lock on a file beside it
+    (``<database>.lock``), taken before the database is opened and let go when the process
+    ends, however it ends (the system drops the lock with the process's last descriptor).
+
+    Two processes on one file would each load, time and play the same open tables, each
+    thinking itself their only owner; the second is refused with a sentence instead. (On
+    PostgreSQL several processes each serve their own shards.)
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.where = describe_db(settings.db_path)
+        self.path = f"{settings.db_path}.lock"
+        self.fd: int | None = None
+
+    def __enter__(self) -> FileLock:
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return self  # no folder or no right to write there: the database says so next
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip()
+            os.close(fd)
+            which = f"process {holder}" if holder.isdigit() else "another process"
+            raise StartFailed(BAD_SETTING, (
+                f"Another Deckhand process ({which}) is already serving the database file "
+                f"{self.where}: stop it first, or give this one a database file of its own in "
+                "DECKHAND_DB, then start again; two processes on one file would both play the "
+                "same tables.")) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())  # who holds it, for the sentence above
+        self.fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # the lock goes with it
+            self.fd = None
 
 
 def discord_failure(error: BaseException) -> StartFailed | None:
@@ -178,7 +231,9 @@ async def run(settings: Settings, *, only_sync: bool = False) -> int:
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
-    with Stopper(loop, task) as stopper:
+    held = FileLock(settings) if db_backend(settings.db_path) == "sqlite" and not only_sync \
+        else contextlib.nullcontext()
+    with held, Stopper(loop, task) as stopper:
         client: Deckhand | None = None
         try:
             try:
