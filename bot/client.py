@@ -196,9 +196,8 @@ class Deckhand(commands.AutoShardedBot):
         self.dispatch("tables_resumed", resumed)  # the table cog refreshes their messages
         if self.web is not None:  # the web table, once the tables are back
             await self.web.start()
-            if self.router is not None:  # where the other processes find this one's tables
-                await self.router.announce(self.settings.web_internal_url
-                                           or f"http://127.0.0.1:{self.web.port}")
+            if self.router is not None:  # the other processes' listener, recorded for them
+                await self.router.start(self.web.viewers, self.settings.web_internal_url)
         # before the gateway connects: nobody waits for this collection
         memory.keep_startup_objects()
         beat_path = self.settings.heartbeat_path

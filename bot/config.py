@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import re
@@ -119,8 +120,8 @@ class Settings:
     heartbeat_path: str | None = None
     #: the Activity's web table, served beside the bot (None: off)
     activity: ActivitySettings | None = None
-    #: where the other processes reach this one's web table (several processes on
-    #: PostgreSQL; None: http://127.0.0.1:<its port>)
+    #: where this process listens for the others' forwarded sockets, and they reach it
+    #: (several processes on PostgreSQL; None: 127.0.0.1 and a free port)
     web_internal_url: str | None = None
 
     def __repr__(self) -> str:
@@ -389,26 +390,49 @@ def read_activity(env: Mapping[str, str]) -> ActivitySettings | None:
         raise ConfigError(f"DECKHAND_WEB_PORT must be a port number (0 to 65535), not "
                           f"{_shown(port_raw)}.")
     host = env.get("DECKHAND_WEB_HOST", "").strip() or "0.0.0.0"
-    return ActivitySettings(application, secret, port, host,
-                            _switch(env, "DECKHAND_WEB_DEV", False))
+    dev = _switch(env, "DECKHAND_WEB_DEV", False)
+    if dev and not loopback_host(host):
+        raise ConfigError(dev_mode_refused(host))
+    return ActivitySettings(application, secret, port, host, dev)
+
+
+def loopback_host(host: str) -> bool:
+    """Whether an address to listen on is this machine's own (``localhost``, 127.0.0.0/8,
+    ``::1``): only this machine can reach it."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def dev_mode_refused(host: str) -> str:
+    """Why the Activity's development mode does not run on ``host``, and what to do."""
+    return (f"DECKHAND_WEB_DEV is on, but the web table would listen on {host}, which other "
+            "machines can reach: development mode lets anyone who reaches it sign in by name "
+            "as anyone and skips Discord's check, so it only runs on this machine's own "
+            "address. Set DECKHAND_WEB_HOST=127.0.0.1, or turn DECKHAND_WEB_DEV off.")
 
 
 def read_internal_url(env: Mapping[str, str]) -> str | None:
-    """``DECKHAND_WEB_INTERNAL_URL``: an http(s) address with a host, no path; None unset."""
+    """``DECKHAND_WEB_INTERNAL_URL``: an http address with a host, no path; None unset."""
     raw = env.get("DECKHAND_WEB_INTERNAL_URL", "").strip().rstrip("/")
     if not raw:
         return None
     try:
         parts = urlsplit(raw)
-        fine = parts.scheme in ("http", "https") and bool(parts.hostname) and not parts.path \
+        # (http: the processes' own listener, on a private network; it offers no TLS)
+        fine = parts.scheme == "http" and bool(parts.hostname) and not parts.path \
             and not parts.query
         _ = parts.port  # a malformed port raises
     except ValueError:
         fine = False
     if not fine:
         raise ConfigError(
-            "DECKHAND_WEB_INTERNAL_URL must be the address other Deckhand processes reach this "
-            f"one's web table at, like http://10.0.0.5:8080 (no path), not {raw!r}.")
+            "DECKHAND_WEB_INTERNAL_URL must be the address of this machine the other Deckhand "
+            "processes reach this one at, on a private network, like http://10.0.0.5:8081 "
+            f"(http, a port other than DECKHAND_WEB_PORT's, no path), not {raw!r}.")
     return raw
 
 

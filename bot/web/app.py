@@ -22,17 +22,22 @@ nothing else; it is logged at start.
 from __future__ import annotations
 
 import errno
+import ipaddress
 import json
 import logging
+import math
 from pathlib import Path
 from typing import Any, Protocol
 
 from aiohttp import web
 
 from bot.avatars import CACHE
+from bot.config import dev_mode_refused, loopback_host
 from bot.tables import TableManager
-from bot.web.auth import Auth, SignInFailed, dev_user_id, lang_of_locale
-from bot.web.routing import router_of
+from bot.web.auth import Auth, SignInFailed, dev_user_id, lang_of_locale, origin_allowed
+from bot.web.discord_calls import TryLater
+from bot.web.routing import HEADER, router_of
+from bot.web.routing import ServeFailed as ServeFailed  # (where the bot catches it)
 from bot.web.viewers import Person, Viewers, client_words, error
 from games import wording
 
@@ -139,6 +144,38 @@ def session_protocols(session: str) -> tuple[str, str]:
     return (PROTOCOL, SESSION_PROTOCOL + session)
 
 
+def own_origin(request: web.Request) -> str:
+    """The origin of the server's own pages, as a browser on it names it."""
+    return f"{request.scheme}://{request.host}"
+
+
+def client_address(request: web.Request) -> str:
+    """The address a request comes from, whose bucket its calls to Discord cost: the peer's,
+    or, when the peer is a reverse proxy on this machine or the private network (a loopback or
+    private address, which nobody on the internet has), the address that proxy added last to
+    ``X-Forwarded-For`` (the one it saw; earlier ones are the client's own word)."""
+    peer = request.remote or ""
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    if forwarded:
+        try:
+            found = ipaddress.ip_address(peer)
+            proxied = found.is_loopback or found.is_private
+        except ValueError:
+            proxied = False
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        if proxied and last:
+            return last[:64]
+    return peer
+
+
+def _try_later(busy: TryLater, lang: str) -> web.Response:
+    """429 with Retry-After: the page's calls to Discord wait (its own, or Discord's limit)."""
+    seconds = max(1, math.ceil(busy.seconds))
+    return web.json_response(
+        {"error": "busy", "message": wording.text("web-busy", lang), "retry_after": seconds},
+        status=429, headers={"Retry-After": str(seconds)})
+
+
 def _user(person: Person) -> dict[str, str]:
     return {"id": str(person.user_id), "name": person.name, "locale": person.lang}
 
@@ -157,12 +194,21 @@ class Handlers:
 
     async def token(self, request: web.Request) -> web.Response:
         """POST /api/token: the code from the SDK's authorize → the session."""
+        lang = request_lang(request)
+        if not origin_allowed(request.headers.get("Origin"), self.settings.client_id,
+                              own_origin(request), self.settings.dev):
+            log.info("a sign-in from another site's page was refused")
+            return web.json_response(
+                {"error": "bad-origin", "message": wording.text("web-bad-origin", lang)},
+                status=403)
         body = await _json_body(request)
         code = body.get("code") if body else None
         if not isinstance(code, str) or not code or len(code) > 512:
             return web.json_response({"error": "bad-request"}, status=400)
         try:
-            signed = await self.auth.sign_in(code)
+            signed = await self.auth.sign_in(code, client_address(request))
+        except TryLater as busy:
+            return _try_later(busy, lang)
         except SignInFailed:
             return web.json_response(
                 {"error": "sign-in-failed",
@@ -173,6 +219,10 @@ class Handlers:
 
     async def dev_login(self, request: web.Request) -> web.Response:
         """POST /api/dev-login (development mode): a session for a local person by name."""
+        if request.headers.get("Origin", own_origin(request)) != own_origin(request):
+            return web.json_response(
+                {"error": "bad-origin",
+                 "message": wording.text("web-bad-origin", request_lang(request))}, status=403)
         body = await _json_body(request)
         name = body.get("name") if body else None
         if not isinstance(name, str) or not name.strip() or len(name) > 80:
@@ -205,36 +255,52 @@ class Handlers:
         return web.Response(body=found, content_type="image/png",
                             headers={"Cache-Control": "max-age=600"})
 
-    async def socket(self, request: web.Request) -> web.WebSocketResponse:
+    async def socket(self, request: web.Request) -> web.StreamResponse:
         """GET /ws: check the person and the instance, then serve the viewer."""
         ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME,
                                    protocols=(PROTOCOL,))
-        await ws.prepare(request)
         query = request.query
         router = router_of(request.app)  # several processes: bot/web/routing.py
-        vouched = router.vouched(request) if router is not None else None
         session = session_of(request)
-        person = vouched or self.auth.read(session)
+        # another process's vouch is taken on the processes' own listener only (routing.py)
+        vouching = HEADER in request.headers
+        person = None if vouching else self.auth.read(session)
         lang = person.lang if person is not None else request_lang(request)
         channel = query.get("channel_id", "")
+        try:  # asked before the upgrade: a page told to wait backs off instead of reopening
+            allowed = person is not None and await self._instance_allows(request, person,
+                                                                         channel)
+        except TryLater as busy:
+            return _try_later(busy, lang)
+        await ws.prepare(request)
+        if vouching:
+            log.warning("a socket on the public web table carried a process's vouch: refused")
+            await ws.send_json(error("forbidden", lang))
+            await ws.close(code=4403)
+            return ws
         if person is None:
             await ws.send_json(error("signed-out", lang))
             await ws.close(code=4401)
             return ws
-        allowed = channel.isdigit() and len(channel) <= 20 and (
-            self.settings.dev or vouched is not None or await self.auth.in_instance(
-                query.get("instance_id", ""), int(channel), person.user_id))
         if not allowed:
             await ws.send_json(error("forbidden", lang))
             await ws.close(code=4403)
             return ws
         if router is not None and await router.forward(ws, request, person, int(channel)):
             return ws
-        # a forwarded socket's session is checked by the process it came through
-        valid = None if vouched is not None else (
-            lambda now: self.auth.read(session, now) is not None)
-        await self.viewers.serve(ws, person, int(channel), valid)
+        await self.viewers.serve(ws, person, int(channel),
+                                 lambda now: self.auth.read(session, now) is not None)
         return ws
+
+    async def _instance_allows(self, request: web.Request, person: Person, channel: str
+                               ) -> bool:
+        """Whether the person may watch the channel's tables: they are in an Activity instance
+        there (development mode: no check); TryLater when Discord cannot be asked now."""
+        if not (channel.isdigit() and len(channel) <= 20):
+            return False
+        return self.settings.dev or await self.auth.in_instance(
+            request.query.get("instance_id", ""), int(channel), person.user_id,
+            client_address(request))
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         """GET /{path}: a file of the client's build (index.html for the page itself)."""
@@ -288,14 +354,6 @@ def create_app(manager: TableManager, settings: Activity, auth: Auth, avatars: A
 
 
 
-class ServeFailed(Exception):
-    """The web table could not start; ``sentence`` says why and what to do."""
-
-    def __init__(self, sentence: str) -> None:
-        super().__init__(sentence)
-        self.sentence = sentence
-
-
 class WebServer:
     """The web table beside the bot: started after the tables are resumed, stopped first."""
 
@@ -315,7 +373,10 @@ class WebServer:
 
     async def start(self) -> None:
         """Listen (port 0: any free port, then ``port`` is the one taken); ServeFailed when
-        the address cannot be taken."""
+        the address cannot be taken, or development mode is asked for on an address other
+        machines reach."""
+        if self.dev and not loopback_host(self.host):
+            raise ServeFailed(dev_mode_refused(self.host))
         # no access log: a socket's address carries its session
         runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
                                shutdown_timeout=1.0, keepalive_timeout=self.request_seconds)

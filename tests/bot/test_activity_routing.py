@@ -17,16 +17,16 @@ import pytest
 from bot.client import Deckhand
 from bot.config import ConfigError, load
 from bot.db import POSTGRESQL
-from bot.web.app import session_protocols
+from bot.web.app import ServeFailed, session_protocols
 from bot.web.auth import Auth
-from bot.web.routing import HEADER, VOUCH_SECONDS, Router, router_of
+from bot.web.routing import FORWARD_PATH, HEADER, VOUCH_SECONDS, Router, router_of
 from bot.web.viewers import Person
 from tests.bot.conftest import Backend
 from tests.bot.realbot import RealBot
 from tests.bot.sim_helpers import button, table_of, verb_of
 from tests.bot.test_e2e_shards import guild_on_shard, people
 from tests.discord_sim import SimChannel, SimulatedDiscord, SimUser
-from tests.web.helpers import Socket
+from tests.web.helpers import Socket, site
 
 
 def free_port() -> int:
@@ -191,27 +191,104 @@ def router(secret: str = "secret") -> Router:
     return Router(None, secret, (1,), 2, nowhere)  # type: ignore[arg-type]
 
 
-def test_a_vouch_names_the_person_for_its_channel_only_and_briefly() -> None:
+OWNER = "http://127.0.0.1:9001"
+
+
+def owner(secret: str = "secret") -> Router:
+    """A router whose listener is recorded at :data:`OWNER` (not started: only its vouches)."""
+    made = router(secret)
+    made.url = OWNER
+    return made
+
+
+def test_a_vouch_is_good_once_for_its_channel_and_process_and_briefly() -> None:
     alice = Person(123, "Alice", "ja")
-    signed = router().vouch(alice, 77, now=1000.0)
     asked = {"channel_id": "77"}
-    assert router().vouched(FakeRequest({HEADER: signed}, asked), now=1010.0) == alice  # type: ignore[arg-type]
+
+    def signed() -> str:
+        return router().vouch(alice, 77, OWNER, now=1000.0)
+
+    assert owner().vouched(FakeRequest({HEADER: signed()}, asked), now=1005.0) == alice  # type: ignore[arg-type]
     for request, now in (
-            (FakeRequest({HEADER: signed}, {"channel_id": "78"}), 1010.0),  # another channel
-            (FakeRequest({HEADER: signed}, asked), 1000.0 + VOUCH_SECONDS + 1),  # too late
-            (FakeRequest({HEADER: signed[:-2] + "AA"}, asked), 1010.0),  # altered
-            (FakeRequest({}, asked), 1010.0)):  # none
-        assert router().vouched(request, now=now) is None  # type: ignore[arg-type]
-    other_secret = router("another").vouch(alice, 77, now=1000.0)
-    assert router().vouched(FakeRequest({HEADER: other_secret}, asked), now=1010.0) is None  # type: ignore[arg-type]
+            (FakeRequest({HEADER: signed()}, {"channel_id": "78"}), 1005.0),  # another channel
+            (FakeRequest({HEADER: signed()}, asked), 1000.0 + VOUCH_SECONDS + 1),  # too late
+            (FakeRequest({HEADER: signed()[:-2] + "AA"}, asked), 1005.0),  # altered
+            (FakeRequest({}, asked), 1005.0)):  # none
+        assert owner().vouched(request, now=now) is None  # type: ignore[arg-type]
+    other_secret = router("another").vouch(alice, 77, OWNER, now=1000.0)
+    assert owner().vouched(FakeRequest({HEADER: other_secret}, asked), now=1005.0) is None  # type: ignore[arg-type]
+    # for another process: a vouch taken off the wire is no good at a third one
+    elsewhere = router().vouch(alice, 77, "http://127.0.0.1:9002", now=1000.0)
+    assert owner().vouched(FakeRequest({HEADER: elsewhere}, asked), now=1005.0) is None  # type: ignore[arg-type]
+    # once: the same vouch again is refused, a new one is taken
+    the_owner, once = owner(), signed()
+    assert the_owner.vouched(FakeRequest({HEADER: once}, asked), now=1005.0) == alice  # type: ignore[arg-type]
+    assert the_owner.vouched(FakeRequest({HEADER: once}, asked), now=1006.0) is None  # type: ignore[arg-type]
+    assert the_owner.vouched(FakeRequest({HEADER: signed()}, asked), now=1006.0) == alice  # type: ignore[arg-type]
+    # a router that does not listen takes none
+    assert router().vouched(FakeRequest({HEADER: signed()}, asked), now=1005.0) is None  # type: ignore[arg-type]
 
 
 def test_a_session_is_no_vouch_and_a_vouch_no_session() -> None:
     alice = Person(123, "Alice", "en")
     auth = Auth(1, "secret", "token")
     session = auth.sign(alice)
-    assert router().vouched(FakeRequest({HEADER: session}, {"channel_id": "77"})) is None  # type: ignore[arg-type]
-    assert auth.read(router().vouch(alice, 77)) is None
+    assert owner().vouched(FakeRequest({HEADER: session}, {"channel_id": "77"})) is None  # type: ignore[arg-type]
+    assert auth.read(router().vouch(alice, 77, OWNER)) is None
+
+
+class Routes:
+    """The database's web routes, in memory."""
+
+    def __init__(self) -> None:
+        self.recorded: list[tuple[int, tuple[int, ...], str]] = []
+
+    async def set_web_route(self, shard_count: int, shard_ids: tuple[int, ...],
+                            url: str) -> None:
+        self.recorded.append((shard_count, shard_ids, url))
+
+
+async def test_the_processes_listener_takes_a_vouch_once_and_the_public_socket_none(
+        tmp_path: Path) -> None:
+    async with site(tmp_path, Aiko="ja") as (web, people):
+        aiko = people["Aiko"]
+        routes = Routes()
+
+        async def nowhere(channel_id: int) -> int | None:
+            return None
+
+        listener = Router(routes, "secret", (1,), 2, nowhere)  # type: ignore[arg-type]
+        await listener.start(web.server.viewers, None)
+        try:
+            assert listener.url is not None and listener.url != web.base
+            assert routes.recorded == [(2, (1,), listener.url)]
+            person = Person(int(aiko.id), "Aiko", "ja")
+            vouch = router().vouch(person, int(web.channel.id), listener.url)
+            address = f"{listener.url}{FORWARD_PATH}?channel_id={web.channel.id}"
+            ws = await web.http.ws_connect(address, headers={HEADER: vouch})
+            served = Socket(ws)
+            web.sockets.append(served)
+            hello = await served.wait_for(lambda m: m.get("type") in ("hello", "error"))
+            assert hello["type"] == "hello" and hello["user"]["name"] == "Aiko"
+            for headers in ({HEADER: vouch}, {}):  # spent, or none at all
+                ws = await web.http.ws_connect(address, headers=headers)
+                again = Socket(ws)
+                web.sockets.append(again)
+                refused = await again.wait_for(lambda m: m.get("type") in ("hello", "error"))
+                assert refused["code"] == "forbidden"
+            # the public socket takes no vouch, even a fresh one, nor a session beside one
+            session = (await web.sign_in(aiko))["session"]
+            instance = web.sim.add_activity_instance(web.channel, [aiko])
+            fresh = router().vouch(person, int(web.channel.id), listener.url)
+            ws = await web.http.ws_connect(
+                f"{web.base}/.proxy/ws?instance_id={instance}&channel_id={web.channel.id}",
+                headers={HEADER: fresh}, protocols=session_protocols(session))
+            public = Socket(ws)
+            web.sockets.append(public)
+            first = await public.wait_for(lambda m: m.get("type") in ("hello", "error"))
+            assert first["type"] == "error" and first["code"] == "forbidden"
+        finally:
+            await listener.close()
 
 
 def test_the_owner_of_a_guild_is_its_shards_process() -> None:
@@ -245,6 +322,25 @@ def test_the_internal_address_setting() -> None:
     assert load(base).web_internal_url is None
     assert load({**base, "DECKHAND_WEB_INTERNAL_URL": "http://10.0.0.5:8080/"}
                 ).web_internal_url == "http://10.0.0.5:8080"
-    for bad in ("10.0.0.5:8080", "http://10.0.0.5:8080/ws", "ftp://x", "http://:80"):
+    for bad in ("10.0.0.5:8080", "http://10.0.0.5:8080/ws", "ftp://x", "http://:80",
+                "https://10.0.0.5:8081"):  # (the listener speaks plain http, privately)
         with pytest.raises(ConfigError, match="DECKHAND_WEB_INTERNAL_URL"):
             load({**base, "DECKHAND_WEB_INTERNAL_URL": bad})
+
+
+async def test_a_listener_address_in_use_is_one_sentence(tmp_path: Path) -> None:
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    listener = Router(Routes(), "secret", (1,), 2, _nowhere)  # type: ignore[arg-type]
+    try:
+        with pytest.raises(ServeFailed, match="DECKHAND_WEB_INTERNAL_URL") as failed:
+            await listener.start(None, f"http://127.0.0.1:{taken.getsockname()[1]}")  # type: ignore[arg-type]
+        assert "in use" in failed.value.sentence and listener.url is None
+    finally:
+        taken.close()
+        await listener.close()
+
+
+async def _nowhere(channel_id: int) -> int | None:
+    return None
