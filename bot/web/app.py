@@ -286,7 +286,8 @@ class Handlers:
             await ws.send_json(error("forbidden", lang))
             await ws.close(code=4403)
             return ws
-        if router is not None and await router.forward(ws, request, person, int(channel)):
+        if router is not None and await router.forward(ws, request, person, int(channel),
+                                                       self.auth.expiry(session)):
             return ws
         await self.viewers.serve(ws, person, int(channel),
                                  lambda now: self.auth.read(session, now) is not None)

@@ -190,6 +190,11 @@ class Auth:
         expiry = int((time.time() if now is None else now) + self.session_seconds)
         return seal(self._key, person, expiry)
 
+    def expiry(self, session: str, now: float | None = None) -> int | None:
+        """When a session still valid at ``now`` ends (epoch seconds), or None."""
+        found = unseal(self._key, session, now)
+        return None if found is None else int(found[1]["e"])
+
     def read(self, session: str, now: float | None = None) -> Person | None:
         """The person a session names, or None (forged, altered, expired or malformed)."""
         found = unseal(self._key, session, now)

@@ -30,7 +30,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -135,19 +135,22 @@ class Router:
         """GET /forward on the listener: another process's viewer, vouched for."""
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME)
         await ws.prepare(request)
-        person = self.vouched(request)
+        found = self._vouch_of(request, None)
         channel = request.query.get("channel_id", "")
-        if person is None or self._viewers is None:
+        if found is None or self._viewers is None:
             log.warning("a forwarded socket without a good vouch was refused (from %s)",
                         request.remote)
             await ws.send_json(error("forbidden", "en"))
             await ws.close(code=4403)
             return ws
+        person, fields = found
         guild = await self._guild(int(channel))
         if guild is not None and not self.owns(guild):  # (the shards moved: never sent on)
             await self._unavailable(ws, person.lang)
             return ws
-        await self._viewers.serve(ws, person, int(channel))
+        until = str(fields.get("s", ""))  # the session's end: the socket's too, as a direct one's
+        valid = (lambda now: now <= int(until)) if until.isdigit() else None
+        await self._viewers.serve(ws, person, int(channel), valid)
         return ws
 
     # -- the routes -----------------------------------------------------------------------
@@ -173,16 +176,23 @@ class Router:
 
     # -- the vouch ------------------------------------------------------------------------
     def vouch(self, person: Person, channel_id: int, target: str,
-              now: float | None = None) -> str:
+              now: float | None = None, until: int | None = None) -> str:
         """A vouch naming a person for a channel, for the process listening at ``target``:
-        good once, for :data:`VOUCH_SECONDS`."""
+        good once, for :data:`VOUCH_SECONDS` (``until``: when the person's session ends, and
+        with it the socket the owner serves)."""
         expiry = int((self.clock() if now is None else now) + VOUCH_SECONDS)
+        more = {} if until is None else {"s": str(until)}
         return seal(self._key, person, expiry, c=str(channel_id), t=target,
-                    o=secrets.token_urlsafe(16))  # ("n" is the name)
+                    o=secrets.token_urlsafe(16), **more)  # ("n" is the name)
 
     def vouched(self, request: web.Request, now: float | None = None) -> Person | None:
         """The person another process vouched for, for this request's channel and for this
         process, the first time its nonce is seen; None otherwise."""
+        found = self._vouch_of(request, now)
+        return None if found is None else found[0]
+
+    def _vouch_of(self, request: web.Request, now: float | None
+                  ) -> tuple[Person, dict[str, Any]] | None:
         now = self.clock() if now is None else now
         found = unseal(self._key, request.headers.get(HEADER, ""), now)
         if found is None:
@@ -196,7 +206,7 @@ class Router:
         if len(self._spent) > 10_000:  # (only live ones matter: a stale vouch is refused)
             self._spent = {n: e for n, e in self._spent.items() if e >= now}
         self._spent[nonce] = float(fields["e"])
-        return person
+        return person, fields
 
     # -- the pipe -------------------------------------------------------------------------
     def http(self) -> aiohttp.ClientSession:
@@ -214,9 +224,10 @@ class Router:
             await self._http.close()
 
     async def forward(self, ws: web.WebSocketResponse, request: web.Request, person: Person,
-                      channel_id: int) -> bool:
+                      channel_id: int, until: int | None = None) -> bool:
         """Serve a checked viewer's socket from the owner when this process is not it: True
-        when it was forwarded (or refused), False when this process serves it itself."""
+        when it was forwarded (or refused), False when this process serves it itself
+        (``until``: when the person's session ends; the owner closes the socket then)."""
         guild = await self._guild(channel_id)
         if guild is None or self.owns(guild):  # (a channel nobody knows: nothing to forward)
             return False
@@ -229,7 +240,7 @@ class Router:
         target = f"{url}{FORWARD_PATH}?channel_id={channel_id}"
         try:
             upstream = await self.http().ws_connect(
-                target, headers={HEADER: self.vouch(person, channel_id, url)},
+                target, headers={HEADER: self.vouch(person, channel_id, url, until=until)},
                 timeout=aiohttp.ClientWSTimeout(ws_close=CONNECT_SECONDS),
                 max_msg_size=0)
         except (aiohttp.ClientError, TimeoutError) as exc:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import time
 from pathlib import Path
 from typing import Any
 
@@ -326,6 +327,26 @@ def test_the_internal_address_setting() -> None:
                 "https://10.0.0.5:8081"):  # (the listener speaks plain http, privately)
         with pytest.raises(ConfigError, match="DECKHAND_WEB_INTERNAL_URL"):
             load({**base, "DECKHAND_WEB_INTERNAL_URL": bad})
+
+
+async def test_a_forwarded_socket_ends_with_its_persons_session(tmp_path: Path) -> None:
+    async with site(tmp_path, Aiko="ja") as (web, people):
+        listener = Router(Routes(), "secret", (1,), 2, _nowhere)  # type: ignore[arg-type]
+        await listener.start(web.server.viewers, None)
+        try:
+            assert listener.url is not None
+            person = Person(int(people["Aiko"].id), "Aiko", "ja")
+            address = f"{listener.url}{FORWARD_PATH}?channel_id={web.channel.id}"
+            ended = int(time.time()) - 1  # the session it came with has just ended
+            for until, answer in ((None, "pong"), (ended, "error")):
+                vouch = router().vouch(person, int(web.channel.id), listener.url, until=until)
+                served = Socket(await web.http.ws_connect(address, headers={HEADER: vouch}))
+                web.sockets.append(served)
+                await served.wait_for(lambda m: m.get("type") == "hello")
+                reply = await served.request({"type": "ping"}, answer)
+                assert answer == "pong" or reply["code"] == "signed-out"
+        finally:
+            await listener.close()
 
 
 async def test_a_listener_address_in_use_is_one_sentence(tmp_path: Path) -> None:
