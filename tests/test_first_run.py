@@ -74,9 +74,12 @@ def clone(tmp_path: Path) -> Path:
     for name, text in (("python3", PYTHON3), ("venv-python", VENV_PYTHON)):
         (stand_ins / name).write_text(text.format(python=sys.executable))
         (stand_ins / name).chmod(0o755)
-    # PostgreSQL counts as present, so that no run tries to install it
-    (stand_ins / "initdb").write_text("#!/bin/sh\n")
-    (stand_ins / "initdb").chmod(0o755)
+    # PostgreSQL, the fonts and the text-layout libraries count as present, so that no run
+    # tries to install them, whatever this machine has
+    for name, text in (("initdb", ""), ("fc-list", "echo NotoSansCJK-Regular.ttc\n"),
+                       ("ldconfig", "echo libraqm.so.0 libfribidi.so.0\n")):
+        (stand_ins / name).write_text(f"#!/bin/sh\n{text}")
+        (stand_ins / name).chmod(0o755)
     return copy
 
 
