@@ -77,3 +77,59 @@ async def test_a_computer_move_that_cannot_be_stored_is_tried_again(
     assert len(failed) == 2 and table.status == FINISHED
     shown = [(mv.seat, str(mv.action)) for u in rec.updates for mv in u.moves]
     assert [(r.seat, r.action) for r in await store.actions(table.id)] == shown
+
+
+async def test_a_deal_ending_move_that_cannot_be_stored_leaves_the_game_as_stored(
+        manager: Manager, store: Storage) -> None:
+    """The move that ends a deal fails to store: the table's state is exactly what its
+    stored moves replay to, random generator included, so the deal dealt when the move is
+    played again is the one a restart deals. (The move was applied to a copy: this holds
+    while each game's hand-written fast copy is independent of the state it copies.)"""
+    m, _ = manager
+    m.turns.retry = 60.0
+    for game in ("1234", "spar", "twenty-two"):
+        table = await m.open(100, 10, game, HOST, "Host", seed=7)
+        await m.join(table.id, BOB, "Bob")
+        await m.start(table.id, HOST)
+        state = table.state
+        assert state is not None
+        for _ in range(2000):  # the first legal moves until the next one ends a deal
+            seat = state.to_act[0]
+            move = state.legal_actions(seat)[0]
+            trial = state.clone()
+            before = len(trial.breakdown())
+            trial.apply(seat, move)
+            if len(trial.breakdown()) > before and not trial.over:
+                break
+            user = table.seats[seat].user_id
+            assert user is not None
+            await m.act(table.id, user, table.version, move)
+            state = table.state
+            assert state is not None
+        else:
+            raise AssertionError(f"{game}: no deal ended")
+        real = store.add_action
+
+        async def down(*row: Any) -> None:
+            raise OSError("the database is down")
+
+        store.add_action = down  # type: ignore[method-assign]
+        user = table.seats[seat].user_id
+        assert user is not None
+        try:
+            await m.act(table.id, user, table.version, move)
+        except Exception as refused:
+            assert getattr(refused, "key", None) == "not-stored"
+        store.add_action = real  # type: ignore[method-assign]
+        replayed = table.rules.new_game(2, seed=table.seed, options=table.options)
+        for row in await store.actions(table.id):
+            replayed.apply(row.seat, row.action)
+        assert table.state is not None
+        assert table.state.rng.getstate() == replayed.rng.getstate(), game
+        for who in (None, 0, 1):
+            assert table.state.view(who).to_dict() == replayed.view(who).to_dict(), game
+        await m.act(table.id, user, table.version, move)  # played again: the deal of a restart
+        replayed.apply(seat, move)
+        assert table.state.rng.getstate() == replayed.rng.getstate(), game
+        assert table.state.view(0).to_dict() == replayed.view(0).to_dict(), game
+        await m.cancel(table.id, HOST)
