@@ -196,7 +196,7 @@ class Handlers:
         """POST /api/token: the code from the SDK's authorize → the session."""
         lang = request_lang(request)
         if not origin_allowed(request.headers.get("Origin"), self.settings.client_id,
-                              own_origin(request), self.settings.dev):
+                              own_origin(request)):
             log.info("a sign-in from another site's page was refused")
             return web.json_response(
                 {"error": "bad-origin", "message": wording.text("web-bad-origin", lang)},

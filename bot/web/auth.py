@@ -68,14 +68,15 @@ def activity_origins(client_id: int) -> frozenset[str]:
     return frozenset({f"https://{client_id}.discordsays.com"})
 
 
-def origin_allowed(origin: str | None, client_id: int, own: str, dev: bool) -> bool:
+def origin_allowed(origin: str | None, client_id: int, own: str) -> bool:
     """Whether a request's ``Origin`` is one of the Activity's own: Discord's proxy for the
-    application, or (development mode) the server's own page. A request without one is no
-    browser's cross-site request (browsers send it with every POST) and is let through: a
+    application, or a page of this server itself (``own``: the development page, a test's
+    stand-in for Discord's client). Another site's page is refused. A request without one is
+    no browser's cross-site request (browsers send it with every POST) and is let through: a
     script can write any Origin anyway, which the rate limits are for."""
     if origin is None:
         return True
-    return origin in activity_origins(client_id) or (dev and origin == own)
+    return origin in activity_origins(client_id) or origin == own
 
 
 def lang_of_locale(locale: object) -> str:

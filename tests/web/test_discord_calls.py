@@ -301,14 +301,15 @@ async def test_a_sign_in_is_taken_only_from_the_activitys_own_pages(tmp_path: Pa
         evil = await site.token("c1", Origin="https://evil.example")
         assert evil.status == 403
         assert (await evil.json())["message"] == wording.text("web-bad-origin", "en")
-        assert (await site.token("c1", Origin=site.base)).status == 403  # not in production
+        assert (await site.token("c1", Origin="null")).status == 403  # a sandboxed frame's
         assert site.discord.calls == []
         assert (await site.token("c1", Origin=f"https://{APP}.discordsays.com")).status == 200
-        assert (await site.token("c2")).status == 200  # no Origin: no browser's cross-site post
+        assert (await site.token("c2", Origin=site.base)).status == 200  # the server's own page
+        assert (await site.token("c3")).status == 200  # no Origin: no browser's cross-site post
     async with running(tmp_path / "dev", dev=True) as site:
-        site.discord.codes.add("c3")
-        assert (await site.token("c3", Origin=site.base)).status == 200
-        assert (await site.token("c3", Origin="https://evil.example")).status == 403
+        site.discord.codes.add("c4")
+        assert (await site.token("c4", Origin="https://evil.example")).status == 403
+        assert (await site.token("c4", Origin=site.base)).status == 200
         login = await site.http.post(site.base + "/api/dev-login", json={"name": "Dana"},
                                      headers={"Origin": "https://evil.example"})
         assert login.status == 403
