@@ -257,8 +257,6 @@ class Handlers:
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
         """GET /ws: check the person and the instance, then serve the viewer."""
-        ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME,
-                                   protocols=(PROTOCOL,))
         query = request.query
         router = router_of(request.app)  # several processes: bot/web/routing.py
         session = session_of(request)
@@ -272,6 +270,14 @@ class Handlers:
                                                                          channel)
         except TryLater as busy:
             return _try_later(busy, lang)
+        turned_away = self.viewers.refusal(person) if person is not None and allowed else None
+        # only a socket that is served gets aiohttp's heartbeat: a heartbeat outlives a close
+        # the server begins by 30 to 45 s (the peer's closing frame arms it again), and a page
+        # opening socket after socket would hold that many
+        ws = web.WebSocketResponse(
+            heartbeat=HEARTBEAT if person is not None and allowed and turned_away is None
+            else None,
+            max_msg_size=MAX_FRAME, protocols=(PROTOCOL,))
         await ws.prepare(request)
         if vouching:
             log.warning("a socket on the public web table carried a process's vouch: refused")
@@ -286,11 +292,15 @@ class Handlers:
             await ws.send_json(error("forbidden", lang))
             await ws.close(code=4403)
             return ws
+        if turned_away is not None:
+            await self.viewers.refuse(ws, person, turned_away)
+            return ws
         if router is not None and await router.forward(ws, request, person, int(channel),
                                                        self.auth.expiry(session)):
             return ws
         await self.viewers.serve(ws, person, int(channel),
-                                 lambda now: self.auth.read(session, now) is not None)
+                                 lambda now: self.auth.read(session, now) is not None,
+                                 admitted=True)
         return ws
 
     async def _instance_allows(self, request: web.Request, person: Person, channel: str

@@ -54,6 +54,11 @@ MESSAGE_BURST = 30.0
 #: sockets one person may have open in this process: a few tabs or devices, and a reconnect
 #: racing the socket it replaces
 SOCKETS_PER_PERSON = 8
+#: sockets one person may open a second, on average, and at once: a page reconnects after
+#: 0.5 s, then 1, 2, 4... up to 10 s, and a reload or a second device opens one more; a page
+#: opening socket after socket costs a handshake, a session's check and a hello each time
+OPENS_RATE = 0.5
+OPENS_BURST = 10.0
 #: sockets in all in this process (each costs a task, a queue and a descriptor): past it a
 #: new socket is turned away with FULL_CLOSE
 SOCKETS_IN_ALL = 5000
@@ -94,6 +99,7 @@ ERRORS = {
     "forbidden": "web-forbidden",
     "too-fast": "web-too-fast",
     "too-many-sockets": "web-too-many-sockets",
+    "too-many-opens": "web-too-many-opens",
     "full": "web-full",
 }
 
@@ -102,6 +108,10 @@ def client_words(lang: str) -> dict[str, str]:
     """The page's own words in a language: every ``web-ui-*`` message of the catalogues."""
     keys = [k for k in wording.catalogue(wording.DEFAULT) if k.startswith(CLIENT_PREFIX)]
     return {k[len(CLIENT_PREFIX):]: wording.text(k, lang) for k in keys}
+
+
+#: the hello's words by language: made once (a quarter of a millisecond), not for every socket
+_HELLO_WORDS: dict[str, dict[str, str]] = {}
 
 
 def refusal_sentence(refusal: Refusal, lang: str) -> tuple[str, str]:
@@ -252,8 +262,9 @@ class Viewers:
         self.wall = wall
         self.groups: dict[int, Group] = {}
         self.by_channel: dict[int, set[Viewer]] = {}
-        #: open sockets per person, and in all
+        #: open sockets per person, and in all; the sockets each person opened lately
         self.by_person: dict[int, int] = {}
+        self.opens: dict[int, Bucket] = {}
         self.count = 0
         #: models sent (tests and the benchmark read it)
         self.sent = 0
@@ -282,6 +293,9 @@ class Viewers:
     async def sweep(self) -> int:
         """Close every socket whose session has run out (the page signs in again on the
         'signed-out' error); how many were closed."""
+        for user_id, opens in list(self.opens.items()):  # only the recent openers are kept
+            if opens.at + OPENS_BURST / OPENS_RATE < self.clock():
+                del self.opens[user_id]
         now = self.wall()
         expired = [v for channel in self.by_channel.values() for v in channel
                    if not v.closed and not v.valid(now)]
@@ -382,27 +396,47 @@ class Viewers:
     def hello(self, person: Person) -> dict[str, Any]:
         """The first message: who the viewer is, their language, the page's own words."""
         return {"type": "hello", "user": {"id": str(person.user_id), "name": person.name},
-                "lang": person.lang, "words": client_words(person.lang)}
+                "lang": person.lang, "words": _HELLO_WORDS.get(person.lang)
+                or _HELLO_WORDS.setdefault(person.lang, client_words(person.lang))}
+
+    def refusal(self, person: Person) -> tuple[str, int] | None:
+        """Why a new socket of a person is turned away (its error code and close code), or
+        None: it may open, and takes one of the person's opens."""
+        if self.count >= SOCKETS_IN_ALL:
+            log.warning("a socket of %s is turned away: %s sockets are open", person.user_id,
+                        self.count)
+            return "full", FULL_CLOSE
+        if self.by_person.get(person.user_id, 0) >= SOCKETS_PER_PERSON:
+            return "too-many-sockets", POLICY_CLOSE
+        opens = self.opens.get(person.user_id)
+        if opens is None:
+            opens = self.opens[person.user_id] = Bucket(OPENS_RATE, OPENS_BURST, self.clock)
+        if not opens.take():
+            return "too-many-opens", POLICY_CLOSE
+        return None
+
+    async def refuse(self, socket: Any, person: Person, why: tuple[str, int]) -> None:
+        """Tell a socket turned away why, and close it (``why``: :meth:`refusal`'s)."""
+        viewer = Viewer(person, 0, socket.send_str, socket.close)
+        await viewer.shut(*why)
 
     async def serve(self, socket: Any, person: Person, channel_id: int,
-                    valid: Callable[[float], bool] | None = None) -> None:
+                    valid: Callable[[float], bool] | None = None,
+                    admitted: bool = False) -> None:
         """Answer one viewer's socket until it closes (``socket``: aiohttp's
         WebSocketResponse, already prepared; ``valid``: whether the person's session is still
-        good at a time, looked at by :meth:`sweep` and before each message)."""
+        good at a time, looked at by :meth:`sweep` and before each message; ``admitted``:
+        :meth:`refusal` was asked already, and let it open)."""
         from aiohttp import WSMsgType
 
+        why = None if admitted else self.refusal(person)
+        if why is not None:
+            await self.refuse(socket, person, why)
+            return
         viewer = Viewer(person, channel_id, socket.send_str, socket.close,
                         bucket=Bucket(MESSAGE_RATE, MESSAGE_BURST, self.clock))
         if valid is not None:
             viewer.valid = valid
-        if self.count >= SOCKETS_IN_ALL:
-            log.warning("a socket of %s is turned away: %s sockets are open", person.user_id,
-                        self.count)
-            await viewer.shut("full", FULL_CLOSE)
-            return
-        if self.by_person.get(person.user_id, 0) >= SOCKETS_PER_PERSON:
-            await viewer.shut("too-many-sockets", POLICY_CLOSE)
-            return
         self.count += 1
         self.by_person[person.user_id] = self.by_person.get(person.user_id, 0) + 1
         viewer.writer = tasks.background(viewer.write(), name="web-viewer")

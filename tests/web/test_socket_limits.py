@@ -6,6 +6,7 @@ session kept out of the socket's URL."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import json
 import time
@@ -14,6 +15,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web as web_module
 
 from bot.web import viewers as viewers_module
 from bot.web.app import PROTOCOL, WebServer, create_app
@@ -22,6 +24,8 @@ from bot.web.viewers import (
     FULL_CLOSE,
     MESSAGE_BURST,
     MESSAGE_RATE,
+    OPENS_BURST,
+    OPENS_RATE,
     POLICY_CLOSE,
     SIGNED_OUT_CLOSE,
     SOCKETS_PER_PERSON,
@@ -107,6 +111,39 @@ async def test_sockets_are_capped_per_person_and_in_all(tmp_path: Path,
         assert aiko.received[0] == {"type": "error", "code": "full",
                                     "message": wording.text("web-full", "ja")}
         assert await _closed(aiko) == FULL_CLOSE
+
+
+async def test_a_person_opening_socket_after_socket_is_held_to_a_rate(tmp_path: Path) -> None:
+    async with site(tmp_path, Aiko="ja", Bob="en-US") as (web, people):
+        clock = Clock()
+        web.server.viewers.clock = clock
+        signed = await web.sign_in(people["Bob"])
+        instance = web.sim.add_activity_instance(web.channel, [people["Bob"], people["Aiko"]])
+        for _ in range(int(OPENS_BURST)):  # each closed again: the cap of open ones is not met
+            opened = await web.connect(signed["session"], instance)
+            assert opened.received[0]["type"] == "hello"
+            await opened.close()
+        refused = await web.connect(signed["session"], instance)
+        assert refused.received[0] == {"type": "error", "code": "too-many-opens",
+                                       "message": wording.text("web-too-many-opens", "en")}
+        assert await _closed(refused) == POLICY_CLOSE
+        aiko = await web.viewer(people["Aiko"], instance)  # someone else is not held up
+        assert aiko.received[0]["type"] == "hello"
+        # a socket turned away leaves nothing behind (aiohttp's heartbeat, armed again by the
+        # peer's closing frame, would hold each for 30 s or more)
+        def sockets() -> set[int]:
+            gc.collect()
+            return {id(o) for o in gc.get_objects() if isinstance(o, web_module.WebSocketResponse)}
+
+        before = sockets()
+        for _ in range(20):
+            await _closed(await web.connect(signed["session"], instance))
+        await asyncio.sleep(0.1)
+        assert sockets() - before == set()
+        clock.now += 1 / OPENS_RATE  # one more a while later
+        again = await web.connect(signed["session"], instance)
+        assert again.received[0]["type"] == "hello"
+        assert (await web.connect(signed["session"], instance)).received[0]["type"] == "error"
 
 
 async def test_a_big_frame_closes_the_socket_and_deep_json_is_a_bad_message(
