@@ -31,7 +31,7 @@ from bot.config import TIMER_SECONDS
 from bot.i18n import t
 from bot.position import Position
 from bot.tables import PLAYING, Refusal, Table, TableManager
-from cogs import ids
+from cogs import discord_errors, ids
 from cogs.prefs import Preferences
 from cogs.views import StaticView, button_item, game_name
 
@@ -96,13 +96,31 @@ class Alerts:
         """Delete the alert nobody needs, then post the one that is due; one at a time, in
         the background lane (:mod:`bot.lane`)."""
         channel = self.bot.get_partial_messageable(table.channel_id)
+        refused = 0  # changes Discord refused for now in a row
         try:
             while self._work(entry):
-                async with self.bot.lane.slot(lane.ALERT):  # one change at a time
-                    await self._step(table, entry, channel)
+                try:
+                    async with self.bot.lane.slot(lane.ALERT):  # one change at a time
+                        await self._step(table, entry, channel)
+                    if refused:
+                        log.info("table %s: its turn alert is as it should be again", table.id)
+                    refused = 0
+                except Exception as exc:
+                    if not discord_errors.for_now(exc) or refused >= len(discord_errors.RETRIES):
+                        raise
+                    # the change is still due (_step keeps it): made again a little later
+                    if not refused:
+                        log.warning("table %s: Discord refused a turn alert's change (%s);"
+                                    " trying again", table.id, discord_errors.described(exc))
+                    await asyncio.sleep(discord_errors.RETRIES[refused])
+                    refused += 1
         except Exception as exc:  # an alert lost must not stop the game
-            log.warning("table %s: could not post or delete a turn alert (%s)", table.id,
-                        type(exc).__name__, extra=logs.failure(exc))
+            if discord_errors.for_now(exc):
+                log.warning("table %s: Discord refused a turn alert's change %d times (%s)",
+                            table.id, refused + 1, discord_errors.described(exc))
+            else:
+                log.warning("table %s: could not post or delete a turn alert (%s)", table.id,
+                            type(exc).__name__, extra=logs.failure(exc))
         finally:
             if table.status != PLAYING and entry.message_id is None:
                 self.tables.pop(table.id, None)
@@ -111,9 +129,14 @@ class Alerts:
                     channel: discord.PartialMessageable) -> None:
         """One change of a table's alert: the one nobody needs deleted, the due one posted."""
         if entry.message_id is not None:
-            found, entry.message_id, entry.mentioned = entry.message_id, None, frozenset()
-            with contextlib.suppress(discord.NotFound):
-                await channel.get_partial_message(found).delete()
+            found, named = entry.message_id, entry.mentioned
+            entry.message_id, entry.mentioned = None, frozenset()
+            try:
+                with contextlib.suppress(discord.NotFound):
+                    await channel.get_partial_message(found).delete()
+            except Exception:  # still there: deleted at the next change
+                entry.message_id, entry.mentioned = found, named
+                raise
             self.deleted += 1
             await self._remember(table.id, None)
         fresh, entry.fresh = entry.fresh & entry.due, set()
@@ -121,7 +144,11 @@ class Alerts:
         wanted = [u for u in wanted if u in entry.due]  # may have moved meanwhile
         if not wanted or table.status != PLAYING or table.message_id is None:
             return  # (a table whose message is being posted again: none to reply to)
-        message = await channel.send(**self._message(table, wanted))
+        try:
+            message = await channel.send(**self._message(table, wanted))
+        except Exception:  # not posted: still due to whoever is still to act
+            entry.fresh |= set(wanted)
+            raise
         entry.message_id, entry.mentioned = message.id, frozenset(wanted)
         self.posted += 1
         await self._remember(table.id, message.id)

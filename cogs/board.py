@@ -22,6 +22,7 @@ from bot.i18n import lang_of, t
 from bot.names import plain
 from bot.position import Position
 from bot.tables import CANCELLED, FINISHED, Table, TableEvent
+from cogs import discord_errors
 from cogs.guards import is_private
 from cogs.views import Payload, card_words, table_payload
 
@@ -180,12 +181,14 @@ class TableMessages:
         """Edit the public message until it shows the latest position (edits coalesce)."""
         board = self.board(table.id)
         gap = self.bot.settings.edit_gap
+        refused = 0  # edits Discord refused for now in a row
         while board.dirty:
             wait = board.edited + gap - asyncio.get_running_loop().time()
             if wait > 0 and table.status not in (FINISHED, CANCELLED) and not self.hurry.is_set():
                 # what happens meanwhile is shown in the same edit (a stop: at once)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.hurry.wait(), wait)
+            retry = 0.0
             async with self.bot.lane.slot(lane.TABLE), board.lock:
                 board.dirty = False  # a change from here on is shown by the next round
                 position = await self.manager.snapshot(table)
@@ -196,9 +199,28 @@ class TableMessages:
                 try:
                     await self._send_edit(table, payload)
                     board.sent = key
+                    if refused:
+                        log.info("table %s: its message shows the table again", table.id)
+                    refused = 0
                 except Exception as exc:  # a failed edit must not stop later ones
-                    log.warning("table %s: could not edit its message (%s)", table.id,
-                                type(exc).__name__, extra=logs.failure(exc))
+                    if discord_errors.for_now(exc) and refused < len(discord_errors.RETRIES):
+                        # nothing else may edit it (a game's last move): tried again here
+                        retry, board.dirty = discord_errors.RETRIES[refused], True
+                        if not refused:
+                            log.warning("table %s: Discord refused its message's edit (%s);"
+                                        " trying again", table.id,
+                                        discord_errors.described(exc))
+                        refused += 1
+                    elif discord_errors.for_now(exc):
+                        log.warning("table %s: Discord refused its message's edit %d times"
+                                    " (%s); it shows the table again at the next move",
+                                    table.id, refused + 1, discord_errors.described(exc))
+                    else:
+                        log.warning("table %s: could not edit its message (%s)", table.id,
+                                    type(exc).__name__, extra=logs.failure(exc))
+            if retry:  # (a stop tries again at once: the tries are few)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.hurry.wait(), retry)
         if table.status in (FINISHED, CANCELLED):
             # forgotten a little later: the click that ended the table (a Start whose deal
             # decided the game) may still be answered with the table's log

@@ -21,6 +21,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any
 
 from .models import CapturedRequest
@@ -65,8 +66,8 @@ class Fault:
     def refusal(self, route: str) -> Refusal:
         """The answer in Discord's shape."""
         if self.status != 429:
-            return Refusal(self.status, {"message": f"{self.status}: Internal Server Error",
-                                         "code": 0}, {})
+            phrase = HTTPStatus(self.status).phrase
+            return Refusal(self.status, {"message": f"{self.status}: {phrase}", "code": 0}, {})
         wait = f"{self.retry_after:.3f}"
         headers = {"Retry-After": str(max(1, math.ceil(self.retry_after))),
                    "X-RateLimit-Scope": self.scope, "Via": "1.1 google"}

@@ -1,0 +1,30 @@
+"""Discord's refusals for now: a server error or a rate limit that outlasted discord.py's own
+tries (it sends a request again after a 429's ``Retry-After`` and after a 500, 502, 504 or
+524, five times at most; a 503 it does not send again). What Discord refused for now is sent
+again a little later by the part that sent it; anything else (a message deleted, a spent
+token, a missing permission) is not.
+"""
+
+from __future__ import annotations
+
+import discord
+
+#: seconds before each new try of what Discord refused for now; then the part gives up
+RETRIES = (1.0, 2.0, 4.0, 8.0, 16.0)
+
+
+def for_now(error: BaseException) -> bool:
+    """Whether Discord refused a request for now: the same request may succeed later."""
+    if isinstance(error, discord.RateLimited):
+        return True
+    return isinstance(error, discord.HTTPException) and (
+        error.status >= 500 or error.status == 429)
+
+
+def described(error: BaseException) -> str:
+    """How a log line names a refusal: Discord's status, or the error's type."""
+    if isinstance(error, discord.RateLimited):
+        return f"rate limited for {error.retry_after:.0f} s"
+    if isinstance(error, discord.HTTPException):
+        return f"HTTP {error.status}"
+    return type(error).__name__
