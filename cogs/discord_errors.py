@@ -11,6 +11,8 @@ import discord
 
 #: seconds before each new try of what Discord refused for now; then the part gives up
 RETRIES = (1.0, 2.0, 4.0, 8.0, 16.0)
+#: Discord's code for an interaction that can no longer be answered (its 3 s are over)
+UNKNOWN_INTERACTION = 10062
 
 
 def for_now(error: BaseException) -> bool:
@@ -21,10 +23,15 @@ def for_now(error: BaseException) -> bool:
         error.status >= 500 or error.status == 429)
 
 
+def too_late(error: BaseException) -> bool:
+    """Whether Discord no longer takes a click's answer: nothing more can be said to it."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
 def described(error: BaseException) -> str:
     """How a log line names a refusal: Discord's status, or the error's type."""
     if isinstance(error, discord.RateLimited):
         return f"rate limited for {error.retry_after:.0f} s"
     if isinstance(error, discord.HTTPException):
-        return f"HTTP {error.status}"
+        return f"HTTP {error.status}" + (f", code {error.code}" if error.code else "")
     return type(error).__name__

@@ -27,7 +27,7 @@ from bot.i18n import lang_of, t
 from bot.render.warmup import warm_up
 from bot.tables import DealEnded, Refusal, Table, TableEvent, TableOpened
 from bot.tree import refusal_text, reply, server_only
-from cogs import ids
+from cogs import discord_errors, ids
 from cogs.activity import ActivityControls
 from cogs.alerts import Alerts
 from cogs.board import BOARD_KEPT as BOARD_KEPT  # re-exported
@@ -270,6 +270,10 @@ class PlayCog(commands.Cog, name=COG):
             await self._refuse(interaction, error, cid.verb)
 
     async def _refuse(self, interaction: Interaction, error: BaseException, verb: str) -> None:
+        if discord_errors.too_late(error):  # (Discord refused the answer till its 3 s ran out)
+            log.warning("component %s: Discord no longer takes its answer (%s); what the click"
+                        " did stands", verb, discord_errors.described(error))
+            return
         if not isinstance(error, Refusal):  # its message may name a card of a hand
             log.error("component %s failed (%s)", verb, type(error).__name__,
                       extra=logs.failure(error))

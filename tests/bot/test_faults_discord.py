@@ -232,3 +232,31 @@ async def test_panels_discord_refused_to_edit_for_a_while_are_edited_again(
         await check_after(w, people, played)
         clear_log(caplog.records)
         assert w.sim.spec_errors == []
+
+
+async def test_a_move_whose_answer_discord_refused_counts_once(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Discord answers 500 to a move's answer until the click's three seconds are over: the
+    move is stored (it was made before the answer) and counts once, the person's panel shows
+    it (edited as the table moves on), and the bot says so in one line."""
+    caplog.set_level(logging.INFO)
+    async with world(tmp_path, people=2) as w:
+        people = w.users[:2]
+        await open_table(w, "high-card", people, 2, {"hand": CARDS})
+        table = w.bot.manager.tables[1]
+        assert table.state is not None
+        user = people[sorted(table.state.to_act)[0]]
+        r = await w.sim.click(user, w.table_message(),
+                              button(w.table_message(), "hand")["custom_id"])
+        assert r.message is not None
+        panel, control = r.message, first_move(r.message)
+        answers = w.sim.faults.fail(500, routes=[CALLBACK], count=2)
+        r = await use(w, user, panel, control)
+        assert r.status == "no-response", r  # "This interaction failed", the person sees
+        await w.sim.settle(idle=3.5)  # discord.py's last try comes after the deadline
+        assert len(answers.refused) == 2 and r.status == "late", r
+        assert len(await w.bot.store.actions(1)) == 1
+        assert control[1] not in str(panel.components)  # the panel offers it no more
+        await check_after(w, people, Played(answered=1, panels={user.id: panel}))
+        clear_log(caplog.records, "Discord no longer takes its answer (HTTP 404, code 10062)")
+        assert w.sim.spec_errors == []
