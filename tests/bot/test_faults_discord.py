@@ -260,3 +260,35 @@ async def test_a_move_whose_answer_discord_refused_counts_once(
         await check_after(w, people, Played(answered=1, panels={user.id: panel}))
         clear_log(caplog.records, "Discord no longer takes its answer (HTTP 404, code 10062)")
         assert w.sim.spec_errors == []
+
+
+async def test_a_table_played_under_discords_global_limit(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The simulated Discord enforces a global limit (a low one: 4 a second, so a table
+    reaches it) with the interaction routes exempt, as #52 asks of it: the clicks are answered
+    as ever, the bot's own requests wait as each 429 asks, and nothing is lost."""
+    caplog.set_level(logging.INFO)
+    async with world(tmp_path, people=2) as w:
+        people = w.users[:2]
+        await open_table(w, "high-card", people, 2, {"hand": CARDS})
+        w.sim.faults.global_limit = 4
+        start = len(w.sim.requests)
+        played = Played()
+        await play(w, people, played, 7)
+        await w.sim.settle(idle=1.2)
+        refused = list(w.sim.faults.refused)
+        assert refused, "the table never reached the limit"
+        assert all(q.response["global"] for q in refused)
+        assert not [q for q in refused if q.interaction_id is not None]  # exempt
+        for q in refused:
+            retries_waited(w.sim.requests, [q], q.response["retry_after"])
+        counted = [q for q in w.sim.requests[start:]
+                   if q.interaction_id is None and q.status != 429]
+        for i, q in enumerate(counted):  # never more than 4 a second were answered
+            assert len([p for p in counted[i:] if p.time < q.time + 1.0]) <= 4
+        print(f"{len(refused)} global 429s; {len(counted)} counted requests for "
+              f"{played.answered} moves; invalid requests: {w.sim.faults.invalid()}")
+        w.sim.faults.global_limit = None
+        await check_after(w, people, played)
+        clear_log(caplog.records)
+        assert w.sim.spec_errors == []
