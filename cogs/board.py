@@ -203,8 +203,11 @@ class TableMessages:
                         log.info("table %s: its message shows the table again", table.id)
                     refused = 0
                 except Exception as exc:  # a failed edit must not stop later ones
-                    if discord_errors.for_now(exc) and refused < len(discord_errors.RETRIES):
-                        # nothing else may edit it (a game's last move): tried again here
+                    # what Discord refused for now is tried again here, since nothing else
+                    # may edit the message (after a game's last move); not at a stop, whose
+                    # restart shows every table again
+                    if (discord_errors.for_now(exc) and refused < len(discord_errors.RETRIES)
+                            and not self.hurry.is_set()):
                         retry, board.dirty = discord_errors.RETRIES[refused], True
                         if not refused:
                             log.warning("table %s: Discord refused its message's edit (%s);"
@@ -213,12 +216,12 @@ class TableMessages:
                         refused += 1
                     elif discord_errors.for_now(exc):
                         log.warning("table %s: Discord refused its message's edit %d times"
-                                    " (%s); it shows the table again at the next move",
+                                    " (%s); it shows the table again at its next edit",
                                     table.id, refused + 1, discord_errors.described(exc))
                     else:
                         log.warning("table %s: could not edit its message (%s)", table.id,
                                     type(exc).__name__, extra=logs.failure(exc))
-            if retry:  # (a stop tries again at once: the tries are few)
+            if retry:  # (a stop ends the wait, and the tries)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.hurry.wait(), retry)
         if table.status in (FINISHED, CANCELLED):
