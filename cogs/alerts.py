@@ -166,6 +166,7 @@ class Alerts:
         table waits for (a table keeps one alert, across restarts too)."""
         await self.bot.wait_until_ready()
         for table in tables:
+            found = None
             try:
                 found = await self.bot.store.state(f"alert:{table.id}")
                 if found:
@@ -175,8 +176,13 @@ class Alerts:
                     self.deleted += 1
                     await self._remember(table.id, None)
             except Exception as exc:
-                log.warning("table %s: could not delete its old turn alert (%s)", table.id,
-                            type(exc).__name__, extra=logs.failure(exc))
+                if found and discord_errors.for_now(exc):  # deleted by the table's alert task
+                    self.tables.setdefault(table.id, TableAlert()).message_id = int(found)
+                    log.warning("table %s: Discord refused a turn alert's change (%s);"
+                                " trying again", table.id, discord_errors.described(exc))
+                else:
+                    log.warning("table %s: could not delete its old turn alert (%s)",
+                                table.id, type(exc).__name__, extra=logs.failure(exc))
             if table.id in self.manager.tables:
                 with contextlib.suppress(Refusal):  # closed meanwhile: no alert
                     self.changed(table, await self.manager.position(table.id))
