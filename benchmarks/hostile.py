@@ -203,9 +203,11 @@ async def flood(http: aiohttp.ClientSession, base: str, session: str, channel: i
                 await asyncio.sleep(0)
         except (ConnectionError, RuntimeError, aiohttp.ClientError):
             pass
+        closed_by_server = ws.closed
+        await ws.close()  # (the end of the run: a socket still open is closed here)
         await reader
-        tally.closed("flood", ws)
-        await ws.close()
+        if closed_by_server:
+            tally.closed("flood", ws)
 
 
 GARBAGE: list[str | bytes] = [
@@ -232,9 +234,11 @@ async def garbage(http: aiohttp.ClientSession, base: str, session: str, channel:
                 await asyncio.sleep(0)
         except (ConnectionError, RuntimeError, aiohttp.ClientError):
             pass
-        await reader
-        tally.closed("garbage", ws)
+        closed_by_server = ws.closed
         await ws.close()
+        await reader
+        if closed_by_server:
+            tally.closed("garbage", ws)
 
 
 async def many(http: aiohttp.ClientSession, base: str, session: str, channel: int,
@@ -289,8 +293,13 @@ async def attackers(base: str, count: int, tables: int, seconds: float) -> None:
             channel = 1000 + n % tables  # a players' table: busy
             runs += [kind(http, base, session, channel, until, tally)
                      for kind in (flood, garbage, many, sleeper)]
-        results = await asyncio.gather(*runs, return_exceptions=True)
-    failed = [repr(r) for r in results if isinstance(r, BaseException)]
+        # an attacker still waiting on the server at the end is stopped (an answer that never
+        # comes is no failure of the server's)
+        results = await asyncio.gather(*(asyncio.wait_for(run, seconds + 10) for run in runs),
+                                       return_exceptions=True)
+    tally.counts["stopped at the end"] += sum(isinstance(r, TimeoutError) for r in results)
+    failed = [repr(r) for r in results
+              if isinstance(r, BaseException) and not isinstance(r, TimeoutError)]
     print(json.dumps({"counts": dict(tally.counts), "failed": failed}))
 
 
