@@ -110,8 +110,10 @@ class Hints:
                 raise Refusal("hint-stale")
             person = table.seats[seat]
             if not forced:  # the only move: the hint tells nothing, the game stays rated
-                person.hints += 1
-                await self.registry.save(table)
+                # stored before it is shown (a hint makes the game unrated): when the count
+                # cannot be stored it is undone and the hint refused ('not-saved')
+                async with self.registry.saving(table):
+                    person.hints += 1
         return Hint(found, person.hints, seen, counted=not forced)
 
 

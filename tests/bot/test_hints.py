@@ -170,3 +170,41 @@ async def test_a_hint_is_thought_in_a_worker_from_the_seats_view_only() -> None:
         assert all(0.0 <= m.value <= 1.0 for m in found.moves)
     finally:
         await thinker.close()
+
+
+async def test_a_hint_whose_count_cannot_be_stored_is_refused_and_not_counted(
+        tmp_path: Path) -> None:
+    """A hint makes the game unrated, so its count is stored before the hint is shown: with
+    the database down the hint is refused as not saved, the count stays as stored, and once
+    the database answers the same hint is shown and counted once."""
+    store = await Storage.open(str(tmp_path / "h.sqlite3"))
+    m = TableManager(store, rules_for=lookup, ai_delay=0.0, ai_level="normal")
+    try:
+        table = await m.open(100, 200, "high-card", HOST, "Host", seed=3)
+        await m.join(table.id, GUEST, "Guest")
+        await m.set_hints(table.id, HOST, True)
+        await m.start(table.id, HOST)
+        assert m.thinker.scheduler is not None
+        m.thinker.scheduler.full = 0.1
+        state = table.state
+        assert state is not None
+        seat = state.to_act[0]
+        person = table.seats[seat].user_id
+        assert person is not None
+        real = store.save_table
+
+        async def down(*args: object, **kwargs: object) -> None:
+            raise OSError("the database is down")
+
+        store.save_table = down  # type: ignore[method-assign]
+        with pytest.raises(Refusal) as refused:
+            await m.hint(table.id, person, table.version)
+        assert refused.value.key == "not-saved" and table.seats[seat].hints == 0
+        store.save_table = real  # type: ignore[method-assign]
+        hint = await m.hint(table.id, person, table.version)
+        assert hint.count == 1
+        row = await store.table(table.id)
+        assert row is not None and row.seats[seat]["hints"] == 1
+    finally:
+        await m.close()
+        await store.close()
