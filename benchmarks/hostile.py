@@ -163,8 +163,19 @@ class Tally:
         self.counts[f"{kind} closed {ws.close_code}"] += 1
 
 
-async def _open(http: aiohttp.ClientSession, base: str, session: str, channel: int
-                ) -> tuple[aiohttp.ClientWebSocketResponse, dict[str, Any]]:
+async def _open(http: aiohttp.ClientSession, base: str, session: str, channel: int,
+                tally: Tally) -> tuple[aiohttp.ClientWebSocketResponse, dict[str, Any]]:
+    """A socket and its first message; a refusal before the upgrade (429) is counted, and the
+    attacker tries again at once."""
+    while True:
+        try:
+            return await _open_once(http, base, session, channel)
+        except aiohttp.WSServerHandshakeError as refused:
+            tally.counts[f"refused before the upgrade {refused.status}"] += 1
+
+
+async def _open_once(http: aiohttp.ClientSession, base: str, session: str, channel: int
+                     ) -> tuple[aiohttp.ClientWebSocketResponse, dict[str, Any]]:
     ws = await http.ws_connect(f"{base}/ws?channel_id={channel}", protocols=protocols(session),
                                max_msg_size=0)
     first = await ws.receive()
@@ -191,7 +202,7 @@ async def flood(http: aiohttp.ClientSession, base: str, session: str, channel: i
                 until: float, tally: Tally) -> None:
     """``watch`` of a busy table as fast as the socket takes it, again after every close."""
     while time.time() < until:
-        ws, _hello = await _open(http, base, session, channel)
+        ws, _hello = await _open(http, base, session, channel, tally)
         table = await _table_of(ws)
         reader = asyncio.create_task(_drain(ws))
         watch = json.dumps({"type": "watch", "table": table})
@@ -220,7 +231,7 @@ async def garbage(http: aiohttp.ClientSession, base: str, session: str, channel:
     """Text that is not JSON, binary frames, deep JSON, unknown types and 100 KB frames."""
     rng = random.Random(channel)
     while time.time() < until:
-        ws, _hello = await _open(http, base, session, channel)
+        ws, _hello = await _open(http, base, session, channel, tally)
         reader = asyncio.create_task(_drain(ws))
         try:
             while not ws.closed and time.time() < until:
@@ -248,7 +259,7 @@ async def many(http: aiohttp.ClientSession, base: str, session: str, channel: in
     try:
         while time.time() < until:
             try:
-                ws, hello = await _open(http, base, session, channel)
+                ws, hello = await _open(http, base, session, channel, tally)
             except (aiohttp.ClientError, OSError):
                 tally.counts["many: connection failed"] += 1
                 await asyncio.sleep(0.01)
@@ -269,7 +280,7 @@ async def many(http: aiohttp.ClientSession, base: str, session: str, channel: in
 async def sleeper(http: aiohttp.ClientSession, base: str, session: str, channel: int,
                   until: float, tally: Tally) -> None:
     """Watches a busy table, then a ``watch`` every 0.3 s, and never reads."""
-    ws, _hello = await _open(http, base, session, channel)
+    ws, _hello = await _open(http, base, session, channel, tally)
     table = await _table_of(ws)
     watch = json.dumps({"type": "watch", "table": table})
     try:

@@ -38,7 +38,7 @@ from bot.web.auth import Auth, SignInFailed, dev_user_id, lang_of_locale, origin
 from bot.web.discord_calls import TryLater
 from bot.web.routing import HEADER, router_of
 from bot.web.routing import ServeFailed as ServeFailed  # (where the bot catches it)
-from bot.web.viewers import Person, Viewers, client_words, error
+from bot.web.viewers import OPENS_RATE, Person, Viewers, client_words, error
 from games import wording
 
 log = logging.getLogger(__name__)
@@ -271,6 +271,14 @@ class Handlers:
         except TryLater as busy:
             return _try_later(busy, lang)
         turned_away = self.viewers.refusal(person) if person is not None and allowed else None
+        if turned_away is not None and turned_away[0] == "too-many-opens":
+            # a page opening socket after socket is answered before the upgrade, the cheapest
+            # answer there is (a socket made, told and closed costs several times more); the
+            # page's backoff waits, as for any socket that did not open
+            wait = math.ceil(1 / OPENS_RATE)
+            return web.json_response(
+                {"error": "too-many-opens", "message": wording.text("web-too-many-opens", lang),
+                 "retry_after": wait}, status=429, headers={"Retry-After": str(wait)})
         # only a socket that is served gets aiohttp's heartbeat: a heartbeat outlives a close
         # the server begins by 30 to 45 s (the peer's closing frame arms it again), and a page
         # opening socket after socket would hold that many

@@ -9,6 +9,7 @@ import asyncio
 import gc
 import itertools
 import json
+import math
 import time
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ import pytest
 from aiohttp import web as web_module
 
 from bot.web import viewers as viewers_module
-from bot.web.app import PROTOCOL, WebServer, create_app
+from bot.web.app import PROTOCOL, WebServer, create_app, session_protocols
 from bot.web.auth import SESSION_SECONDS
 from bot.web.viewers import (
     FULL_CLOSE,
@@ -123,10 +124,16 @@ async def test_a_person_opening_socket_after_socket_is_held_to_a_rate(tmp_path: 
             opened = await web.connect(signed["session"], instance)
             assert opened.received[0]["type"] == "hello"
             await opened.close()
-        refused = await web.connect(signed["session"], instance)
-        assert refused.received[0] == {"type": "error", "code": "too-many-opens",
-                                       "message": wording.text("web-too-many-opens", "en")}
-        assert await _closed(refused) == POLICY_CLOSE
+        # refused before the upgrade: 429, when to try again, and why in the person's language
+        refused = await web.http.get(
+            f"{web.base}/.proxy/ws?instance_id={instance}&channel_id={web.channel.id}",
+            headers={"Sec-WebSocket-Protocol": ", ".join(session_protocols(signed["session"]))})
+        assert refused.status == 429
+        assert refused.headers["Retry-After"] == str(math.ceil(1 / OPENS_RATE))
+        assert (await refused.json())["message"] == wording.text("web-too-many-opens", "en")
+        with pytest.raises(aiohttp.WSServerHandshakeError) as raised:
+            await web.connect(signed["session"], instance)
+        assert raised.value.status == 429
         aiko = await web.viewer(people["Aiko"], instance)  # someone else is not held up
         assert aiko.received[0]["type"] == "hello"
         # a socket turned away leaves nothing behind (aiohttp's heartbeat, armed again by the
@@ -137,13 +144,15 @@ async def test_a_person_opening_socket_after_socket_is_held_to_a_rate(tmp_path: 
 
         before = sockets()
         for _ in range(20):
-            await _closed(await web.connect(signed["session"], instance))
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await web.connect(signed["session"], instance)
         await asyncio.sleep(0.1)
         assert sockets() - before == set()
         clock.now += 1 / OPENS_RATE  # one more a while later
         again = await web.connect(signed["session"], instance)
         assert again.received[0]["type"] == "hello"
-        assert (await web.connect(signed["session"], instance)).received[0]["type"] == "error"
+        with pytest.raises(aiohttp.WSServerHandshakeError):
+            await web.connect(signed["session"], instance)
 
 
 async def test_a_big_frame_closes_the_socket_and_deep_json_is_a_bad_message(
