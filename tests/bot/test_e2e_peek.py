@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 
 from bot.tables import Table
+from games.core import State
 from tests.bot.sim_helpers import World, button, world
 from tests.discord_sim import SimMessage, SimUser
 
@@ -50,6 +51,13 @@ async def to_the_second_to_last_trick(w: World, table: Table) -> None:
         await w.sim.settle()
 
 
+def now(table: Table) -> State:
+    """The table's state as it is now: a move makes a new one, stored before it is the table's."""
+    state = table.state
+    assert state is not None
+    return state
+
+
 def user_at(w: World, table: Table, seat: int) -> SimUser:
     return next(u for u in w.users if int(u.id) == table.seats[seat].user_id)
 
@@ -72,9 +80,7 @@ async def test_peek_the_question_on_the_others_panel_and_the_table_message_tells
     async with world(tmp_path, people=2) as w:
         table = await spar_with_peek(w)
         await to_the_second_to_last_trick(w, table)
-        state = table.state
-        assert state is not None
-        leader = state.to_act[0]
+        leader = now(table).to_act[0]
         asker, answerer = user_at(w, table, 1 - leader), user_at(w, table, leader)
         # the player who is not to play asks, from their own panel
         mine = await panel(w, asker)
@@ -82,7 +88,7 @@ async def test_peek_the_question_on_the_others_panel_and_the_table_message_tells
                                                 ["custom_id"]))
         assert r.status == "ok", r
         await w.sim.settle()
-        assert state.to_act == (leader,) and state.view(None)["phase"] == "peek"
+        assert now(table).to_act == (leader,) and now(table).view(None)["phase"] == "peek"
         # the other gets the question on their panel, and no card to play meanwhile
         theirs = await panel(w, answerer)
         labelled(theirs, "Agree: show the bottom card")
@@ -91,7 +97,7 @@ async def test_peek_the_question_on_the_others_panel_and_the_table_message_tells
         r = await w.sim.click(answerer, theirs, str(refuse["custom_id"]))
         assert r.status == "ok", r
         await w.sim.settle()
-        assert state.view(None)["peeked"] is None and state.view(None)["phase"] == "play"
+        assert now(table).view(None)["peeked"] is None and now(table).view(None)["phase"] == "play"
         said = w.table_message().text
         assert f"{asker.name} asks to see the bottom card" in said, said
         assert (f"{answerer.name} refuses {asker.name}'s request: the bottom card stays hidden."
@@ -110,7 +116,7 @@ async def test_peek_the_question_on_the_others_panel_and_the_table_message_tells
                                                 ["custom_id"]))
         assert r.status == "ok", r
         await w.sim.settle()
-        bottom = state.view(None)["peeked"]
+        bottom = now(table).view(None)["peeked"]
         assert bottom is not None
         said = w.table_message().text
         assert f"Everyone agreed to {answerer.name}'s request: the bottom card is" in said, said

@@ -78,6 +78,8 @@ def test_the_token_never_reaches_a_line() -> None:
     buffer = io.StringIO()
     logger = logging.getLogger("deckhand.test.secret")
     logger.propagate = False
+    # its own level: another test of the same worker may have left the root logger's higher
+    logger.setLevel(logging.INFO)
     dsn = "postgresql://deckhand:pg-pass-1234@db/deckhand"
     settings = load({"DISCORD_TOKEN": TOKEN, "DECKHAND_DB": dsn})
     handler = logs.handler("text", secrets_of(settings), buffer)
