@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import random
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -265,3 +266,13 @@ def test_the_skeleton_is_drawn(duel_registered: str) -> None:
     assert [s.hand_count for s in scene.seats] == view["hand_counts"] == [2, 3]  # 0 led
     with Image.open(io.BytesIO(table_png(view, ["Alice", "Bob"], "en"))) as picture:
         assert picture.format == "PNG" and picture.width > 0
+
+
+def test_the_page_lists_every_part_the_test_checks() -> None:
+    """docs/engine.md's checklist names, for each row checked here, the part's name in
+    parentheses after this file: the page and the checks stay one list."""
+    page = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
+    named = {name.strip() for found in re.findall(r"`tests/test_adding_a_game\.py` \(([^)]*)\)",
+                                                  page) for name in found.split(",")}
+    assert named == {name for name, _ in CHECKS}
+    assert "tests/example_duel.py" in page
