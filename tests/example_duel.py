@@ -104,16 +104,18 @@ class DuelState(State):
         return [float(w) for w in self.won]
 
     def determinize(self, seat: int | None, rng: random.Random) -> DuelState:
-        """The other hand re-dealt from the cards ``seat`` has not seen."""
+        """The hands ``seat`` cannot see re-dealt from the cards it has not seen (a
+        spectator's: both); the table's cards stay where they are."""
         other = self.clone()
         assert isinstance(other, DuelState)
         reseeded(other, rng)
-        if seat is None:
-            return other
-        unseen = other.hands[1 - seat] + other.rest
+        hidden = [s for s in (0, 1) if s != seat]
+        unseen = [c for s in hidden for c in other.hands[s]] + other.rest
         rng.shuffle(unseen)
-        size = len(other.hands[1 - seat])
-        other.hands[1 - seat], other.rest = unseen[:size], unseen[size:]
+        for s in hidden:
+            size = len(other.hands[s])
+            other.hands[s], unseen = unseen[:size], unseen[size:]
+        other.rest = unseen
         return other
 
     def zones(self) -> dict[str, list[Card]]:

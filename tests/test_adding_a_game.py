@@ -29,6 +29,7 @@ from games.ai import basic_policy, get_player, observe
 from tests import example_duel
 from tests.bot.sim_helpers import button, world
 from tests.bot.test_e2e_games import make_a_move
+from tests.games.test_conformance import check_finished, play_out
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("en", "ja")
@@ -276,3 +277,18 @@ def test_the_page_lists_every_part_the_test_checks() -> None:
                                                   page) for name in found.split(",")}
     assert named == {name for name, _ in CHECKS}
     assert "tests/example_duel.py" in page
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_skeleton_keeps_the_engines_invariants(duel_registered: str, seed: int) -> None:
+    """What tests/games/test_conformance.py checks of every registered game, for Duel: random
+    play to the end with every refusal and view checked, a finished state, a replay that
+    gives the same events, a spectator's determinized state re-dealt."""
+    rules = games.get(duel_registered)
+    state, log, events = play_out(rules, 2, {}, seed, seed ^ 0x5EED, check_every=1)
+    check_finished(state)
+    replay = rules.new_game(2, seed=seed)
+    assert [replay.apply(s, a) for s, a in log] == events
+    fresh = rules.new_game(2, seed=seed)
+    rng = random.Random(seed)
+    assert any(fresh.determinize(None, rng).zones() != fresh.zones() for _ in range(5))
