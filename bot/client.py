@@ -28,12 +28,12 @@ from bot import logs, memory
 from bot.config import Settings
 from bot.db import is_postgres
 from bot.health import HEARTBEAT_SECONDS
-from bot.i18n import Translator
 from bot.lane import Lane
 from bot.render import painter
 from bot.render.painter import Painter
 from bot.storage import Storage
 from bot.tables import RulesLookup, TableManager
+from bot.translator import Translator
 from bot.tree import DeckhandTree, sync_commands
 from bot.web.app import WebServer, web_server
 from bot.web.routing import Router, attach

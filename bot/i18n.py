@@ -1,4 +1,4 @@
-"""The bot's words in each person's language, and discord.py's command translator.
+"""The bot's words in each person's language.
 
 Every sentence is in the message catalogues (``games/locales/<lang>/*.po``, read by
 :mod:`games.wording`): ``bot.po`` for the table messages, ``commands.po`` for the slash
@@ -9,19 +9,20 @@ a message; it holds no sentence itself.
 Private replies use the clicking user's locale; public table messages use the server's. A
 language is a folder of catalogues: a Discord locale finds it by its name ('fr', or 'pt-BR' /
 'pt_BR' before 'pt'), and everything else is English.
+
+The table service words its messages here, so this module does not import discord.py (nor
+aiohttp): the service stays Discord-free (tests/bot/test_service_imports.py). The slash
+commands' translator, which only the Discord client needs, is :mod:`bot.translator`.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-import discord
 from babel import Locale, UnknownLocaleError
-from discord import app_commands
 
 from games import wording
 
@@ -29,14 +30,13 @@ from games import wording
 LANGS = wording.languages()
 #: the shape of a language tag ('ja', 'en-US', 'pt_BR'): nothing else is looked for on disk
 _TAG = re.compile(r"([A-Za-z]{2,3})(?:[-_]([A-Za-z0-9]{2,8}))?")
-#: what the catalogue keys of the slash commands' names and descriptions start with
-COMMAND_PREFIX = "cmd-"
 
 
 def lang_of(locale: object) -> str:
-    """The language of a Discord locale (a discord.Locale or its text): the one whose
-    catalogues it names ('ja', 'es-ES' → 'es' when there is an 'es' folder), else English."""
-    value = locale.value if isinstance(locale, discord.Locale) else str(locale or "")
+    """The language of a Discord locale (a discord.Locale, whose ``value`` is its tag, or the
+    tag as text): the one whose catalogues it names ('ja', 'es-ES' → 'es' when there is an
+    'es' folder), else English. Read by its value, not its type, so discord.py stays out."""
+    value = str(getattr(locale, "value", locale) or "")
     found = _TAG.fullmatch(value.strip())
     if found is None:
         return wording.DEFAULT
@@ -91,47 +91,3 @@ def plural_form(number: object, lang: str) -> str:
 @functools.cache
 def _locale(lang: str) -> Locale:
     return Locale.parse(lang.replace("-", "_"))
-
-
-def command_key(english: str) -> str | None:
-    """The catalogue key of a command's name or description, found by its English text (the
-    text the command is declared with, discord.py's ``locale_str``)."""
-    for key, text in wording.catalogue(wording.DEFAULT).items():
-        if key.startswith(COMMAND_PREFIX) and text == english:
-            return key
-    return None
-
-
-class Translator(app_commands.Translator):
-    """discord.py's translator: command names and descriptions from the catalogues, games by
-    name, in every language that has catalogues (None: Discord shows the English)."""
-
-    def __init__(self, rules_for: Callable[[str], Any] | None = None) -> None:
-        super().__init__()
-        self.rules_for = rules_for
-
-    async def translate(
-        self, text: app_commands.locale_str, locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        """The text of a command string in ``locale``'s language, or None to keep the
-        English (English itself, or a message that language has not translated yet)."""
-        lang = lang_of(locale)
-        if lang == wording.DEFAULT:
-            return None
-        game = text.extras.get("game")
-        if game is not None:
-            return self.game_name(game, lang)
-        key = command_key(text.message)
-        if key is None:
-            return None
-        return wording.catalogue(lang).get(key)
-
-    def game_name(self, game: str, lang: str) -> str | None:
-        """A game's name in ``lang``, from its rules (None: its English name)."""
-        if self.rules_for is None or lang != "ja":  # the rules name games in Japanese only
-            return None
-        try:
-            return str(self.rules_for(game).name_ja)
-        except KeyError:
-            return None

@@ -15,6 +15,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot import i18n
+from bot.translator import Translator
 from games import wording
 from tests.bot.sim_helpers import world
 
@@ -39,7 +40,7 @@ def part_keys(lang: str, part: str) -> list[str]:
 
 
 def translate(text: str, locale: discord.Locale, **extras: Any) -> Any:
-    return i18n.Translator(lambda game: type("R", (), {"name_ja": "ハイカード"})()).translate(
+    return Translator(lambda game: type("R", (), {"name_ja": "ハイカード"})()).translate(
         discord.app_commands.locale_str(text, **extras), locale, CONTEXT)
 
 
