@@ -102,7 +102,7 @@ class Position:
 
     @property
     def game_name(self) -> str:
-        """The game's English name (``rules.name_ja`` in Japanese)."""
+        """The game's English name (``rules.title(lang)`` words it in a reader's language)."""
         return self.rules.name
 
     @property

@@ -343,7 +343,7 @@ class Terminal:
         assert self.seat is not None
         self.names = [s.name for s in position.seats]
         rules = position.rules
-        game_name = rules.name_ja if self.lang == "ja" else rules.name
+        game_name = rules.title(self.lang)
         self.write(t("table-title", self.lang, game=game_name, id=position.table_id))
         self.write(say("you-are", self.lang, seat=self.seat + 1, players=position.players,
                        level=say(f"level-{position.level}", self.lang)))
@@ -391,7 +391,7 @@ def _engine_value(rules: games.Rules, name: str, value: str, players: int, lang:
         option = rules.option(name)
     except KeyError:
         known = ", ".join(o.name for o in rules.options) or "-"
-        game = rules.name_ja if lang == "ja" else rules.name
+        game = rules.title(lang)
         raise BadCommand(say("unknown-option", lang, name=name, game=game, known=known)) from None
     if option.kind == "seat" and value.lower() != "random":
         seat = line_number(value, players)

@@ -56,10 +56,11 @@ class Translator(app_commands.Translator):
         return wording.catalogue(lang).get(key)
 
     def game_name(self, game: str, lang: str) -> str | None:
-        """A game's name in ``lang``, from its rules (None: its English name)."""
-        if self.rules_for is None or lang != "ja":  # the rules name games in Japanese only
+        """A game's name in ``lang``, from the catalogues (English where that language has
+        not named it yet; None for a game the registry does not have)."""
+        if self.rules_for is None:
             return None
         try:
-            return str(self.rules_for(game).name_ja)
+            return str(self.rules_for(game).title(lang))
         except KeyError:
             return None

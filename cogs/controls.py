@@ -232,7 +232,7 @@ def embed_words(embed: discord.Embed) -> str:
 
 def game_name(position: Table | Position, lang: str) -> str:
     """The game's name in a language."""
-    return str(position.rules.name_ja if lang == "ja" else position.rules.name)
+    return position.rules.title(lang)
 
 
 def seat_label(position: Position, seat: int, lang: str, mention: bool = False) -> str:

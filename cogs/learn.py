@@ -226,7 +226,7 @@ class LearnCog(commands.Cog, name=COG):
 
 
 def _name(rules: Any, lang: str) -> str:
-    return str(rules.name_ja if lang == "ja" else rules.name)
+    return str(rules.title(lang))
 
 
 class LearnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

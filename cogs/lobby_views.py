@@ -169,7 +169,7 @@ def _option_menus(position: Position, lang: str) -> list[Select]:
     length: list[Select] = []  # the options that set how long a game lasts: first
     for option in rules.options:
         current = position.options.get(option.name, option.default)
-        help_text = option.help_ja if lang == "ja" else option.help_en
+        help_text = rules.option_help(option, lang)
         values: list[tuple[str, str]]
         if option.kind == "bool":
             values = [("true", t("on", lang)), ("false", t("off", lang))]

@@ -214,7 +214,7 @@ class PlayCog(commands.Cog, name=COG):
         lines = []
         for gid in self.bot.game_ids():
             rules = self.bot.rules_for(gid)
-            lines.append(t("games-line", lang, name=rules.name_ja if lang == "ja" else rules.name,
+            lines.append(t("games-line", lang, name=rules.title(lang),
                            id=gid, least=rules.min_players, most=rules.max_players))
         embed = discord.Embed(title=t("games-title", lang), description="\n".join(lines)[:4000])
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -64,7 +64,7 @@ class ReviewCog(commands.Cog):
 
     def __init__(self, bot: Deckhand, reviewer: Reviewer | None = None) -> None:
         self.bot = bot
-        self.reviewer = reviewer or Reviewer(bot.manager.thinker)
+        self.reviewer = reviewer or bot.manager.reviewer()
         #: where each review under way goes when done: the newest press (and when it came)
         self.targets: dict[Key, tuple[Interaction, float, str, bool]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -196,7 +196,7 @@ class ReviewCog(commands.Cog):
         """The review as a message: a summary, then each costly decision with the hand as the
         person saw it (a picture, the computer's move ringed)."""
         rules = self.bot.rules_for(game)
-        name = str(rules.name_ja if lang == "ja" else rules.name)
+        name = rules.title(lang)
         embeds: list[discord.Embed] = []
         files: list[discord.File] = []
         movers = [action.seat for action in await self.bot.store.actions(table_id)]

@@ -51,7 +51,7 @@ def option_lines(rules: Rules, lang: str) -> list[str]:
     """One line per option: ``name`` = default (values): what it does."""
     lines = []
     for option in rules.options:
-        help_text = option.help_ja if lang == "ja" else option.help_en
+        help_text = rules.option_help(option, lang)
         lines.append(t("rules-option-line", lang, name=option.name,
                        default=default_text(rules, option, lang),
                        values=allowed_text(option, lang),
@@ -61,8 +61,8 @@ def option_lines(rules: Rules, lang: str) -> list[str]:
 
 def rules_embed(rules: Rules, lang: str) -> discord.Embed:
     """The ``/rules`` answer: the summary, the options, and the rule book page in the footer."""
-    name = rules.name_ja if lang == "ja" else rules.name
-    summary = (rules.summary_ja if lang == "ja" else rules.summary_en).strip() or "-"
+    name = rules.title(lang)
+    summary = rules.summary(lang).strip() or "-"
     text = summary
     lines = option_lines(rules, lang)
     if lines:

@@ -197,7 +197,7 @@ class StatsCog(commands.Cog):
             rules = self.bot.rules_for(game)
         except KeyError:
             return game
-        return str(rules.name_ja if lang == "ja" else rules.name)
+        return rules.title(lang)
 
     def partnership(self, game: str) -> bool:
         """True for a game played in partnerships at some table size (Finesse, Sugekari 21

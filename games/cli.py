@@ -162,7 +162,7 @@ def cmd_rules(game: str, lang: str, out: TextIO) -> int:
             allowed = say("option-seat", lang, most=rules.max_players)
         out.write(say("option-line", lang, name=opt.name, default=rules.default_text(opt, lang),
                       allowed=f" ({allowed})" if allowed else "",
-                      help=opt.help(lang)) + "\n")
+                      help=rules.option_help(opt, lang)) + "\n")
     return 0
 
 

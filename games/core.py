@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from games import cards as _cards
+from games import wording
 from games.cards import Card
 from games.wording import Msg, msg
 
@@ -300,13 +301,9 @@ class Option:
             raise OptionError("value-choice", name=self.name, allowed=allowed, value=repr(value))
         raise OptionError("value-kind", name=self.name, kind=repr(self.kind))
 
-    def help(self, lang: str = "en") -> str:
-        """What the option does, in ``lang``: its ``help_<lang>``, else the English."""
-        found = getattr(self, f"help_{lang}", None)
-        return found if isinstance(found, str) and found else self.help_en
-
-    def describe(self) -> dict[str, Any]:
-        """A JSON-ready description for menus."""
+    def describe(self, help_text: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A JSON-ready description for menus; ``help_text`` is what the option does in each
+        language (its game's catalogue entries, :meth:`Rules.option_help`), else the English."""
         return {
             "name": self.name,
             "type": self.kind,
@@ -314,7 +311,7 @@ class Option:
             "choices": list(self.choices),
             "min": self.minimum,
             "max": self.maximum,
-            "help": {"en": self.help_en, "ja": self.help_ja},
+            "help": dict(help_text) if help_text is not None else {"en": self.help_en},
         }
 
     def test_values(self) -> tuple[OptionValue, ...]:
@@ -326,6 +323,12 @@ class Option:
         if self.kind == "choice":
             return self.choices
         return (self.default,)
+
+
+def _worded(key: str, lang: str, english: str) -> str:
+    """The message ``key`` in ``lang`` (English when that language lacks it), or ``english``
+    when no catalogue has it (a game added without its catalogue entries yet)."""
+    return wording.text(key, lang) if wording.has(key, lang) else english
 
 
 _TRUE = frozenset({"true", "yes", "on", "1"})
@@ -425,17 +428,25 @@ class Rules(ABC):
 
     def describe_options(self) -> list[dict[str, Any]]:
         """Every option's description, for menus."""
-        return [opt.describe() for opt in self.options]
+        return [opt.describe({lang: self.option_help(opt, lang) for lang in wording.languages()})
+                for opt in self.options]
 
+    # A game's words are catalogue messages keyed by its id (``game_text.po``), so a language
+    # is a folder and no attribute; the class keeps only the English it is declared with
+    # (``name``, ``summary_en``, ``help_en``), the words of a game no catalogue has yet.
     def title(self, lang: str = "en") -> str:
-        """The game's name in ``lang``: its ``name_<lang>`` (``name_ja``), else ``name``."""
-        found = getattr(self, f"name_{lang}", None)
-        return found if isinstance(found, str) and found else self.name
+        """The game's name in ``lang`` (``game-name-<id>``), else its English ``name``."""
+        return _worded(f"game-name-{self.id}", lang, self.name)
 
     def summary(self, lang: str = "en") -> str:
-        """The rules in a few lines, in ``lang``: its ``summary_<lang>``, else the English."""
-        found = getattr(self, f"summary_{lang}", None)
-        return found if isinstance(found, str) and found else self.summary_en
+        """The rules in a few lines, in ``lang`` (``game-summary-<id>``), else the English."""
+        return _worded(f"game-summary-{self.id}", lang, self.summary_en)
+
+    def option_help(self, option: Option | str, lang: str = "en") -> str:
+        """What one of its options does, in ``lang`` (``game-option-<id>-<name>``), else the
+        English it is declared with."""
+        found = option if isinstance(option, Option) else self.option(option)
+        return _worded(f"game-option-{self.id}-{found.name}", lang, found.help_en)
 
     def player_counts(self) -> range:
         """The allowed seat counts."""

@@ -34,7 +34,7 @@ from games.core import (
     seat_name,
     seat_option,
 )
-from games.wording import text
+from games.wording import has, text
 
 SUITS = "SHDC"
 
@@ -898,7 +898,8 @@ class SparRules(Rules):
     def view_text(self, view: View, lang: str = "en") -> str:
         """The table as text."""
         v = VARIANTS[view["variant"]]
-        name = getattr(v, f"name_{lang}", None) or v.name_en
+        key = f"game-spar-variant-{v.name}"
+        name = text(key, lang) if has(key, lang) else v.name_en
         lines = [text("spar-view-head", lang, variant=name, deal=view["deal"],
                       trick=view["trick_number"])]
         for s in range(view["players"]):

@@ -53,7 +53,7 @@ def _title(view: dict[str, Any], lang: str) -> str:
         rules = games.get(view["game"])
     except KeyError:
         return str(view["game"])
-    return rules.name_ja if lang == "ja" else rules.name
+    return rules.title(lang)
 
 
 def _name(names: Sequence[str], seat: int, lang: str) -> str:

@@ -80,8 +80,9 @@ def origin_allowed(origin: str | None, client_id: int, own: str) -> bool:
 
 
 def lang_of_locale(locale: object) -> str:
-    """The page's language from a Discord locale: Japanese for ``ja*``, else English."""
-    return "ja" if lang_of(locale) == "ja" else "en"
+    """The page's language from a Discord locale: any language with catalogues, else
+    English."""
+    return lang_of(locale)
 
 
 def dev_user_id(name: str) -> int:

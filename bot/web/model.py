@@ -115,7 +115,7 @@ def log_lines(position: Position, news: Iterable[News], lang: str) -> list[str]:
 def title_of(position: Position, lang: str) -> str:
     """The game's name in the reader's language."""
     rules = position.rules
-    return rules.name_ja if lang == "ja" and rules.name_ja else rules.name
+    return rules.title(lang)
 
 
 def _codes(cards: Iterable[str | None]) -> list[str | None]:

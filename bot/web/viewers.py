@@ -388,7 +388,7 @@ class Viewers:
             rules = table.rules
             found.append({
                 "id": table.id, "game": rules.id,
-                "title": rules.name_ja if lang == "ja" and rules.name_ja else rules.name,
+                "title": rules.title(lang),
                 "status": table.status, "players": len(table.seats),
                 "seats": [seat.name for seat in table.seats], "version": table.version})
         return {"type": "tables", "tables": found}

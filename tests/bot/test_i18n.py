@@ -40,7 +40,8 @@ def part_keys(lang: str, part: str) -> list[str]:
 
 
 def translate(text: str, locale: discord.Locale, **extras: Any) -> Any:
-    return Translator(lambda game: type("R", (), {"name_ja": "ハイカード"})()).translate(
+    named = type("R", (), {"title": lambda self, lang: "ハイカード"})()
+    return Translator(lambda game: named).translate(
         discord.app_commands.locale_str(text, **extras), locale, CONTEXT)
 
 
