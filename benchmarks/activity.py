@@ -172,7 +172,7 @@ async def serve(args: argparse.Namespace) -> int:
     manager = TableManager(store, ai_delay=0.0, ai_level="random", ai_workers=0)
     await manager.resume()
     applied: dict[tuple[int, int], float] = {}
-    manager.turns.after.append(lambda table: applied.__setitem__((table.id, table.version),
+    manager._turns.after.append(lambda table: applied.__setitem__((table.id, table.version),
                                                                  time.time()))
     games_list = args.games.split(",")
     rng = random.Random(1)

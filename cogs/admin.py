@@ -19,7 +19,6 @@ from discord.ext import commands
 from bot.client import shard_of
 from bot.config import db_backend
 from bot.i18n import lang_of, t
-from bot.tables import PLAYING
 
 if TYPE_CHECKING:
     from bot.client import Deckhand
@@ -87,9 +86,8 @@ class AdminCog(commands.Cog):
         """The /status embed in the reader's language."""
         lang = lang_of(interaction.locale)
         bot = self.bot
-        tables = list(bot.manager.tables.values())
         guild_id = interaction.guild_id
-        here = [table for table in tables if table.guild_id == guild_id]
+        figures = bot.manager.status(guild_id)
         latency = bot.latency
         latency_text = ("—" if math.isnan(latency) or math.isinf(latency)
                         else t("ad-ms", lang, ms=round(latency * 1000)))
@@ -97,22 +95,20 @@ class AdminCog(commands.Cog):
         mine = sorted(bot.shards) or list(bot.shard_ids or [0])
         embed = discord.Embed(title=t("ad-title", lang))
         embed.add_field(name=t("ad-tables", lang), inline=False, value=t(
-            "ad-tables-value", lang, here=len(here),
-            here_playing=sum(1 for table in here if table.status == PLAYING),
-            process=len(tables),
-            playing=sum(1 for table in tables if table.status == PLAYING)))
+            "ad-tables-value", lang, here=figures.here, here_playing=figures.here_playing,
+            process=figures.tables, playing=figures.playing))
         embed.add_field(name=t("ad-latency", lang), value=latency_text)
         embed.add_field(name=t("ad-uptime", lang),
                         value=uptime_text(time.monotonic() - bot.started))
         embed.add_field(name=t("ad-shards", lang), inline=False, value=t(
             "ad-shards-value", lang, shard=shard_of(guild_id, count),
             ids=", ".join(str(i) for i in mine), count=count))
-        queue = bot.manager.thinker.scheduler
-        if queue is not None:
-            behind = queue.behind()
+        computers = figures.computers
+        if computers is not None:
             embed.add_field(name=t("ad-computers", lang), inline=False, value=t(
-                "ad-computers-behind" if behind else "ad-computers-value", lang,
-                searching=queue.running, waiting=queue.waiting, moves=behind))
+                "ad-computers-behind" if computers.behind else "ad-computers-value", lang,
+                searching=computers.searching, waiting=computers.waiting,
+                moves=computers.behind))
         embed.add_field(name=t("ad-version", lang), value=version())
         embed.add_field(name=t("ad-db", lang), value=db_backend(bot.settings.db_path))
         return embed

@@ -183,7 +183,7 @@ class Alerts:
                 else:
                     log.warning("table %s: could not delete its old turn alert (%s)",
                                 table.id, type(exc).__name__, extra=logs.failure(exc))
-            if table.id in self.manager.tables:
+            if self.manager.is_open(table.id):
                 with contextlib.suppress(Refusal):  # closed meanwhile: no alert
                     self.changed(table, await self.manager.position(table.id))
 

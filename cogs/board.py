@@ -87,7 +87,7 @@ class TableMessages:
         try:
             async with board.lock:
                 position = await self.manager.snapshot(table)
-                if position.message_id is not None or table.id not in self.manager.tables:
+                if position.message_id is not None or not self.manager.is_open(table.id):
                     return
                 payload = self.render(position)  # (drawn from the position: no lock needed)
                 channel = self.bot.get_partial_messageable(table.channel_id)
@@ -288,7 +288,7 @@ class TableMessages:
         its message would never show a move again."""
         message = interaction.message
         if (table.message_id is None and message is not None
-                and not is_private(interaction) and table.id in self.manager.tables):
+                and not is_private(interaction) and self.manager.is_open(table.id)):
             await self.manager.set_message(table.id, message.id)
             self._mark(table)
 

@@ -32,7 +32,7 @@ from bot import lane, logs, tasks
 from bot.i18n import t
 from bot.lane import Lane
 from bot.position import Position
-from bot.tables import PLAYING, Table, TableManager
+from bot.tables import PLAYING, Refusal, Table, TableManager
 from cogs.hands import Hands, Shown, shows
 from cogs.views import Payload
 
@@ -117,7 +117,7 @@ class Panels:
         through the later token, to what it should show."""
         if ticket < panel.adopted:
             panel.repair = panel.dirty = True
-            table = self.manager.tables.get(panel.table_id)
+            table = self._open_table(panel.table_id)
             if table is not None:
                 self._edit_soon(panel, table)
             return
@@ -211,10 +211,17 @@ class Panels:
         if panel.answers != answers or (panel.interaction is not interaction
                                         and panel.interaction is not None):
             panel.repair = panel.dirty = True
-            table = self.manager.tables.get(panel.table_id)
+            table = self._open_table(panel.table_id)
             # (called from the panel's edit task, that task simply goes round once more)
             if table is not None:
                 self._edit_soon(panel, table)
+
+    def _open_table(self, table_id: int) -> Table | None:
+        """A panel's table while it is open; None once it is closed (the panel stops)."""
+        try:
+            return self.manager.get(table_id)
+        except Refusal:
+            return None
 
     def _edit_soon(self, panel: Panel, table: Table) -> None:
         """Start editing a panel that is due an edit (``dirty``), unless an edit is under way:
@@ -255,7 +262,7 @@ class Panels:
         loop = asyncio.get_running_loop()
         await asyncio.sleep(max(0.0, since + self.token_life - self.warn_before - loop.time()))
         async with panel.lock:
-            table = self.manager.tables.get(panel.table_id)
+            table = self._open_table(panel.table_id)
             interaction = panel.interaction
             if interaction is not None and panel.since == since and table is not None:
                 try:

@@ -247,8 +247,7 @@ class Handlers:
         whomever they like from Discord."""
         raw = request.match_info["user_id"]
         user_id = int(raw) if raw.isdigit() and len(raw) <= 20 else None
-        seated = user_id is not None and any(
-            table.seat_of(user_id) is not None for table in self.manager.tables.values())
+        seated = user_id is not None and self.manager.is_seated(user_id)
         found = self.avatars.get(user_id) if seated else None
         if found is None:
             return web.Response(status=404, headers={"Cache-Control": "max-age=30"})

@@ -49,7 +49,7 @@ async def test_a_game_whose_message_id_was_lost_is_posted_again(tmp_path: Path) 
         assert table.status == "playing"
         # as if the bot had stopped before storing the posted message's id
         table.message_id = None
-        await w.bot.manager.registry.save(table)
+        await w.bot.manager._registry.save(table)
         await w.restart()
         shown = w.table_message()
         assert shown.id != old.id

@@ -99,7 +99,7 @@ async def fault_mid_move(w: World, make: Callable[[], Any], mend: Callable[[], A
     compare what is stored with what was shown. The refused click and its seconds."""
     ledger = Ledger()
     w.bot.manager.listeners.append(ledger)
-    w.bot.manager.turns.retry = 0.05
+    w.bot.manager._turns.retry = 0.05
     table = await two_player_table(w)
     found = w.bot.manager.in_channel(int(w.channel.id))
     assert found is not None
@@ -130,10 +130,10 @@ async def fault_mid_move(w: World, make: Callable[[], Any], mend: Callable[[], A
         await w.sim.settle()
     else:  # restarted before anything else happens at the table: nothing of it comes back
         for _ in range(200):
-            if table_id not in w.bot.manager.turns.writer.unsure:
+            if table_id not in w.bot.manager._turns.writer.unsure:
                 break
             await asyncio.sleep(0.05)  # the mending's retries (turns.retry, shortened)
-        assert table_id not in w.bot.manager.turns.writer.unsure
+        assert table_id not in w.bot.manager._turns.writer.unsure
     shown = list(ledger.shown)
     assert len(shown) == (2 if play_again else 1)
     await w.restart()

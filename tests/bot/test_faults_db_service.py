@@ -45,7 +45,7 @@ async def test_timeout_and_computer_moves_that_cannot_be_stored_are_tried_again(
     The timers and the computers try again until the moves are stored, the game ends, and the
     stored moves are exactly the moves the table showed, each timeout counted once."""
     m, rec = manager
-    m.turns.retry = 0.005
+    m._turns.retry = 0.005
     table = await m.open(100, 10, "high-card", HOST, "Host", seed=5)
     await m.join(table.id, BOB, "Bob")
     await m.set_timer(table.id, HOST, "fast")
@@ -66,7 +66,7 @@ async def test_a_computer_move_that_cannot_be_stored_is_tried_again(
     """A computer's move fails to store: the computer moves again later (its table does not
     stall), and the stored moves are those the table showed."""
     m, rec = manager
-    m.turns.retry = 0.005
+    m._turns.retry = 0.005
     table = await m.open(100, 10, "high-card", HOST, "Host", seed=5)
     await m.add_computer(table.id, HOST)
     await m.set_option(table.id, HOST, "hand", 3)
@@ -86,7 +86,7 @@ async def test_a_deal_ending_move_that_cannot_be_stored_leaves_the_game_as_store
     played again is the one a restart deals. (The move was applied to a copy: this holds
     while each game's hand-written fast copy is independent of the state it copies.)"""
     m, _ = manager
-    m.turns.retry = 60.0
+    m._turns.retry = 60.0
     for game in ("1234", "spar", "twenty-two"):
         table = await m.open(100, 10, game, HOST, "Host", seed=7)
         await m.join(table.id, BOB, "Bob")

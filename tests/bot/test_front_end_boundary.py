@@ -1,6 +1,8 @@
-"""The Discord front end never touches a game state: the cogs see games only through positions
-(:mod:`bot.position`), replays (:mod:`bot.replay`) and lessons' accessors, so a second front end
-can be written from the same parts. A source-level check over every module of ``cogs/``."""
+"""The front ends never touch a game state nor the table service's insides: the cogs, the web
+server and the terminal see games only through positions (:mod:`bot.position`), replays
+(:mod:`bot.replay`) and lessons' accessors, and the service only through its door
+(:class:`bot.tables.TableManager`'s methods), so a front end can be written from the same parts.
+Source-level checks over every module of ``cogs/``, ``bot/web/`` and ``bot/terminal.py``."""
 
 from __future__ import annotations
 
@@ -9,9 +11,13 @@ from pathlib import Path
 
 import pytest
 
+import bot
 import cogs
 
 COGS = sorted(Path(cogs.__file__).parent.glob("*.py"))
+BOT = Path(bot.__file__).parent
+#: every front end: the Discord cogs, the web server, the terminal
+FRONT_ENDS = COGS + sorted((BOT / "web").glob("*.py")) + [BOT / "terminal.py"]
 #: methods that drive or question a game state
 GAME_CALLS = frozenset({"new_game", "apply", "legal_actions"})
 
@@ -82,4 +88,79 @@ def test_every_cog_module_is_checked() -> None:
 def test_no_cog_touches_a_game_state(path: Path) -> None:
     """No module of cogs/ imports State, makes a game, moves in one, asks its legal moves or
     reads a ``.state``: game logic lives in bot/ and games/."""
+    assert touches(path.read_text(encoding="utf-8")) == [], path.name
+
+
+#: the service's parts (what its door hands each call to): a front end never names one
+PARTS = frozenset({"Registry", "Turns", "Computers", "Lobby", "Results", "Hints", "ActionWriter",
+                   "Thinker", "EventBus", "Scheduler"})
+#: what a front end may not read of the door: the live tables and the parts behind it
+INSIDE = frozenset({"tables", "turns", "lobby", "registry", "computers", "thinker", "hints",
+                    "results", "writer", "bus", "scheduler"})
+
+
+def _names_the_manager(node: ast.expr) -> bool:
+    """``manager``, ``self.manager``, ``bot.manager``, ``self.bot.manager``..."""
+    return ((isinstance(node, ast.Name) and node.id == "manager")
+            or (isinstance(node, ast.Attribute) and node.attr == "manager"))
+
+
+def reaches_inside(source: str) -> list[str]:
+    """Where a module's source goes around the service's door, one line per place."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        where = getattr(node, "lineno", 0)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot"):
+            found += [f"{where}: imports the part {alias.name}"
+                      for alias in node.names if alias.name in PARTS]
+        elif (isinstance(node, ast.Attribute) and _names_the_manager(node.value)
+              and (node.attr in INSIDE or node.attr.startswith("_"))):
+            found.append(f"{where}: reads manager.{node.attr}")
+    return found
+
+
+def test_the_door_check_finds_each_way_around_it() -> None:
+    """Each way around the door is caught (so the check below is not vacuous)."""
+    caught = "\n".join(reaches_inside("""
+from bot.registry import Registry
+from bot.thinking import Thinker, best_player
+tables = list(bot.manager.tables.values())
+queue = self.bot.manager.thinker.scheduler
+table = manager._registry.get(1)
+manager.turns.after.append(kick)
+"""))
+    for what in ("2: imports the part Registry", "3: imports the part Thinker",
+                 "4: reads manager.tables", "5: reads manager.thinker",
+                 "6: reads manager._registry", "7: reads manager.turns"):
+        assert what in caught, (what, caught)
+    # the door's own calls are not caught
+    assert reaches_inside("""
+from bot.tables import Position, TableManager
+from bot.thinking import best_player
+figures = bot.manager.status(guild_id)
+positions = await self.manager.open_tables()
+here = await manager.table_in(channel_id)
+if self.manager.is_open(table_id):
+    pass
+tables = self.tables
+""") == []
+
+
+def test_every_front_end_is_checked() -> None:
+    names = {f"{path.parent.name}/{path.stem}" for path in FRONT_ENDS}
+    assert {"cogs/board", "cogs/admin", "cogs/panels", "web/viewers", "web/app",
+            "bot/terminal"} <= names
+
+
+@pytest.mark.parametrize("path", FRONT_ENDS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_no_front_end_goes_around_the_door(path: Path) -> None:
+    """No front end reads the live tables (``manager.tables``), a part of the service
+    (``manager.thinker``, ``manager._registry``...) or imports a part's class: it asks the
+    door, which answers with positions and frozen values."""
+    assert reaches_inside(path.read_text(encoding="utf-8")) == [], path.name
+
+
+@pytest.mark.parametrize("path", FRONT_ENDS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_no_front_end_touches_a_game_state(path: Path) -> None:
+    """The web server and the terminal keep to positions as the cogs do."""
     assert touches(path.read_text(encoding="utf-8")) == [], path.name

@@ -672,7 +672,7 @@ async def test_a_move_stored_although_storing_it_failed_does_not_count(
     commit): its person was told it did not count, so it does not: the table stays as it was,
     and the next move's store replaces the row; the game then plays on to its end."""
     m, rec = manager
-    m.turns.retry = 60.0  # no mending meanwhile: the next move's store does it
+    m._turns.retry = 60.0  # no mending meanwhile: the next move's store does it
     table = await lobby(m)
     await m.join(table.id, BOB, "Bob")
     await m.start(table.id, HOST)
@@ -708,7 +708,7 @@ async def test_a_move_that_failed_but_reached_the_disk_is_deleted_soon(
     """A move whose store failed but reached the disk is deleted once the database answers,
     without waiting for the table's next move: a restart before it does not bring it back."""
     m, _ = manager
-    m.turns.retry = 0.01
+    m._turns.retry = 0.01
     table = await lobby(m)
     await m.join(table.id, BOB, "Bob")
     await m.start(table.id, HOST)
@@ -748,7 +748,7 @@ async def test_a_move_made_while_the_database_is_down_is_not_kept_in_memory(
     applied in memory (to be refused on its retry and lost on a restart); the person plays it
     again once the database answers, and it is stored."""
     m, _ = manager
-    m.turns.retry = 60.0
+    m._turns.retry = 60.0
     table = await lobby(m)
     await m.join(table.id, BOB, "Bob")
     await m.start(table.id, HOST)

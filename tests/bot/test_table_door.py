@@ -1,0 +1,92 @@
+"""The table service's door (#49): real methods handing each call to a part, the parts private,
+and what a front end reads of it as positions and frozen values, never a live table."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import pytest
+
+from bot.position import Position
+from bot.tables import PLAYING, Refusal, ServiceStatus, TableManager
+from tests.bot.conftest import Recorder
+
+Manager = tuple[TableManager, Recorder]
+HOST, BOB = 1, 2
+#: every call the front ends and tests make of the service
+CALLS = ("open", "join", "leave", "add_computer", "remove_computer", "set_option", "set_level",
+         "set_timer", "swap_seats", "set_hints", "start", "cancel", "set_message", "act", "back",
+         "hand_to_computer", "hint", "get", "in_channel", "position", "position_for",
+         "snapshot", "settled", "open_tables", "table_in", "is_open", "is_seated", "status",
+         "at", "subscribe", "unsubscribe", "resume", "close")
+
+
+def test_every_call_is_a_real_method_with_a_docstring(manager: Manager) -> None:
+    """``manager.act`` leads a reader (and a tool) to a ``def`` with its signature and
+    words, not to an attribute set in the constructor."""
+    m, _ = manager
+    for name in CALLS:
+        member = inspect.getattr_static(TableManager, name, None)
+        assert inspect.isfunction(member), name
+        assert inspect.getdoc(member), name
+        assert name not in vars(m), f"{name} is set on the instance"
+    # nothing public on the instance is a part of the service, nor a part's bound method
+    public = {name: value for name, value in vars(m).items() if not name.startswith("_")}
+    assert set(public) <= {"store", "rules_for", "ai_level"}, sorted(public)
+
+
+async def test_open_tables_and_table_in_answer_with_frozen_positions(manager: Manager) -> None:
+    m, _ = manager
+    assert await m.open_tables() == () and await m.table_in(10) is None
+    first = await m.open(100, 10, "high-card", HOST, "Host", seed=5)
+    second = await m.open(100, 11, "high-card", BOB, "Bob", seed=6)
+    await m.set_message(first.id, 555)
+    found = await m.open_tables()
+    assert [p.table_id for p in found] == [first.id, second.id]
+    assert all(isinstance(p, Position) and p.seat is None for p in found)
+    here = await m.table_in(10)
+    assert here is not None
+    assert (here.table_id, here.channel_id, here.guild_id, here.host_id, here.message_id) == (
+        first.id, 10, 100, HOST, 555)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        here.status = "cancelled"  # type: ignore[misc]
+    await m.cancel(first.id, HOST)
+    assert await m.table_in(10) is None
+    assert [p.table_id for p in await m.open_tables()] == [second.id]
+
+
+async def test_is_open_and_is_seated(manager: Manager) -> None:
+    m, _ = manager
+    table = await m.open(100, 10, "high-card", HOST, "Host", seed=5)
+    assert m.is_open(table.id) and not m.is_open(table.id + 1)
+    assert m.is_seated(HOST) and not m.is_seated(BOB)
+    await m.join(table.id, BOB, "Bob")
+    assert m.is_seated(BOB)
+    await m.cancel(table.id, HOST)
+    assert not m.is_open(table.id) and not m.is_seated(HOST)
+    with pytest.raises(Refusal):
+        m.get(table.id)
+
+
+async def test_status_counts_the_tables_of_the_process_and_of_a_server(
+        manager: Manager) -> None:
+    m, _ = manager
+    assert m.status(100) == ServiceStatus(0, 0, 0, 0, m.status().computers)
+    playing = await m.open(100, 10, "high-card", HOST, "Host", seed=5)
+    await m.add_computer(playing.id, HOST)
+    await m.start(playing.id, HOST)
+    await m.open(100, 11, "high-card", HOST, "Host", seed=6)
+    await m.open(200, 20, "high-card", BOB, "Bob", seed=7)
+    figures = m.status(100)
+    assert playing.status == PLAYING
+    assert (figures.tables, figures.playing, figures.here, figures.here_playing) == (3, 1, 2, 1)
+    assert (m.status(200).here, m.status(200).here_playing) == (1, 0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        figures.tables = 0  # type: ignore[misc]
+
+
+def test_the_live_tables_are_read_only_to_the_tests(manager: Manager) -> None:
+    m, _ = manager
+    with pytest.raises(TypeError):
+        m.tables[1] = None  # type: ignore[index]
