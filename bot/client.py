@@ -270,7 +270,7 @@ class Deckhand(commands.AutoShardedBot):
             log.exception("heartbeat: the database does not answer")
             return False
         info = {"time": time.time(), "shards": sorted(self.shards),
-                "tables": len(self.manager.tables)}
+                "tables": self.manager.status().tables}
         partial = f"{path}.tmp"
         with open(partial, "w", encoding="utf-8") as out:
             json.dump(info, out)

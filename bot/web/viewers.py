@@ -487,7 +487,7 @@ class Viewers:
         viewer.table = None
         if group is not None:
             group.viewers.discard(viewer)
-            if not group.viewers and group.table.id not in self.manager.tables:
+            if not group.viewers and not self.manager.is_open(group.table.id):
                 self.groups.pop(group.table.id, None)
 
     async def receive(self, viewer: Viewer, data: str) -> None:
@@ -527,8 +527,9 @@ class Viewers:
         if not isinstance(table_id, int) or isinstance(table_id, bool):
             viewer.push_json(error("bad-message", lang))
             return None
-        table = self.manager.tables.get(table_id)
-        if table is None:
+        try:
+            table = self.manager.get(table_id)
+        except Refusal:  # none of that id is open
             viewer.push_json(error("no-table", lang))
             return None
         if table.channel_id != viewer.channel_id:
@@ -579,7 +580,7 @@ class Viewers:
         except Refusal as refusal:
             code, sentence = refusal_sentence(refusal, lang)
             viewer.push_json(error(code, lang, sentence))
-            if table.id in self.manager.tables:
+            if self.manager.is_open(table.id):
                 await self.send_position(viewer, table)
 
     async def _choice(self, viewer: Viewer, table: Table, version: Any, index: Any,
