@@ -80,7 +80,7 @@ from bot.registry import Registry
 from bot.review import Reviewer
 from bot.storage import Storage
 from bot.thinking import Thinker, best_player
-from bot.turns import Choice, Outcome, Turns
+from bot.turns import Cards, Choice, Outcome, Turns
 from bot.writer import ActionWriter
 from games.ai import LEVELS
 
@@ -93,6 +93,7 @@ __all__ = [
     "PLAYING",
     "ActionWriter",
     "Cancelled",
+    "Cards",
     "Choice",
     "ComputersStatus",
     "DealEnded",

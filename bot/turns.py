@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -20,12 +21,27 @@ from bot.model import CONCLUDE_RETRY_MOST, Move, Refusal, Table
 from bot.position import Position, position_of
 from bot.registry import Registry
 from bot.writer import ActionWriter
+from games import wording
 from games.cards import Card
+from games.cards import parse as parse_card
 from games.core import Action, IllegalAction, State
+from games.wording import msg
+
+
+@dataclass(frozen=True)
+class Cards:
+    """A choice made of cards: the one legal move of the seat made of exactly these cards (in
+    any order), of ``kind`` when given (a panel's menu of one kind of move), else of whatever
+    kind they make. A card is a :class:`Card` or its code ('TS')."""
+
+    cards: tuple[Card | str, ...]
+    kind: str | None = None
+
 
 #: what a person picked: a move's index in the seat's legal moves (as a panel lists them),
-#: a move, its text form ('play:TS'), or its cards (the one legal move made of them)
-Choice = int | Action | str | Sequence[Card | str]
+#: a move, its text form ('play:TS'), its cards (the one legal move made of them), or
+#: :class:`Cards` (cards, and the kind of move they are for)
+Choice = int | Action | str | Cards | Sequence[Card | str]
 
 log = logging.getLogger("bot.tables")  # the table service's log, whichever part writes
 
@@ -45,13 +61,22 @@ class Outcome:
         return tuple(m for e in self.events for m in e.moves)
 
 
-def resolve(state: State, seat: int, choice: Choice) -> Action:
-    """The move a choice names for a seat, against the rules: Refusal 'no-such-choice' for an
-    index or cards that name no legal move, 'illegal' for a text that is no move."""
+def resolve(state: State, seat: int, choice: Choice,
+            legal: Sequence[Action] | None = None) -> Action:
+    """The move a choice names for a seat, the one place any front end's choice is matched
+    against the rules (``legal``: the seat's legal moves, when the caller has them already).
+
+    Refusal with the real reason when it names none: 'no-such-choice' (an index past the
+    moves, or cards of no move), 'illegal' with the rules' reason (a text that is no move, a
+    code that is no card), 'not-in-hand' (cards the seat does not hold), 'which-move' (cards
+    that make several moves), 'not-a-set' (held cards that make no move of the kind asked).
+    A move (or a text) not legal now is returned as it is: the rules refuse it when it is
+    applied, with their own reason (a card not followed...)."""
     if isinstance(choice, bool):
         raise Refusal("no-such-choice")
-    if isinstance(choice, int):
+    if legal is None:
         legal = state.legal_actions(seat)
+    if isinstance(choice, int):
         if not 0 <= choice < len(legal):
             raise Refusal("no-such-choice")
         return legal[choice]
@@ -62,16 +87,50 @@ def resolve(state: State, seat: int, choice: Choice) -> Action:
             return Action.parse(choice)
         except IllegalAction as exc:
             raise Refusal("illegal", reason=exc.message) from None
-    try:
-        wanted = sorted(str(c) for c in choice)
-    except TypeError:
-        raise Refusal("no-such-choice") from None
-    if not wanted:  # a move without cards (a pass, a knock) is chosen by index or text
+    if isinstance(choice, Cards):
+        return _of_cards(state, seat, legal, choice.cards, choice.kind)
+    return _of_cards(state, seat, legal, choice, None)
+
+
+def _of_cards(state: State, seat: int, legal: Sequence[Action],
+              given: Sequence[Card | str], kind: str | None) -> Action:
+    """The one legal move (of ``kind``, when given) made of exactly the cards given."""
+    if isinstance(given, str) or not given:  # a move without cards is chosen otherwise
         raise Refusal("no-such-choice")
-    found = [a for a in state.legal_actions(seat) if sorted(str(c) for c in a.cards) == wanted]
-    if len(found) != 1:  # none, or several kinds of move with those cards
+    cards: list[Card] = []
+    for card in given:
+        if isinstance(card, Card):
+            cards.append(card)
+            continue
+        if not isinstance(card, str):
+            raise Refusal("no-such-choice")
+        try:
+            cards.append(parse_card(card))
+        except ValueError:
+            raise Refusal("illegal", reason=msg("move-not-a-card", code=card[:8])) from None
+    wanted = sorted(cards)
+    found = [a for a in legal
+             if (kind is None or a.kind == kind) and sorted(a.cards) == wanted]
+    if len(found) == 1:
+        return found[0]
+    if found:  # the same cards make several moves: which one is meant is not said
+        raise Refusal("which-move", cards=tuple(cards))
+    held = Counter(str(c) for c in state.view(seat).get("hand", ()))
+    missing = Counter(str(c) for c in cards) - held
+    if missing:
+        raise Refusal("not-in-hand",
+                      cards=tuple(c for c in cards if str(c) in missing))
+    if kind is not None:  # a panel's menu of one kind: the note says so, nothing applied
+        if not any(a.kind == kind for a in legal):
+            raise Refusal("no-such-choice")
+        word = f"move-{kind}"
+        raise Refusal("not-a-set", move=msg(word if wording.has(word) else "move-any"),
+                      cards=tuple(cards))
+    kinds = {a.kind for a in legal if a.cards}
+    if len(kinds) != 1:  # no kind of move with cards now, or several it could be
         raise Refusal("no-such-choice")
-    return found[0]
+    # the rules refuse it with their own sentence (a card not followed...)
+    return Action.of(kinds.pop(), cards)
 
 
 class Turns:
@@ -94,8 +153,11 @@ class Turns:
     async def act(self, table_id: int, user_id: int, version: int | None,
                   choice: Choice) -> Outcome:
         """A seated person's move at a state version; Refusal saying why when it cannot
-        apply ('no-table', 'not-started', 'stale', 'not-seated', 'away', 'not-your-turn',
-        'no-such-choice', 'illegal').
+        apply ('no-table', 'not-started', 'stale', 'not-seated', 'away', 'not-your-turn', or
+        the reason :func:`resolve` or the rules give: 'no-such-choice', 'illegal',
+        'not-in-hand', 'which-move', 'not-a-set'). Every front end calls this once for a
+        move, with the choice as given: the table's lock is taken once, and the choice is
+        matched against the position only here.
 
         The move is stored before anyone hears of it; its events reach the subscribers
         before this returns, unless another delivery of the table's events is under way
@@ -111,9 +173,11 @@ class Turns:
                 raise Refusal("away")
             state = table.state
             assert state is not None
-            action = resolve(state, seat, choice)
-            if seat not in state.to_act and not any(
-                    action.same_as(a) for a in state.legal_actions(seat)):
+            legal = state.legal_actions(seat)
+            if seat not in state.to_act and not legal:  # nothing to choose from: said first
+                raise Refusal("not-your-turn")
+            action = resolve(state, seat, choice, legal)
+            if seat not in state.to_act and not any(action.same_as(a) for a in legal):
                 raise Refusal("not-your-turn")
             table.seats[seat].timeouts = 0
             events = await self.apply(table, seat, action, user_id, "player")

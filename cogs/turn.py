@@ -9,24 +9,26 @@ from typing import Any
 
 import discord
 
-from bot.i18n import move_word, t
+from bot.i18n import t
 from bot.names import plain
-from bot.tables import LOBBY, PLAYING, Refusal, Table, TableManager
-from bot.tree import reply
+from bot.tables import LOBBY, PLAYING, Cards, Choice, Refusal, Table, TableManager
+from bot.tree import refusal_text, reply
 from cogs import ids
 from cogs.board import Interaction
 from cogs.guards import can_manage, playing, private_only, seat_of
 from cogs.hands import Hands, Shown
-from cogs.panel_views import set_key, value_codes
+from cogs.panel_views import value_codes
 from cogs.panels import Panel, Panels
 from cogs.prefs import Preferences
 from cogs.views import (
     Payload,
     manage_payload,
 )
-from games.cards import show_codes
 
 log = logging.getLogger(__name__)
+
+#: a panel's clicks that are moves (the others turn its pages or choose a move's first part)
+MOVES = frozenset(("act", "pick", "set"))
 
 
 class TurnControls:
@@ -106,6 +108,8 @@ class TurnControls:
                            ) -> tuple[Payload, Shown]:
         """Work out a click on a panel (with the panel's lock held): the move applied, if it
         is one; what the panel is to show."""
+        if cid.verb in MOVES:
+            return await self._move(interaction, table, seat, cid, values, lang)
         moved = t("panel-moved", lang)
         if cid.version != table.version or table.status != PLAYING:
             # an old or doubled click: the position now, nothing applied
@@ -113,47 +117,47 @@ class TurnControls:
             return await self._position(interaction, table, seat, lang, note=note)
         now = await self.hands.position(table, seat)
         four_colour = await self._four_colour(interaction)
-        legal = [move.action for move in now.moves]  # an index into these names the move
         if now.version != cid.version:  # moved on while the position was taken
             return self.hands.panel(now, lang, four_colour,
                                     note="" if cid.verb == "view" else moved)
-        if not legal and seat not in now.to_act:
+        if not now.moves and seat not in now.to_act:
             raise Refusal("not-your-turn")
         if cid.verb == "part":  # the first part of a move with parts: now its second
             if not values or not cid.arg.isdigit():
                 raise Refusal("no-such-choice")
             return self.hands.panel(now, lang, four_colour, part=(int(cid.arg), values[0]))
-        if cid.verb in ("page", "view"):
-            group, _, page = cid.arg.partition(".")
-            where = (int(group), int(page)) if group.isdigit() and page.isdigit() else (0, 0)
-            return self.hands.panel(now, lang, four_colour, group_page=where)
-        if cid.verb == "set":
-            chosen = value_codes(values)
-            same = [i for i, a in enumerate(legal) if a.kind == cid.arg]
-            matches = [i for i in same if set_key(str(c) for c in legal[i].cards) == chosen]
-            known = {str(c) for i in same for c in legal[i].cards}
-            if not chosen or not known.issuperset(chosen):  # not cards of this menu
-                raise Refusal("no-such-choice")
-            if not matches:  # not one of the moves: said so on the panel, nothing applied
-                note = t("not-a-set", lang, move=move_word(cid.arg, lang),
-                         cards=show_codes(chosen, lang))
-                return self.hands.panel(now, lang, four_colour, note=note)
-            # the ticked cards name the move (no Confirm: the control alone tells it, and
-            # the menu's least count keeps a set too small to be a move from being sent)
-            index = matches[0]
+        # 'page' and 'view': another page of the panel's lists
+        group, _, page = cid.arg.partition(".")
+        where = (int(group), int(page)) if group.isdigit() and page.isdigit() else (0, 0)
+        return self.hands.panel(now, lang, four_colour, group_page=where)
+
+    async def _move(self, interaction: Interaction, table: Table, seat: int,
+                    cid: ids.ComponentId, values: list[str], lang: str
+                    ) -> tuple[Payload, Shown]:
+        """A move's click, parsed into a choice and handed to the service once (which
+        matches it against the position and says why when it names no move now): a
+        button's or a menu's move index, or the cards ticked in a menu of one kind of move."""
+        choice: Choice
+        if cid.verb == "set":  # the ticked cards name the move (no Confirm: the control
+            # alone tells it, and the menu's least count keeps too small a set from being sent)
+            choice = Cards(value_codes(values), kind=cid.arg)
         else:
             raw = cid.arg if cid.verb == "act" else (values[0] if values else "")
-            if not raw.isdigit() or int(raw) >= len(legal):
+            if not raw.isdigit():
                 raise Refusal("no-such-choice")
-            index = int(raw)
-        try:  # the index of the move in the seat's legal moves: resolved by the service
-            outcome = await self.manager.act(table.id, interaction.user.id, cid.version, index)
+            choice = int(raw)
+        try:
+            outcome = await self.manager.act(table.id, interaction.user.id, cid.version, choice)
         except Refusal as refusal:
-            if refusal.key not in ("stale", "not-started"):
+            if refusal.key in ("stale", "not-started", "no-table"):  # an old or doubled click
+                note = t("panel-moved", lang)
+            elif refusal.key == "not-a-set":  # said on the panel, nothing applied
+                note = refusal_text(refusal, lang)
+            else:
                 raise
-            return await self._position(interaction, table, seat, lang, note=moved)
+            return await self._position(interaction, table, seat, lang, note=note)
         # answered with the seat's position right after the move (the service's outcome)
-        return self.hands.panel(outcome.position, lang, four_colour)
+        return self.hands.panel(outcome.position, lang, await self._four_colour(interaction))
 
     async def _four_colour(self, interaction: Interaction) -> bool:
         """Whether the clicking person's hand pictures are in four suit colours."""

@@ -30,13 +30,12 @@ from typing import Any
 
 from bot import tasks
 from bot.events import TableEvent
-from bot.model import CANCELLED, FINISHED, PLAYING, Refusal, Table
+from bot.model import CANCELLED, FINISHED, Refusal, Table
 from bot.position import Position
-from bot.tables import TableManager
+from bot.tables import Cards, Choice, TableManager
 from bot.web.model import News, last_of, news_of, public_part, you_part
 from games import wording
-from games.cards import parse
-from games.core import Action, OptionError
+from games.core import OptionError
 from games.wording import Msg
 
 log = logging.getLogger(__name__)
@@ -561,8 +560,9 @@ class Viewers:
         self._send_models(group, position, [viewer])
 
     async def act(self, viewer: Viewer, table: Table, message: dict[str, Any]) -> None:
-        """A viewer's move: a legal move's index, or the cards of one, at a version. A refusal
-        is answered with its sentence, then the position now."""
+        """A viewer's move: a legal move's index, or the cards of one, at a version, handed to
+        the service once (which matches it against the position). A refusal is answered
+        with its sentence (the service's real reason), then the position now."""
         lang = viewer.person.lang
         version, index, cards = message.get("version"), message.get("move"), message.get("cards")
         wrong_number = not isinstance(version, int) or isinstance(version, bool)
@@ -574,47 +574,14 @@ class Viewers:
         if wrong_number or not choice_given or bad_index or bad_cards:
             viewer.push_json(error("bad-message", lang))
             return
+        choice: Choice = Cards(tuple(cards)) if isinstance(cards, list) else int(index or 0)
         try:
-            choice = await self._choice(viewer, table, version, index, cards)
             await self.manager.act(table.id, viewer.person.user_id, version, choice)
         except Refusal as refusal:
             code, sentence = refusal_sentence(refusal, lang)
             viewer.push_json(error(code, lang, sentence))
             if self.manager.is_open(table.id):
                 await self.send_position(viewer, table)
-
-    async def _choice(self, viewer: Viewer, table: Table, version: Any, index: Any,
-                      cards: Any) -> int | Action:
-        """What the service is asked to play: a move's index, checked against the viewer's
-        position first so that each refusal says the real reason (not seated, stale, not
-        your turn); cards that make no legal move become the move of the kind they could
-        be, so that the rules say why it is not allowed."""
-        now = await self.manager.snapshot(table, table.seat_of(viewer.person.user_id))
-        if now.seat is None:
-            raise Refusal("not-seated")
-        if now.status != PLAYING or now.over:
-            raise Refusal("not-started")
-        if now.version != version:
-            raise Refusal("stale")
-        if not now.moves and now.seat not in now.to_act:
-            raise Refusal("not-your-turn")
-        if index is not None:
-            if not 0 <= index < len(now.moves):
-                raise Refusal("no-such-choice")
-            return int(index)
-        try:
-            wanted = sorted(str(parse(c)) for c in cards)
-        except ValueError:
-            raise Refusal("no-such-choice") from None
-        found = [m.index for m in now.moves
-                 if sorted(str(c) for c in m.action.cards) == wanted]
-        if len(found) == 1:
-            return found[0]
-        kinds = {m.action.kind for m in now.moves if m.action.cards}
-        if found or len(kinds) != 1:  # several moves of those cards, or no kind to try
-            raise Refusal("no-such-choice")
-        # the rules refuse it with their own sentence (a card not followed, not held...)
-        return Action.of(kinds.pop(), [parse(c) for c in cards])
 
     async def close(self) -> None:
         """Close every socket (the process stops)."""

@@ -61,7 +61,7 @@ async def test_a_choice_by_index_is_the_seats_legal_move_of_that_index(manager: 
     assert rec.updates[-1] is outcome.events[-1]  # the subscribers saw the same events
 
 
-@pytest.mark.parametrize("choice", [-1, 99, True, ["ZZ"], []])
+@pytest.mark.parametrize("choice", [-1, 99, True, []])
 async def test_a_choice_that_names_no_legal_move_is_refused(manager: Manager,
                                                            choice: object) -> None:
     m, _ = manager
