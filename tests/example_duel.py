@@ -5,8 +5,9 @@ takes the round (the leader wins a tie) and leads the next. The most rounds won 
 
 A real game lives in ``games/<module>.py`` (this file's ``Rules`` and ``State``), its computer
 player in ``games/ai/<module>.py`` (``basic`` below), and words its moves and events through
-the catalogues (``action_message`` / ``event_message`` returning ``msg("<game>-…")``); Duel
-keeps the engine's plain default words so that it fits on a page.
+the catalogues (``action_message`` / ``event_message`` returning ``msg("<game>-…")``; its name,
+summary and option help as ``game-name-<id>`` … in ``games/locales/<lang>/game_text.po``). Duel
+keeps the engine's plain default words and its English name so that it fits on a page.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ class DuelRules(Rules):
 
     id = "duel"
     name = "Duel"
-    name_ja = "デュエル"  # read by the front ends until the names move to the catalogues
     min_players = max_players = usual_players = 2
 
     def create(self, players: int, seed: int, options: dict[str, Any],

@@ -95,6 +95,9 @@ CHECKS: list[tuple[str, Callable[[str, Places], list[str]]]] = [
      else [f"no basic computer player in games/ai/{_module(g, p)}.py"]),
     ("rule book", lambda g, p: [m for lang in LANGS for m in _page(g, lang, p)]),
     ("lesson", lambda g, p: [] if g in p.lessons else ["no lesson in games/tutorials"]),
+    ("lesson wording", lambda g, p: [
+        f"no lesson title in games/locales/{lang}/tutorials.po" for lang in LANGS
+        if g in p.lessons and not _lesson_title(g, lang, p)]),
     ("rules picture", lambda g, p: [] if g in p.rules_pictures
      else ["no typical position in games/positions.py"]),
     ("rules picture caption", lambda g, p: [
@@ -102,18 +105,25 @@ CHECKS: list[tuple[str, Callable[[str, Places], list[str]]]] = [
         if f"rules-picture-{g}" not in p.catalogue(lang)]),
     ("picture layout", lambda g, p: [] if g in p.layouts
      else ["no picture layout in bot/render/scenes.py (SCENES)"]),
+    ("catalogue words", lambda g, p: [
+        f"no {what} {key} in games/locales/{lang}/game_text.po" for lang in LANGS
+        for what, key in _game_words(g) if key not in p.catalogue(lang)]),
     ("result wording", lambda g, p: [
         f"no result wording rs-{g}-… in games/locales/{lang}/results.po" for lang in LANGS
         if not _keys(g, lang, p, f"rs-{g}-")]),
-    ("lesson wording", lambda g, p: [
-        f"no lesson title in games/locales/{lang}/tutorials.po" for lang in LANGS
-        if g in p.lessons and not _lesson_title(g, lang, p)]),
     ("hint goal", lambda g, p: [
         f"no hint goal hint-goal-{g} in games/locales/{lang}/hints.po" for lang in LANGS
         if g in GOAL_GAMES and f"hint-goal-{g}" not in p.catalogue(lang)]),
     ("README", lambda g, p: [] if f"**{games.get(g).name}" in (p.read("README.md") or "")
-     else [f"no mention of {games.get(g).name} in README.md's list of games"]),
-]
+     else [f"no mention of {games.get(g).name} in README.md's list of games"]),]
+
+
+def _game_words(game: str) -> list[tuple[str, str]]:
+    """The catalogue keys of a game's own words: its name, its summary, each option's help
+    (games/core.py's Rules.title, Rules.summary, Rules.option_help read them)."""
+    return [("catalogue name", f"game-name-{game}"), ("summary", f"game-summary-{game}"),
+            *[("option help", f"game-option-{game}-{option.name}")
+              for option in games.get(game).options]]
 
 
 def _lesson_title(game: str, lang: str, places: Places) -> bool:
@@ -139,26 +149,27 @@ def _catalogue_without(prefix: str) -> Callable[[str], Mapping[str, str]]:
                          if not k.startswith(prefix)}
 
 
-def _files_without(*paths: str) -> Callable[[str], str | None]:
+def _files_without(hidden: str = "", unlisted: str = "") -> Callable[[str], str | None]:
+    """The repository's files with one ``hidden`` and the text ``unlisted`` taken out of
+    every other."""
     def read(path: str) -> str | None:
-        text = _read(path)
-        if path in paths or text is None:
-            return None
-        return text.replace("(spar.md)", "") if path.endswith("README.md") and (
-            "docs/rules" in path) else text.replace("**Spar**", "Spar")
+        text = None if path == hidden else _read(path)
+        return text.replace(unlisted, "") if text is not None and unlisted else text
     return read
 
 
 #: each part taken away from Spar, and what the check then says
 WITHOUT: dict[str, tuple[dict[str, object], str]] = {
-    "engine tests": ({"read": _files_without("tests/games/test_spar.py")},
+    "engine tests": ({"read": _files_without(hidden="tests/games/test_spar.py")},
                      "game 'spar' has no tests in tests/games/test_spar.py"),
     "computer player": ({"has_basic": lambda g: g != "spar"},
                         "game 'spar' has no basic computer player in games/ai/spar.py"),
-    "rule book": ({"read": _files_without("docs/rules/ja/spar.md")},
+    "rule book": ({"read": _files_without(hidden="docs/rules/ja/spar.md")},
                   "game 'spar' has no rules page docs/rules/ja/spar.md"),
     "lesson": ({"lessons": frozenset(tutorials.ids()) - {"spar"}},
                "game 'spar' has no lesson in games/tutorials"),
+    "lesson wording": ({"catalogue": _catalogue_without("tut-spar-title")},
+                       "game 'spar' has no lesson title in games/locales/ja/tutorials.po"),
     "rules picture": ({"rules_pictures": frozenset(positions.ids()) - {"spar"}},
                       "game 'spar' has no typical position in games/positions.py"),
     "rules picture caption": ({"catalogue": _catalogue_without("rules-picture-spar")},
@@ -166,16 +177,16 @@ WITHOUT: dict[str, tuple[dict[str, object], str]] = {
                               "games/locales/ja/rules.po"),
     "picture layout": ({"layouts": frozenset(SCENES) - {"spar"}},
                        "game 'spar' has no picture layout in bot/render/scenes.py (SCENES)"),
+    "catalogue words": ({"catalogue": _catalogue_without("game-name-spar")},
+                        "game 'spar' has no catalogue name game-name-spar in "
+                        "games/locales/ja/game_text.po"),
     "result wording": ({"catalogue": _catalogue_without("rs-spar-")},
                        "game 'spar' has no result wording rs-spar-… in "
                        "games/locales/ja/results.po"),
-    "lesson wording": ({"catalogue": _catalogue_without("tut-spar-title")},
-                       "game 'spar' has no lesson title in games/locales/ja/tutorials.po"),
     "hint goal": ({"catalogue": _catalogue_without("hint-goal-spar")},
                   "game 'spar' has no hint goal hint-goal-spar in games/locales/ja/hints.po"),
-    "README": ({"read": _files_without()},
-               "game 'spar' has no mention of Spar in README.md's list of games"),
-}
+    "README": ({"read": _files_without(unlisted="**Spar**")},
+               "game 'spar' has no mention of Spar in README.md's list of games"),}
 
 
 def test_every_part_of_the_checklist_is_shown_missing() -> None:
@@ -208,7 +219,9 @@ def test_the_skeleton_alone_is_told_every_part_it_lacks(duel_registered: str) ->
                      "game 'duel' has no rules page docs/rules/duel.md",
                      "game 'duel' has no rules page docs/rules/ja/duel.md",
                      "game 'duel' has no typical position in games/positions.py",
-                     "game 'duel' has no mention of Duel in README.md's list of games"]:
+                     "game 'duel' has no mention of Duel in README.md's list of games",
+                     "game 'duel' has no catalogue name game-name-duel in "
+                     "games/locales/ja/game_text.po"]:
         assert sentence in found, found
     # its computer player is found where a registered module's is (here: the module itself)
     assert not [m for m in found if "computer player" in m]
