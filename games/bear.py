@@ -759,25 +759,20 @@ class BearRules(Rules):
 
     id = "bear"
     name = "Bear"
-    name_ja = "ベア"
     min_players = 3
     max_players = 3
     usual_players = 3
     options = (
-        seat_option("dealer", "The first dealer (random if not set).",
-                    "最初のディーラー(指定しなければランダム)。"),
+        seat_option("dealer", "The first dealer (random if not set)."),
         Option("all_pass", "choice", "slop",
                "When all three pass: play a Slop round, or redeal by the same dealer.",
-               "全員パスのとき:スロップラウンドをするか、同じディーラーが配り直すか。",
                choices=("slop", "redeal")),
         Option("failed", "choice", "declarer",
                "A failed contract: the declarer loses the bid, or each opponent gains it.",
-               "失敗したとき:デクレアラーがビッド分を失うか、相手2人がそれぞれ得るか。",
                choices=("declarer", "opponents")),
-        Option("deals", "int", 12, "Number of deals in a game.", "ゲームのディール数。",
-               minimum=1, maximum=100, samples=(1, 2)),
+        Option("deals", "int", 12, "Number of deals in a game.", minimum=1, maximum=100,
+               samples=(1, 2)),
         Option("target", "int", 500, "A player reaching this total ends the game.",
-               "この合計点に達したプレイヤーがいればゲーム終了。",
                minimum=1, maximum=10000, samples=(40, 100)),
     )
     summary_en = (
@@ -793,20 +788,6 @@ class BearRules(Rules):
         "Make the bid in points (Null: take no trick): +bid (Null 100), else −bid.\n"
         "All pass: a Slop round without trumps; each scores highest total − own total.\n"
         "After 12 deals or at 500 points the highest total wins."
-    )
-    summary_ja = (
-        "ベア(3人、32枚:♠と♥のA〜5、♣と♦の10〜5)。\n"
-        "得点:K5、Q3、J2、10は10、5は5(合計80)。ボンド:同じスート(♠か♥)のQとJを取ると+5。\n"
-        "ビッグ・ボンド:Q2枚とJ2枚を取ると+20。\n"
-        "3枚ずつ、キティ2枚、4枚ずつ、3枚ずつ配る。ディーラーの左から1周だけビッド:\n"
-        "パス、40〜100(5刻み)とゲーム、またはヌル(95と100の間)。\n"
-        "ゲーム:切り札スート(♠♥♦♣)、グランド・レッド、グランド・ブラック。切り札のある\n"
-        "ゲームでは絵札8枚(♠と♥のAKQJ)がすべて切り札で、切り札スートに属する。\n"
-        "デクレアラーはキティを取って2枚捨て(その得点は自分のもの)、1人で2人と戦う。\n"
-        "ディーラーの左がリード。ゲームの定めるスートにフォローする。\n"
-        "ビッド以上取れば+ビッド(ヌルは1トリックも取らなければ+100)、失敗なら−ビッド。\n"
-        "全員パスならスロップラウンド:切り札なし、各自(最高の合計−自分の合計)点。\n"
-        "12ディールか500点で、合計の最も高い人の勝ち。"
     )
 
     def create(

@@ -58,43 +58,36 @@ class BhabhiRules(Rules):
 
     id = "bhabhi"
     name = "Getaway (Bhabhi)"
-    name_ja = "ゲッタウェイ (バビ)"
     min_players = 2
     max_players = 7
     usual_players = 4
     options = (
         seat_option(
-            "dealer", "The dealer (random if not set).", "ディーラー（未指定ならランダム）。"
+            "dealer", "The dealer (random if not set)."
         ),
         Option(
             "first_round_full", "bool", False,
             "First round: everyone plays even after a failure to follow; all cards discarded.",
-            "第1ラウンドはフォローできない人が出ても全員が出し、場札はすべて捨て札。",
         ),
         Option(
             "take_hand", "choice", "off",
             "Between rounds a player may take the whole hand of the player on their left "
             "('left') or of any other player ('any'); that player is safe at once.",
-            "ラウンドの合間に左隣（left）または誰か（any）の手札をすべて受け取れる。"
-            "渡した人はその場で勝ち抜け。",
             choices=("off", "left", "any"),
         ),
         Option(
             "interject", "bool", False,
             "After a failure to follow, the next player may play one more card and then picks "
             "up everything.",
-            "フォローできない人が出たとき、次の人は1枚出してもよく、出したら場札をすべて取る。",
         ),
         Option(
             "shootout", "bool", False,
             "With two players left, a last card that wins the round starts a shootout.",
-            "残り2人で最後の1枚が勝ったとき、シュートアウトで敗者を決める。",
         ),
         Option(
             "taker_stays", "bool", False,
             "A taker with no cards is not safe: they draw a card (from the discards or another "
             "player holding two or more) and lead it.",
-            "手札のない勝者は抜けられず、捨て札か2枚以上持つ他の人の手札から1枚引いてリードする。",
         ),
     )
     summary_en = "\n".join([
@@ -110,20 +103,6 @@ class BhabhiRules(Rules):
         "Players with no cards after a round are safe and leave; earlier is better.",
         "The last player holding cards loses; if all run out together, the game is drawn.",
         "Options: first_round_full, take_hand, interject, shootout, taker_stays, dealer.",
-    ])
-    summary_ja = "\n".join([
-        "ゲッタウェイ（バビ）: 2〜7人、ジョーカーなしの52枚、Aが最強、切り札なし。",
-        "ディーラーは自分から時計回りに1枚ずつ全部配る。",
-        "スペードのAを持つ人が最初のラウンドにそれをリードする。",
-        "時計回りに、残っている人が1枚ずつ出す。リードと同じスートがあれば必ず出す。",
-        "フォローできない人は好きなカードを出し、そこでラウンドは即終了。",
-        "リードのスートで一番強いカードを出した人が勝者。",
-        "全員フォローしたら場札は裏向きで捨て札、",
-        "誰かがフォローできなかったら勝者が場札をすべて手札に加える。",
-        "勝者が次をリード（抜けていれば左隣の残っている人）。",
-        "ラウンド後に手札のない人は勝ち抜け。早いほど上位。",
-        "最後まで手札が残った人が負け。全員が同時に出し切ったら引き分け。",
-        "オプション: first_round_full, take_hand, interject, shootout, taker_stays, dealer。",
     ])
     test_mixes = (
         (4, {"take_hand": "any", "interject": True, "taker_stays": True}),

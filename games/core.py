@@ -256,7 +256,6 @@ class Option:
     kind: str  # "bool", "int", "choice" or "seat"
     default: OptionValue
     help_en: str
-    help_ja: str
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
@@ -335,9 +334,9 @@ _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
 
 
-def seat_option(name: str, help_en: str, help_ja: str) -> Option:
+def seat_option(name: str, help_en: str) -> Option:
     """An option naming a seat, random (None) by default."""
-    return Option(name, "seat", None, help_en, help_ja)
+    return Option(name, "seat", None, help_en)
 
 
 _IMMUTABLE = frozenset({str, int, float, bool, type(None)})
@@ -411,13 +410,11 @@ class Rules(ABC):
 
     id: ClassVar[str]
     name: ClassVar[str]
-    name_ja: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     usual_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
     summary_en: ClassVar[str] = ""
-    summary_ja: ClassVar[str] = ""
 
     def option(self, name: str) -> Option:
         """The option of that name; KeyError when there is none."""

@@ -592,7 +592,6 @@ class FinesseRules(Rules):
 
     id: ClassVar[str] = "finesse"
     name: ClassVar[str] = "Finesse"
-    name_ja: ClassVar[str] = "フィネス"
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 4
     usual_players: ClassVar[int] = 4
@@ -600,18 +599,15 @@ class FinesseRules(Rules):
         seat_option(
             "dealer",
             "The first dealer (random if unset); the deal then passes clockwise.",
-            "最初のディーラー(未指定なら無作為)。以後は時計回りに交代。",
         ),
         Option(
             "target", "int", 42,
             "Points a partnership needs, with a lead of 5, to win.",
-            "勝利に必要な点数(かつ5点以上の差)。",
             minimum=1, maximum=500, samples=(5,),
         ),
         Option(
             "cap", "int", 60,
             "Reaching this many points first wins outright.",
-            "先にこの点数に達したペアが勝つ。",
             minimum=1, maximum=1000, samples=(8,),
         ),
     )
@@ -630,18 +626,6 @@ class FinesseRules(Rules):
         "After 13 tricks: last trick 4; tricks 7→2, 8→5, 9→10, 10→20, 11→10, 12→5, 13→2;\n"
         "−3 per trump left among the partnership's table cards (no-trumps: each A K Q J);\n"
         "never below 0. 42+ with a lead of 5 wins, or reaching 60 first."
-    )
-    summary_ja: ClassVar[str] = (
-        "4人・向かい合う2人がペア。64枚(1組+各スートのK・Q・Jをもう1枚ずつ)。\n"
-        "各自手札13枚と表向きのテーブルカード3枚。\n"
-        "リードは手札か、パートナーのテーブルカードから(自分のものは不可)。\n"
-        "最初のリードのスートが切り札。Aをリードすれば切り札なしも宣言できる。\n"
-        "テーブルカードのリードはパートナーのリード扱い:パートナーは出さず、リードした人が3番目。\n"
-        "マストフォロー。最強の切り札、なければリードスートの最強が勝ち。同じカードは先に出た方が強い。\n"
-        "テーブルカードを使われた人は手札から1枚補充する。\n"
-        "13トリック後:最終トリック4点、7→2・8→5・9→10・10→20・11→10・12→5・13→2点。\n"
-        "ペアの残りテーブルカード(ドレッグ)の切り札1枚につき−3点(切り札なしはA・K・Q・J)。0点未満なし。\n"
-        "42点以上かつ5点差で勝ち、または先に60点。"
     )
 
     def teams(self, players: int, options: Any) -> list[list[int]] | None:

@@ -507,34 +507,27 @@ class OneTwoThreeFourState(State):
         return standard_deck()
 
 
-_HELP = {
-    "dealer": ("The first dealer (random if unset).", "最初のディーラー(未指定ならランダム)。"),
-}
-
-
 class OneTwoThreeFourRules(Rules):
     """1234: beat the number by 1 to 4, or pass; the last player standing wins."""
 
     id = "1234"
     name = "1234"
-    name_ja = "1234(ヌン・ソーン・サーム・シィー)"
     min_players = 2
     max_players = 5
     usual_players = 4
     options = (
-        seat_option("dealer", *_HELP["dealer"]),
+        seat_option("dealer", "The first dealer (random if unset)."),
         Option("scoring", "choice", "chips",
                "How a series is scored: chips, winner's points or penalty points.",
-               "得点方式: チップのやりとり、勝者に加点、敗者に失点。",
                choices=SCORINGS),
         Option("chips", "int", 100, "Chips each player starts with (chips scoring).",
-               "各プレイヤーの持ちチップ(チップ方式)。", minimum=1, maximum=100_000,
+               minimum=1, maximum=100_000,
                samples=(100, 10)),
         Option("games", "int", 5, "Games in the series (1 = a single game).",
-               "シリーズのゲーム数(1なら1ゲームのみ)。", minimum=1, maximum=1000,
+               minimum=1, maximum=1000,
                samples=(5, 1, 2)),
         Option("target", "int", 100, "Points that win the series (winner scoring).",
-               "シリーズに勝つ得点(勝者加点方式)。", minimum=1, maximum=100_000,
+               minimum=1, maximum=100_000,
                samples=(100, 15)),
     )
     test_mixes = (
@@ -555,20 +548,6 @@ class OneTwoThreeFourRules(Rules):
         "Last player in wins; if the stock runs out, the highest card wins (K high, A low).\n"
         "Series: losers' hand totals are paid in chips to the winner (or scored as points\n"
         "for the winner, or as penalty); the winner deals the next game."
-    )
-    summary_ja = (
-        "1234(タイ)、2~5人、ジョーカーなしのトランプ1組。\n"
-        "ランク: Aは1、2~10は数字通り、Jは11、Qは12、Kは13。\n"
-        "手札は5枚。スタートカードの数が最初の「超えるべき数」。\n"
-        "3人以上ならディーラーの右隣から始め、手番は右回り(反時計回り)。\n"
-        "手番では、合計が超えるべき数より1~4大きいカードを「プレイ」するか\n"
-        "(その合計が新しい数になる)、特別な組み合わせで「パス」する:\n"
-        "A1枚、同ランクの数字札2枚+絵札1枚、同スート3枚、同ランク3枚、\n"
-        "数字札のペア2組(同ランク4枚も可)。\n"
-        "どちらもできなければドロップアウト。手番後は5枚まで補充(1回に最大3枚)。\n"
-        "最後の1人が勝ち。山札が尽きたら最も高いカード(K最高、A最低)の人が勝ち。\n"
-        "シリーズ: 敗者の手札の合計をチップで勝者に払う(または勝者の得点、敗者の失点)。\n"
-        "勝者が次のディーラー。"
     )
 
     def check_options(self, players: int, options: dict[str, OptionValue]) -> None:

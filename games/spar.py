@@ -45,7 +45,6 @@ class Variant:
 
     name: str
     name_en: str
-    name_ja: str
     ranks: tuple[int, ...]  # ranks in the pack, low to high in this member's order
     direction: int
     packets: tuple[int, ...]
@@ -63,16 +62,16 @@ CW, CCW = seats.CLOCKWISE, seats.COUNTER_CLOCKWISE
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant("spar", "Spar", "スパー", _SPAR_RANKS, CW, (3, 2), "spar", None, 30),
-        Variant("benin", "Jeu de Carte", "ジュ・ド・カルト", _BENIN_RANKS, CW, (3, 2), "benin",
+        Variant("spar", "Spar", _SPAR_RANKS, CW, (3, 2), "spar", None, 30),
+        Variant("benin", "Jeu de Carte", _BENIN_RANKS, CW, (3, 2), "benin",
                 "follow", 24),
-        Variant("sipa", "Sipa", "シパ", _BENIN_RANKS, CCW, (3, 2), "sipa", "beat", 10),
-        Variant("agram", "Agram", "アグラム", _AGRAM_RANKS, CCW, (3, 3), "deals", None, 0),
-        Variant("sink-sink", "Sink-Sink", "シンクシンク", _AGRAM_RANKS, CCW, (3, 2), "deals",
+        Variant("sipa", "Sipa", _BENIN_RANKS, CCW, (3, 2), "sipa", "beat", 10),
+        Variant("agram", "Agram", _AGRAM_RANKS, CCW, (3, 3), "deals", None, 0),
+        Variant("sink-sink", "Sink-Sink", _AGRAM_RANKS, CCW, (3, 2), "deals",
                 None, 0),
-        Variant("fapfap", "Fapfap", "ファップファップ", _AGRAM_RANKS, CCW, (3, 3), "fapfap",
+        Variant("fapfap", "Fapfap", _AGRAM_RANKS, CCW, (3, 3), "fapfap",
                 None, 10),
-        Variant("agram-mali", "Agram (Mali)", "アグラム(マリ)", _MALI_RANKS, CCW, (3, 3),
+        Variant("agram-mali", "Agram (Mali)", _MALI_RANKS, CCW, (3, 3),
                 "deals", None, 0),
     )
 }
@@ -734,7 +733,6 @@ class SparRules(Rules):
 
     id = "spar"
     name = "Spar"
-    name_ja = "スパー"
     min_players = 2
     max_players = 7
     usual_players = 4
@@ -742,32 +740,25 @@ class SparRules(Rules):
         Option("variant", "choice", "spar",
                "Which member of the family: spar, benin, sipa, agram, sink-sink, fapfap, "
                "agram-mali.",
-               "遊ぶゲーム: spar, benin, sipa, agram, sink-sink, fapfap, agram-mali。",
                choices=tuple(VARIANTS)),
-        seat_option("dealer", "The first dealer (random if unset).",
-                    "最初のディーラー(未指定ならランダム)。"),
+        seat_option("dealer", "The first dealer (random if unset)."),
         Option("target", "int", None,
                "Points that end the match (default: the variant's own: 30, 24 or 10).",
-               "ゲーム終了の得点(既定はゲームごと: 30、24、10)。", minimum=1, maximum=1000,
+               minimum=1, maximum=1000,
                samples=(None, 4)),
         Option("deals", "int", 5, "Deals in a game of Agram, Sink-Sink or Agram (Mali).",
-               "アグラム系のディール数。", minimum=1, maximum=100, samples=(5, 2)),
-        Option("spade_ace", "bool", False, "Spar: play with the ace of spades too (36 cards).",
-               "スパー: ♠Aも使う(36枚)。"),
+               minimum=1, maximum=100, samples=(5, 2)),
+        Option("spade_ace", "bool", False, "Spar: play with the ace of spades too (36 cards)."),
         Option("hand", "choice", "5", "Spar: 5 cards (3+2) or 7 cards (3+4, at most 5 players).",
-               "スパー: 手札5枚(3+2)か7枚(3+4、5人まで)。", choices=("5", "7")),
+               choices=("5", "7")),
         Option("under_ten", "bool", False,
-               "Spar: a hand whose highest card is a 9 or lower may be changed for new cards.",
-               "スパー: 最高札が9以下の手札を配り残りと交換できる。"),
+               "Spar: a hand whose highest card is a 9 or lower may be changed for new cards."),
         Option("peek", "bool", False,
                "Spar: during the second-to-last trick anyone may ask to see the bottom undealt "
-               "card; it is shown if every other player agrees.",
-               "スパー: 最後から2番目のトリック中に山札の一番下の公開を求められ、"
-               "他の全員が賛成すれば公開される。"),
+               "card; it is shown if every other player agrees."),
         Option("essilfy", "bool", False,
                "Spar: winning the last two tricks with sixes or sevens adds 6, 5 or 4 to the "
-               "last trick's points.",
-               "スパー: 最後の2トリックを6や7で勝つと、最後のトリックの点に6・5・4点を加える。"),
+               "last trick's points."),
     )
     test_mixes = (
         (3, {"variant": "agram", "deals": 2}),
@@ -797,24 +788,6 @@ class SparRules(Rules):
         "Sink-Sink: Agram with 5 cards (3+2). Fapfap: Agram's 6 cards (3+3) for points:\n"
         "the last trick won with a 3 scores 2, the 5th and 6th both with threes 4; to 10.\n"
         "Agram (Mali): 31 cards ranked A K T Q 9 8 J 7, 6 each (3+3)."
-    )
-    summary_ja = (
-        "スパー(ガーナ)とその仲間: 最後のトリックだけが大事。\n"
-        "切り札なし。リードのスートがあれば必ず出し、なければ何でも出せる。\n"
-        "リードのスートの最も強いカードが勝ち、次のリードをする。\n"
-        "スパー: A K Q J 10 9 8 7 6 の35枚(♠Aなし)、時計回りに3枚+2枚で5枚ずつ。\n"
-        "最後のトリックの勝者がディールの勝者で、他の各プレイヤーから\n"
-        "6で勝てば3点、7なら2点、それ以外は1点。30点先取。勝者が次のディーラー。\n"
-        "オプション: ♠Aあり、手札7枚、10未満の手札交換、山札の底の公開(他の\n"
-        "全員が賛成すれば)、エシルフィ方式(最後の2トリックを6や7で勝つと、\n"
-        "最後のトリックの点に6-6で6点、6-7か7-6で5点、7-7で4点を加える)。\n"
-        "ベナン: 31枚(6なし)。フォローできなければ裏向き。7で2点。24点先取。\n"
-        "シパ: ベナン同様だが反時計回り。場の最高を超えないカードは裏向き。\n"
-        "最後の1・2・3トリックを7で勝つと2・4・6点。10点先取。\n"
-        "アグラム: A 10 9 8 7 6 5 4 3、6枚ずつ反時計回り。5ディールで勝ち数を競う。\n"
-        "シンクシンク: 5枚(3枚+2枚)のアグラム。ファップファップ: アグラムと同じ6枚\n"
-        "(3枚+3枚)で点数あり。最後を3で勝てば2点、5・6番目を両方3で勝てば4点。10点先取。\n"
-        "アグラム(マリ): 31枚、強さ A K 10 Q 9 8 J 7、3枚+3枚で6枚ずつ。"
     )
 
     def check_options(self, players: int, options: dict[str, OptionValue]) -> None:

@@ -806,7 +806,6 @@ class SugekariRules(Rules):
 
     id: ClassVar[str] = "sugekari-21"
     name: ClassVar[str] = "Sugekari 21"
-    name_ja: ClassVar[str] = "菅刈21"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     usual_players: ClassVar[int] = 4
@@ -816,26 +815,19 @@ class SugekariRules(Rules):
             "teams: 4 players, 2 v 2; two-decks: 2 players, two games on one shuffle; "
             "refill: 2 players, hands refilled from a stock (2 players without a mode: "
             "two-decks)",
-            "teams: 4人2対2 / two-decks: 2人で1回のシャッフルから2ゲーム / refill: 2人で"
-            "山札から補充(2人でモード指定なしは two-decks)",
             choices=MODES,
         ),
-        seat_option("first", "The seat that starts the first round (random if not set)",
-                    "最初のラウンドを始める席(指定なしはランダム)"),
+        seat_option("first", "The seat that starts the first round (random if not set)"),
         Option(
             "exchange", "choice", "none",
             "Pass 3 cards after the deal: rotate (left, right, across, none by game) or to the "
             "partner (teams only)",
-            "配札後に3枚交換: rotate(ゲームごとに左・右・向かい・なし)または partner"
-            "(パートナーへ、チーム戦のみ)",
             choices=EXCHANGES,
         ),
         Option("best_of_three", "bool", False,
-               "A match of three games; captured cards add up",
-               "3ゲーム勝負。獲得枚数を合計する"),
+               "A match of three games; captured cards add up"),
         Option("jokers", "bool", False,
-               "Games 2 and 3 add two jokers (needs best_of_three)",
-               "2・3ゲーム目にジョーカー2枚を加える(best_of_three が必要)"),
+               "Games 2 and 3 add two jokers (needs best_of_three)"),
     )
     test_mixes: ClassVar[tuple[tuple[int, dict[str, OptionValue]], ...]] = (
         (4, {"best_of_three": True, "jokers": True, "exchange": "partner"}),
@@ -860,23 +852,6 @@ class SugekariRules(Rules):
         "Spices: exchange (3 cards, rotate or partner), best_of_three, jokers (games 2–3: a "
         "joker copies a number card of the round or halves an even total, 0 too; −5 when "
         "captured)."
-    )
-    summary_ja: ClassVar[str] = (
-        "菅刈21 — 東京都目黒区菅刈生まれのオリジナルゲーム。\n"
-        "数値: A=1、2〜10は額面、J=−1、Q=−2、K=−3。マークは関係ない。\n"
-        "チーム戦(標準): 4人、席1・3 対 2・4、13枚ずつ配る。\n"
-        "ラウンド: 先攻が好きな1枚を出し、以後順番に1枚出すかパスする。\n"
-        "合計は21を超えてはならない。同じ数字はラウンド中に1度だけ。最後の1枚をJ・Q・Kで"
-        "出すことはできない。\n"
-        "合計がちょうど21になるか、最後のカードの後に他の全員が続けてパスしたら、最後に出した"
-        "人がそのラウンドのカードを獲得(表向き)し、次のラウンドを始める。\n"
-        "誰かが最後の1枚を出した時点でゲーム終了。そのチームは最終ラウンドの半数(切り上げ)を"
-        "獲得し、残りと手札は無効。\n"
-        "獲得枚数の多い方の勝ち。同数なら上がったチームの勝ち。\n"
-        "2人: two-decks(1回のシャッフルで2ゲーム)または refill(ラウンドごとに13枚まで補充、"
-        "引いたカードは公開)。\n"
-        "スパイス: exchange(3枚交換、rotate/partner)、best_of_three、jokers(2・3ゲーム目、"
-        "ジョーカーは場の数札の代わりか偶数(0も)の合計を半分に。獲得すると−5)。"
     )
 
     def player_counts(self) -> range:

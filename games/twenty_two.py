@@ -818,52 +818,29 @@ value (as far as the shrinking deck allows). The last player in wins.
 Options: dealer, last_out (shared/lowest), rebuy (pay a stake once to stay in; with three left
 the first to go out ends the game), scoring (cucumber: A 14 K 13 Q 12 J 11, out at 30)."""
 
-_SUMMARY_JA = """\
-22 — 各回の最終トリックを取らないようにするゲーム。
-2〜6人は52枚、7〜8人は2組104枚。ランクのみ有効：A K Q J 10 9 … 2。
-ディーラーの左から1枚ずつ配る（最初の回は7枚ずつ）。
-交換：ディーラーの左から一巡、好きな枚数を裏向きに捨て同じ枚数を山札から引く（山札の枚数まで）。
-トリック：1枚、または同ランクのセット（手札を1枚は残す）をリード。
-フォローは同じ枚数で、場のカードに1対1で同じか強いカードを出すか、手札の弱い順に出す。
-一番強いカード（同ランクなら後から出した人）が勝ち、次をリード。
-最終トリック：全員が最後の1枚を同時に出し、最強のカードの人が敗者となりそのカードが失点
-（A 11、K Q J 10、他は数字どおり）。
-失点22点以上で脱落。敗者が次のディーラーで、配る枚数は敗者のカードの失点と同じ（山札の許す範囲）。
-最後まで残った人の勝ち。
-オプション：dealer、last_out（shared/lowest）、rebuy（1回だけステークを払って復帰、残り3人で
-最初の脱落者が出たら終了）、scoring（cucumber：A 14 K 13 Q 12 J 11、30点で脱落）。"""
-
 
 class TwentyTwoRules(Rules):
     """The rules of 22 (Twenty-Two)."""
 
     id = "twenty-two"
     name = "22"
-    name_ja = "22（トゥエンティ・ツー）"
     min_players = 2
     max_players = 8
     usual_players = 4
     summary_en = _SUMMARY_EN
-    summary_ja = _SUMMARY_JA
     options = (
-        seat_option("dealer", "Seat of the first dealer (random if unset).",
-                    "最初のディーラーの席（未指定なら無作為）。"),
+        seat_option("dealer", "Seat of the first dealer (random if unset)."),
         Option("last_out", "choice", "shared",
                "When the last players all go out together: they share the win, or the "
                "lowest penalty total wins.",
-               "最後の全員が同時に脱落したとき：全員で勝ちを分け合うか、失点の少ない人が勝つか。",
                choices=("shared", "lowest")),
         Option("rebuy", "bool", False,
                "Gambling Cucumber: everyone stakes a chip; once per game a player who would go "
                "out may pay again and stay; with three left the first to go out ends the game "
-               "(3–8 players).",
-               "ギャンブルきゅうり：全員がステークを払う。脱落する人は1回だけ再度払って残れる。"
-               "残り3人で誰かが脱落したら終了（3〜8人）。"),
+               "(3–8 players)."),
         Option("scoring", "choice", "22",
                "Penalty scale: '22' (A 11, K Q J 10, out at 22) or 'cucumber' (A 14, K 13, "
                "Q 12, J 11, out at 30).",
-               "失点の数え方：'22'（A 11、K Q J 10、22点で脱落）または 'cucumber'（A 14、K 13、"
-               "Q 12、J 11、30点で脱落）。",
                choices=("22", "cucumber")),
     )
     test_mixes = ((3, {"rebuy": True}), (5, {"rebuy": True, "scoring": "cucumber"}))

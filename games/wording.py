@@ -29,6 +29,9 @@ from babel.messages.pofile import read_po
 LOCALES = Path(__file__).with_name("locales")
 #: the language every other falls back to, message by message
 DEFAULT = "en"
+#: catalogue folders from outside this package, of the same shape (``<lang>/*.po``): the
+#: words of a game that is not part of it (:func:`add_folder`)
+_ADDED: list[Path] = []
 
 
 @dataclass(frozen=True)
@@ -55,14 +58,24 @@ def catalogue(lang: str) -> Mapping[str, str]:
     """Every message of ``lang``'s catalogues (empty for a language with none); a message
     not yet translated there (an empty ``msgstr``) is left out, so it falls back."""
     found: dict[str, str] = {}
-    folder = LOCALES / lang
-    for path in sorted(folder.glob("*.po")) if folder.is_dir() else ():
-        with path.open("rb") as handle:
-            for message in read_po(handle, locale=None):
-                if message.id and isinstance(message.id, str) and isinstance(
-                        message.string, str) and message.string:
-                    found[message.id] = message.string
+    for root in (*_ADDED, LOCALES):  # the package's own last: its words win a shared key
+        folder = root / lang
+        for path in sorted(folder.glob("*.po")) if folder.is_dir() else ():
+            with path.open("rb") as handle:
+                for message in read_po(handle, locale=None):
+                    if message.id and isinstance(message.id, str) and isinstance(
+                            message.string, str) and message.string:
+                        found[message.id] = message.string
     return found
+
+
+def add_folder(root: Path) -> None:
+    """Read ``root``'s catalogues too (``root/<lang>/*.po``, the shape of ``LOCALES``): a
+    game kept outside this package brings its name, summary and option help this way, and
+    a language folder there is a language like any other."""
+    if root not in _ADDED:
+        _ADDED.append(root)
+        forget()
 
 
 @functools.cache
@@ -75,12 +88,20 @@ def _folders(root: Path) -> frozenset[str]:
 
 def languages() -> tuple[str, ...]:
     """The languages that have catalogues, the default first."""
-    return (DEFAULT, *sorted(name for name in _folders(LOCALES) if name != DEFAULT))
+    return (DEFAULT, *sorted(name for name in _all_folders() if name != DEFAULT))
 
 
 def has_language(name: str) -> bool:
     """Whether ``name`` (a folder's name: 'ja', 'pt-BR') has catalogues."""
-    return name in _folders(LOCALES)
+    return name in _all_folders()
+
+
+def _all_folders() -> frozenset[str]:
+    """The language folders of every catalogue root."""
+    found = _folders(LOCALES)
+    for root in _ADDED:
+        found |= _folders(root)
+    return found
 
 
 def forget() -> None:

@@ -9,11 +9,16 @@ of turn, for a point. ``teams`` pairs seats 0+2 and 1+3 at four players.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from games import cards as _cards
+from games import wording
 from games.cards import Card
 from games.core import Action, Event, IllegalAction, Option, Outcome, Rules, State, View
+
+# its name, summary and option help in every language, as a game outside the package words them
+wording.add_folder(Path(__file__).with_name("high_card_locales"))
 
 
 class HighCardRules(Rules):
@@ -21,17 +26,15 @@ class HighCardRules(Rules):
 
     id = "high-card"
     name = "High Card"
-    name_ja = "ハイカード"
     min_players = 2
     max_players = 4
     usual_players = 3
     summary_en = "Play one card a trick; the highest rank wins the trick."
-    summary_ja = "1トリックに1枚出し、いちばん高いランクが勝ちます。"
     options = (
-        Option("hand", "int", 3, "Cards per player", "手札の枚数", minimum=1, maximum=26),
-        Option("discard", "bool", False, "Everyone first discards two", "最初に2枚捨てる"),
-        Option("teams", "bool", False, "Partners sit opposite (4 players)", "向かい同士でペア"),
-        Option("mode", "choice", "plain", "Scoring", "得点", choices=("plain", "double")),
+        Option("hand", "int", 3, "Cards per player", minimum=1, maximum=26),
+        Option("discard", "bool", False, "Everyone first discards two"),
+        Option("teams", "bool", False, "Partners sit opposite (4 players)"),
+        Option("mode", "choice", "plain", "Scoring", choices=("plain", "double")),
     )
 
     def check_options(self, players: int, options: dict[str, Any]) -> None:

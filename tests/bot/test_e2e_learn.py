@@ -72,7 +72,7 @@ async def test_a_tutorial_is_followed_to_its_end(tmp_path: Path, game: str, lang
             message = r.message
         assert _shown(message) == guide.tutorial.summary(lang)
         assert message.attachments == [] and "image" not in message.embeds[0]
-        name = guide.tutorial.rules.name_ja if lang == "ja" else guide.tutorial.rules.name
+        name = guide.tutorial.rules.title(lang)
         r = await _press(w, alice, message, t("learn-play", lang, game=name), lang)
         await w.sim.settle()
         lobby = w.table_message()  # a real table, opened in the channel as /play opens it

@@ -22,11 +22,11 @@ async def test_rules_shows_every_option_and_the_rule_book_page(tmp_path: Path) -
                 r = await w.sim.slash(alice, w.channel, "rules", {"game": gid}, locale=locale)
                 assert r.ephemeral and r.message is not None, (gid, lang)
                 (embed,) = r.message.embeds
-                summary = rules.summary_ja if lang == "ja" else rules.summary_en
+                summary = rules.summary(lang)
                 description = embed["description"]
                 assert description.startswith(summary.strip().splitlines()[0])
                 for opt in rules.options:
-                    help_text = opt.help_ja if lang == "ja" else opt.help_en
+                    help_text = rules.option_help(opt, lang)
                     assert f"`{opt.name}` = **" in description, (gid, opt.name)
                     assert help_text in description, (gid, opt.name)
                 page = f"docs/rules/ja/{gid}.md" if lang == "ja" else f"docs/rules/{gid}.md"

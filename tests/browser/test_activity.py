@@ -224,7 +224,7 @@ async def test_japanese_from_the_persons_discord_locale_inside_the_safe_area(
         hello = await viewer.wait_for(lambda m: m.get("type") == "hello")
         assert hello["lang"] == "ja"
         model = await viewer.wait_for(lambda m: m.get("type") == "table")
-        assert model["title"] == lookup("spar").name_ja
+        assert model["title"] == lookup("spar").title("ja") == "スパー"
         frame = viewer.page.frame_locator("#activity")
         assert await frame.locator("html").get_attribute("lang") == "ja"
         await frame.locator(".titles h1").wait_for()

@@ -679,7 +679,7 @@ def test_basic_always_picks_a_legal_action_through_a_match() -> None:
 
 
 def test_texts_in_english_and_japanese() -> None:
-    assert RULES.name_ja == "ベア"
+    assert RULES.title("ja") == "ベア"
     assert RULES.action_text(Action.parse("bid=45-S")) == "45 spades"
     assert RULES.action_text(Action.parse("bid=null"), "ja") == "ヌル"
     assert RULES.action_text(Action.parse("play:TS")) == "Play 10♠"

@@ -578,7 +578,7 @@ def test_words_in_both_languages() -> None:
         assert "K" in text
         for event in state.apply(0, "play:KH") if lang == "en" else []:
             assert RULES.event_text(event.for_seat(None), lang)
-    assert "Getaway" in RULES.summary_en and RULES.summary_ja and RULES.name_ja
+    assert "Getaway" in RULES.summary_en and RULES.summary("ja") and RULES.title("ja")
 
 
 def test_whole_games_with_basic_players_end() -> None:

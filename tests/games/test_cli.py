@@ -109,14 +109,14 @@ def test_list_names_every_game_with_its_player_counts() -> None:
     code, text = run("list", "--lang", "ja")
     assert code == 0 and "players" not in text
     for gid in games.ids():
-        assert games.get(gid).name_ja in text
+        assert games.get(gid).title("ja") in text
     assert re.search(r"^finesse\s+フィネス\s+4 人$", text, re.M)
 
 
 @pytest.mark.parametrize("gid", games.ids())
 def test_rules_prints_the_summary_and_every_option(gid: str) -> None:
     rules = games.get(gid)
-    for lang, summary in (("en", rules.summary_en), ("ja", rules.summary_ja)):
+    for lang, summary in (("en", rules.summary("en")), ("ja", rules.summary("ja"))):
         code, text = run("rules", gid, "--lang", lang)
         assert code == 0
         assert summary.strip().splitlines()[0] in text

@@ -258,7 +258,7 @@ def test_unknown_and_bad_options_are_refused_by_name(gid: str) -> None:
 @pytest.mark.parametrize("gid", games.ids())
 def test_options_are_described_in_both_languages(gid: str) -> None:
     rules = games.get(gid)
-    assert rules.name and rules.name_ja and rules.summary_en and rules.summary_ja
+    assert rules.name and rules.title("ja") and rules.summary_en and rules.summary("ja")
     for desc in rules.describe_options():
         assert desc["help"]["en"] and desc["help"]["ja"]
         assert desc["type"] in {"bool", "int", "choice", "seat"}

@@ -91,21 +91,21 @@ def test_outcome_places_from_keys_share_ties() -> None:
 
 
 def test_option_coercion_and_messages() -> None:
-    flag = Option("rebuy", "bool", False, "Rebuy", "リバイ")
+    flag = Option("rebuy", "bool", False, "Rebuy")
     assert flag.coerce("yes", 4) is True and flag.coerce(False, 4) is False
     with pytest.raises(ValueError, match="rebuy"):
         flag.coerce("sometimes", 4)
-    number = Option("target", "int", 42, "Target", "目標", minimum=1, maximum=99)
+    number = Option("target", "int", 42, "Target", minimum=1, maximum=99)
     assert number.coerce("7", 4) == 7
     with pytest.raises(ValueError, match="target"):
         number.coerce(0, 4)
     with pytest.raises(ValueError, match="target"):
         number.coerce(True, 4)
-    choice = Option("mode", "choice", "teams", "Mode", "モード", choices=("teams", "refill"))
+    choice = Option("mode", "choice", "teams", "Mode", choices=("teams", "refill"))
     assert choice.coerce(" refill ", 2) == "refill"
     with pytest.raises(ValueError, match="mode"):
         choice.coerce("solo", 2)
-    dealer = seat_option("dealer", "Dealer", "ディーラー")
+    dealer = seat_option("dealer", "Dealer")
     assert dealer.coerce("random", 4) is None and dealer.coerce(3, 4) == 3
     with pytest.raises(ValueError, match="dealer"):
         dealer.coerce(4, 4)

@@ -586,8 +586,8 @@ def test_view_text_shows_the_table_in_both_languages() -> None:
 
 
 def test_summaries_and_names() -> None:
-    assert RULES.name == "Finesse" and RULES.name_ja == "フィネス"
-    assert "table" in RULES.summary_en and "テーブルカード" in RULES.summary_ja
+    assert RULES.name == "Finesse" and RULES.title("ja") == "フィネス"
+    assert "table" in RULES.summary_en and "テーブルカード" in RULES.summary("ja")
 
 
 # -- the basic player ---------------------------------------------------------------------------

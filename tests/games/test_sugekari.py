@@ -669,7 +669,8 @@ def test_texts_in_english_and_japanese() -> None:
     assert "席1" in (RULES.event_text(events[0], "ja") or "")
     assert "Game 1" in RULES.view_text(state.view(0), "en")
     assert "第1ゲーム" in RULES.view_text(state.view(0), "ja")
-    assert RULES.name_ja == "菅刈21" and "21" in RULES.summary_en and "21" in RULES.summary_ja
+    assert RULES.title("ja") == "菅刈21"
+    assert "21" in RULES.summary_en and "21" in RULES.summary("ja")
 
 
 # -- the basic player -----------------------------------------------------------------------

@@ -34,4 +34,4 @@ def test_a_registered_game_keeps_its_name() -> None:
     rules = games.get("spar")
     view = rules.new_game(2, seed=1).view(None).to_dict()
     assert scene_for(view, ["A", "B"], "en").title == rules.name
-    assert scene_for(view, ["A", "B"], "ja").title == rules.name_ja
+    assert scene_for(view, ["A", "B"], "ja").title == rules.title("ja") == "スパー"
