@@ -14,11 +14,12 @@ from PIL import Image, ImageDraw
 
 import games
 from bot.render import fonts, hand_png, playable_cards, table_png
+from games import wording
 
 SAMPLE_NAMES = ["Alice", "山田 太郎", "สมชาย", "राम 🎉", "Zoë", "Παύλος", "Олег", "Kofi"]
 SHEET_W, SHEET_H = 400, 225  # each picture as a phone shows it
 LABELS = ("start", "mid", "end")
-LANGS = ("en", "ja")
+LANGS = wording.languages()  # the gallery shows every language with catalogues
 
 
 def gallery_states(gid: str, seed: int = 11, players: int | None = None

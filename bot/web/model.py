@@ -258,7 +258,7 @@ def codes_in(value: Any) -> set[str]:
 
 
 def leaks(message: Any, public: Mapping[str, Any] | None, own: Mapping[str, Any] | None,
-          hidden: Iterable[str] = (), langs: Sequence[str] = ("en", "ja")) -> list[str]:
+          hidden: Iterable[str] = (), langs: Sequence[str] | None = None) -> list[str]:
     """What a message shows that its viewer may not see (empty: nothing): a card code that
     is neither in the public view nor in the viewer's own view (``own``: None for a
     spectator), or a card hidden in someone's hand (``hidden``, ``Position.hidden``) that the
@@ -267,7 +267,7 @@ def leaks(message: Any, public: Mapping[str, Any] | None, own: Mapping[str, Any]
     found = [f"card {code}" for code in sorted(codes_in(message) - allowed)]
     secret = set(hidden) - allowed
     if secret:
-        words = {word: code for lang in langs for code in secret
+        words = {word: code for lang in (langs or wording.languages()) for code in secret
                  for word in card_words([code], lang)}
         for text in strings_in(message):
             for word, code in words.items():
