@@ -62,7 +62,7 @@ class BoardRow:
 
 
 @dataclass(frozen=True)
-class Board:
+class LeaderboardPage:
     """A page of a leaderboard, how many rated players there are, and the caller's line."""
 
     game: str
@@ -275,12 +275,12 @@ class Records:
 
     # -- reading ----------------------------------------------------------------------------
     async def leaderboard(self, guild_id: int, game: str = ALL_GAMES, page: int = 0,
-                          user_id: int | None = None, per_page: int = 10) -> Board:
+                          user_id: int | None = None, per_page: int = 10) -> LeaderboardPage:
         """A page of the server's rated players by ordinal, with the caller's own line."""
         return await self.db.run(self._leaderboard(guild_id, game, page, user_id, per_page))
 
     def _leaderboard(self, guild_id: int, game: str, page: int, user_id: int | None,
-                     per_page: int) -> Plan[Board]:
+                     per_page: int) -> Plan[LeaderboardPage]:
         total = int((yield Step.one(
             "SELECT COUNT(*) FROM ratings WHERE guild_id=? AND game=? AND ordinal IS NOT NULL",
             guild_id, game))[0])
@@ -315,7 +315,7 @@ class Records:
                 " AND game=? AND user_id=? AND ordinal IS NOT NULL", guild_id, game, user_id)
             if row is not None:
                 mine = BoardRow((yield from self._rank(guild_id, game, row[1])), user_id, *row)
-        return Board(game, page, pages, total, rows, mine)
+        return LeaderboardPage(game, page, pages, total, rows, mine)
 
     def _rank(self, guild_id: int, game: str, ordinal: float) -> Plan[int]:
         """1 + how many rated players are strictly above ``ordinal`` (ties share a rank)."""

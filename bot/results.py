@@ -33,7 +33,7 @@ GAMES_NOT_DEALS = frozenset({"1234", "sugekari-21"})
 SINGLE_DEAL = frozenset({"bhabhi"})
 
 
-class Seen(Protocol):
+class Tallied(Protocol):
     """A game as a front end sees it (:class:`bot.position.Position`,
     :class:`bot.replay.Replayed`): its finished deals and the cards not to name."""
 
@@ -179,7 +179,7 @@ def _deals_lines(tallies: Sequence[Tally], groups: Sequence[tuple[int, ...]],
         for tally in tallies]
 
 
-def _deals_of(game: State | Seen) -> tuple[Sequence[Tally], Callable[[], frozenset[str]]]:
+def _deals_of(game: State | Tallied) -> tuple[Sequence[Tally], Callable[[], frozenset[str]]]:
     """A game's finished deals and (worked out only when wanted) the cards not to name."""
     if isinstance(game, State):
         return game.breakdown(), lambda: hidden_now(game)
@@ -198,7 +198,7 @@ def _fit(lines: list[str], limit: int = FIELD, keep_end: bool = False) -> str:
     return text[:limit - 1] + "…"
 
 
-def last_deal(rules: Rules, state: State | Seen, names: Sequence[str], lang: str
+def last_deal(rules: Rules, state: State | Tallied, names: Sequence[str], lang: str
               ) -> tuple[str, str] | None:
     """The latest finished deal as (title, text), or None before the first ends."""
     found, hidden = _deals_of(state)
@@ -274,7 +274,7 @@ def _explain(embed: discord.Embed, rules: Rules, tallies: Sequence[Tally],
         embed.add_field(name=t("rs-ratings", lang), value=unrated, inline=False)
 
 
-def summary(rules: Rules, state: State | Seen, names: Sequence[str], lang: str,
+def summary(rules: Rules, state: State | Tallied, names: Sequence[str], lang: str,
             limit: int = 220) -> str:
     """The last deal of a finished game on one short line (for /history)."""
     found, hidden = _deals_of(state)

@@ -80,7 +80,7 @@ from bot.registry import Registry
 from bot.review import Reviewer
 from bot.storage import Storage
 from bot.thinking import Thinker, best_player
-from bot.turns import Cards, Choice, Outcome, Turns
+from bot.turns import Cards, Choice, Played, Turns
 from bot.writer import ActionWriter
 from games.ai import LEVELS
 
@@ -104,7 +104,7 @@ __all__ = [
     "LobbyChanged",
     "Move",
     "MoveApplied",
-    "Outcome",
+    "Played",
     "Position",
     "Refusal",
     "RulesLookup",
@@ -241,7 +241,7 @@ class TableManager:
 
     # -- play ---------------------------------------------------------------------------------
     async def act(self, table_id: int, user_id: int, version: int | None,
-                  choice: Choice) -> Outcome:
+                  choice: Choice) -> Played:
         """A seated person's move at a state version; Refusal saying why when it cannot
         apply. The move is stored before anyone hears of it (see :meth:`bot.turns.Turns.act`)."""
         return await self._turns.act(table_id, user_id, version, choice)

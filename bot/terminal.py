@@ -47,7 +47,7 @@ from bot.tables import (
 )
 from bot.tree import refusal_text
 from games.cards import Card, pretty, show
-from games.cli import Entry, line_number, menu, shown, whole_argument
+from games.cli import MenuLine, line_number, menu, shown, whole_argument
 from games.cli_text import LANGS, say
 from games.core import Action
 
@@ -103,7 +103,7 @@ class Quit(Exception):
 
 
 @dataclass
-class Answer:
+class Picked:
     """What the person typed at a list: a line of it (``index``), or a move's text form."""
 
     index: int | None = None
@@ -174,7 +174,7 @@ class Terminal:
             raise Quit
         return line.strip()
 
-    async def ask(self, labels: Sequence[str], kinds: frozenset[str]) -> Answer:
+    async def ask(self, labels: Sequence[str], kinds: frozenset[str]) -> Picked:
         """A numbered list and the person's answer: a number of it, or a move written in its
         text form ('play:TS', or a kind of move on offer such as 'pass'); anything else is
         answered with a line saying what to type, and asked again."""
@@ -188,9 +188,9 @@ class Terminal:
             if answer == "?":
                 list_them()
             elif (chosen := line_number(answer, len(labels))) is not None:
-                return Answer(index=chosen)
+                return Picked(index=chosen)
             elif ":" in answer or "=" in answer or answer in kinds:
-                return Answer(text=answer)
+                return Picked(text=answer)
             else:
                 self.write(say("bad-number", self.lang, count=len(labels)))
 
@@ -222,7 +222,7 @@ class Terminal:
             if found is not None:
                 return found if isinstance(found, str) else index[found]
 
-    async def pick(self, position: Position, entry: Entry, kinds: frozenset[str],
+    async def pick(self, position: Position, entry: MenuLine, kinds: frozenset[str],
                    can_go_back: bool) -> Action | str | None:
         """Cards chosen one at a time until they make one of the entry's moves; None to go
         back."""
@@ -261,7 +261,7 @@ class Terminal:
             else:
                 return None
 
-    async def step(self, position: Position, entry: Entry, kinds: frozenset[str],
+    async def step(self, position: Position, entry: MenuLine, kinds: frozenset[str],
                    can_go_back: bool) -> Action | str | None:
         """One of the entry's moves from a second list (a bid's game); None to go back."""
         title = "step-title-bid" if entry.step[0].kind == "bid" else "step-title"

@@ -47,9 +47,10 @@ log = logging.getLogger("bot.tables")  # the table service's log, whichever part
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Played:
     """What a person's move did: the version stored, the events it made (its move first),
-    and the seat's position right after it (the answer to the click)."""
+    and the seat's position right after it (the answer to the click). Named apart from
+    :class:`games.core.Outcome`, a finished game's result."""
 
     version: int
     events: tuple[TableEvent, ...]
@@ -151,7 +152,7 @@ class Turns:
         self.retry = 0.5
 
     async def act(self, table_id: int, user_id: int, version: int | None,
-                  choice: Choice) -> Outcome:
+                  choice: Choice) -> Played:
         """A seated person's move at a state version; Refusal saying why when it cannot
         apply ('no-table', 'not-started', 'stale', 'not-seated', 'away', 'not-your-turn', or
         the reason :func:`resolve` or the rules give: 'no-such-choice', 'illegal',
@@ -181,7 +182,7 @@ class Turns:
                 raise Refusal("not-your-turn")
             table.seats[seat].timeouts = 0
             events = await self.apply(table, seat, action, user_id, "player")
-            return Outcome(table.version, events, position_of(table, seat))
+            return Played(table.version, events, position_of(table, seat))
 
     async def apply(self, table: Table, seat: int, action: Action, user_id: int | None,
                     how: str) -> tuple[TableEvent, ...]:

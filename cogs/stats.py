@@ -25,7 +25,7 @@ from bot import logs, results
 from bot.i18n import lang_of, plural, t
 from bot.names import plain
 from bot.ratings import ALL_GAMES
-from bot.records import Board, Records
+from bot.records import LeaderboardPage, Records
 from bot.render import table_png_async
 from bot.render.fonts import draw_text, fit, text_tile, text_width
 from bot.render.table import png
@@ -76,7 +76,7 @@ def number(image: Image.Image, xy: tuple[int, int], text: str, fill: tuple[int, 
         x += width
 
 
-def board_png(board: Board, title: str, headers: tuple[str, str, str, str, str],
+def board_png(board: LeaderboardPage, title: str, headers: tuple[str, str, str, str, str],
               mine_id: int | None = None) -> bytes:
     """The leaderboard page as a PNG: rank, name, rating, games and win share per line."""
     rows = len(board.rows) or 1

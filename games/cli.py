@@ -238,7 +238,7 @@ STEP_AT = 12
 
 
 @dataclass(frozen=True)
-class Entry:
+class MenuLine:
     """One line of a menu: a move, or the way to a further choice among some moves."""
 
     label: str
@@ -249,7 +249,7 @@ class Entry:
     first: str = ""  # what the moves of ``step`` share ('40', for bids of 40)
 
 
-def menu(rules: Rules, legal: Sequence[Action], view: View, lang: str) -> list[Entry]:
+def menu(rules: Rules, legal: Sequence[Action], view: View, lang: str) -> list[MenuLine]:
     """The moves a person chooses from, grouped as the bot groups them: a kind whose moves
     take several cards becomes one entry where the cards are picked one at a time; a long list
     of number-and-game moves becomes one entry per number."""
@@ -257,13 +257,13 @@ def menu(rules: Rules, legal: Sequence[Action], view: View, lang: str) -> list[E
     groups: dict[str, list[Action]] = {}
     for action in legal:
         groups.setdefault(action.kind, []).append(action)
-    entries: list[Entry] = []
+    entries: list[MenuLine] = []
     for kind, actions in groups.items():
         if any(len(a.cards) > 1 for a in actions):
-            entries += [Entry(rules.action_text(a, lang), a) for a in actions if not a.cards]
+            entries += [MenuLine(rules.action_text(a, lang), a) for a in actions if not a.cards]
             label = say(f"kind-{kind}" if has(f"kind-{kind}") else "kind-other",
                         lang, kind=kind)
-            entries.append(Entry(say("pick-cards", lang, what=label),
+            entries.append(MenuLine(say("pick-cards", lang, what=label),
                                  what=label, pick=tuple(a for a in actions if a.cards)))
             continue
         firsts: dict[str, list[Action]] = {}
@@ -273,12 +273,12 @@ def menu(rules: Rules, legal: Sequence[Action], view: View, lang: str) -> list[E
         if len(actions) > STEP_AT and len(firsts) < len(actions):
             step = "step-bid" if kind == "bid" else "step"
             for first, same in firsts.items():
-                entries.append(Entry(rules.action_text(same[0], lang), same[0]) if len(same) == 1
-                               else Entry(say(step, lang, first=first), step=tuple(same),
+                entries.append(MenuLine(rules.action_text(same[0], lang), same[0]) if len(same) == 1
+                               else MenuLine(say(step, lang, first=first), step=tuple(same),
                                           first=first))
             continue
         ordered = sorted(actions, key=lambda a: [key(c) for c in a.cards])
-        entries += [Entry(rules.action_text(a, lang), a) for a in ordered]
+        entries += [MenuLine(rules.action_text(a, lang), a) for a in ordered]
     return entries
 
 

@@ -21,7 +21,7 @@ class PositionError(ValueError):
 
 
 @dataclass(frozen=True)
-class Position:
+class TypicalPosition:
     """A typical position: its view and the cards of the viewer's hand the rule is about."""
 
     game: str
@@ -81,7 +81,7 @@ def _move(text: str, where: str) -> tuple[int, Action]:
         raise PositionError(f"{where}: {exc}") from None
 
 
-def position_of(game: str, data: Mapping[str, Any]) -> Position:
+def position_of(game: str, data: Mapping[str, Any]) -> TypicalPosition:
     """The position of some data; PositionError names the move that no longer fits."""
     tutorial = tutorials.load(game)
     part = tutorial.parts[int(data.get("part", 0))]
@@ -99,9 +99,9 @@ def position_of(game: str, data: Mapping[str, Any]) -> Position:
     if not ring <= hand:
         raise PositionError(f"{game}: ringed cards not in seat {seat}'s hand: "
                             f"{' '.join(sorted(ring - hand))}")
-    return Position(game, seat, state, ring)
+    return TypicalPosition(game, seat, state, ring)
 
 
-def build(game: str) -> Position:
+def build(game: str) -> TypicalPosition:
     """A game's typical position; KeyError when it has none."""
     return position_of(game, POSITIONS[game])

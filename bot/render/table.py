@@ -189,7 +189,7 @@ def text_rect(x: int, y: int, width: int, size: int, anchor: str = "l") -> Rect:
 
 
 @dataclass
-class Layout:
+class Placement:
     """Everything placed so far, so that nothing placed later covers it: boxes of text, badges
     and seats (nothing may overlap them), cards (text may not lie on them) and cards' indexes
     (no later card may cover one). Each placed thing keeps how to paint it, in order."""
@@ -202,9 +202,9 @@ class Layout:
     owned: dict[Any, Any] = field(default_factory=dict)  # see _owned
     forced: int = 0  # groups placed where they cover something: no free place was found
 
-    def copy(self) -> Layout:
+    def copy(self) -> Placement:
         """A layout to try a way of placing on (this one unchanged)."""
-        return Layout(list(self.solid), list(self.cards), list(self.indexes), list(self.paint),
+        return Placement(list(self.solid), list(self.cards), list(self.indexes), list(self.paint),
                       list(self.marks), self.owned)
 
     def text_free(self, r: Rect) -> bool:
@@ -280,7 +280,7 @@ def row_rects(n: int, cx: int, top: int, w: int, h: int, step: int) -> list[Rect
 
 
 @dataclass
-class Group:
+class CardGroup:
     """Cards to place together (a seat's play, the cards in front of it, a centre row) with
     a label above them or a badge on them."""
 
@@ -323,7 +323,7 @@ def _owned(owner: Owner | None, cx: int, cy: int, total: int, w: int,
         yield offset
 
 
-def _group_fits(layout: Layout, g: Group, cx: int, cy: int, w: int, h: int, step: int
+def _group_fits(layout: Placement, g: CardGroup, cx: int, cy: int, w: int, h: int, step: int
                 ) -> tuple[list[Rect], Rect | None] | None:
     n = len(g.codes)
     total = step * (n - 1) + w
@@ -357,7 +357,7 @@ def _group_fits(layout: Layout, g: Group, cx: int, cy: int, w: int, h: int, step
     return None
 
 
-def place_group(layout: Layout, g: Group, cx: int, cy: int,
+def place_group(layout: Placement, g: CardGroup, cx: int, cy: int,
                 owner: Owner | None = None,
                 offsets: Sequence[tuple[int, int]] = NEAR, required: bool = True) -> bool:
     """Place a group at the nearest free place around (cx, cy), in the largest size that
@@ -375,11 +375,11 @@ def place_group(layout: Layout, g: Group, cx: int, cy: int,
         if found:
             break
     if found is None and g.max_width > 0 and len(g.codes) > 1:  # fanned as tight as may be
-        return place_group(layout, Group(g.what, g.codes, g.sizes, 0, g.label, g.label_kind,
+        return place_group(layout, CardGroup(g.what, g.codes, g.sizes, 0, g.label, g.label_kind,
                                          g.seat, g.dim, g.winning), cx, cy, owner, offsets,
                            required)
     if found is None and g.label and not g.label_kind:  # the cards without their label
-        return place_group(layout, Group(g.what, g.codes, g.sizes, BOX_W, "", "", g.seat,
+        return place_group(layout, CardGroup(g.what, g.codes, g.sizes, BOX_W, "", "", g.seat,
                                          g.dim, g.winning), cx, cy, owner, offsets, required)
     if found is None:
         if not required:
@@ -414,7 +414,7 @@ def place_group(layout: Layout, g: Group, cx: int, cy: int,
     return True
 
 
-def place_text(layout: Layout, what: str, spots: Sequence[tuple[int, int]], text: str,
+def place_text(layout: Placement, what: str, spots: Sequence[tuple[int, int]], text: str,
                size: int, colour: tuple[int, int, int], bold: bool = False,
                anchor: str = "l", max_width: int = 560,
                offsets: Sequence[tuple[int, int]] = ((0, 0),)) -> bool:
@@ -455,10 +455,10 @@ def seat_marks(names: Sequence[str]) -> list[str]:
             for seat, mark in enumerate(found)]
 
 
-def layout_scene(scene: Scene) -> Layout:
+def layout_scene(scene: Scene) -> Placement:
     """Where everything of a scene goes: the seats by the layout of their count, then every
     other part at the nearest place where it covers nothing placed before it."""
-    layout = Layout()
+    layout = Placement()
     players = len(scene.seats)
     wrapped = [_wrap(s.lines) for s in scene.seats]
     lines = max([1, *(len(w) for w in wrapped)])
@@ -499,25 +499,25 @@ def layout_scene(scene: Scene) -> Layout:
     last = not scene.trick and bool(scene.last_trick)
     plays = [] if scene.result else scene.last_trick if last else scene.trick
 
-    def seat_cards(into: Layout, required: bool, labelled: bool = True) -> bool:
+    def seat_cards(into: Placement, required: bool, labelled: bool = True) -> bool:
         placed = True
         for seat, seat_scene in enumerate(scene.seats):
             if seat_scene.cards and not scene.result:  # the result says each seat's number
                 cx, cy = _seat_cards_spot(spots[seat], h)
-                placed &= place_group(into, Group("cards", list(seat_scene.cards),
+                placed &= place_group(into, CardGroup("cards", list(seat_scene.cards),
                                                   [(SMALL_W, SMALL_H)], BOX_W,
                                                   seat_scene.cards_label if labelled else "",
                                                   seat=seat),
                                       cx, cy, owner_of(seat), FAR, required)
         return placed
 
-    def trick(into: Layout, sizes: list[tuple[int, int]], required: bool,
+    def trick(into: Placement, sizes: list[tuple[int, int]], required: bool,
               slack: int | None = 0) -> bool:
         placed = True
         for i, (seat, codes) in enumerate(plays):
             tx, ty = trick_spot(*spots[seat], h, crowded)
             lead = i == 0 and bool(scene.lead_label)
-            group = Group("last" if last else "trick", list(codes), sizes, CARD_W + 30 * 5,
+            group = CardGroup("last" if last else "trick", list(codes), sizes, CARD_W + 30 * 5,
                           scene.lead_label if lead else "",
                           ("lead-last" if last else "lead") if lead else "",
                           seat=seat, dim=last, winning=i == scene.trick_best and not last)
@@ -572,7 +572,7 @@ def layout_scene(scene: Scene) -> Layout:
     block = len(rows) * (CARD_H + 40) + len(scene.lines[:3]) * 34
     top = CENTRE[1] - block // 2
     for label, codes in rows:
-        group = Group("row", list(codes), [(CARD_W, CARD_H), (MID_W, MID_H)], 560, label)
+        group = CardGroup("row", list(codes), [(CARD_W, CARD_H), (MID_W, MID_H)], 560, label)
         place_group(layout, group, CENTRE[0], top + 32 + CARD_H // 2, None, FAR)
         top += CARD_H + 40
     for i, text in enumerate(scene.lines[:3]):
@@ -582,7 +582,7 @@ def layout_scene(scene: Scene) -> Layout:
     return layout
 
 
-def _head(layout: Layout, scene: Scene, spots: list[tuple[int, int]], h: int) -> None:
+def _head(layout: Placement, scene: Scene, spots: list[tuple[int, int]], h: int) -> None:
     """The title and subtitle at the top left, the game's lines at the top right, each clear of
     the seats (lines that find no room there go under the title)."""
     top_band = [x for x, y in spots if y - h // 2 < 100]
@@ -618,11 +618,11 @@ def _seat_cards_spot(spot: tuple[int, int], h: int) -> tuple[int, int]:
     return x, y + h // 2 + 44 + SMALL_H // 2
 
 
-def _place_previous(layout: Layout, scene: Scene) -> None:
+def _place_previous(layout: Placement, scene: Scene) -> None:
     """The previous trick, small, in a free corner, cards in the order played, under who took
     it; when no corner is free, who took it alone."""
     codes = [c for _, cs in scene.last_trick for c in cs][:8]
-    group = Group("previous", codes, [(SMALL_W, SMALL_H)], 4 * (SMALL_W + 6),
+    group = CardGroup("previous", codes, [(SMALL_W, SMALL_H)], 4 * (SMALL_W + 6),
                   scene.last_label)
     bottom = HEIGHT - MARGIN - SMALL_H // 2 - 2
     for cx, cy in ((24 + 2 * (SMALL_W + 6), bottom), (WIDTH - 24 - 2 * (SMALL_W + 6), bottom),
@@ -633,7 +633,7 @@ def _place_previous(layout: Layout, scene: Scene) -> None:
         place_text(layout, "last", [CENTRE], scene.last_label, TEXT, WHITE, True, "m", 420, FAR)
 
 
-def _place_result(layout: Layout, result: list[str]) -> None:
+def _place_result(layout: Placement, result: list[str]) -> None:
     """A finished game's result in the middle: a heading, then every place."""
     step = 40 if len(result) <= 4 else 34
     width = max(fonts.text_width(line, NAME, True) for line in result) + 60

@@ -50,7 +50,7 @@ class Text:
 
 
 @dataclass(frozen=True)
-class Step:
+class LessonStep:
     """A learner's step: the rule that matters now, the move(s) it teaches, and why.
 
     ``offer``: the other moves to show first, where the legal moves are more than a message
@@ -67,7 +67,7 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Move:
+class ScriptedMove:
     """A computer seat's move, written into the script."""
 
     seat: int
@@ -82,7 +82,7 @@ class Part:
     options: dict[str, Any]
     deck: tuple[str, ...]
     seed: int
-    script: tuple[Step | Move, ...]
+    script: tuple[LessonStep | ScriptedMove, ...]
     #: moves of any seat played before the part begins, unseen: a part may start late in a
     #: deal (two players left, or a later game of a match)
     prelude: tuple[tuple[int, Action], ...] = ()
@@ -115,7 +115,7 @@ class Tutorial:
     @property
     def steps(self) -> int:
         """How many steps the learner goes through."""
-        return sum(1 for part in self.parts for item in part.script if isinstance(item, Step))
+        return sum(1 for part in self.parts for item in part.script if isinstance(item, LessonStep))
 
 
 def _text(raw: object, where: str) -> Text:
@@ -138,12 +138,12 @@ def _action(raw: object, where: str) -> Action:
         raise TutorialError(f"{where}: {exc}") from None
 
 
-def _item(raw: object, where: str) -> Step | Move:
+def _item(raw: object, where: str) -> LessonStep | ScriptedMove:
     if isinstance(raw, str):
         seat, _, move = raw.partition(" ")
         if not seat.isdigit() or int(seat) == LEARNER:
             raise TutorialError(f"{where}: a computer move starts with its seat (not 0)")
-        return Move(int(seat), _action(move, where))
+        return ScriptedMove(int(seat), _action(move, where))
     if isinstance(raw, Mapping):
         do = raw.get("do", [])
         if not isinstance(do, list):
@@ -155,7 +155,7 @@ def _item(raw: object, where: str) -> Step | Move:
         offer = raw.get("offer", "")
         if not isinstance(offer, str):
             raise TutorialError(f"{where}: 'offer' is moves in one string")
-        return Step(_text(raw.get("say"), where), moves, why,
+        return LessonStep(_text(raw.get("say"), where), moves, why,
                     tuple(_action(m, where) for m in offer.split()))
     raise TutorialError(f"{where}: a script entry is a computer move or a step")
 
@@ -225,12 +225,12 @@ class Lesson:
         return self.part >= len(self.tutorial.parts)
 
     @property
-    def current(self) -> Step | None:
+    def current(self) -> LessonStep | None:
         """The step the learner is at (None once done)."""
         if self.done:
             return None
         item = self._part.script[self.position]
-        assert isinstance(item, Step)
+        assert isinstance(item, LessonStep)
         return item
 
     def text(self) -> str:
@@ -340,7 +340,7 @@ class Lesson:
                     self.state = self._part.new_state(self.tutorial.rules)
                 continue
             item = script[self.position]
-            if isinstance(item, Step):
+            if isinstance(item, LessonStep):
                 return
             self._apply(item.seat, item.action)
             self.position += 1
@@ -376,7 +376,7 @@ def _replay_from(part: Part, state: State, start: int, label: str) -> list[str]:
     for i in range(start, len(part.script)):
         item = part.script[i]
         where = f"{label} entry {i + 1}"
-        if isinstance(item, Step):
+        if isinstance(item, LessonStep):
             if not item.do:
                 continue
             if LEARNER not in state.to_act:

@@ -14,7 +14,7 @@ from games.tutorials.runner import (
     MAX_CHOICES,
     NEXT,
     Lesson,
-    Step,
+    LessonStep,
     TutorialError,
     parse,
     replay,
@@ -61,7 +61,7 @@ def test_every_text_is_in_both_languages(game: str) -> None:
     texts = [tutorial.title, tutorial.summary]
     for part in tutorial.parts:
         for item in part.script:
-            if isinstance(item, Step):
+            if isinstance(item, LessonStep):
                 texts += [text for text in (item.say, item.why) if text is not None]
     for text in texts:
         assert text.key in wording.catalogue("ja"), text.key
