@@ -17,6 +17,7 @@ from bot.terminal import BadCommand, _engine_value
 from bot.translator import Translator
 from bot.web.auth import lang_of_locale
 from bot.web.model import table_model
+from bot.web.viewers import client_words
 from games import wording
 from tests.bot.sim_helpers import world
 from tests.bot.test_e2e_games import open_table
@@ -57,6 +58,7 @@ def test_the_rules_word_a_game_in_any_language_with_a_catalogue(locales: Path) -
     with pytest.raises(BadCommand, match=FRENCH_NAME):
         _engine_value(bear, "nothing", "1", 3, "fr")
     assert lang_of_locale("fr") == "fr" and lang_of_locale("de") == "en"
+    assert client_words("fr") == client_words("en")  # the page's own words: English for now
 
 
 async def test_the_slash_commands_name_the_game_in_the_new_language(locales: Path) -> None:
