@@ -147,7 +147,7 @@ class Shown:
     ringed: set[str]
 
 
-def points_text(value: float) -> str:
+def cost_points(value: float) -> str:
     """A reward difference (0–1) as points of 100: '18'."""
     return f"{value * 100:.0f}"
 
@@ -175,10 +175,10 @@ def own_move(movers: Sequence[int], seat: int, index: int) -> int:
 
 def cost_text(one: rv.Judged, lang: str) -> str:
     """'Estimated cost: 19 points (± 4)', without a margin that rounds to nothing."""
-    error = points_text(one.error)
-    if error == points_text(0.0):
-        return t("rv-cost-exact", lang, points=points_text(one.loss))
-    return t("rv-cost", lang, points=points_text(one.loss), error=error)
+    error = cost_points(one.error)
+    if error == cost_points(0.0):
+        return t("rv-cost-exact", lang, points=cost_points(one.loss))
+    return t("rv-cost", lang, points=cost_points(one.loss), error=error)
 
 
 def shown(review: rv.Review, lang: str, movers: Sequence[int]) -> list[Shown]:
