@@ -291,12 +291,15 @@ class Storage:
         """Store action ``idx`` of a table in place of any stored from ``idx`` on, in one
         transaction: after a store that failed without saying whether it was committed (a
         timeout), a move its person was told did not count may be there after all."""
+        await self.db.settle()  # and one given up on must not commit after this one
         await self.db.run(_replace_actions(table_id, idx, seat, action, user_id, how),
                           write=True)
 
     async def drop_actions(self, table_id: int, idx: int) -> int:
         """Delete a table's actions from ``idx`` on (moves whose people were told they did not
-        count); how many there were."""
+        count); how many there were. A store given up on that the database may still run is
+        waited out first, else it could commit after the delete."""
+        await self.db.settle()
         return await self.db.run(_drop_actions(table_id, idx), write=True)
 
     async def actions(self, table_id: int) -> list[ActionRow]:

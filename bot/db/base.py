@@ -70,6 +70,11 @@ class Database(ABC):
         """Run one statement per argument tuple, in one transaction."""
         await self.run(single(Step.many(sql, rows)), write=True)
 
+    async def settle(self) -> None:
+        """Wait until no statement this process gave up on can still change the database
+        (nothing to wait for here: a back end whose given-up statements end with the call)."""
+        return
+
     def appends_at_once(self) -> bool:
         """Whether :meth:`append` would now store its rows without a turn of the event loop
         (then batching appends together gains nothing)."""

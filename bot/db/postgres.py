@@ -109,6 +109,10 @@ class Postgres(Database):
     def __init__(self, pool: asyncpg.Pool) -> None:
         super().__init__()
         self.pool = pool
+        #: the server processes of connections dropped on a timeout: a frozen server that is
+        #: continued still runs what it had received (an autocommitted INSERT commits), so
+        #: what they may yet write is waited out before a failed store is undone (:meth:`settle`)
+        self.dropped: set[int] = set()
 
     @classmethod
     async def connect(cls, url: str, min_size: int = 1, max_size: int = 10) -> Postgres:
@@ -135,10 +139,29 @@ class Postgres(Database):
                 await conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
                 return await drive(plan, functools.partial(_do, conn))
         except (TimeoutError, asyncio.CancelledError):
+            self.dropped.add(conn.get_server_pid())
             conn.terminate()
             raise
         finally:
             await self.pool.release(conn, timeout=ACQUIRE_TIMEOUT)
+
+    async def settle(self) -> None:
+        """End the server processes of the connections dropped on a timeout and wait until
+        they are gone: only then can nothing they had received still be committed. Raises
+        TimeoutError while one is still there (the caller tries again later)."""
+        if not self.dropped:
+            return
+        pids = sorted(self.dropped)
+        async with self.pool.acquire(timeout=ACQUIRE_TIMEOUT) as conn:
+            for _ in range(int(COMMAND_TIMEOUT / 0.05)):
+                alive = await conn.fetch(
+                    "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE pid = ANY($1::int[])", pids)
+                if not alive:
+                    self.dropped.difference_update(pids)
+                    return
+                await asyncio.sleep(0.05)
+        raise TimeoutError(f"server processes {pids} have not ended yet")
 
     async def version(self) -> int:
         """How many migrations have run (0 for an empty database)."""

@@ -133,3 +133,49 @@ async def test_a_deal_ending_move_that_cannot_be_stored_leaves_the_game_as_store
         assert table.state.rng.getstate() == replayed.rng.getstate(), game
         assert table.state.view(0).to_dict() == replayed.view(0).to_dict(), game
         await m.cancel(table.id, HOST)
+
+
+async def test_a_store_given_up_on_cannot_commit_after_its_move_is_undone(tmp_path: Any) -> None:
+    """A frozen PostgreSQL that is continued still runs what it had received: the dropped
+    connection's INSERT can commit after the delete that undoes its move, bringing back a
+    move its person was told did not count. The delete first ends that connection's server
+    process and waits it out (``Postgres.settle``); here its transaction is still open when
+    the move is undone, and can no longer commit afterwards."""
+    import os
+
+    import asyncpg
+    import pytest
+
+    from bot.db.postgres import Postgres
+    from tests.bot.conftest import PG_ENV, with_schema
+
+    server = os.environ.get(PG_ENV, "").strip()
+    if not server:
+        pytest.skip(f"set {PG_ENV} (bash scripts/test starts a server)")
+    schema = f"test_settle_{os.getpid()}"
+    admin = await asyncpg.connect(server)
+    await admin.execute(f"CREATE SCHEMA {schema}")
+    url = with_schema(server, schema)
+    store = await Storage.open(url)
+    try:
+        table_id = await store.create_table(1, 77, "high-card", 5, [], {}, 1, "off")
+        await store.add_action(table_id, 0, 0, "play:AS", 5, "player")
+        late = await asyncpg.connect(server, server_settings={"search_path": schema})
+        try:
+            await late.execute("BEGIN")
+            await late.execute(
+                "INSERT INTO actions (table_id, idx, seat, action, user_id, how, at)"
+                " VALUES ($1, 1, 0, 'knock', 5, 'player', 0)", table_id)
+            assert isinstance(store.db, Postgres)
+            store.db.dropped.add(late.get_server_pid())  # as a store that timed out
+            assert await store.drop_actions(table_id, 1) == 0
+            with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError, OSError)):
+                await late.execute("COMMIT")  # its server process is gone
+        finally:
+            late.terminate()
+        assert [r.action for r in await store.actions(table_id)] == ["play:AS"]
+        assert not store.db.dropped
+    finally:
+        await store.close()
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        await admin.close()
