@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.bot.realbot import descendants
+
 
 def _pg_bin() -> str | None:
     """The folder of PostgreSQL's programs (the newest installed), or None."""
@@ -86,15 +88,7 @@ class ThrowawayPostgres:
         """The server's processes: the postmaster and all its children."""
         pidfile = self.dir / "data" / "postmaster.pid"
         main = int(pidfile.read_text().split()[0])
-        found, todo = [main], [main]
-        while todo:
-            pid = todo.pop()
-            for task in Path(f"/proc/{pid}/task").glob("*"):
-                with contextlib.suppress(OSError):
-                    kids = [int(k) for k in (task / "children").read_text().split()]
-                    found += kids
-                    todo += kids
-        return found
+        return [main, *descendants(main)]
 
     def freeze(self) -> None:
         """SIGSTOP every process of the server: it accepts connections at the kernel's level

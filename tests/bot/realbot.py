@@ -54,6 +54,20 @@ def environment(tmp_path: Path, sim: SimulatedDiscord | None, **extra: str) -> d
     return {k: v for k, v in env.items() if v is not None and v != "<unset>"}
 
 
+
+def descendants(pid: int) -> list[int]:
+    """The process ids of a process's descendants now, read from /proc (Linux)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            with contextlib.suppress(OSError):
+                kids = [int(k) for k in (task / "children").read_text().split()]
+                found += kids
+                todo += kids
+    return found
+
 class RealBot:
     """One ``python -m bot`` (or ``prefix + python -m bot``) child process."""
 
@@ -161,13 +175,4 @@ class RealBot:
     def children(self) -> list[int]:
         """The process ids of the child's descendants now (its workers, the forkserver)."""
         assert self.proc is not None
-        found: list[int] = []
-        todo = [self.proc.pid]
-        while todo:
-            pid = todo.pop()
-            for task in Path(f"/proc/{pid}/task").glob("*"):
-                with contextlib.suppress(OSError):
-                    kids = [int(k) for k in (task / "children").read_text().split()]
-                    found += kids
-                    todo += kids
-        return found
+        return descendants(self.proc.pid)
