@@ -159,7 +159,7 @@ class Errors(logging.Handler):
 async def serve(args: argparse.Namespace) -> int:
     """Run the server and the client process; print the figures."""
     from bot.config import ActivitySettings
-    from bot.storage import Storage
+    from bot.storage.store import Storage
     from bot.tables import TableManager
     from bot.web.app import web_server
     from bot.web.auth import dev_user_id

@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import games  # noqa: E402
-from bot.client import Deckhand  # noqa: E402
+from bot.client.deckhand import Deckhand  # noqa: E402
 from bot.tables import PLAYING, Table  # noqa: E402
 from tests.bot.fakegame import lookup  # noqa: E402
 from tests.bot.sim_helpers import make_bot, table_of, verb_of  # noqa: E402

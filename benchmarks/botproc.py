@@ -295,7 +295,7 @@ def child() -> int:
         os.environ["DECKHAND_EVENT_LOOP"] = "asyncio"
 
     from bot import eventloop
-    from bot.client import Deckhand
+    from bot.client.deckhand import Deckhand
     from bot.config import load
 
     settings = load()

@@ -5,7 +5,7 @@
 
 For each game, one match is played by the basic players from a fixed seed; at its decisions
 with more than one legal move (every third one, until ``--hints`` are taken) a hint is worked
-out as a worker does it (:func:`bot.hints.analyse_pickled`: the pickled state in, the seat's
+out as a worker does it (:func:`bot.tables.hints.analyse_pickled`: the pickled state in, the seat's
 observation made, the hard player's choice and the paired measurements within ``--budget``
 seconds). Printed per game: the hints, the time of each (p50, p99, max; the issue's target is
 p99 within 1 s at the hard budget), the measuring playouts and the deals sampled per hint.
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games
 from benchmarks.waits import percentile
-from bot.thinking import Thinker
+from bot.tables.thinking import Thinker
 from games.ai import HARD_BUDGET, get_player, observe
 from games.ai.analysis import Analysis, analyse_pickled
 

@@ -327,7 +327,7 @@ async def one_run(args: argparse.Namespace) -> int:
     """Serve ``--tables`` tables to the players (and ``--serve`` attackers); print a JSON
     line of the figures."""
     from bot.config import ActivitySettings
-    from bot.storage import Storage
+    from bot.storage.store import Storage
     from bot.tables import TableManager
     from bot.web.app import web_server
     from bot.web.auth import dev_user_id

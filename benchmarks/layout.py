@@ -1,4 +1,4 @@
-"""Table pictures against the layout's rules (:mod:`bot.render.collisions`) over many random
+"""Table pictures against the layout's rules (:mod:`bot.pictures.collisions`) over many random
 positions: per game and seat count, how many positions break a rule and which rules, in both
 languages, and how long laying out and checking one picture takes (no painting).
 
@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games
-from bot.render import collisions
-from bot.render.__main__ import SAMPLE_NAMES
+from bot.pictures import collisions
+from bot.pictures.__main__ import SAMPLE_NAMES
 
 NAMES = {"en": SAMPLE_NAMES, "ja": [f"席{n}" for n in range(1, 9)]}
 

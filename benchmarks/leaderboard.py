@@ -30,10 +30,10 @@ from urllib.parse import urlsplit, urlunsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
-from bot.db import is_postgres
-from bot.ratings import ALL_GAMES
-from bot.records import Records
-from bot.storage import Storage
+from bot.storage.db import is_postgres
+from bot.storage.ratings import ALL_GAMES
+from bot.storage.records import Records
+from bot.storage.store import Storage
 from cogs.stats import board_png
 
 GUILD = 1

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games
 from benchmarks.waits import percentile
-from bot.model import PLAYING, Seat, Table
-from bot.position import position_of
+from bot.tables.model import PLAYING, Seat, Table
+from bot.tables.position import position_of
 from cogs.panel_views import hand_payload
 
 PEOPLE = 2  # seats held by people, as in benchmarks/bot.py; the others are computers

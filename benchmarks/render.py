@@ -28,9 +28,9 @@ from typing import Any
 from PIL import Image
 
 import games
-from bot.avatars import shrink
-from bot.render import fonts, hand_png, playable_cards, table_png
-from bot.render.__main__ import SAMPLE_NAMES, gallery_states
+from bot.pictures import fonts, hand_png, playable_cards, table_png
+from bot.pictures.__main__ import SAMPLE_NAMES, gallery_states
+from bot.pictures.avatars import shrink
 
 
 def _avatar(seed: int) -> bytes:

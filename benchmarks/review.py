@@ -8,7 +8,7 @@ every decision screened, the largest losses sharpened (``games.ai.review``, ``--
 search in all, default the bot's). Printed per game: the moves, the decisions judged, the
 costly ones found, the wall time of the review and its replays' share.
 
-``--bot`` makes it through the bot's path instead: :class:`bot.review.Reviewer` with two
+``--bot`` makes it through the bot's path instead: :class:`bot.tables.review.Reviewer` with two
 worker processes behind the thinking scheduler, which gives a review one of them (the other
 stays free for live moves): the time from asking to the review in hand, worker start-up
 included (the pool is started first and not counted).
@@ -51,8 +51,8 @@ def whole_game(gid: str, seed: int) -> rv.Game:
 
 async def through_the_bot(game: rv.Game, seconds: float) -> tuple[rv.Review, float]:
     """The review made by the bot's Reviewer (two workers, the scheduler's spare slot)."""
-    from bot.review import Reviewer
-    from bot.thinking import Thinker
+    from bot.tables.review import Reviewer
+    from bot.tables.thinking import Thinker
 
     thinker = Thinker("normal", workers=2)
     await thinker.pool.ready()

@@ -12,7 +12,7 @@ language is a folder of catalogues: a Discord locale finds it by its name ('fr',
 
 The table service words its messages here, so this module does not import discord.py (nor
 aiohttp): the service stays Discord-free (tests/bot/test_service_imports.py). The slash
-commands' translator, which only the Discord client needs, is :mod:`bot.translator`.
+commands' translator, which only the Discord client needs, is :mod:`bot.client.translator`.
 """
 
 from __future__ import annotations

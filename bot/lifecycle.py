@@ -6,7 +6,7 @@ Exit statuses: 0 after a stop that was asked for (SIGTERM, SIGINT/Ctrl-C) and af
 failed unexpectedly; 2 when a setting must be changed (a malformed value, a token Discord
 refuses, a database that refuses the bot or cannot be opened).
 
-Both signals start the same stop (:meth:`bot.client.Deckhand.close`); a second signal while
+Both signals start the same stop (:meth:`bot.client.deckhand.Deckhand.close`); a second signal while
 stopping is noted and otherwise ignored, the stop being bounded anyway. The handlers are
 installed on the event loop, so they work for PID 1 in a container too (where a signal without
 a handler is ignored).
@@ -30,7 +30,7 @@ from bot.config import Settings, db_backend, describe_db, run_command
 from bot.web.app import ServeFailed
 
 if TYPE_CHECKING:
-    from bot.client import Deckhand
+    from bot.client.deckhand import Deckhand
 
 log = logging.getLogger("bot")
 
@@ -226,7 +226,7 @@ async def run(settings: Settings, *, only_sync: bool = False) -> int:
     """Open the database and the bot, serve until a signal stops it (or, ``only_sync``, log in
     and send the commands to Discord), then close everything: the exit status. A start that
     fails raises :class:`StartFailed` once everything opened is closed again."""
-    from bot.client import Deckhand
+    from bot.client.deckhand import Deckhand
 
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()

@@ -2,15 +2,15 @@
 
 The same :class:`bot.tables.TableManager` the Discord cogs call: the terminal opens a table for
 one person (user id :data:`PERSON`) and computer players, starts it, and from then on reads
-only :class:`bot.position.Position` snapshots and the service's typed events (the computers'
-moves arrive as :class:`bot.events.MoveApplied`, printed as they come). It never holds a game
+only :class:`bot.tables.position.Position` snapshots and the service's typed events (the computers'
+moves arrive as :class:`bot.tables.events.MoveApplied`, printed as they come). It never holds a game
 state. Every move goes through :meth:`TableManager.act` and is stored before it is shown, as in
 Discord; a game broken off (end of input, Ctrl-C) stays stored as it was.
 
 The games' words (the table, moves, events) come from each game's ``view_text``,
 ``action_text`` and ``event_text`` through ``position.rules``; the terminal's own sentences are
 those of ``python -m games play`` (:mod:`games.cli_text`), the refusals and results the bot's
-(:mod:`bot.i18n`, :mod:`bot.results`).
+(:mod:`bot.i18n`, :mod:`bot.tables.results`).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import TextIO
 
 import games
+from bot.client.tree import refusal_text
 from bot.i18n import t
-from bot.results import deal_title, tally_lines
-from bot.storage import Storage
+from bot.storage.store import Storage
 from bot.tables import (
     COMPUTER_LEVELS,
     PLAYING,
@@ -45,7 +45,7 @@ from bot.tables import (
     TableEvent,
     TableManager,
 )
-from bot.tree import refusal_text
+from bot.tables.results import deal_title, tally_lines
 from games.cards import Card, pretty, show
 from games.cli import MenuLine, line_number, menu, shown, whole_argument
 from games.cli_text import LANGS, say

@@ -3,7 +3,8 @@
 Workers start from a forkserver (never ``fork`` from a running event loop with threads), are
 warmed up before the pool is used, and a pool whose worker died is replaced in the background.
 Every worker ends when the bot's process is gone (:mod:`bot.orphans`), even if the bot was
-killed. :class:`bot.thinking.Thinker` and :class:`bot.render.painter.Painter` each keep one.
+killed. :class:`bot.tables.thinking.Thinker` and :class:`bot.pictures.painter.Painter` each keep
+one.
 """
 
 from __future__ import annotations

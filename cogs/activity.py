@@ -19,7 +19,7 @@ from cogs import ids
 from cogs.board import Interaction
 
 if TYPE_CHECKING:
-    from bot.client import Deckhand
+    from bot.client.deckhand import Deckhand
 
 log = logging.getLogger(__name__)
 

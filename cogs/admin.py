@@ -16,12 +16,12 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.client import shard_of
+from bot.client.deckhand import shard_of
 from bot.config import db_backend
 from bot.i18n import lang_of, t
 
 if TYPE_CHECKING:
-    from bot.client import Deckhand
+    from bot.client.deckhand import Deckhand
 
 Interaction = discord.Interaction[Any]
 

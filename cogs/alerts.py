@@ -29,14 +29,14 @@ import discord
 from bot import lane, logs, tasks
 from bot.config import TIMER_SECONDS
 from bot.i18n import t
-from bot.position import Position
 from bot.tables import PLAYING, Refusal, Table, TableManager
+from bot.tables.position import Position
 from cogs import discord_errors, ids
 from cogs.prefs import Preferences
 from cogs.views import StaticView, button_item, game_name
 
 if TYPE_CHECKING:
-    from bot.client import Deckhand
+    from bot.client.deckhand import Deckhand
 
 log = logging.getLogger(__name__)
 

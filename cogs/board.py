@@ -20,14 +20,14 @@ import discord
 from bot import lane, logs, tasks
 from bot.i18n import lang_of, t
 from bot.names import plain
-from bot.position import Position
 from bot.tables import CANCELLED, FINISHED, Table, TableEvent
+from bot.tables.position import Position
 from cogs import discord_errors
 from cogs.guards import is_private
 from cogs.views import Payload, card_words, table_payload
 
 if TYPE_CHECKING:
-    from bot.client import Deckhand
+    from bot.client.deckhand import Deckhand
 
 log = logging.getLogger(__name__)
 #: seconds the log of a finished or cancelled table is kept after its last edit

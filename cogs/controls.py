@@ -15,9 +15,9 @@ from PIL import Image
 
 from bot.i18n import t
 from bot.names import plain
-from bot.position import Position
-from bot.render import hand_png_async, table_png_async
+from bot.pictures import hand_png_async, table_png_async
 from bot.tables import Table
+from bot.tables.position import Position
 from cogs import ids
 
 # Pillow imports its format plugins lazily on the first save; two pictures drawn at once in

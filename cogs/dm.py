@@ -10,14 +10,14 @@ import discord
 
 from bot import tasks
 from bot.i18n import lang_of, t
-from bot.position import Position
 from bot.tables import PLAYING, Table
+from bot.tables.position import Position
 from cogs.hands import Hands
 from cogs.prefs import Preferences
 from cogs.views import game_name
 
 if TYPE_CHECKING:
-    from bot.client import Deckhand
+    from bot.client.deckhand import Deckhand
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import discord
 
-from bot.position import Position
 from bot.tables import PLAYING, Refusal, Table
+from bot.tables.position import Position
 
 Interaction = discord.Interaction[Any]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import t
-from bot.position import Position
 from bot.tables import CANCELLED, PLAYING, Table, TableManager
+from bot.tables.position import Position
 from cogs.board import TableMessages
 from cogs.prefs import Preferences
 from cogs.views import Payload, StaticView, hand_payload

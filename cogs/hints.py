@@ -1,14 +1,15 @@
 """The panel's Hint button: answered at once ("thinking…"), the hint follows privately.
 
-A thin adapter over :mod:`bot.hints`: the manager checks the table allows hints, that it is the
+A thin adapter over :mod:`bot.tables.hints`: the manager checks the table allows hints, that it is
+the
 person's turn at the position the button was drawn for, thinks it off the event loop and
 counts it; this part only answers the click and words the answer.
 """
 
 from __future__ import annotations
 
-from bot.hints import hint_text
 from bot.tables import Refusal, Table, TableManager
+from bot.tables.hints import hint_text
 from cogs import ids
 from cogs.guards import Interaction, playing, private_only, seat_of
 

@@ -17,7 +17,7 @@ BUTTON_VERBS = (
     "hand", "back", "manage",  # public table
     "open",  # the public table's Open table: the Activity, in that channel
     "act", "page", "view",  # a player's hand
-    "hint",  # a player's hint (bot/hints.py)
+    "hint",  # a player's hint (bot/tables/hints.py)
 )
 SELECT_VERBS = (
     "opt", "timer", "swap", "level", "hints",  # option menus

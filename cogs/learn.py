@@ -21,11 +21,11 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.client.tree import refusal_text, reply
 from bot.i18n import lang_of, t
-from bot.render import hand_alt, hand_png_async, playable_cards
-from bot.storage import UserSettings
+from bot.pictures import hand_alt, hand_png_async, playable_cards
+from bot.storage.store import UserSettings
 from bot.tables import Refusal
-from bot.tree import refusal_text, reply
 from cogs import ids
 from cogs.views import COG as PLAY_COG
 from cogs.views import HAND_FILE, StaticView
@@ -33,7 +33,7 @@ from games import tutorials
 from games.tutorials.runner import NEXT, Lesson
 
 if TYPE_CHECKING:
-    from bot.client import Deckhand
+    from bot.client.deckhand import Deckhand
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]

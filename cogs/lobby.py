@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import discord
 
+from bot.client.tree import reply
 from bot.i18n import lang_of, t
 from bot.tables import LOBBY, Refusal, Table, TableManager
-from bot.tree import reply
 from cogs import ids
 from cogs.board import Interaction, TableMessages
 from cogs.guards import can_manage, is_private, own_message, private_only

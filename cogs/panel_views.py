@@ -9,9 +9,9 @@ import discord
 
 from bot.i18n import move_word, t
 from bot.names import plain
-from bot.position import Position
-from bot.render import hand_alt
+from bot.pictures import hand_alt
 from bot.tables import CANCELLED, FINISHED
+from bot.tables.position import Position
 from cogs import ids
 from cogs.controls import (
     PAGE,
@@ -122,7 +122,7 @@ def hand_payload(position: Position, lang: str, group_page: tuple[int, int] = (0
                 f"{t('more', lang)} ({where})",
                 ids.make("page", position.table_id, position.version,
                          f"{number}.{page + 1}")))
-    if hints:  # the table allows hints (bot.hints)
+    if hints:  # the table allows hints (bot.tables.hints)
         nav.append(button_item(t("hint", lang),
                                ids.make("hint", position.table_id, position.version)))
     if keep:
@@ -135,7 +135,7 @@ def hand_payload(position: Position, lang: str, group_page: tuple[int, int] = (0
             view.add_item(button)
     snapshot = position.own  # shared by the position's snapshots, and nobody changes a view
     assert snapshot is not None
-    # the cards some move names (the text form's cards: bot.render.playable_cards)
+    # the cards some move names (the text form's cards: bot.pictures.playable_cards)
     playable = {str(c) for action in legal for c in action.cards}
     picture = Picture("hand", snapshot,
                       ("hand", position.table_id, position.version, seat, four_colour),

@@ -31,8 +31,8 @@ import discord
 from bot import lane, logs, tasks
 from bot.i18n import t
 from bot.lane import Lane
-from bot.position import Position
 from bot.tables import PLAYING, Refusal, Table, TableManager
+from bot.tables.position import Position
 from cogs.hands import Hands, Shown, shows
 from cogs.views import Payload
 

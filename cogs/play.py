@@ -22,11 +22,12 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot import avatars, logs
+from bot import logs
+from bot.client.tree import refusal_text, reply, server_only
 from bot.i18n import lang_of, t
-from bot.render.warmup import warm_up
+from bot.pictures import avatars
+from bot.pictures.warmup import warm_up
 from bot.tables import DealEnded, Refusal, Table, TableEvent, TableOpened
-from bot.tree import refusal_text, reply, server_only
 from cogs import discord_errors, ids
 from cogs.activity import ActivityControls
 from cogs.alerts import Alerts
@@ -44,7 +45,7 @@ from cogs.turn import TurnControls
 from cogs.views import COG
 
 if TYPE_CHECKING:
-    from bot.client import Deckhand
+    from bot.client.deckhand import Deckhand
 
 log = logging.getLogger(__name__)
 #: a component's handler: (interaction, table, its custom id, values chosen, language)

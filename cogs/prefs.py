@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from bot.storage import Storage, UserSettings
+from bot.storage.store import Storage, UserSettings
 
 
 class Preferences:

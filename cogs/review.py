@@ -1,6 +1,6 @@
 """The review after a game: the "My review" button of a finished table, and ``/review``.
 
-A thin adapter over :mod:`bot.review`. Only a person who played the game gets a review, their
+A thin adapter over :mod:`bot.tables.review`. Only a person who played the game gets a review, their
 own, privately: an ephemeral answer, or a direct message for those who chose DMs. The review
 is computed in the background, in the computers' spare time; the press is answered at once
 ("being prepared", or "later" when the computers are busy with live games) and the review
@@ -26,17 +26,17 @@ from discord.ext import commands
 
 import games
 from bot import logs, tasks
+from bot.client.tree import answer_or_refuse, own_component, refusal_text, reply, server_only
 from bot.i18n import lang_of, t
-from bot.model import FINISHED
-from bot.position import Position
-from bot.render import hand_alt, hand_png_async
-from bot.review import Key, Reviewer, game_of, own_moves, seat_of, shown, summary
+from bot.pictures import hand_alt, hand_png_async
 from bot.tables import Refusal
-from bot.tree import answer_or_refuse, own_component, refusal_text, reply, server_only
+from bot.tables.model import FINISHED
+from bot.tables.position import Position
+from bot.tables.review import Key, Reviewer, game_of, own_moves, seat_of, shown, summary
 from games.ai.review import Review
 
 if TYPE_CHECKING:
-    from bot.client import Deckhand
+    from bot.client.deckhand import Deckhand
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]

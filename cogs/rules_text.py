@@ -8,8 +8,8 @@ from typing import Any
 
 import discord
 
-from bot import rules_pictures
 from bot.i18n import t
+from bot.pictures import rules_pictures
 from cogs.views import option_value_text
 from games.core import Option, Rules
 

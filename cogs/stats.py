@@ -1,7 +1,8 @@
 """The records cog: /leaderboard, /stats, /history, /replay and /privacy forget-me.
 
 Every finished game is recorded through the table manager's finish hook (and, after a crash,
-by :meth:`bot.records.Records.catch_up` when the cog loads). Answers are private to the caller;
+by :meth:`bot.storage.records.Records.catch_up` when the cog loads). Answers are private to the
+caller;
 their buttons carry ``dhs:<verb>:...`` custom ids and are routed here.
 """
 
@@ -21,20 +22,20 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 from PIL import Image, ImageDraw
 
-from bot import logs, results
+from bot import logs
+from bot.client.tree import answer_or_refuse, own_component, reply, server_only
 from bot.i18n import lang_of, plural, t
 from bot.names import plain
-from bot.ratings import ALL_GAMES
-from bot.records import LeaderboardPage, Records
-from bot.render import table_png_async
-from bot.render.fonts import draw_text, fit, text_tile, text_width
-from bot.render.table import png
-from bot.replay import replay
-from bot.tables import Refusal
-from bot.tree import answer_or_refuse, own_component, reply, server_only
+from bot.pictures import table_png_async
+from bot.pictures.fonts import draw_text, fit, text_tile, text_width
+from bot.pictures.table import png
+from bot.storage.ratings import ALL_GAMES
+from bot.storage.records import LeaderboardPage, Records
+from bot.tables import Refusal, results
+from bot.tables.replay import replay
 
 if TYPE_CHECKING:
-    from bot.client import Deckhand
+    from bot.client.deckhand import Deckhand
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]

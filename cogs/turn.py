@@ -1,6 +1,6 @@
 """The turn's controls: a player's live panel and its moves, I'm back, and the host's menu in
 play (the panels' edits are in :mod:`cogs.panels`, the alerts in :mod:`cogs.alerts`, the DM
-turns in :mod:`cogs.dm`; the manager's timers and computers in :mod:`bot.turns`)."""
+turns in :mod:`cogs.dm`; the manager's timers and computers in :mod:`bot.tables.turns`)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 
 import discord
 
+from bot.client.tree import refusal_text, reply
 from bot.i18n import t
 from bot.names import plain
 from bot.tables import LOBBY, PLAYING, Cards, Choice, Refusal, Table, TableManager
-from bot.tree import refusal_text, reply
 from cogs import ids
 from cogs.board import Interaction
 from cogs.guards import can_manage, playing, private_only, seat_of

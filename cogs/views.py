@@ -1,6 +1,6 @@
 """Messages and controls built from a table: the lobby, the public table, a player's hand.
 
-Everything is built from a :class:`bot.position.Position` (never a game state): everything
+Everything is built from a :class:`bot.tables.position.Position` (never a game state): everything
 public from its public view and events already stripped for a spectator, so no hidden card
 can reach a public message; a hand's controls come only from the seat's legal moves.
 
@@ -15,12 +15,12 @@ from typing import Any
 
 import discord
 
-from bot import avatars
 from bot.i18n import LANGS, t
 from bot.names import plain
-from bot.position import Position
-from bot.results import position_results
+from bot.pictures import avatars
 from bot.tables import CANCELLED, FINISHED, LOBBY
+from bot.tables.position import Position
+from bot.tables.results import position_results
 from cogs import ids
 from cogs.controls import (
     COG,

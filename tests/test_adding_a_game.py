@@ -21,9 +21,9 @@ import pytest
 from PIL import Image
 
 import games
-from bot.hints import GOAL_GAMES
-from bot.render import table_png
-from bot.render.scenes import SCENES, scene_for
+from bot.pictures import table_png
+from bot.pictures.scenes import SCENES, scene_for
+from bot.tables.hints import GOAL_GAMES
 from games import positions, registry, tutorials, wording
 from games.ai import basic_policy, get_player, observe
 from tests import example_duel
@@ -43,7 +43,7 @@ class Places:
     modules: Mapping[str, str]  # game id -> its rules module (games/registry.py)
     lessons: frozenset[str]  # games/tutorials
     rules_pictures: frozenset[str]  # games/positions.py
-    layouts: frozenset[str]  # bot/render/scenes.py
+    layouts: frozenset[str]  # bot/pictures/scenes.py
     catalogue: Callable[[str], Mapping[str, str]]  # a language's messages
     read: Callable[[str], str | None]  # a file of the repository, None when there is none
     has_basic: Callable[[str], bool]  # games/ai/<module>.py's basic player
@@ -104,7 +104,7 @@ CHECKS: list[tuple[str, Callable[[str, Places], list[str]]]] = [
         f"no caption rules-picture-{g} in games/locales/{lang}/rules.po" for lang in LANGS
         if f"rules-picture-{g}" not in p.catalogue(lang)]),
     ("picture layout", lambda g, p: [] if g in p.layouts
-     else ["no picture layout in bot/render/scenes.py (SCENES)"]),
+     else ["no picture layout in bot/pictures/scenes.py (SCENES)"]),
     ("catalogue words", lambda g, p: [
         f"no {what} {key} in games/locales/{lang}/game_text.po" for lang in LANGS
         for what, key in _game_words(g) if key not in p.catalogue(lang)]),
@@ -176,7 +176,7 @@ WITHOUT: dict[str, tuple[dict[str, object], str]] = {
                               "game 'spar' has no caption rules-picture-spar in "
                               "games/locales/ja/rules.po"),
     "picture layout": ({"layouts": frozenset(SCENES) - {"spar"}},
-                       "game 'spar' has no picture layout in bot/render/scenes.py (SCENES)"),
+                       "game 'spar' has no picture layout in bot/pictures/scenes.py (SCENES)"),
     "catalogue words": ({"catalogue": _catalogue_without("game-name-spar")},
                         "game 'spar' has no catalogue name game-name-spar in "
                         "games/locales/ja/game_text.po"),
@@ -215,7 +215,7 @@ def test_the_skeleton_alone_is_told_every_part_it_lacks(duel_registered: str) ->
     assert duel_registered in games.ids() and games.get(duel_registered) is example_duel.RULES
     found = missing(duel_registered)
     for sentence in ["game 'duel' has no lesson in games/tutorials",
-                     "game 'duel' has no picture layout in bot/render/scenes.py (SCENES)",
+                     "game 'duel' has no picture layout in bot/pictures/scenes.py (SCENES)",
                      "game 'duel' has no rules page docs/rules/duel.md",
                      "game 'duel' has no rules page docs/rules/ja/duel.md",
                      "game 'duel' has no typical position in games/positions.py",
@@ -268,7 +268,7 @@ async def test_the_skeleton_is_played_through_the_service_discord_and_a_picture(
 
 
 def test_the_skeleton_is_drawn(duel_registered: str) -> None:
-    """bot/render draws a Duel table from its view: its name as the title, a seat per player
+    """bot/pictures draws a Duel table from its view: its name as the title, a seat per player
     with its cards, the trick in the middle (the shared parts: no layout of its own yet)."""
     state = games.get(duel_registered).new_game(2, seed=3)
     player, rng = get_player("basic", duel_registered), random.Random(3)

@@ -44,6 +44,6 @@ def test_every_name_on_the_page_exists(dotted: str) -> None:
 
 def test_a_name_that_is_gone_is_caught() -> None:
     with pytest.raises(AttributeError):
-        resolve("bot.turns.Turns.no_such_method")
+        resolve("bot.tables.turns.Turns.no_such_method")
     with pytest.raises(AttributeError):
         resolve("cogs.no_such_module.Thing")

@@ -31,8 +31,8 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
-from bot.avatars import CACHE
 from bot.config import dev_mode_refused, loopback_host
+from bot.pictures.avatars import CACHE
 from bot.tables import TableManager
 from bot.web.auth import Auth, SignInFailed, dev_user_id, lang_of_locale, origin_allowed
 from bot.web.discord_calls import TryLater

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.model import CANCELLED, FINISHED, PLAYING, Move
-from bot.position import Position
-from bot.render.scenes import scene_for
-from bot.render.table import Scene
+from bot.pictures.scenes import scene_for
+from bot.pictures.table import Scene
+from bot.tables.model import CANCELLED, FINISHED, PLAYING, Move
+from bot.tables.position import Position
 from games import wording
 from games.cards import RANKS, SUITS, parse, pretty
 from games.core import Action, Event, Rules

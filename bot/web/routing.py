@@ -5,7 +5,7 @@ Each process runs a slice of the bot's shards (``DECKHAND_SHARDS``) and only the
 guilds on its shards. At start it opens a listener of its own for the other processes, apart
 from the public web table, on the address they share (``DECKHAND_WEB_INTERNAL_URL``; by
 default ``127.0.0.1`` and a free port: processes on one machine), and records that address for
-each of its shards in the database (:meth:`bot.storage.Storage.set_web_route`). A viewer's
+each of its shards in the database (:meth:`bot.storage.store.Storage.set_web_route`). A viewer's
 socket may reach any process (the reverse proxy chooses); once the person and the instance are
 checked there, a process that does not own the channel's guild opens a socket to the owner's
 listener with a vouch, and pipes the frames both ways. All logic runs in the owner; the
@@ -41,7 +41,7 @@ from bot.web.viewers import Person, Viewers, error
 from games import wording
 
 if TYPE_CHECKING:
-    from bot.storage import Storage
+    from bot.storage.store import Storage
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ ROUTER = web.AppKey("router", object)
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
-    """The shard that carries a guild (Discord's rule, as :func:`bot.client.shard_of`)."""
+    """The shard that carries a guild (Discord's rule, as :func:`bot.client.deckhand.shard_of`)."""
     return (guild_id >> 22) % shard_count
 
 

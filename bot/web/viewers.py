@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import tasks
-from bot.events import TableEvent
-from bot.model import CANCELLED, FINISHED, Refusal, Table
-from bot.position import Position
 from bot.tables import Cards, Choice, TableManager
+from bot.tables.events import TableEvent
+from bot.tables.model import CANCELLED, FINISHED, Refusal, Table
+from bot.tables.position import Position
 from bot.web.model import News, last_of, news_of, public_part, you_part
 from games import wording
 from games.core import OptionError

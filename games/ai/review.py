@@ -20,7 +20,7 @@ review lists the :data:`SHOWN` costliest. With ``iterations`` every step is a pu
 the record and the seat; with seconds it follows the clock.
 
 The steps are separate functions so that a caller can spread them over workers and time
-slices (the bot does: :mod:`bot.review`); :func:`review` runs them all at once.
+slices (the bot does: :mod:`bot.tables.review`); :func:`review` runs them all at once.
 """
 
 from __future__ import annotations

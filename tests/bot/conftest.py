@@ -19,8 +19,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pytest
 
-from bot.db import POSTGRESQL, SQLITE
-from bot.storage import Storage
+from bot.storage.db import POSTGRESQL, SQLITE
+from bot.storage.store import Storage
 from bot.tables import TableEvent, TableManager
 from tests.bot import sim_helpers
 from tests.bot.fakegame import lookup

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import games
-from bot.client import Deckhand
+from bot.client.deckhand import Deckhand
 from bot.config import Settings
-from bot.storage import Storage
+from bot.storage.store import Storage
 from tests.bot.fakegame import RULES as HIGH_CARD
 from tests.bot.fakegame import lookup
 from tests.discord_sim import SimChannel, SimGuild, SimMessage, SimulatedDiscord, SimUser

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.client import Deckhand
+from bot.client.deckhand import Deckhand
 from tests.bot.sim_helpers import button, make_bot, table_of
 from tests.discord_sim import SimChannel, SimGuild, SimulatedDiscord, SimUser
 
@@ -238,7 +238,7 @@ async def test_an_app_with_activities_but_none_configured_is_told_what_to_set(
         [put] = puts(sim)
         assert put.status == 400 and put.response["code"] == 50240
         assert len(entry_points(sim.commands())) == 1  # Discord deleted nothing
-        told = [r.getMessage() for r in caplog.records if r.name == "bot.tree"]
+        told = [r.getMessage() for r in caplog.records if r.name == "bot.client.tree"]
         assert any("DISCORD_CLIENT_ID" in line and "Developer Portal" in line for line in told)
         await bot.manager.close()
         await bot.store.close()

@@ -15,9 +15,9 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.client import Deckhand
+from bot.client.deckhand import Deckhand
 from bot.config import ConfigError, load
-from bot.db import POSTGRESQL
+from bot.storage.db import POSTGRESQL
 from bot.web.app import ServeFailed, session_protocols
 from bot.web.auth import Auth
 from bot.web.routing import FORWARD_PATH, HEADER, VOUCH_SECONDS, Router, router_of

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.position import position_of
+from bot.tables.position import position_of
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import button, verb_of, world
 from tests.bot.test_e2e_games import open_table, quick_options

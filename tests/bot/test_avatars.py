@@ -9,8 +9,8 @@ import io
 import pytest
 from PIL import Image
 
-from bot import avatars
-from bot.avatars import AvatarCache
+from bot.pictures import avatars
+from bot.pictures.avatars import AvatarCache
 
 
 def png(colour: tuple[int, int, int], size: tuple[int, int] = (300, 200)) -> bytes:

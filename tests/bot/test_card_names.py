@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 import games
-from bot import results
-from bot.render import hand_alt
+from bot.pictures import hand_alt
+from bot.tables import results
 from games import tutorials
 from games.cards import BLACK_JOKER, RED_JOKER, pretty
 from games.core import State, Tally

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.model import Seat, Table
-from bot.position import position_of
+from bot.tables.model import Seat, Table
+from bot.tables.position import position_of
 from cogs import ids
 from cogs.panel_views import hand_payload, set_key, value_codes
 from games import registry

@@ -13,8 +13,8 @@ import pytest
 
 import cogs
 import games
-from bot.model import PLAYING, Seat, Table
-from bot.position import position_of
+from bot.tables.model import PLAYING, Seat, Table
+from bot.tables.position import position_of
 from cogs import ids
 from cogs.hands import shows
 from cogs.play import PlayCog

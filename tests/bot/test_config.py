@@ -160,7 +160,7 @@ def test_a_malformed_scheduler_switch_stops_the_start_with_a_sentence(raw: str) 
 
 
 async def test_the_scheduler_setting_reaches_the_thinker(tmp_path: Path) -> None:
-    from bot.storage import Storage
+    from bot.storage.store import Storage
     from bot.tables import TableManager
 
     store = await Storage.open(str(tmp_path / "deckhand.sqlite3"))

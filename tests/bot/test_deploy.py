@@ -16,9 +16,9 @@ from pathlib import Path
 
 import discord
 
-from bot.client import Deckhand
+from bot.client.deckhand import Deckhand
 from bot.config import Settings
-from bot.storage import Storage
+from bot.storage.store import Storage
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import game_ids
 from tests.discord_sim import SimulatedDiscord
@@ -209,7 +209,7 @@ def test_docker_run_takes_the_token_from_the_environment() -> None:
 
 
 def test_the_guide_promises_the_stop_the_code_makes() -> None:
-    from bot.client import DRAIN_SECONDS, STOP_SECONDS
+    from bot.client.deckhand import DRAIN_SECONDS, STOP_SECONDS
 
     guide = " ".join(GUIDE.read_text().split())
     assert f"for up to {DRAIN_SECONDS:g} s" in guide
@@ -244,7 +244,7 @@ def test_the_restore_step_gives_the_file_to_the_image_user_and_group() -> None:
 def test_the_readme_commands_run_from_a_clone() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "`.venv/bin/python -m games play twenty-two --players 4`" in readme
-    assert "`.venv/bin/python -m bot.render gallery DIR`" in (
+    assert "`.venv/bin/python -m bot.pictures gallery DIR`" in (
         ROOT / "docs" / "architecture.md").read_text()
     bare = re.findall(r"(?<![/\w.])python -m \S+", readme)
     assert bare == [], f"run these with .venv/bin/python: {bare}"

@@ -11,8 +11,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot import avatars
-from bot.render import table_png
+from bot.pictures import avatars, table_png
 from tests.bot.sim_helpers import World, button, verb_of, world
 from tests.bot.test_e2e_games import make_a_move, open_table
 from tests.bot.test_e2e_pictures import version_of

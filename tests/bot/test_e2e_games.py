@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import games
-from bot.render import table_png
+from bot.pictures import table_png
 from bot.tables import FINISHED
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import (

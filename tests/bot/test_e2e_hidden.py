@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from bot.position import position_of
-from bot.render import hand_png
+from bot.pictures import hand_png
+from bot.tables.position import position_of
 from cogs.views import Picture
 from games.cards import parse, pretty
 from tests.bot.sim_helpers import World, world

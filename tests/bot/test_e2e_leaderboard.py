@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.render import table_png
+from bot.pictures import table_png
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import World, card_forms, world
 from tests.bot.test_e2e_games import PublicWatch, open_table, play_to_the_end

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.render import hand_alt, hand_png, playable_cards, table_png
+from bot.pictures import hand_alt, hand_png, playable_cards, table_png
 from tests.bot.sim_helpers import button, world
 from tests.bot.test_e2e_games import open_table
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import games
 from bot.i18n import t
-from bot.rules_pictures import caption, draw
+from bot.pictures.rules_pictures import caption, draw
 from tests.bot.sim_helpers import world
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage import Storage
+from bot.storage.store import Storage
 from bot.tables import CANCELLED, PLAYING
 from tests.bot.sim_helpers import button, make_bot, table_of, world
 from tests.bot.test_e2e_games import open_table

@@ -6,8 +6,8 @@ import asyncio
 import json
 from pathlib import Path
 
-from bot.render import hand_png, playable_cards
-from bot.storage import UserSettings
+from bot.pictures import hand_png, playable_cards
+from bot.storage.store import UserSettings
 from tests.bot.sim_helpers import button, world
 from tests.bot.test_e2e_games import open_table
 

@@ -8,9 +8,9 @@ import contextlib
 import random
 from pathlib import Path
 
-from bot.client import Deckhand, shard_of
+from bot.client.deckhand import Deckhand, shard_of
 from bot.config import Settings
-from bot.storage import Storage
+from bot.storage.store import Storage
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import World, button, game_ids, table_of
 from tests.bot.test_e2e_games import PublicWatch, open_table, play_to_the_end

@@ -9,7 +9,7 @@ import random
 import re
 from pathlib import Path
 
-from bot.review import own_move
+from bot.tables.review import own_move
 from cogs.review import ReviewCog
 from tests.bot.sim_helpers import world
 from tests.bot.test_e2e_games import PublicWatch, open_table, play_to_the_end

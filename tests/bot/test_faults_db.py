@@ -32,7 +32,7 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 
-from bot.events import TableEvent
+from bot.tables.events import TableEvent
 from tests.bot import sim_helpers
 from tests.bot.conftest import with_schema
 from tests.bot.dbfaults import ThrowawayPostgres

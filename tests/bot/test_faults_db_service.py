@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.storage import Storage
+from bot.storage.store import Storage
 from bot.tables import FINISHED, PLAYING, TableManager
 from tests.bot.conftest import Recorder
 
@@ -146,7 +146,7 @@ async def test_a_store_given_up_on_cannot_commit_after_its_move_is_undone(tmp_pa
     import asyncpg
     import pytest
 
-    from bot.db.postgres import Postgres
+    from bot.storage.db.postgres import Postgres
     from tests.bot.conftest import PG_ENV, with_schema
 
     server = os.environ.get(PG_ENV, "").strip()

@@ -1,6 +1,6 @@
 """The front ends never touch a game state nor the table service's insides: the cogs, the web
-server and the terminal see games only through positions (:mod:`bot.position`), replays
-(:mod:`bot.replay`) and lessons' accessors, and the service only through its door
+server and the terminal see games only through positions (:mod:`bot.tables.position`), replays
+(:mod:`bot.tables.replay`) and lessons' accessors, and the service only through its door
 (:class:`bot.tables.TableManager`'s methods), so a front end can be written from the same parts.
 Source-level checks over every module of ``cogs/``, ``bot/web/`` and ``bot/terminal.py``."""
 
@@ -122,8 +122,8 @@ def reaches_inside(source: str) -> list[str]:
 def test_the_door_check_finds_each_way_around_it() -> None:
     """Each way around the door is caught (so the check below is not vacuous)."""
     caught = "\n".join(reaches_inside("""
-from bot.registry import Registry
-from bot.thinking import Thinker, best_player
+from bot.tables.registry import Registry
+from bot.tables.thinking import Thinker, best_player
 tables = list(bot.manager.tables.values())
 queue = self.bot.manager.thinker.scheduler
 table = manager._registry.get(1)
@@ -136,7 +136,7 @@ manager.turns.after.append(kick)
     # the door's own calls are not caught
     assert reaches_inside("""
 from bot.tables import Position, TableManager
-from bot.thinking import best_player
+from bot.tables.thinking import best_player
 figures = bot.manager.status(guild_id)
 positions = await self.manager.open_tables()
 here = await manager.table_in(channel_id)

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-import bot.render
+import bot.pictures
 import games
-from bot import results
-from bot.model import PLAYING, Seat, Table
-from bot.position import position_of
-from bot.render import hand_png
+from bot.pictures import hand_png
+from bot.tables import results
+from bot.tables.model import PLAYING, Seat, Table
+from bot.tables.position import position_of
 from cogs.panel_views import hand_payload
 from games import cli, spar
 from games.cards import Card, parse, show
@@ -100,13 +100,13 @@ async def test_the_panel_the_picture_and_the_terminal_show_one_order(
         gid: str, monkeypatch: pytest.MonkeyPatch) -> None:
     rules = games.get(gid)
     drawn: list[list[str]] = []
-    draw = bot.render.hand_picture
+    draw = bot.pictures.hand_picture
 
     def recording(codes: list[str], *args: Any) -> Any:
         drawn.append(list(codes))
         return draw(codes, *args)
 
-    monkeypatch.setattr(bot.render, "hand_picture", recording)
+    monkeypatch.setattr(bot.pictures, "hand_picture", recording)
     for state, seat in positions(gid):
         view = state.view(seat)
         expected = rules.sorted_hand(view)

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 import games
-from bot.hints import Hint, hint_text, measures
 from bot.i18n import t
-from bot.ratings import unrated_reason
-from bot.results import unrated_text
-from bot.storage import Storage
+from bot.storage.ratings import unrated_reason
+from bot.storage.store import Storage
 from bot.tables import Refusal, TableManager
-from bot.thinking import Thinker
+from bot.tables.hints import Hint, hint_text, measures
+from bot.tables.results import unrated_text
+from bot.tables.thinking import Thinker
 from games.ai.analysis import Analysis, MoveValue, Outlook, analyse_pickled
 from games.core import Action
 from tests.bot.fakegame import lookup

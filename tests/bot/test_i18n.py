@@ -15,7 +15,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot import i18n
-from bot.translator import Translator
+from bot.client.translator import Translator
 from games import wording
 from tests.bot.sim_helpers import world
 
@@ -79,8 +79,8 @@ def test_no_sentence_is_left_in_the_python_of_i18n() -> None:
 
 
 def test_every_refusal_of_the_table_manager_has_a_sentence() -> None:
-    from bot import computers, finish, hints, lobby, model, registry, tables, turns
-
+    from bot import tables
+    from bot.tables import computers, finish, hints, lobby, model, registry, turns
     source = "".join(inspect.getsource(m) for m in (
         computers, finish, hints, lobby, model, registry, tables, turns))
     keys = set(re.findall(r'Refusal\("([a-z-]+)"', source))

@@ -18,9 +18,9 @@ import pytest
 
 import games
 from bot import logs
-from bot.storage import Storage
+from bot.storage.store import Storage
 from bot.tables import CANCELLED, TableManager
-from bot.thinking import Thinker, choose_safely
+from bot.tables.thinking import Thinker, choose_safely
 from games import ai
 from games.cards import parse, pretty
 from games.core import IllegalAction

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.db import POSTGRESQL, SQLITE
+from bot.storage.db import POSTGRESQL, SQLITE
 from tests.bot.sim_helpers import World, button, world
 from tests.bot.test_e2e_games import make_a_move, open_table, play_to_the_end
 from tests.bot.test_e2e_leaderboard import buttons, command

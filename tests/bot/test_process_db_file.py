@@ -8,7 +8,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from bot.storage import Storage
+from bot.storage.store import Storage
 from tests.bot.realbot import RealBot
 from tests.bot.test_process_start import PROMPT, one_sentence
 from tests.discord_sim import SimulatedDiscord

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import STOP_SECONDS
+from bot.client.deckhand import STOP_SECONDS
 from bot.orphans import alive
-from bot.storage import Storage
+from bot.storage.store import Storage
 from tests.bot.realbot import RealBot
 from tests.bot.sim_helpers import table_of, world
 from tests.bot.test_e2e_games import open_table

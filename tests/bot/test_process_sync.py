@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from discord import app_commands
 
-from bot.client import Deckhand
+from bot.client.deckhand import Deckhand
 from tests.bot.realbot import RealBot
 from tests.bot.sim_helpers import make_bot
 from tests.bot.test_e2e_shards import sharded_bot

@@ -7,8 +7,8 @@ import math
 import pytest
 from openskill.models import PlackettLuce
 
-from bot import ratings
-from bot.ratings import Side, Skill
+from bot.storage import ratings
+from bot.storage.ratings import Side, Skill
 
 BETA = 25.0 / 6.0
 TAU = 25.0 / 300.0

@@ -8,10 +8,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot import ratings
-from bot.ratings import ALL_GAMES, Skill
-from bot.records import FORGOTTEN, Records
-from bot.storage import Storage
+from bot.storage import ratings
+from bot.storage.ratings import ALL_GAMES, Skill
+from bot.storage.records import FORGOTTEN, Records
+from bot.storage.store import Storage
 from bot.tables import FINISHED, PLAYING, Table, TableManager
 from tests.bot.fakegame import lookup
 from tests.bot.test_tables import play_all

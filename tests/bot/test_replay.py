@@ -1,4 +1,5 @@
-"""bot.replay: a recorded game rebuilt up to a move, handed over as a frozen snapshot that shows
+"""bot.tables.replay: a recorded game rebuilt up to a move, handed over as a frozen snapshot that
+shows
 and explains exactly what the game state itself would (the same public view, news, deals and
 results wording), with no game state in it."""
 
@@ -10,9 +11,9 @@ import random
 import pytest
 
 import games
-from bot import results
-from bot.records import Record
-from bot.replay import Replayed, replay
+from bot.storage.records import Record
+from bot.tables import results
+from bot.tables.replay import Replayed, replay
 from games.ai import get_player, observe
 from games.core import IllegalAction, Rules, State
 

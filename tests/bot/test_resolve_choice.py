@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from bot.client.tree import refusal_text
 from bot.tables import Cards, Refusal, TableManager
-from bot.tree import refusal_text
-from bot.turns import resolve
+from bot.tables.turns import resolve
 from games import wording
 from games.cards import parse
 from games.core import Action, View

@@ -18,8 +18,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 import games
-from bot import results
 from bot.i18n import plural, t
+from bot.tables import results
 from games import wording
 from games.ai import get_player, observe
 from games.core import Action, Rules, State

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 import re
 
-from bot.review import PART, Reviewer, parts, shown, summary
-from bot.scheduler import Scheduler
-from bot.thinking import Thinker
+from bot.tables.review import PART, Reviewer, parts, shown, summary
+from bot.tables.scheduler import Scheduler
+from bot.tables.thinking import Thinker
 from games.ai import review as rv
 from tests.games.test_review import played
 

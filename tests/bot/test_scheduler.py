@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.scheduler import Dropped, Scheduler
 from bot.tables import Table
+from bot.tables.scheduler import Dropped, Scheduler
 from games import ai
 from games.core import Action
 from tests.bot.sim_helpers import World, button, table_of, verb_of, world
@@ -168,7 +168,7 @@ async def test_a_move_whose_table_moved_on_is_dropped_before_its_search() -> Non
 
 async def test_moves_that_cannot_be_searched_in_time_are_played_cheaply_and_said(
         caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="bot.scheduler")
+    caplog.set_level(logging.WARNING, logger="bot.tables.scheduler")
     clock = Clock()
     moves = Moves(scheduler(clock, patience=1.5))
     moves.ask("searching")  # the full second: the slot is free again at 1.0
@@ -344,7 +344,7 @@ def test_each_search_move_carries_its_own_budget_to_the_worker() -> None:
     import pickle
 
     import games
-    from bot import thinking
+    from bot.tables import thinking
     from games.ai.search import SearchPlayer
 
     thinking._init_worker("best", None)  # as a worker starts: the level's own budget
@@ -433,7 +433,7 @@ def test_a_search_reaching_its_worker_late_still_ends_by_its_time() -> None:
     import time
 
     import games
-    from bot import thinking
+    from bot.tables import thinking
     from games.ai.search import SearchPlayer
 
     thinking._init_worker("best", None)
@@ -451,7 +451,7 @@ def test_a_search_reaching_its_worker_late_still_ends_by_its_time() -> None:
 
 def test_a_worker_warms_each_search_and_leaves_its_players_as_they_were() -> None:
     import games
-    from bot import thinking
+    from bot.tables import thinking
     from games.ai.one_two_three_four import _three_passes
     from games.ai.search import SearchPlayer
 

@@ -10,10 +10,10 @@ import logging
 import discord
 import pytest
 
-from bot.events import DealEnded, GameEnded, MoveApplied, TableEvent
-from bot.position import position_of
-from bot.results import add_results, position_results
 from bot.tables import PLAYING, Refusal, Table, TableManager
+from bot.tables.events import DealEnded, GameEnded, MoveApplied, TableEvent
+from bot.tables.position import position_of
+from bot.tables.results import add_results, position_results
 from tests.bot.conftest import Recorder
 from tests.bot.test_tables import BOB, HOST, STRANGER, lobby
 

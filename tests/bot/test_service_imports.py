@@ -21,10 +21,10 @@ from bot.names import plain
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the table service's door and every part it composes or words with
-SERVICE = ("bot.tables", "bot.registry", "bot.turns", "bot.computers", "bot.lobby",
-           "bot.hints", "bot.finish", "bot.results", "bot.events", "bot.position",
-           "bot.writer", "bot.replay", "bot.thinking", "bot.model", "bot.storage",
-           "bot.i18n", "bot.names")
+_PARTS = ("manager", "registry", "turns", "computers", "lobby", "hints", "finish", "results",
+          "events", "position", "writer", "replay", "thinking", "scheduler", "review", "model")
+SERVICE = (*(f"bot.tables.{part}" for part in _PARTS),
+           "bot.tables", "bot.storage.store", "bot.i18n", "bot.names")
 #: the libraries of the Discord and web front ends
 FRONT_END_LIBRARIES = ("discord", "aiohttp")
 
@@ -66,8 +66,8 @@ def test_importing_the_table_service_loads_no_discord_nor_aiohttp() -> None:
 def test_the_probe_sees_discord_where_it_is_loaded() -> None:
     """The check above could fail: the Discord client's command tree does load discord.py,
     and the probe names the module that imported it."""
-    found = loaded_with("bot.tree")
-    assert found["discord"] == "bot.tree"
+    found = loaded_with("bot.client.tree")
+    assert found["discord"] == "bot.client.tree"
     assert "aiohttp" in found
 
 

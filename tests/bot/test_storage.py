@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from bot.db import IntegrityError, Plan, Step, is_postgres
-from bot.db.postgres import numbered, postgres_ddl
-from bot.db.sqlite import statements
-from bot.storage import MIGRATIONS, Storage, UserSettings
+from bot.storage.db import IntegrityError, Plan, Step, is_postgres
+from bot.storage.db.postgres import numbered, postgres_ddl
+from bot.storage.db.sqlite import statements
+from bot.storage.store import MIGRATIONS, Storage, UserSettings
 
 SNOWFLAKE = 1_234_567_890_123_456_789  # a Discord id: far beyond 32 bits
 
@@ -228,7 +228,7 @@ async def test_an_append_never_blocks_the_event_loop_on_another_process_lock(
 
 async def test_appends_on_the_event_loop_leave_checkpoints_to_aiosqlite(
         store: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.db import sqlite as backend
+    from bot.storage.db import sqlite as backend
 
     db = store.db
     assert isinstance(db, backend.AsyncSqlite)

@@ -8,8 +8,8 @@ import inspect
 
 import pytest
 
-from bot.position import Position
 from bot.tables import PLAYING, Refusal, ServiceStatus, TableManager
+from bot.tables.position import Position
 from tests.bot.conftest import Recorder
 
 Manager = tuple[TableManager, Recorder]

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.storage import Storage
+from bot.client.tree import refusal_text
+from bot.storage.store import Storage
 from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Refusal, Table, TableManager
-from bot.tree import refusal_text
 from tests.bot.conftest import Recorder
 from tests.bot.fakegame import lookup
 
@@ -839,7 +839,7 @@ async def test_a_result_never_stored_before_a_stop_is_stored_on_restart(
 async def test_storage_migrations_are_numbered_and_idempotent(tmp_path: Path) -> None:
     path = str(tmp_path / "db.sqlite3")
     store = await Storage.open(path)
-    from bot.storage import MIGRATIONS, UserSettings
+    from bot.storage.store import MIGRATIONS, UserSettings
     assert await store.version() == len(MIGRATIONS)
     await store.set_user_settings(7, UserSettings(dm=True, locale="ja"))
     await store.close()
@@ -854,7 +854,7 @@ async def test_storage_migrations_are_numbered_and_idempotent(tmp_path: Path) ->
 
 def test_the_best_computer_level_available_is_used() -> None:
     import games
-    from bot.tables import best_player
+    from bot.tables.thinking import best_player
     from games import ai
 
     assert isinstance(best_player("high-card"), ai.RandomPlayer)  # a game with no players
@@ -896,7 +896,7 @@ async def test_a_click_while_the_computer_thinks_is_not_held_up(store: Storage) 
 async def test_actions_arriving_together_are_stored_together(store: Storage) -> None:
     import sqlite3
 
-    from bot.tables import ActionWriter
+    from bot.tables.writer import ActionWriter
 
     first = await store.create_table(100, 1, "high-card", HOST, [], {}, 1, "off")
     second = await store.create_table(100, 2, "high-card", HOST, [], {}, 2, "off")
@@ -935,8 +935,8 @@ async def test_actions_arriving_together_are_stored_together(store: Storage) -> 
 
 async def test_actions_arriving_together_on_sqlite_are_each_stored_at_once(
         store: Storage) -> None:
-    from bot.db.sqlite import AsyncSqlite
-    from bot.tables import ActionWriter
+    from bot.storage.db.sqlite import AsyncSqlite
+    from bot.tables.writer import ActionWriter
 
     assert isinstance(store.db, AsyncSqlite)
     first = await store.create_table(100, 4, "high-card", HOST, [], {}, 1, "off")
@@ -957,7 +957,7 @@ async def test_actions_arriving_together_on_sqlite_are_each_stored_at_once(
 
 
 async def test_a_lone_action_is_stored_by_its_caller_at_once(store: Storage) -> None:
-    from bot.tables import ActionWriter
+    from bot.tables.writer import ActionWriter
 
     table = await store.create_table(100, 3, "high-card", HOST, [], {}, 1, "off")
     writer = ActionWriter(store)

@@ -16,7 +16,7 @@ import pytest
 
 import games
 from bot import terminal
-from bot.storage import Storage
+from bot.storage.store import Storage
 from games.cli import menu
 
 #: options that keep each game short (a target or a number of deals, where it has one)

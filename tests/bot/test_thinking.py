@@ -13,9 +13,9 @@ import pytest
 import games
 from bot.config import ConfigError, load
 from bot.orphans import alive
-from bot.storage import Storage
+from bot.storage.store import Storage
 from bot.tables import FINISHED, PLAYING, Refusal, Table, TableManager
-from bot.thinking import Thinker
+from bot.tables.thinking import Thinker
 from games import ai
 from tests.bot.fakegame import lookup
 

@@ -12,9 +12,9 @@ import discord
 import pytest
 
 import games
-from bot.render.scenes import scene_for
+from bot.client.translator import Translator
+from bot.pictures.scenes import scene_for
 from bot.terminal import BadCommand, _engine_value
-from bot.translator import Translator
 from bot.web.auth import lang_of_locale
 from bot.web.model import table_model
 from bot.web.viewers import client_words

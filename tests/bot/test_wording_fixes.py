@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 import games
-from bot.hints import Hint, hint_text
 from bot.i18n import t
-from bot.ratings import unrated_reason
-from bot.review import own_move, shown, summary
-from bot.storage import Storage
+from bot.storage.ratings import unrated_reason
+from bot.storage.store import Storage
 from bot.tables import TableManager
+from bot.tables.hints import Hint, hint_text
+from bot.tables.review import own_move, shown, summary
 from games.ai import review as rv
 from games.ai.analysis import Outlook
 from games.core import Action

@@ -24,9 +24,9 @@ from urllib.parse import urlencode
 
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, Route, WebSocket
 
-from bot.client import Deckhand
+from bot.client.deckhand import Deckhand
 from bot.config import ActivitySettings, Settings
-from bot.storage import Storage
+from bot.storage.store import Storage
 from bot.web.model import codes_in
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import World, button, choose_options, game_ids

@@ -13,9 +13,9 @@ import pytest
 from PIL import Image
 
 import games
-from bot.render import collisions, faces, hand_png, table
-from bot.render.__main__ import SAMPLE_NAMES
-from bot.render.scenes import scene_for
+from bot.pictures import collisions, faces, hand_png, table
+from bot.pictures.__main__ import SAMPLE_NAMES
+from bot.pictures.scenes import scene_for
 from tests.render.test_table_layout import Recorder
 
 LANG_NAMES = {"en": SAMPLE_NAMES, "ja": [f"席{n}" for n in range(1, 9)]}  # /rules' seat names
@@ -126,7 +126,7 @@ def test_a_hand_is_greyed_only_when_a_card_is_to_be_chosen() -> None:
     view = state.view(seat).to_dict()
     assert view["phase"] != "play"  # the auction: a bid or a pass, no card to choose
     legal = {str(a) for a in state.legal_actions(seat)}
-    from bot.render import playable_cards
+    from bot.pictures import playable_cards
     assert playable_cards(legal) == set()
     plain = hand_png(view, None)
     assert hand_png(view, playable_cards(legal)) == plain  # nothing greyed
@@ -144,7 +144,7 @@ def test_seat_discs_have_a_mark_and_a_colour_of_their_own() -> None:
 
 
 def test_the_rules_pictures_seats_are_told_apart() -> None:
-    from bot.rules_pictures import draw
+    from bot.pictures.rules_pictures import draw
     picture = _pixels(draw("spar", "ja"))
     discs = set()
     for what, rect in _marks_of_rules("spar", "ja"):
@@ -155,7 +155,7 @@ def test_the_rules_pictures_seats_are_told_apart() -> None:
 
 
 def _marks_of_rules(game: str, lang: str) -> list[tuple[str, table.Rect]]:
-    from bot.rules_pictures import _drawing
+    from bot.pictures.rules_pictures import _drawing
     view, names, lang, _, _ = _drawing(game, lang)
     return table.layout_scene(scene_for(view, names, lang)).marks
 

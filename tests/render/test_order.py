@@ -3,7 +3,7 @@ each from high to low in the game's own rank order, trumps together and first.""
 
 from __future__ import annotations
 
-from bot.render.order import sort_hand
+from bot.pictures.order import sort_hand
 
 
 def test_twenty_two_sorts_by_rank_alone_so_sets_sit_together() -> None:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import games
 from bot.orphans import alive
-from bot.render import hand_png, hand_png_async, painter, table_png, table_png_async
-from bot.render.painter import Painter
+from bot.pictures import hand_png, hand_png_async, painter, table_png, table_png_async
+from bot.pictures.painter import Painter
 from tests.bot.sim_helpers import world
 from tests.bot.test_thinking import gone
 
@@ -101,10 +101,10 @@ async def test_workers_run_below_the_bot_pictures_lowest(tmp_path: Path) -> None
     # the bot's event loop answers clicks: every worker yields a busy core to it; a search
     # (a computer's move someone waits for, within its time budget) goes before the pictures,
     # which follow an answer already given and run at the lowest priority there is
-    from bot.client import PICTURE_NICE, Deckhand
+    from bot.client.deckhand import PICTURE_NICE, Deckhand
     from bot.config import Settings
-    from bot.storage import Storage
-    from bot.thinking import SEARCH_NICE, Thinker
+    from bot.storage.store import Storage
+    from bot.tables.thinking import SEARCH_NICE, Thinker
 
     settings = Settings(token="t", db_path=str(tmp_path / "d.sqlite3"), render_workers=1)
     store = await Storage.open(settings.db_path)
@@ -131,8 +131,8 @@ async def test_workers_run_below_the_bot_pictures_lowest(tmp_path: Path) -> None
 
 KILLED_BOT = """
 import asyncio, os, sys, time
-from bot.render.painter import Painter
-from bot.thinking import Thinker
+from bot.pictures.painter import Painter
+from bot.tables.thinking import Thinker
 
 async def main():
     tables, hands = Painter(1), Painter(1)  # as the bot has them

@@ -8,14 +8,13 @@ import ast
 import re
 from pathlib import Path
 
-from bot.render import scenes
-from bot.render.__main__ import SAMPLE_NAMES
+from bot.pictures import scenes
+from bot.pictures.__main__ import SAMPLE_NAMES
 from games import wording
 
 RENDER = Path(scenes.__file__).parent
 # the sample players' names of the gallery (people's names, not words) are left out
-CODE = [p for p in sorted(RENDER.glob("*.py")) if p.name != "__main__.py"] + [
-    RENDER.parent / "rules_pictures.py"]
+CODE = [p for p in sorted(RENDER.glob("*.py")) if p.name != "__main__.py"]
 PICTURE_KEYS = {k for k in wording.keys("en") if k.startswith("pic-")}
 
 

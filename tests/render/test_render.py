@@ -11,11 +11,11 @@ import pytest
 from PIL import Image, ImageChops
 
 import games
-from bot.render import cards as card_art
-from bot.render import fonts, hand_alt, hand_png, playable_cards, table_png, table_png_async
-from bot.render.__main__ import SAMPLE_NAMES, SHEET_H, SHEET_W, gallery_states, main, sheet_png
-from bot.render.order import sort_hand
-from bot.render.scenes import scene_for
+from bot.pictures import cards as card_art
+from bot.pictures import fonts, hand_alt, hand_png, playable_cards, table_png, table_png_async
+from bot.pictures.__main__ import SAMPLE_NAMES, SHEET_H, SHEET_W, gallery_states, main, sheet_png
+from bot.pictures.order import sort_hand
+from bot.pictures.scenes import scene_for
 from games.cards import show_codes
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -177,7 +177,7 @@ def test_gallery_command_writes_a_contact_sheet_per_game(tmp_path: Path,
 
 
 def test_22_shows_its_final_trick_until_the_next_deals_first_play() -> None:
-    from bot.render import collisions
+    from bot.pictures import collisions
     rules = games.get("twenty-two")
     state = rules.new_game(4, seed=5)
     shown_final = shown_trick = False

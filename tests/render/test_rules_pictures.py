@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from bot import rules_pictures
 from bot.i18n import t
-from bot.render import table_png
-from bot.render.table import HEIGHT, WIDTH
+from bot.pictures import rules_pictures, table_png
+from bot.pictures.table import HEIGHT, WIDTH
 from games import positions
 
 GOLDEN = Path(__file__).parent / "golden" / "rules"

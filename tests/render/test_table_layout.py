@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 import games
-from bot.render import cards, collisions, faces, fonts, table, table_png
-from bot.render.__main__ import SAMPLE_NAMES, gallery_states
-from bot.render.scenes import scene_for
+from bot.pictures import cards, collisions, faces, fonts, table, table_png
+from bot.pictures.__main__ import SAMPLE_NAMES, gallery_states
+from bot.pictures.scenes import scene_for
 
 PHONE = 400  # px: how wide Discord shows a table picture on a phone
 SCALE = PHONE / table.WIDTH

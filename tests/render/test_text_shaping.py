@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
-from bot.render import fonts
+from bot.pictures import fonts
 
 SIZE = 40
 # Devanagari: conjuncts (क्ष, त्र) and a vowel sign drawn before its consonant (कि).

@@ -8,8 +8,8 @@ import pytest
 from PIL import Image
 
 import games
-from bot.render import table_png
-from bot.render.scenes import scene_for
+from bot.pictures import table_png
+from bot.pictures.scenes import scene_for
 from tests.bot.fakegame import RULES
 
 

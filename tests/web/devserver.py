@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.client import Deckhand  # noqa: E402
+from bot.client.deckhand import Deckhand  # noqa: E402
 from bot.config import ActivitySettings, Settings  # noqa: E402
-from bot.storage import Storage  # noqa: E402
+from bot.storage.store import Storage  # noqa: E402
 from bot.web.auth import dev_user_id  # noqa: E402
 from tests.discord_sim import SimulatedDiscord  # noqa: E402
 

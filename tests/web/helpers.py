@@ -13,7 +13,7 @@ from typing import Any
 import aiohttp
 
 from bot.config import ActivitySettings
-from bot.storage import Storage
+from bot.storage.store import Storage
 from bot.tables import TableManager
 from bot.web.app import WebServer, session_protocols, web_server
 from tests.discord_sim import SimChannel, SimGuild, SimulatedDiscord, SimUser

@@ -9,7 +9,7 @@ import aiohttp
 import pytest
 
 from bot.config import ActivitySettings
-from bot.storage import Storage
+from bot.storage.store import Storage
 from bot.tables import TableManager
 from bot.web.app import WebServer, create_app
 from bot.web.auth import Auth, dev_user_id

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.client import Deckhand
+from bot.client.deckhand import Deckhand
 from bot.config import ActivitySettings, Settings
-from bot.storage import Storage
+from bot.storage.store import Storage
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import button, game_ids, table_of, verb_of
 from tests.discord_sim import SimChannel, SimGuild, SimulatedDiscord

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import ActivitySettings, ConfigError, loopback_host, read_activity
-from bot.storage import Storage
+from bot.storage.store import Storage
 from bot.tables import TableManager
 from bot.web.app import ServeFailed, WebServer, create_app
 from bot.web.auth import Auth

@@ -19,7 +19,7 @@ import pytest
 from aiohttp import web
 
 from bot.config import ActivitySettings
-from bot.storage import Storage
+from bot.storage.store import Storage
 from bot.tables import TableManager
 from bot.web.app import WebServer, create_app, session_protocols
 from bot.web.auth import UNKNOWN_KEPT, Auth

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import games
-from bot.position import _codes_in
+from bot.tables.position import _codes_in
 from bot.web.model import SPECTATOR, codes_in, leaks
 from tests.web.helpers import Socket, site
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.storage import Storage
+from bot.storage.store import Storage
 from bot.tables import TableManager
 from bot.web.model import SPECTATOR, leaks, table_model
 from games import wording

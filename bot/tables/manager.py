@@ -1,0 +1,446 @@
+"""The table service: lobbies, turns, computer players, timers, results, hints, restart.
+
+Pure asyncio, no Discord: the front ends (the cogs) turn interactions into calls here, read
+tables as :class:`bot.tables.position.Position` snapshots and show the typed events
+(:mod:`bot.tables.events`) it publishes. One table per channel, one lock per table; the state
+version
+is the number of actions applied, and every action is stored (committed) before anyone is told
+about it. No subscriber is ever called with a table's lock held: events are collected under
+the lock and delivered, in order per table, once it is let go.
+
+The service is made of parts, each a class that receives what it uses in its constructor
+(no part inherits another, no module imports one that imports it back)::
+
+    EventBus   (bot.tables.events)    subscribers; per-table queues delivered after the lock.
+                               Depends on nothing.
+    Registry   (bot.tables.registry)  the open tables: lookup, by channel, the lock + delivery,
+                               positions, storing a table, closing, loading from storage.
+                               Depends on the storage, the rules lookup and the bus.
+    Results    (bot.tables.finish)    a finished game's result stored (tried again until it is),
+                               the table closed, the finish hooks (records, ratings).
+                               Depends on the registry.
+    Turns      (bot.tables.turns)     a person's choice resolved against the rules; every move
+                               applied, stored, announced (MoveApplied, DealEnded).
+                               Depends on the registry, the action writer and the results;
+                               calls its ``after`` hooks (the computers' kick) after a move.
+    Computers  (bot.tables.computers) computer players, out-of-turn weighing, turn timers, away
+                               and back. Depends on the registry, the turns, the thinker.
+    Lobby      (bot.tables.lobby)     open, seats, computers, options, timer, level, start, cancel.
+                               Depends on the registry, the results and the computers.
+    Hints      (bot.tables.hints)     the host's option and a person's hint.
+                               Depends on the registry, the lobby and the thinker.
+
+:class:`TableManager` composes them and is the one API the front ends call; restart
+(:meth:`TableManager.resume`) and stop (:meth:`TableManager.close`) are here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import games
+from bot.storage.store import Storage
+from bot.tables.computers import Computers
+from bot.tables.events import (
+    Cancelled,
+    DealEnded,
+    EventBus,
+    GameEnded,
+    GameStarted,
+    LevelChanged,
+    LobbyChanged,
+    MoveApplied,
+    SeatAway,
+    SeatBack,
+    Subscriber,
+    TableEvent,
+    TableOpened,
+)
+from bot.tables.finish import Results
+from bot.tables.hints import Hint, Hints
+from bot.tables.lobby import Lobby
+from bot.tables.model import (  # re-exported: the names the cogs and tests know
+    AWAY_AFTER,
+    CANCELLED,
+    COMPUTER_LEVELS,
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    Move,
+    Refusal,
+    RulesLookup,
+    Seat,
+    Table,
+)
+from bot.tables.position import LegalMove, Position, SeatShown
+from bot.tables.registry import Registry
+from bot.tables.review import Reviewer
+from bot.tables.thinking import Thinker, best_player
+from bot.tables.turns import Cards, Choice, Played, Turns
+from bot.tables.writer import ActionWriter
+from games.ai import LEVELS
+
+__all__ = [
+    "AWAY_AFTER",
+    "CANCELLED",
+    "COMPUTER_LEVELS",
+    "FINISHED",
+    "LOBBY",
+    "PLAYING",
+    "ActionWriter",
+    "Cancelled",
+    "Cards",
+    "Choice",
+    "ComputersStatus",
+    "DealEnded",
+    "GameEnded",
+    "GameStarted",
+    "LegalMove",
+    "LevelChanged",
+    "LobbyChanged",
+    "Move",
+    "MoveApplied",
+    "Played",
+    "Position",
+    "Refusal",
+    "RulesLookup",
+    "Seat",
+    "SeatAway",
+    "SeatBack",
+    "SeatShown",
+    "ServiceStatus",
+    "Subscriber",
+    "Table",
+    "TableEvent",
+    "TableManager",
+    "TableOpened",
+    "best_player",
+]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ComputersStatus:
+    """The computer players' shared search slots now (what /status shows)."""
+
+    #: moves being searched
+    searching: int
+    #: moves waiting for a slot
+    waiting: int
+    #: moves played cheaply for want of time lately
+    behind: int
+
+
+@dataclass(frozen=True)
+class ServiceStatus:
+    """The service's figures at one moment (read without waiting for any table's lock: counts
+    only, nothing of a game)."""
+
+    #: open tables of the process, and how many of them are in play
+    tables: int
+    playing: int
+    #: the same for one server (the one asked about; 0 when none was)
+    here: int
+    here_playing: int
+    #: the computer players' search slots; None when the bot runs without its scheduler
+    computers: ComputersStatus | None
+
+
+class TableManager:
+    """The table service's one door: every call of the front ends (and of the tests that drive
+    the service) is a method here, each handed to the part that does it. The parts are
+    private; a front end gets positions (:class:`Position`), events and refusals back."""
+
+    def __init__(
+        self,
+        store: Storage,
+        rules_for: RulesLookup = games.get,
+        ai_delay: float = 1.0,
+        timer_scale: float = 1.0,
+        ai_level: str = "best",
+        ai_workers: int = 0,
+        ai_budget: float | None = None,
+        ai_scheduler: bool = True,
+    ) -> None:
+        #: what the service is given (not parts of it): the tests replace a storage call
+        self.store = store
+        self.rules_for = rules_for
+        self.ai_level = ai_level
+        #: computer players' thinking: search in ``ai_workers`` processes (0: in a thread)
+        self._thinker = Thinker(ai_level, ai_workers, ai_budget, scheduler=ai_scheduler)
+        self._bus = EventBus()
+        self._registry = Registry(store, rules_for, self._bus)
+        self._results = Results(self._registry)
+        self._turns = Turns(self._registry, ActionWriter(store), self._results)
+        self._computers = Computers(self._registry, self._turns, self._thinker, ai_delay,
+                                    timer_scale)
+        self._turns.after.append(self._computers.kick)
+        self._lobby = Lobby(self._registry, self._results, self._computers, self.default_level)
+        self._hints = Hints(self._registry, self._lobby, self._thinker)
+
+    # -- the lobby: each call answers with the table, or a Refusal saying why not -----------
+    async def open(self, guild_id: int, channel_id: int, game_id: str, host_id: int,
+                   host_name: str, seed: int | None = None) -> Table:
+        """Open a lobby for a game in a channel, its host seated; Refusal if one is open."""
+        return await self._lobby.open(guild_id, channel_id, game_id, host_id, host_name, seed)
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Table:
+        """Seat a person in the lobby."""
+        return await self._lobby.join(table_id, user_id, name)
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        """Take a person's seat away in the lobby (the host cancels instead)."""
+        return await self._lobby.leave(table_id, user_id)
+
+    async def add_computer(self, table_id: int, user_id: int) -> Table:
+        """The host adds a computer player."""
+        return await self._lobby.add_computer(table_id, user_id)
+
+    async def remove_computer(self, table_id: int, user_id: int) -> Table:
+        """The host removes the last computer player."""
+        return await self._lobby.remove_computer(table_id, user_id)
+
+    async def set_option(self, table_id: int, user_id: int, name: str, value: object) -> Table:
+        """The host sets one of the game's options (checked against its description)."""
+        return await self._lobby.set_option(table_id, user_id, name, value)
+
+    async def set_level(self, table_id: int, user_id: int, level: str,
+                        can_manage: bool = False) -> Table:
+        """How strong the table's computer players are: set by the host in the lobby, or in
+        play (the host or a manager) from the next computer move on."""
+        return await self._lobby.set_level(table_id, user_id, level, can_manage)
+
+    async def set_timer(self, table_id: int, user_id: int, timer: str) -> Table:
+        """The host chooses the turn timer: off, relaxed, normal or fast."""
+        return await self._lobby.set_timer(table_id, user_id, timer)
+
+    async def swap_seats(self, table_id: int, user_id: int, first: int, second: int) -> Table:
+        """The host swaps two seats (choosing partners in team games)."""
+        return await self._lobby.swap_seats(table_id, user_id, first, second)
+
+    async def set_hints(self, table_id: int, user_id: int, allowed: bool) -> Table:
+        """The host allows hints at a table (or not), in the lobby."""
+        return await self._hints.set_hints(table_id, user_id, allowed)
+
+    async def start(self, table_id: int, user_id: int) -> Table:
+        """The host starts the game when the player count and options are allowed."""
+        return await self._lobby.start(table_id, user_id)
+
+    async def cancel(self, table_id: int, user_id: int, can_manage: bool = False) -> Table:
+        """The host, or a member who may manage the server, cancels a table."""
+        return await self._lobby.cancel(table_id, user_id, can_manage)
+
+    async def set_message(self, table_id: int, message_id: int) -> None:
+        """Remember the public message of a table; the first one announces the table."""
+        await self._lobby.set_message(table_id, message_id)
+
+    # -- play ---------------------------------------------------------------------------------
+    async def act(self, table_id: int, user_id: int, version: int | None,
+                  choice: Choice) -> Played:
+        """A seated person's move at a state version; Refusal saying why when it cannot
+        apply. The move is stored before anyone hears of it (see
+        :meth:`bot.tables.turns.Turns.act`)."""
+        return await self._turns.act(table_id, user_id, version, choice)
+
+    async def back(self, table_id: int, user_id: int) -> Table:
+        """"I'm back": the person takes their seat back from the computer."""
+        return await self._computers.back(table_id, user_id)
+
+    async def hand_to_computer(self, table_id: int, user_id: int, seat: int,
+                               can_manage: bool = False) -> Table:
+        """The host or a manager lets the computer keep a person's seat."""
+        return await self._computers.hand_to_computer(table_id, user_id, seat, can_manage)
+
+    async def hint(self, table_id: int, user_id: int, version: int) -> Hint:
+        """A hint for the person's seat at the position ``version``, counted once shown
+        (Refusal saying why not: see :meth:`bot.tables.hints.Hints.hint`)."""
+        return await self._hints.hint(table_id, user_id, version)
+
+    def reviewer(self) -> Reviewer:
+        """A reviewer of finished games whose searches share the computer players' workers."""
+        return Reviewer(self._thinker)
+
+    # -- reading ------------------------------------------------------------------------------
+    def get(self, table_id: int) -> Table:
+        """The open table of that id; Refusal 'no-table' when there is none (or it is over)."""
+        return self._registry.get(table_id)
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        """The open table of a channel, if any."""
+        return self._registry.in_channel(channel_id)
+
+    def is_open(self, table_id: int) -> bool:
+        """True while the table of that id is open (not finished, cancelled or unloaded)."""
+        return table_id in self._registry.tables
+
+    def is_seated(self, user_id: int) -> bool:
+        """True when the person holds a seat at some open table."""
+        return any(table.seat_of(user_id) is not None
+                   for table in self._registry.tables.values())
+
+    async def open_tables(self) -> tuple[Position, ...]:
+        """Every open table's public position, by table id (each taken under its lock)."""
+        registry = self._registry
+        found = []
+        for table_id in sorted(registry.tables):
+            table = registry.tables.get(table_id)
+            if table is not None:  # (closed while an earlier one's lock was waited for)
+                found.append(await registry.snapshot(table))
+        return tuple(found)
+
+    async def table_in(self, channel_id: int) -> Position | None:
+        """The public position of a channel's open table; None when it has none."""
+        table = self._registry.in_channel(channel_id)
+        return None if table is None else await self._registry.snapshot(table)
+
+    async def position(self, table_id: int, seat: int | None = None) -> Position:
+        """The table now for a seat (or a spectator), taken under its lock; a closed table's
+        id: Refusal 'no-table'."""
+        return await self._registry.position(table_id, seat)
+
+    async def position_for(self, table_id: int, user_id: int) -> Position:
+        """The table now as a person sees it: from their seat, or as a spectator."""
+        return await self._registry.position_for(table_id, user_id)
+
+    async def snapshot(self, table: Table, seat: int | None = None) -> Position:
+        """A table's position for a seat (or a spectator), under its lock; a table just
+        closed still answers, with its last position."""
+        return await self._registry.snapshot(table, seat)
+
+    def settled(self, table: Table) -> Position | None:
+        """The table's public position at once when no move is being stored; else None."""
+        return self._registry.settled(table)
+
+    def status(self, guild_id: int | None = None) -> ServiceStatus:
+        """The service's figures now: open tables (of the process, and of ``guild_id``) and
+        the computer players' search slots."""
+        tables = list(self._registry.tables.values())
+        here = [table for table in tables if table.guild_id == guild_id]
+        queue = self._thinker.scheduler
+        computers = None if queue is None else ComputersStatus(
+            searching=queue.running, waiting=queue.waiting, behind=queue.behind())
+        return ServiceStatus(
+            tables=len(tables), playing=sum(1 for table in tables if table.status == PLAYING),
+            here=len(here), here_playing=sum(1 for table in here if table.status == PLAYING),
+            computers=computers)
+
+    def at(self, table_id: int, guild_id: int | None, channel_id: int | None) -> Table:
+        """The open table a request names, when the request comes from where the table is:
+        its server and channel. A request from no server (a hand sent by direct message)
+        has no place to compare; its person's seat is checked instead, by the caller.
+
+        Every permission a front end passes on (a server manager's, a host's) is its
+        server's: without this check, one server's manager could cancel another server's
+        table by naming its id. A foreign request is refused (``foreign-table``) and logged.
+        """
+        table = self._registry.get(table_id)
+        if guild_id is not None and (table.guild_id, table.channel_id) != (guild_id, channel_id):
+            log.warning("a request from server %s, channel %s named table %s of server %s, "
+                        "channel %s: refused", guild_id, channel_id, table_id, table.guild_id,
+                        table.channel_id)
+            raise Refusal("foreign-table")
+        return table
+
+    # -- what the tests read inside (never a front end: tests/bot/test_front_end_boundary.py) --
+    @property
+    def tables(self) -> Mapping[int, Table]:
+        """The open tables by id, read-only: for the service's tests and benchmarks, which
+        look inside; a front end asks :meth:`open_tables`, :meth:`table_in`, :meth:`is_open`."""
+        return MappingProxyType(self._registry.tables)
+
+    @property
+    def thinker(self) -> Thinker:
+        """The computer players' thinking: for the tests and benchmarks of its scheduler."""
+        return self._thinker
+
+    # -- events and hooks -----------------------------------------------------------------------
+    @property
+    def listeners(self) -> list[Subscriber]:
+        """The subscribers to the service's events (each called with no lock held)."""
+        return self._bus.subscribers
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """Receive every event of every table, in order per table."""
+        self._bus.subscribers.append(subscriber)
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        """Stop receiving events (no error when not subscribed)."""
+        with contextlib.suppress(ValueError):
+            self._bus.subscribers.remove(subscriber)
+
+    @property
+    def finish_hooks(self) -> list[Callable[[int], Awaitable[None]]]:
+        """Awaited with a table's id once its result is stored (records, ratings)."""
+        return self._results.finish_hooks
+
+    @property
+    def conclude_retry(self) -> float:
+        """The first wait before trying again to store a result that could not be stored."""
+        return self._results.retry
+
+    @conclude_retry.setter
+    def conclude_retry(self, seconds: float) -> None:
+        self._results.retry = seconds
+
+    @property
+    def ai_delay(self) -> float:
+        """The computer players' pause between moves (seconds)."""
+        return self._computers.ai_delay
+
+    @ai_delay.setter
+    def ai_delay(self, seconds: float) -> None:
+        self._computers.ai_delay = seconds
+
+    @property
+    def timer_scale(self) -> float:
+        """How much of a turn timer's seconds count (tests run them fast)."""
+        return self._computers.timer_scale
+
+    @timer_scale.setter
+    def timer_scale(self, scale: float) -> None:
+        self._computers.timer_scale = scale
+
+    @property
+    def default_level(self) -> str:
+        """The level a new table's computer players start at: the bot's (``best`` is the
+        strongest level, ``hard``)."""
+        return "hard" if self.ai_level == "best" else self.ai_level
+
+    def _stored_level(self, level: str) -> str:
+        """A stored table's level; the bot's for one stored before tables had levels (or
+        one this bot does not know)."""
+        return level if level in LEVELS else self.default_level
+
+    # -- restart and stop -------------------------------------------------------------------
+    async def resume(self, owns: Callable[[int], bool] | None = None) -> list[Table]:
+        """Rebuild every unfinished table from storage and start its computers and timers
+        (the computer players' worker processes first, warmed up)."""
+        await self._thinker.start()
+        resumed = await self._registry.load(owns, self._stored_level)
+        for table in resumed:
+            state = table.state
+            if state is not None and state.over:  # the bot died between move and result
+                async with self._registry.locked(table):
+                    await self._results.settle(table)
+        for table in resumed:
+            self._computers.kick(table)
+        return resumed
+
+    async def close(self) -> None:
+        """Stop every computer player, timer and worker process (the tables stay stored)."""
+        self._registry.closed = True
+        running = [t for table in self._registry.tables.values()
+                   for t in (table.timer_task, table.drive_task, table.conclude_task)
+                   if t is not None]
+        for task in running:
+            task.cancel()
+        for task in running:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self._thinker.close()
