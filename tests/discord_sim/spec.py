@@ -62,6 +62,18 @@ def _snowflake_as_str_or_int(spec: dict[str, Any]) -> None:
     }
 
 
+def _field_error_codes(spec: dict[str, Any]) -> None:
+    """+ Let a field's errors carry Discord's string codes ("BASE_TYPE_REQUIRED"), as the
+    reference's Error Messages example shows them, where the spec reuses its integer-coded
+    Error object."""
+    schemas = spec["components"]["schemas"]
+    schemas["InnerErrors"]["properties"]["_errors"]["items"] = {
+        "type": "object",
+        "properties": {"code": {"type": ["string", "integer"]}, "message": {"type": "string"}},
+        "required": ["code", "message"],
+    }
+
+
 def _tag_values(schema: Any, schemas: dict[str, Any]) -> list[Any] | None:
     """The values a union branch allows for its `type` property (its discriminator), or None."""
     seen = 0
@@ -198,6 +210,7 @@ class SpecValidator:
     def __init__(self, path: Path = SPEC_PATH) -> None:
         spec: dict[str, Any] = json.loads(path.read_text())
         _snowflake_as_str_or_int(spec)
+        _field_error_codes(spec)
         _discriminate(spec, spec["components"]["schemas"])
         _inline_refs(spec)
         self.spec = spec
@@ -263,15 +276,22 @@ class SpecValidator:
         that status, JSON) does not describe (empty when it does, or nothing is documented)."""
         operation = self.operation(route, method)
         responses = (operation or {}).get("responses", {})
-        if str(status) not in responses or "$ref" in responses[str(status)]:
+        # + the status's own entry, else its class ("4XX"), which may name a shared response
+        key = str(status) if str(status) in responses else f"{status // 100}XX"
+        if key not in responses:
             return []
-        content = responses[str(status)].get("content", {})
+        base: tuple[str, ...] = ("paths", route, method.lower(), "responses", key)
+        entry = responses[key]
+        if "$ref" in entry:
+            name = entry["$ref"].rsplit("/", 1)[1]
+            base, entry = ("components", "responses", name), \
+                self.spec["components"]["responses"].get(name, {})
+        content = entry.get("content", {})
         if "application/json" not in content:
             return []
         pointer = "/".join(
             part.replace("~", "~0").replace("/", "~1")
-            for part in ("paths", route, method.lower(), "responses", str(status), "content",
-                         "application/json", "schema"))
+            for part in (*base, "content", "application/json", "schema"))
         validator = SimValidator({"$ref": f"{SPEC_URI}#/{pointer}"}, registry=self.registry)
         error = jsonschema.exceptions.best_match(validator.iter_errors(body))
         if error is None:
