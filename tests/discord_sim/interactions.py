@@ -304,7 +304,7 @@ def _option_value(
         if types and target.type not in types:
             raise AssertionError(f"{where} takes channel types {types}, not {target.type}")
         data = target.payload()
-        data["permissions"] = str(sim.bot_permissions())
+        data["permissions"] = str(sim.bot_permissions(target))
         resolved.setdefault("channels", {})[target.id] = data
         return target.id
     elif kind == ATTACHMENT:

@@ -15,6 +15,20 @@ DISCORD_EPOCH_MS = 1420070400000
 # Channel types as Discord numbers them.
 GUILD_TEXT = 0
 DM = 1
+ANNOUNCEMENT_THREAD = 10  # + threads: a sub-channel of a text (or announcement) channel
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREAD_TYPES = (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
+#: + the auto_archive_duration values Discord accepts (minutes)
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+
+# + Permission bits the simulation interprets (Discord's numbering).
+ADMINISTRATOR = 1 << 3
+SEND_MESSAGES = 1 << 11
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
 
 # Message flags the simulation interprets.
 EPHEMERAL = 1 << 6
@@ -83,6 +97,17 @@ def text_displays(components: list[dict[str, Any]]) -> list[str]:
             if c.get("type") == TEXT_DISPLAY and c.get("content")]
 
 
+class SimHTTPError(Exception):
+    """An error answer in Discord's shape: status, JSON error code and message."""
+
+    def __init__(self, status: int, code: int, message: str, errors: Any = None) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+
+
 @dataclass
 class SimUser:
     """A Discord user; `accepts_dms=False` makes the bot's DMs fail with 50007."""
@@ -128,23 +153,71 @@ class SimGuild:
 
 @dataclass
 class SimChannel:
-    """A channel: a guild text channel, or a user's DM channel with the bot (guild_id None)."""
+    """A channel: a guild text channel, a user's DM channel with the bot (guild_id None), or
+    + a thread (type 11 or 12) inside a text channel (``parent_id``)."""
 
     id: str
     guild_id: str | None
     name: str
     type: int = GUILD_TEXT
     recipient_id: str | None = None
+    # + a thread's own fields (Discord's thread_metadata and counts)
+    parent_id: str | None = None
+    owner_id: str | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: str | None = None
+    create_timestamp: str | None = None
+    message_count: int = 0
+    total_message_sent: int = 0
+    #: + a thread's members: user id -> join timestamp
+    members: dict[str, str] = field(default_factory=dict)
+    #: + a deleted thread (answers 404/10003 everywhere)
+    deleted: bool = False
+    #: + member permission overwrites of a guild channel: user id -> (allow, deny)
+    overwrites: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    @property
+    def is_thread(self) -> bool:
+        """Whether the channel is a thread."""
+        return self.type in THREAD_TYPES
 
     def payload(self) -> dict[str, Any]:
         """Return the channel object Discord sends (REST and partial interaction channel)."""
         data: dict[str, Any] = {"id": self.id, "type": self.type, "flags": 0}
-        if self.guild_id is not None:
+        if self.is_thread:
+            metadata: dict[str, Any] = {
+                "archived": self.archived,
+                "archive_timestamp": self.archive_timestamp,
+                "auto_archive_duration": self.auto_archive_duration,
+                "locked": self.locked,
+                "create_timestamp": self.create_timestamp,
+            }
+            if self.type == PRIVATE_THREAD:
+                metadata["invitable"] = True
+            data.update(
+                guild_id=self.guild_id,
+                name=self.name,
+                parent_id=self.parent_id,
+                owner_id=self.owner_id,
+                last_message_id=None,
+                rate_limit_per_user=0,
+                message_count=self.message_count,
+                # Discord counts up to 50 members here (the threads topic)
+                member_count=min(len(self.members), 50),
+                total_message_sent=self.total_message_sent,
+                thread_metadata=metadata,
+            )
+        elif self.guild_id is not None:
             data.update(
                 guild_id=self.guild_id,
                 name=self.name,
                 position=0,
-                permission_overwrites=[],
+                permission_overwrites=[
+                    {"id": user_id, "type": 1, "allow": str(allow), "deny": str(deny)}
+                    for user_id, (allow, deny) in self.overwrites.items()
+                ],
                 nsfw=False,
                 parent_id=None,
                 topic=None,
