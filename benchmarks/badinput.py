@@ -53,7 +53,8 @@ sys.path.insert(0, str(ROOT))
 
 import games  # noqa: E402
 from bot.client.deckhand import Deckhand  # noqa: E402
-from bot.tables import PLAYING, Table  # noqa: E402
+from bot.tables import PLAYING  # noqa: E402
+from bot.tables.model import Table  # noqa: E402
 from tests.bot.fakegame import lookup  # noqa: E402
 from tests.bot.sim_helpers import make_bot, table_of, verb_of  # noqa: E402
 from tests.discord_sim import (  # noqa: E402

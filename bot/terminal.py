@@ -314,7 +314,7 @@ class Terminal:
         manager = self.manager
         # a channel of its own for each game: a game broken off keeps its (still open) table
         table = await manager.open(TERMINAL_GUILD, time.time_ns(), game, PERSON, name, seed)
-        self.table_id = table_id = table.id
+        self.table_id = table_id = table.table_id
         for _ in range(players - 1):
             await manager.add_computer(table_id, PERSON)
         rules = games.get(game)
@@ -329,9 +329,9 @@ class Terminal:
         """Take up a game broken off: the table ``wanted`` (0: the latest), rebuilt from its
         stored moves by the service's restart; Refusal 'no-table' when there is none."""
         resumed = await self.manager.resume(lambda guild: guild == TERMINAL_GUILD)
-        found = [table.id for table in resumed
+        found = [table.table_id for table in resumed
                  if table.status == PLAYING and table.host_id == PERSON
-                 and wanted in (0, table.id)]
+                 and wanted in (0, table.table_id)]
         if not found:
             raise Refusal("no-table")
         self.table_id = max(found)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import logs
-from bot.tables import CANCELLED, FINISHED, Refusal, Table
+from bot.tables import CANCELLED, FINISHED, Position, Refusal
 from cogs import ids
 from cogs.board import Interaction
 
@@ -30,7 +30,7 @@ class ActivityControls:
     def __init__(self, bot: Deckhand) -> None:
         self.bot = bot
 
-    async def on_open(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+    async def on_open(self, interaction: Interaction, table: Position, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
         """Open table: launch the Activity in this channel, where the page shows this table."""
         if not self.bot.activity_configured:  # a button left from when the Activity was configured
@@ -42,6 +42,6 @@ class ActivityControls:
         except discord.HTTPException as exc:
             # Discord refused (Activities turned off in the Developer Portal, say): told as
             # a sentence; the operator finds why in the log
-            log.warning("table %s: Discord did not launch the Activity (%s)", table.id,
+            log.warning("table %s: Discord did not launch the Activity (%s)", table.table_id,
                         type(exc).__name__, extra=logs.failure(exc))
             raise Refusal("open-failed") from None

@@ -29,8 +29,7 @@ import discord
 from bot import lane, logs, tasks
 from bot.config import TIMER_SECONDS
 from bot.i18n import t
-from bot.tables import PLAYING, Refusal, Table, TableManager
-from bot.tables.position import Position
+from bot.tables import PLAYING, Position, Refusal, TableManager
 from cogs import discord_errors, ids
 from cogs.prefs import Preferences
 from cogs.views import StaticView, button_item, game_name
@@ -51,12 +50,14 @@ class TableAlert:
     mentioned: frozenset[int] = frozenset()
     task: asyncio.Task[None] | None = None
     version: int = 0
+    #: the table's public position at its last news (what the alert says and links to)
+    position: Position | None = None
 
 
 class Alerts:
     """Every table's alert."""
 
-    def __init__(self, bot: Deckhand, manager: TableManager, public_lang: Callable[[Table], str],
+    def __init__(self, bot: Deckhand, manager: TableManager, public_lang: Callable[[Position], str],
                  prefs: Preferences) -> None:
         self.bot = bot
         self.manager = manager
@@ -66,20 +67,21 @@ class Alerts:
         self.posted = 0
         self.deleted = 0
 
-    def changed(self, table: Table, position: Position) -> None:
+    def changed(self, position: Position) -> None:
         """The service's news (quick): the table's public position now; note whose turn
         began, and start the table's alert task if there is something to post or delete."""
-        entry = self.tables.setdefault(table.id, TableAlert())
+        entry = self.tables.setdefault(position.table_id, TableAlert())
+        entry.position = position
         due = position.people_due
         entry.fresh |= due - entry.due
         entry.fresh &= due
         entry.due = due
         entry.version = position.version
         if self._work(entry) and (entry.task is None or entry.task.done()):
-            entry.task = tasks.background(self._run(table, entry))
+            entry.task = tasks.background(self._run(position, entry))
         elif position.status != PLAYING and entry.message_id is None and (
                 entry.task is None or entry.task.done()):
-            self.tables.pop(table.id, None)
+            self.tables.pop(position.table_id, None)
 
     @staticmethod
     def _work(entry: TableAlert) -> bool:
@@ -92,7 +94,7 @@ class Alerts:
         chosen = await self.prefs.of(user_id)
         return chosen.alerts and not chosen.dm
 
-    async def _run(self, table: Table, entry: TableAlert) -> None:
+    async def _run(self, table: Position, entry: TableAlert) -> None:
         """Delete the alert nobody needs, then post the one that is due; one at a time, in
         the background lane (:mod:`bot.lane`)."""
         channel = self.bot.get_partial_messageable(table.channel_id)
@@ -101,9 +103,10 @@ class Alerts:
             while self._work(entry):
                 try:
                     async with self.bot.lane.slot(lane.ALERT):  # one change at a time
-                        await self._step(table, entry, channel)
+                        await self._step(entry.position or table, entry, channel)
                     if refused:
-                        log.info("table %s: its turn alert is as it should be again", table.id)
+                        log.info("table %s: its turn alert is as it should be again",
+                                 table.table_id)
                     refused = 0
                 except Exception as exc:
                     if not discord_errors.for_now(exc) or refused >= len(discord_errors.RETRIES):
@@ -111,21 +114,21 @@ class Alerts:
                     # the change is still due (_step keeps it): made again a little later
                     if not refused:
                         log.warning("table %s: Discord refused a turn alert's change (%s);"
-                                    " trying again", table.id, discord_errors.described(exc))
+                                    " trying again", table.table_id, discord_errors.described(exc))
                     await asyncio.sleep(discord_errors.RETRIES[refused])
                     refused += 1
         except Exception as exc:  # an alert lost must not stop the game
             if discord_errors.for_now(exc):
                 log.warning("table %s: Discord refused a turn alert's change %d times (%s)",
-                            table.id, refused + 1, discord_errors.described(exc))
+                            table.table_id, refused + 1, discord_errors.described(exc))
             else:
-                log.warning("table %s: could not post or delete a turn alert (%s)", table.id,
+                log.warning("table %s: could not post or delete a turn alert (%s)", table.table_id,
                             type(exc).__name__, extra=logs.failure(exc))
         finally:
-            if table.status != PLAYING and entry.message_id is None:
-                self.tables.pop(table.id, None)
+            if (entry.position or table).status != PLAYING and entry.message_id is None:
+                self.tables.pop(table.table_id, None)
 
-    async def _step(self, table: Table, entry: TableAlert,
+    async def _step(self, table: Position, entry: TableAlert,
                     channel: discord.PartialMessageable) -> None:
         """One change of a table's alert: the one nobody needs deleted, the due one posted."""
         if entry.message_id is not None:
@@ -138,7 +141,7 @@ class Alerts:
                 entry.message_id, entry.mentioned = found, named
                 raise
             self.deleted += 1
-            await self._remember(table.id, None)
+            await self._remember(table.table_id, None)
         fresh, entry.fresh = entry.fresh & entry.due, set()
         wanted = sorted([u for u in fresh if await self._wants(u)])
         wanted = [u for u in wanted if u in entry.due]  # may have moved meanwhile
@@ -151,7 +154,7 @@ class Alerts:
             raise
         entry.message_id, entry.mentioned = message.id, frozenset(wanted)
         self.posted += 1
-        await self._remember(table.id, message.id)
+        await self._remember(table.table_id, message.id)
 
     async def _remember(self, table_id: int, message_id: int | None) -> None:
         """Store a table's alert (or that it has none), so a restart can delete it."""
@@ -161,33 +164,33 @@ class Alerts:
             log.warning("table %s: could not store its turn alert (%s)", table_id,
                         type(exc).__name__, extra=logs.failure(exc))
 
-    async def resumed(self, tables: list[Table]) -> None:
+    async def resumed(self, tables: list[Position]) -> None:
         """After a restart: delete the alert each resumed table had, then alert whoever the
         table waits for (a table keeps one alert, across restarts too)."""
         await self.bot.wait_until_ready()
         for table in tables:
             found = None
             try:
-                found = await self.bot.store.state(f"alert:{table.id}")
+                found = await self.bot.store.state(f"alert:{table.table_id}")
                 if found:
                     channel = self.bot.get_partial_messageable(table.channel_id)
                     with contextlib.suppress(discord.NotFound):
                         await channel.get_partial_message(int(found)).delete()
                     self.deleted += 1
-                    await self._remember(table.id, None)
+                    await self._remember(table.table_id, None)
             except Exception as exc:
                 if found and discord_errors.for_now(exc):  # deleted by the table's alert task
-                    self.tables.setdefault(table.id, TableAlert()).message_id = int(found)
+                    self.tables.setdefault(table.table_id, TableAlert()).message_id = int(found)
                     log.warning("table %s: Discord refused a turn alert's change (%s);"
-                                " trying again", table.id, discord_errors.described(exc))
+                                " trying again", table.table_id, discord_errors.described(exc))
                 else:
                     log.warning("table %s: could not delete its old turn alert (%s)",
-                                table.id, type(exc).__name__, extra=logs.failure(exc))
-            if self.manager.is_open(table.id):
+                                table.table_id, type(exc).__name__, extra=logs.failure(exc))
+            if self.manager.is_open(table.table_id):
                 with contextlib.suppress(Refusal):  # closed meanwhile: no alert
-                    self.changed(table, await self.manager.position(table.id))
+                    self.changed(await self.manager.position(table.table_id))
 
-    def _message(self, table: Table, users: list[int]) -> dict[str, Any]:
+    def _message(self, table: Position, users: list[int]) -> dict[str, Any]:
         """The alert: the people named, the game, the timer as a relative time, a Hand
         button."""
         lang = self.public_lang(table)
@@ -200,7 +203,7 @@ class Alerts:
             text = t("alert-timer", lang, who=who, game=game_name(table, lang),
                      when=f"<t:{when}:R>")
         view = StaticView()
-        view.add_item(button_item(t("hand", lang), ids.make("hand", table.id, table.version),
+        view.add_item(button_item(t("hand", lang), ids.make("hand", table.table_id, table.version),
                                   discord.ButtonStyle.primary, 0))
         found: dict[str, Any] = {
             "content": text, "view": view,

@@ -20,8 +20,7 @@ import discord
 from bot import lane, logs, tasks
 from bot.i18n import lang_of, t
 from bot.names import plain
-from bot.tables import CANCELLED, FINISHED, Table, TableEvent
-from bot.tables.position import Position
+from bot.tables import CANCELLED, FINISHED, Position, TableEvent
 from cogs import discord_errors
 from cogs.guards import is_private
 from cogs.views import Payload, card_words, table_payload
@@ -47,6 +46,7 @@ class Board:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one writer of the message
     hidden: tuple[frozenset[str], list[str]] | None = None  # (hidden cards, their words)
     edited: float = -math.inf  # when the message was last edited (the event loop's clock)
+    status: str = ""  # the table's status as last marked (a closed table's edit has no gap)
 
 
 class TableMessages:
@@ -68,7 +68,7 @@ class TableMessages:
         if pending:
             await asyncio.wait(pending)
 
-    async def refresh(self, tables: list[Table]) -> None:
+    async def refresh(self, tables: list[Position]) -> None:
         """Once the bot is ready: post again the message of each resumed table that has none,
         and refresh the others."""
         await self.bot.wait_until_ready()
@@ -78,16 +78,17 @@ class TableMessages:
             else:
                 self._mark(table)
 
-    async def _repost(self, table: Table) -> None:
+    async def _repost(self, table: Position) -> None:
         """A resumed table with no message (the bot stopped between storing the table and
         posting its lobby, or before storing the posted message's id) gets a new public
         message; without one nobody could join, play or cancel it, and it would hold the
         channel."""
-        board = self.board(table.id)
+        board = self.board(table.table_id)
         try:
             async with board.lock:
-                position = await self.manager.snapshot(table)
-                if position.message_id is not None or not self.manager.is_open(table.id):
+                position = await self.manager.latest(table.table_id)
+                if (position is None or position.message_id is not None
+                        or not self.manager.is_open(table.table_id)):
                     return
                 payload = self.render(position)  # (drawn from the position: no lock needed)
                 channel = self.bot.get_partial_messageable(table.channel_id)
@@ -95,10 +96,10 @@ class TableMessages:
                     **payload.send(), files=await payload.files(),
                     allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                              roles=False))
-                await self.manager.set_message(table.id, message.id)
+                await self.manager.set_message(table.table_id, message.id)
                 board.sent = payload.key()
         except Exception as exc:  # the table stays; a click on an old message adopts it
-            log.warning("table %s: could not post its message again (%s)", table.id,
+            log.warning("table %s: could not post its message again (%s)", table.table_id,
                         type(exc).__name__, extra=logs.failure(exc))
 
     # -- helpers ----------------------------------------------------------------------------
@@ -107,7 +108,7 @@ class TableMessages:
         """Whether the table messages offer Open table (the Activity is configured)."""
         return self.bot.activity_configured
 
-    def public_lang(self, table: Table | Position) -> str:
+    def public_lang(self, table: Position) -> str:
         """The language of a table's server."""
         guild = self.bot.get_guild(table.guild_id)
         return lang_of(guild.preferred_locale if guild is not None else None)
@@ -157,7 +158,7 @@ class TableMessages:
         lang = self.public_lang(position)
         return table_payload(position, lang, self.log_lines(position, lang), self.activity)
 
-    async def _send_edit(self, table: Table, payload: Payload) -> None:
+    async def _send_edit(self, table: Position, payload: Payload) -> None:
         if table.message_id is None:
             return
         channel = self.bot.get_partial_messageable(table.channel_id)
@@ -165,42 +166,46 @@ class TableMessages:
         files = await payload.files()
         # the gap runs from the edit's sending, not from before its picture was drawn: a slow
         # drawing then a quick one would otherwise send two edits closer than the gap
-        self.board(table.id).edited = asyncio.get_running_loop().time()
+        self.board(table.table_id).edited = asyncio.get_running_loop().time()
         await message.edit(content=payload.content, embed=payload.embed, view=payload.view,
                            attachments=files,
                            allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                                     roles=False))
 
-    def _mark(self, table: Table) -> None:
-        board = self.board(table.id)
+    def _mark(self, table: Position) -> None:
+        board = self.board(table.table_id)
         board.dirty = True
+        board.status = table.status
         if board.task is None or board.task.done():
             board.task = tasks.background(self._flush(table))
 
-    async def _flush(self, table: Table) -> None:
+    async def _flush(self, table: Position) -> None:
         """Edit the public message until it shows the latest position (edits coalesce)."""
-        board = self.board(table.id)
+        board = self.board(table.table_id)
         gap = self.bot.settings.edit_gap
         refused = 0  # edits Discord refused for now in a row
         while board.dirty:
             wait = board.edited + gap - asyncio.get_running_loop().time()
-            if wait > 0 and table.status not in (FINISHED, CANCELLED) and not self.hurry.is_set():
+            if wait > 0 and board.status not in (FINISHED, CANCELLED) and not self.hurry.is_set():
                 # what happens meanwhile is shown in the same edit (a stop: at once)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.hurry.wait(), wait)
             retry = 0.0
             async with self.bot.lane.slot(lane.TABLE), board.lock:
                 board.dirty = False  # a change from here on is shown by the next round
-                position = await self.manager.snapshot(table)
+                position = await self.manager.latest(table.table_id)
+                if position is None:  # closed long ago: its last edit was made
+                    break
+                board.status = position.status
                 payload = self.render(position)  # (drawn from the position: no lock needed)
                 key = payload.key()
                 if key == board.sent:
                     continue
                 try:
-                    await self._send_edit(table, payload)
+                    await self._send_edit(position, payload)
                     board.sent = key
                     if refused:
-                        log.info("table %s: its message shows the table again", table.id)
+                        log.info("table %s: its message shows the table again", table.table_id)
                     refused = 0
                 except Exception as exc:  # a failed edit must not stop later ones
                     # what Discord refused for now is tried again here, since nothing else
@@ -211,23 +216,23 @@ class TableMessages:
                         retry, board.dirty = discord_errors.RETRIES[refused], True
                         if not refused:
                             log.warning("table %s: Discord refused its message's edit (%s);"
-                                        " trying again", table.id,
+                                        " trying again", table.table_id,
                                         discord_errors.described(exc))
                         refused += 1
                     elif discord_errors.for_now(exc):
                         log.warning("table %s: Discord refused its message's edit %d times"
                                     " (%s); it shows the table again at its next edit",
-                                    table.id, refused + 1, discord_errors.described(exc))
+                                    table.table_id, refused + 1, discord_errors.described(exc))
                     else:
-                        log.warning("table %s: could not edit its message (%s)", table.id,
+                        log.warning("table %s: could not edit its message (%s)", table.table_id,
                                     type(exc).__name__, extra=logs.failure(exc))
             if retry:  # (a stop ends the wait, and the tries)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.hurry.wait(), retry)
-        if table.status in (FINISHED, CANCELLED):
+        if board.status in (FINISHED, CANCELLED):
             # forgotten a little later: the click that ended the table (a Start whose deal
             # decided the game) may still be answered with the table's log
-            asyncio.get_running_loop().call_later(BOARD_KEPT, self.boards.pop, table.id, None)
+            asyncio.get_running_loop().call_later(BOARD_KEPT, self.boards.pop, table.table_id, None)
 
     def note(self, update: TableEvent) -> None:
         """Keep an event's public moves for the table message, and edit it."""
@@ -248,17 +253,17 @@ class TableMessages:
             board.log.append(("level-changed", {"level": table.level}))
         if update.kind == "finish" and table.version == 0:  # e.g. a 1234 player dropped out
             board.log.append(("decided-by-deal", {}))
-        self._mark(update.table)
+        self._mark(update.position)
 
-    async def answer_public(self, interaction: Interaction, table: Table) -> None:
+    async def answer_public(self, interaction: Interaction, table: Position) -> None:
         """Answer a click on the public message by editing it to the table as it is now.
 
         While a move is being applied and stored (the table's lock is held) the position may
         not be shown yet: the click is acknowledged at once and the coalesced edit, which waits
         for the lock, shows the table.
         """
-        board = self.board(table.id)
-        now = self.manager.settled(table)
+        board = self.board(table.table_id)
+        now = self.manager.settled(table.table_id)
         if now is None:  # a move is being applied and stored: shown by the coalesced edit
             await interaction.response.defer()
             self._mark(table)
@@ -282,13 +287,13 @@ class TableMessages:
             self._mark(table)
         await self._adopt(interaction, table)
 
-    async def _adopt(self, interaction: Interaction, table: Table) -> None:
+    async def _adopt(self, interaction: Interaction, table: Position) -> None:
         """A table whose message was never stored (the bot stopped between posting the lobby
         and storing its id) takes the public message its buttons were clicked on; otherwise
         its message would never show a move again."""
         message = interaction.message
         if (table.message_id is None and message is not None
-                and not is_private(interaction) and self.manager.is_open(table.id)):
-            await self.manager.set_message(table.id, message.id)
+                and not is_private(interaction) and self.manager.is_open(table.table_id)):
+            await self.manager.set_message(table.table_id, message.id)
             self._mark(table)
 

@@ -16,8 +16,7 @@ from PIL import Image
 from bot.i18n import t
 from bot.names import plain
 from bot.pictures import hand_png_async, table_png_async
-from bot.tables import Table
-from bot.tables.position import Position
+from bot.tables import Position
 from cogs import ids
 
 # Pillow imports its format plugins lazily on the first save; two pictures drawn at once in
@@ -230,7 +229,7 @@ def embed_words(embed: discord.Embed) -> str:
     return "\n\n".join(parts)
 
 
-def game_name(position: Table | Position, lang: str) -> str:
+def game_name(position: Position, lang: str) -> str:
     """The game's name in a language."""
     return position.rules.title(lang)
 

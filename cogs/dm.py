@@ -10,8 +10,7 @@ import discord
 
 from bot import tasks
 from bot.i18n import lang_of, t
-from bot.tables import PLAYING, Table
-from bot.tables.position import Position
+from bot.tables import PLAYING, Position
 from cogs.hands import Hands
 from cogs.prefs import Preferences
 from cogs.views import game_name
@@ -32,13 +31,13 @@ class DirectTurns:
         #: per table in play: each seat and the position (version) last sent to it
         self.sent: dict[int, dict[int, int]] = {}
 
-    def changed(self, table: Table, position: Position) -> None:
+    def changed(self, position: Position) -> None:
         """The service's news (quick): the table's public position now; a DM for each person
         who may act at a position not sent to them yet (each in a task of its own)."""
         if position.status != PLAYING or not position.started:
-            self.sent.pop(table.id, None)
+            self.sent.pop(position.table_id, None)
             return
-        sent = self.sent.setdefault(table.id, {})
+        sent = self.sent.setdefault(position.table_id, {})
         due = [(seat, False) for seat in position.to_act]
         due += [(seat, True) for seat in position.optional]
         for seat, out_of_turn in due:
@@ -48,9 +47,9 @@ class DirectTurns:
             if sent.get(seat) == position.version:
                 continue
             sent[seat] = position.version
-            tasks.background(self._send(table, seat, position.version, out_of_turn))
+            tasks.background(self._send(position, seat, position.version, out_of_turn))
 
-    async def _send(self, table: Table, seat: int, version: int,
+    async def _send(self, table: Position, seat: int, version: int,
                     out_of_turn: bool = False) -> None:
         """Send a player who chose DMs their hand, if the table is still at that position."""
         user_id = table.seats[seat].user_id
@@ -75,4 +74,4 @@ class DirectTurns:
             files = await payload.files()
             await user.send(**payload.send(picture=bool(files)), files=files)
         except discord.HTTPException:
-            log.info("table %s: could not DM seat %s", table.id, seat)
+            log.info("table %s: could not DM seat %s", table.table_id, seat)

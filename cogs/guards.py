@@ -7,8 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.tables import PLAYING, Refusal, Table
-from bot.tables.position import Position
+from bot.tables import PLAYING, Position, Refusal
 
 Interaction = discord.Interaction[Any]
 
@@ -19,7 +18,7 @@ def is_private(interaction: Interaction) -> bool:
     return message is not None and (interaction.guild_id is None or message.flags.ephemeral)
 
 
-def own_message(interaction: Interaction, table: Table) -> None:
+def own_message(interaction: Interaction, table: Position) -> None:
     """A table's public buttons act only on its own message: the answer edits the clicked
     message into the table, which would overwrite another table's message."""
     message = interaction.message
@@ -28,7 +27,7 @@ def own_message(interaction: Interaction, table: Table) -> None:
         raise Refusal("unknown-component")
 
 
-def private_only(interaction: Interaction, table: Table) -> None:
+def private_only(interaction: Interaction, table: Position) -> None:
     """Controls of private messages (a hand, a confirmation, a host's menu) never act on a
     public message: the answer edits the clicked message, and would show everyone a hand."""
     message = interaction.message
@@ -37,7 +36,7 @@ def private_only(interaction: Interaction, table: Table) -> None:
         raise Refusal("unknown-component")
 
 
-def seat_of(table: Table, user_id: int) -> int:
+def seat_of(table: Position, user_id: int) -> int:
     """The clicking person's seat (refused when they have none)."""
     seat = table.seat_of(user_id)
     if seat is None:
@@ -45,7 +44,7 @@ def seat_of(table: Table, user_id: int) -> int:
     return seat
 
 
-def playing(table: Table | Position) -> None:
+def playing(table: Position) -> None:
     """Refused unless the table's game is under way."""
     if table.status != PLAYING:  # (in play, a table has a game)
         raise Refusal("not-started")

@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import t
-from bot.tables import CANCELLED, PLAYING, Table, TableManager
-from bot.tables.position import Position
+from bot.tables import CANCELLED, PLAYING, Position, Refusal, TableManager
 from cogs.board import TableMessages
 from cogs.prefs import Preferences
 from cogs.views import Payload, StaticView, hand_payload
@@ -50,12 +49,15 @@ class Hands:
         self.messages = messages
         self.prefs = prefs
 
-    async def position(self, table: Table, seat: int) -> Position:
+    async def position(self, table: Position, seat: int) -> Position:
         """A seat's position now (never a move applied but not stored yet; a table just
         closed still answers, with its last position)."""
-        return await self.manager.snapshot(table, seat)
+        found = await self.manager.latest(table.table_id, seat)
+        if found is None:  # closed long ago
+            raise Refusal("no-table")
+        return found
 
-    async def panel_for(self, table: Table, seat: int, lang: str, user_id: int,
+    async def panel_for(self, table: Position, seat: int, lang: str, user_id: int,
                         **more: Any) -> tuple[Payload, Shown]:
         """A person's panel now, and what it shows."""
         chosen = await self.prefs.of(user_id)
@@ -71,7 +73,7 @@ class Hands:
         payload = hand_payload(position, lang, four_colour=four_colour, recent=recent, **more)
         return payload, shows(position, position.seat)
 
-    async def hand_for(self, table: Table, seat: int, lang: str, user_id: int,
+    async def hand_for(self, table: Position, seat: int, lang: str, user_id: int,
                        **more: Any) -> tuple[Payload, Position]:
         """A seat's private hand (a direct message's), and the position it shows."""
         chosen = await self.prefs.of(user_id)

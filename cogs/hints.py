@@ -8,7 +8,7 @@ counts it; this part only answers the click and words the answer.
 
 from __future__ import annotations
 
-from bot.tables import Refusal, Table, TableManager
+from bot.tables import Position, Refusal, TableManager
 from bot.tables.hints import hint_text
 from cogs import ids
 from cogs.guards import Interaction, playing, private_only, seat_of
@@ -20,7 +20,7 @@ class HintControls:
     def __init__(self, manager: TableManager) -> None:
         self.manager = manager
 
-    async def on_hint(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+    async def on_hint(self, interaction: Interaction, table: Position, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
         """Hint: a private answer naming the move the strong computer would make from the
         person's own view, and why (refused with a sentence where hints are off, or it is
@@ -30,7 +30,7 @@ class HintControls:
         if not table.hints:
             raise Refusal("hints-off")
         playing(table)
-        now = await self.manager.position(table.id, seat)
+        now = await self.manager.position(table.table_id, seat)
         playing(now)
         if cid.version != now.version:
             raise Refusal("hint-stale")
@@ -38,6 +38,6 @@ class HintControls:
             raise Refusal("hint-not-your-turn")
         # the search takes up to a second: the click is answered now, the hint follows
         await interaction.response.defer(ephemeral=True, thinking=True)
-        hint = await self.manager.hint(table.id, interaction.user.id, cid.version)
+        hint = await self.manager.hint(table.table_id, interaction.user.id, cid.version)
         text = hint_text(now.rules, now.players, dict(now.options), hint, lang)
         await interaction.followup.send(text[:2000], ephemeral=True)

@@ -9,8 +9,7 @@ import discord
 from bot.config import TIMER_CHOICES
 from bot.i18n import t
 from bot.names import plain
-from bot.tables import CANCELLED, COMPUTER_LEVELS
-from bot.tables.position import Position
+from bot.tables import CANCELLED, COMPUTER_LEVELS, Position
 from bot.tables.results import position_unrated
 from cogs import ids
 from cogs.controls import (

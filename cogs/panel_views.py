@@ -10,8 +10,7 @@ import discord
 from bot.i18n import move_word, t
 from bot.names import plain
 from bot.pictures import hand_alt
-from bot.tables import CANCELLED, FINISHED
-from bot.tables.position import Position
+from bot.tables import CANCELLED, FINISHED, Position
 from cogs import ids
 from cogs.controls import (
     PAGE,

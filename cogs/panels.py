@@ -31,8 +31,7 @@ import discord
 from bot import lane, logs, tasks
 from bot.i18n import t
 from bot.lane import Lane
-from bot.tables import PLAYING, Refusal, Table, TableManager
-from bot.tables.position import Position
+from bot.tables import PLAYING, Position, TableManager
 from cogs.hands import Hands, Shown, shows
 from cogs.views import Payload
 
@@ -85,12 +84,12 @@ class Panels:
         self.pictures = 0  # pictures added to panels answered with words first
         self._background: set[asyncio.Task[None]] = set()
 
-    def get(self, table: Table, user_id: int, seat: int) -> Panel:
+    def get(self, table: Position, user_id: int, seat: int) -> Panel:
         """The panel of a person at a table (made, with no token yet, if there is none)."""
-        here = self.by_table.setdefault(table.id, {})
+        here = self.by_table.setdefault(table.table_id, {})
         found = here.get(user_id)
         if found is None or found.seat != seat:
-            found = here[user_id] = Panel(table.id, user_id, seat)
+            found = here[user_id] = Panel(table.table_id, user_id, seat)
         return found
 
     def adopt(self, panel: Panel, interaction: Interaction, lang: str,
@@ -124,13 +123,14 @@ class Panels:
         panel.adopted = ticket
         self.adopt(panel, interaction, lang, shown)
 
-    def changed(self, table: Table, position: Position) -> None:
+    def changed(self, position: Position) -> None:
         """The service's news (quick, no waiting): the table's public position now; edit the
         panels that show a position their person can no longer act on, or that should now
         show their move."""
-        here = self.by_table.get(table.id, {})
+        table = position
+        here = self.by_table.get(table.table_id, {})
         if here:
-            self.latest[table.id] = position
+            self.latest[table.table_id] = position
         for panel in list(here.values()):
             if panel.interaction is None:
                 continue
@@ -138,8 +138,8 @@ class Panels:
                 panel.dirty = True
                 self._edit_soon(panel, table)
         if position.status != PLAYING and not any(
-                p.interaction is not None for p in self.by_table.get(table.id, {}).values()):
-            self._forget(table.id)
+                p.interaction is not None for p in self.by_table.get(table.table_id, {}).values()):
+            self._forget(table.table_id)
 
     def _forget(self, table_id: int) -> None:
         self.by_table.pop(table_id, None)
@@ -157,7 +157,7 @@ class Panels:
         shown_act = panel.shown is not None and panel.shown[1]
         return now[1] or now[2] or shown_act
 
-    async def _edit(self, panel: Panel, table: Table) -> None:
+    async def _edit(self, panel: Panel, table: Position) -> None:
         """Edit a panel until it shows what it should (edits coalesce). Only the last look
         before the request is made under the panel's lock, and nothing in it waits: the
         position (which may wait for the table's lock), the picture's drawing and the request
@@ -190,14 +190,14 @@ class Panels:
                 if panel.interaction is interaction and shown[2]:
                     self._drop(panel)
             except discord.HTTPException as exc:  # a dismissed panel, a spent token
-                log.info("table %s: a panel could not be edited (%s)", table.id,
+                log.info("table %s: a panel could not be edited (%s)", table.table_id,
                          type(exc).__name__)
                 if panel.interaction is interaction:
                     panel.interaction = None
                     self._drop(panel)
                 return
             except Exception as exc:
-                log.warning("table %s: a panel could not be edited (%s)", table.id,
+                log.warning("table %s: a panel could not be edited (%s)", table.table_id,
                             type(exc).__name__, extra=logs.failure(exc))
                 return
 
@@ -216,14 +216,15 @@ class Panels:
             if table is not None:
                 self._edit_soon(panel, table)
 
-    def _open_table(self, table_id: int) -> Table | None:
+    def _open_table(self, table_id: int) -> Position | None:
         """A panel's table while it is open; None once it is closed (the panel stops)."""
-        try:
-            return self.manager.get(table_id)
-        except Refusal:
+        if not self.manager.is_open(table_id):
             return None
+        # (while a move is being stored, the position of the last news stands for it: the
+        # edit takes the seat's position now anyway)
+        return self.manager.settled(table_id) or self.latest.get(table_id)
 
-    def _edit_soon(self, panel: Panel, table: Table) -> None:
+    def _edit_soon(self, panel: Panel, table: Position) -> None:
         """Start editing a panel that is due an edit (``dirty``), unless an edit is under way:
         that one goes round once more."""
         if panel.task is None or panel.task.done():

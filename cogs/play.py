@@ -27,7 +27,7 @@ from bot.client.tree import refusal_text, reply, server_only
 from bot.i18n import lang_of, t
 from bot.pictures import avatars
 from bot.pictures.warmup import warm_up
-from bot.tables import DealEnded, Refusal, Table, TableEvent, TableOpened
+from bot.tables import DealEnded, Position, Refusal, TableEvent, TableOpened
 from cogs import discord_errors, ids
 from cogs.activity import ActivityControls
 from cogs.alerts import Alerts
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 #: a component's handler: (interaction, table, its custom id, values chosen, language)
-Handler = Callable[[Interaction, Table, ids.ComponentId, list[str], str], Awaitable[None]]
+Handler = Callable[[Interaction, Position, ids.ComponentId, list[str], str], Awaitable[None]]
 
 
 class PlayCog(commands.Cog, name=COG):
@@ -178,7 +178,7 @@ class PlayCog(commands.Cog, name=COG):
         await self.alerts.close()
 
     @commands.Cog.listener()
-    async def on_tables_resumed(self, tables: list[Table]) -> None:
+    async def on_tables_resumed(self, tables: list[Position]) -> None:
         """The bot resumed these tables at its start."""
 
         async def refresh() -> None:  # the alerts reply to the table messages: those first
@@ -200,9 +200,9 @@ class PlayCog(commands.Cog, name=COG):
         if isinstance(update, TableOpened):  # its message is the one this cog just posted
             return
         self.messages.note(update)
-        self.panels.changed(update.table, update.position)
-        self.alerts.changed(update.table, update.position)
-        self.dms.changed(update.table, update.position)
+        self.panels.changed(update.position)
+        self.alerts.changed(update.position)
+        self.dms.changed(update.position)
 
     # -- commands ---------------------------------------------------------------------------
     async def play(self, interaction: Interaction, game: str) -> None:
@@ -321,7 +321,8 @@ class PlayCog(commands.Cog, name=COG):
         try:
             # the table of the server and channel clicked in: a manager's power, a host's
             # choice, a seat, reach no other server's table, whatever id a click names
-            table = self.manager.at(cid.table, interaction.guild_id, interaction.channel_id)
+            table = await self.manager.at(cid.table, interaction.guild_id,
+                                          interaction.channel_id)
         except Refusal as refusal:
             if cid.verb == "open" and refusal.key == "no-table":  # ended: said so
                 raise Refusal("open-gone") from None

@@ -29,9 +29,7 @@ from bot import logs, tasks
 from bot.client.tree import answer_or_refuse, own_component, refusal_text, reply, server_only
 from bot.i18n import lang_of, t
 from bot.pictures import hand_alt, hand_png_async
-from bot.tables import Refusal
-from bot.tables.model import FINISHED
-from bot.tables.position import Position
+from bot.tables import FINISHED, Position, Refusal
 from bot.tables.review import Key, Reviewer, game_of, own_moves, seat_of, shown, summary
 from games.ai.review import Review
 

@@ -12,7 +12,7 @@ import discord
 from bot.client.tree import refusal_text, reply
 from bot.i18n import t
 from bot.names import plain
-from bot.tables import LOBBY, PLAYING, Cards, Choice, Refusal, Table, TableManager
+from bot.tables import LOBBY, PLAYING, Cards, Choice, Position, Refusal, TableManager
 from cogs import ids
 from cogs.board import Interaction
 from cogs.guards import can_manage, playing, private_only, seat_of
@@ -42,7 +42,7 @@ class TurnControls:
         self.panels = panels
         self.prefs = prefs
 
-    async def on_hand(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+    async def on_hand(self, interaction: Interaction, table: Position, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
         """Hand (on the table message or an alert): a new live panel."""
         seat = seat_of(table, interaction.user.id)
@@ -58,7 +58,7 @@ class TurnControls:
         self.panels.answered(panel, interaction, lang, shown, ticket)
         self.panels.picture_later(panel, interaction, payload, shown)
 
-    async def on_panel(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+    async def on_panel(self, interaction: Interaction, table: Position, cid: ids.ComponentId,
                        values: list[str], lang: str) -> None:
         """Moves and navigation on a player's panel (or a hand sent by direct message)."""
         private_only(interaction, table)
@@ -74,7 +74,7 @@ class TurnControls:
         # request's round trip (an answer that lands after a later one is made good)
         await self._answer_panel(interaction, panel, lang, answer, ticket)
 
-    async def _position(self, interaction: Interaction, table: Table, seat: int, lang: str,
+    async def _position(self, interaction: Interaction, table: Position, seat: int, lang: str,
                         **more: Any) -> tuple[Payload, Shown]:
         """What a click on a panel is answered with: the position now."""
         return await self.hands.panel_for(table, seat, lang, interaction.user.id, **more)
@@ -103,7 +103,7 @@ class TurnControls:
         self.panels.answered(panel, interaction, lang, shown, ticket)
         self.panels.picture_later(panel, interaction, payload, shown)
 
-    async def _panel_click(self, interaction: Interaction, table: Table, seat: int,
+    async def _panel_click(self, interaction: Interaction, table: Position, seat: int,
                            cid: ids.ComponentId, values: list[str], lang: str
                            ) -> tuple[Payload, Shown]:
         """Work out a click on a panel (with the panel's lock held): the move applied, if it
@@ -131,7 +131,7 @@ class TurnControls:
         where = (int(group), int(page)) if group.isdigit() and page.isdigit() else (0, 0)
         return self.hands.panel(now, lang, four_colour, group_page=where)
 
-    async def _move(self, interaction: Interaction, table: Table, seat: int,
+    async def _move(self, interaction: Interaction, table: Position, seat: int,
                     cid: ids.ComponentId, values: list[str], lang: str
                     ) -> tuple[Payload, Shown]:
         """A move's click, parsed into a choice and handed to the service once (which
@@ -147,7 +147,8 @@ class TurnControls:
                 raise Refusal("no-such-choice")
             choice = int(raw)
         try:
-            outcome = await self.manager.act(table.id, interaction.user.id, cid.version, choice)
+            outcome = await self.manager.act(table.table_id, interaction.user.id, cid.version,
+                                             choice)
         except Refusal as refusal:
             if refusal.key in ("stale", "not-started", "no-table"):  # an old or doubled click
                 note = t("panel-moved", lang)
@@ -163,26 +164,26 @@ class TurnControls:
         """Whether the clicking person's hand pictures are in four suit colours."""
         return (await self.prefs.of(interaction.user.id)).four_colour
 
-    async def on_back(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+    async def on_back(self, interaction: Interaction, table: Position, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
         """I'm back: the person takes their seat back from the computer."""
-        await self.manager.back(table.id, interaction.user.id)
+        await self.manager.back(table.table_id, interaction.user.id)
         await reply(interaction, t("returned", lang, name=plain(interaction.user.display_name)))
 
-    async def on_manage(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+    async def on_manage(self, interaction: Interaction, table: Position, cid: ids.ComponentId,
                         values: list[str], lang: str) -> None:
         """The host's (or a manager's) menu in play."""
         if interaction.user.id != table.host_id and not can_manage(interaction):
             raise Refusal("host-or-manager")
-        payload = manage_payload(await self.manager.position(table.id), lang)
+        payload = manage_payload(await self.manager.position(table.table_id), lang)
         await interaction.response.send_message(**payload.send(), ephemeral=True)
 
-    async def on_over(self, interaction: Interaction, table: Table, cid: ids.ComponentId,
+    async def on_over(self, interaction: Interaction, table: Position, cid: ids.ComponentId,
                       values: list[str], lang: str) -> None:
         """The host lets the computer keep a person's seat."""
         private_only(interaction, table)
         if not values or not values[0].isdigit():
             raise Refusal("bad-seat")
-        await self.manager.hand_to_computer(table.id, interaction.user.id, int(values[0]),
+        await self.manager.hand_to_computer(table.table_id, interaction.user.id, int(values[0]),
                                             can_manage(interaction))
         await interaction.response.edit_message(content=t("done", lang), view=None)

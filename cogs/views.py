@@ -18,8 +18,7 @@ import discord
 from bot.i18n import LANGS, t
 from bot.names import plain
 from bot.pictures import avatars
-from bot.tables import CANCELLED, FINISHED, LOBBY
-from bot.tables.position import Position
+from bot.tables import CANCELLED, FINISHED, LOBBY, Position
 from bot.tables.results import position_results
 from cogs import ids
 from cogs.controls import (

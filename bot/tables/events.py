@@ -14,11 +14,11 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
 from bot import logs
-from bot.tables.model import Move, Table
+from bot.tables.model import Move
 from bot.tables.position import Position
 
 log = logging.getLogger("bot.tables")
@@ -29,9 +29,6 @@ class TableEvent:
     """Something that happened at a table; ``position``: its public position just after."""
 
     position: Position
-    #: the live table, for front ends that still read it while they move to positions;
-    #: never compared or shown
-    table: Table = field(repr=False, compare=False)
     #: the short name of the event's kind (for logs and tests): lobby, start, move, ...
     kind: ClassVar[str] = "event"
 

@@ -184,57 +184,65 @@ class TableManager:
         self._lobby = Lobby(self._registry, self._results, self._computers, self.default_level)
         self._hints = Hints(self._registry, self._lobby, self._thinker)
 
-    # -- the lobby: each call answers with the table, or a Refusal saying why not -----------
+    # -- the lobby: each call answers with the table's public position after it, or a
+    # Refusal saying why not ------------------------------------------------------------------
+    async def _public(self, table: Table) -> Position:
+        """A table's public position, taken under its lock (a table just closed answers with
+        its last position)."""
+        return await self._registry.snapshot(table)
+
     async def open(self, guild_id: int, channel_id: int, game_id: str, host_id: int,
-                   host_name: str, seed: int | None = None) -> Table:
+                   host_name: str, seed: int | None = None) -> Position:
         """Open a lobby for a game in a channel, its host seated; Refusal if one is open."""
-        return await self._lobby.open(guild_id, channel_id, game_id, host_id, host_name, seed)
+        return await self._public(
+            await self._lobby.open(guild_id, channel_id, game_id, host_id, host_name, seed))
 
-    async def join(self, table_id: int, user_id: int, name: str) -> Table:
+    async def join(self, table_id: int, user_id: int, name: str) -> Position:
         """Seat a person in the lobby."""
-        return await self._lobby.join(table_id, user_id, name)
+        return await self._public(await self._lobby.join(table_id, user_id, name))
 
-    async def leave(self, table_id: int, user_id: int) -> Table:
+    async def leave(self, table_id: int, user_id: int) -> Position:
         """Take a person's seat away in the lobby (the host cancels instead)."""
-        return await self._lobby.leave(table_id, user_id)
+        return await self._public(await self._lobby.leave(table_id, user_id))
 
-    async def add_computer(self, table_id: int, user_id: int) -> Table:
+    async def add_computer(self, table_id: int, user_id: int) -> Position:
         """The host adds a computer player."""
-        return await self._lobby.add_computer(table_id, user_id)
+        return await self._public(await self._lobby.add_computer(table_id, user_id))
 
-    async def remove_computer(self, table_id: int, user_id: int) -> Table:
+    async def remove_computer(self, table_id: int, user_id: int) -> Position:
         """The host removes the last computer player."""
-        return await self._lobby.remove_computer(table_id, user_id)
+        return await self._public(await self._lobby.remove_computer(table_id, user_id))
 
-    async def set_option(self, table_id: int, user_id: int, name: str, value: object) -> Table:
+    async def set_option(self, table_id: int, user_id: int, name: str, value: object) -> Position:
         """The host sets one of the game's options (checked against its description)."""
-        return await self._lobby.set_option(table_id, user_id, name, value)
+        return await self._public(await self._lobby.set_option(table_id, user_id, name, value))
 
     async def set_level(self, table_id: int, user_id: int, level: str,
-                        can_manage: bool = False) -> Table:
+                        can_manage: bool = False) -> Position:
         """How strong the table's computer players are: set by the host in the lobby, or in
         play (the host or a manager) from the next computer move on."""
-        return await self._lobby.set_level(table_id, user_id, level, can_manage)
+        return await self._public(
+            await self._lobby.set_level(table_id, user_id, level, can_manage))
 
-    async def set_timer(self, table_id: int, user_id: int, timer: str) -> Table:
+    async def set_timer(self, table_id: int, user_id: int, timer: str) -> Position:
         """The host chooses the turn timer: off, relaxed, normal or fast."""
-        return await self._lobby.set_timer(table_id, user_id, timer)
+        return await self._public(await self._lobby.set_timer(table_id, user_id, timer))
 
-    async def swap_seats(self, table_id: int, user_id: int, first: int, second: int) -> Table:
+    async def swap_seats(self, table_id: int, user_id: int, first: int, second: int) -> Position:
         """The host swaps two seats (choosing partners in team games)."""
-        return await self._lobby.swap_seats(table_id, user_id, first, second)
+        return await self._public(await self._lobby.swap_seats(table_id, user_id, first, second))
 
-    async def set_hints(self, table_id: int, user_id: int, allowed: bool) -> Table:
+    async def set_hints(self, table_id: int, user_id: int, allowed: bool) -> Position:
         """The host allows hints at a table (or not), in the lobby."""
-        return await self._hints.set_hints(table_id, user_id, allowed)
+        return await self._public(await self._hints.set_hints(table_id, user_id, allowed))
 
-    async def start(self, table_id: int, user_id: int) -> Table:
+    async def start(self, table_id: int, user_id: int) -> Position:
         """The host starts the game when the player count and options are allowed."""
-        return await self._lobby.start(table_id, user_id)
+        return await self._public(await self._lobby.start(table_id, user_id))
 
-    async def cancel(self, table_id: int, user_id: int, can_manage: bool = False) -> Table:
+    async def cancel(self, table_id: int, user_id: int, can_manage: bool = False) -> Position:
         """The host, or a member who may manage the server, cancels a table."""
-        return await self._lobby.cancel(table_id, user_id, can_manage)
+        return await self._public(await self._lobby.cancel(table_id, user_id, can_manage))
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         """Remember the public message of a table; the first one announces the table."""
@@ -248,14 +256,15 @@ class TableManager:
         :meth:`bot.tables.turns.Turns.act`)."""
         return await self._turns.act(table_id, user_id, version, choice)
 
-    async def back(self, table_id: int, user_id: int) -> Table:
+    async def back(self, table_id: int, user_id: int) -> Position:
         """"I'm back": the person takes their seat back from the computer."""
-        return await self._computers.back(table_id, user_id)
+        return await self._public(await self._computers.back(table_id, user_id))
 
     async def hand_to_computer(self, table_id: int, user_id: int, seat: int,
-                               can_manage: bool = False) -> Table:
+                               can_manage: bool = False) -> Position:
         """The host or a manager lets the computer keep a person's seat."""
-        return await self._computers.hand_to_computer(table_id, user_id, seat, can_manage)
+        return await self._public(
+            await self._computers.hand_to_computer(table_id, user_id, seat, can_manage))
 
     async def hint(self, table_id: int, user_id: int, version: int) -> Hint:
         """A hint for the person's seat at the position ``version``, counted once shown
@@ -267,14 +276,6 @@ class TableManager:
         return Reviewer(self._thinker)
 
     # -- reading ------------------------------------------------------------------------------
-    def get(self, table_id: int) -> Table:
-        """The open table of that id; Refusal 'no-table' when there is none (or it is over)."""
-        return self._registry.get(table_id)
-
-    def in_channel(self, channel_id: int) -> Table | None:
-        """The open table of a channel, if any."""
-        return self._registry.in_channel(channel_id)
-
     def is_open(self, table_id: int) -> bool:
         """True while the table of that id is open (not finished, cancelled or unloaded)."""
         return table_id in self._registry.tables
@@ -299,6 +300,13 @@ class TableManager:
         table = self._registry.in_channel(channel_id)
         return None if table is None else await self._registry.snapshot(table)
 
+    async def tables_in(self, channel_id: int) -> tuple[Position, ...]:
+        """The public positions of a channel's open tables, by table id."""
+        found = []
+        for table in self._registry.in_channel_all(channel_id):
+            found.append(await self._registry.snapshot(table))
+        return tuple(found)
+
     async def position(self, table_id: int, seat: int | None = None) -> Position:
         """The table now for a seat (or a spectator), taken under its lock; a closed table's
         id: Refusal 'no-table'."""
@@ -308,14 +316,16 @@ class TableManager:
         """The table now as a person sees it: from their seat, or as a spectator."""
         return await self._registry.position_for(table_id, user_id)
 
-    async def snapshot(self, table: Table, seat: int | None = None) -> Position:
-        """A table's position for a seat (or a spectator), under its lock; a table just
-        closed still answers, with its last position."""
-        return await self._registry.snapshot(table, seat)
+    def settled(self, table_id: int) -> Position | None:
+        """The table's public position at once when no move is being stored (None then, or
+        when the table is not open)."""
+        table = self._registry.tables.get(table_id)
+        return None if table is None else self._registry.settled(table)
 
-    def settled(self, table: Table) -> Position | None:
-        """The table's public position at once when no move is being stored; else None."""
-        return self._registry.settled(table)
+    async def latest(self, table_id: int, seat: int | None = None) -> Position | None:
+        """The table now for a seat (or a spectator), or, for a table closed lately, its last
+        position (its final message and panels show it); None for a table long gone."""
+        return await self._registry.latest(table_id, seat)
 
     def status(self, guild_id: int | None = None) -> ServiceStatus:
         """The service's figures now: open tables (of the process, and of ``guild_id``) and
@@ -330,7 +340,8 @@ class TableManager:
             here=len(here), here_playing=sum(1 for table in here if table.status == PLAYING),
             computers=computers)
 
-    def at(self, table_id: int, guild_id: int | None, channel_id: int | None) -> Table:
+    async def at(self, table_id: int, guild_id: int | None, channel_id: int | None,
+                 user_id: int | None = None) -> Position:
         """The open table a request names, when the request comes from where the table is:
         its server and channel. A request from no server (a hand sent by direct message)
         has no place to compare; its person's seat is checked instead, by the caller.
@@ -345,7 +356,8 @@ class TableManager:
                         "channel %s: refused", guild_id, channel_id, table_id, table.guild_id,
                         table.channel_id)
             raise Refusal("foreign-table")
-        return table
+        return await self._registry.snapshot(
+            table, None if user_id is None else table.seat_of(user_id))
 
     # -- what the tests read inside (never a front end: tests/bot/test_front_end_boundary.py) --
     @property
@@ -353,6 +365,16 @@ class TableManager:
         """The open tables by id, read-only: for the service's tests and benchmarks, which
         look inside; a front end asks :meth:`open_tables`, :meth:`table_in`, :meth:`is_open`."""
         return MappingProxyType(self._registry.tables)
+
+    def live(self, table_id: int) -> Table | None:
+        """The live table of that id, open or closed lately: for the tests and benchmarks
+        that look inside (never a front end)."""
+        return self._registry.tables.get(table_id) or self._registry.recent.get(table_id)
+
+    def live_in(self, channel_id: int) -> Table | None:
+        """The live open table of a channel, if any: for the tests and benchmarks that look
+        inside (never a front end)."""
+        return self._registry.in_channel(channel_id)
 
     @property
     def thinker(self) -> Thinker:
@@ -418,7 +440,7 @@ class TableManager:
         return level if level in LEVELS else self.default_level
 
     # -- restart and stop -------------------------------------------------------------------
-    async def resume(self, owns: Callable[[int], bool] | None = None) -> list[Table]:
+    async def resume(self, owns: Callable[[int], bool] | None = None) -> list[Position]:
         """Rebuild every unfinished table from storage and start its computers and timers
         (the computer players' worker processes first, warmed up)."""
         await self._thinker.start()
@@ -430,7 +452,7 @@ class TableManager:
                     await self._results.settle(table)
         for table in resumed:
             self._computers.kick(table)
-        return resumed
+        return [await self._registry.snapshot(table) for table in resumed]
 
     async def close(self) -> None:
         """Stop every computer player, timer and worker process (the tables stay stored)."""

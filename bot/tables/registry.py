@@ -23,6 +23,9 @@ from games.core import IllegalAction, State
 
 Event = TypeVar("Event", bound=TableEvent)
 log = logging.getLogger("bot.tables")  # the table service's log, whichever part writes
+#: how many lately closed tables are kept for :meth:`Registry.latest` (their final messages
+#: and panels are drawn from them a moment after the close)
+RECENT_KEPT = 256
 
 
 class Registry:
@@ -34,6 +37,8 @@ class Registry:
         self.bus = bus
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
+        #: tables closed lately, oldest first (see RECENT_KEPT)
+        self.recent: dict[int, Table] = {}
         #: set once the service stops: no computer, timer or retry starts any more
         self.closed = False
 
@@ -49,6 +54,11 @@ class Registry:
         """The open table of a channel, if any."""
         table_id = self.by_channel.get(channel_id)
         return None if table_id is None else self.tables.get(table_id)
+
+    def in_channel_all(self, channel_id: int) -> list[Table]:
+        """Every open table of a channel."""
+        table = self.in_channel(channel_id)
+        return [] if table is None else [table]
 
     def playing(self, table_id: int, version: int | None) -> Table:
         """A table in play (at ``version``, when given); Refusal 'not-started' or 'stale'."""
@@ -83,7 +93,7 @@ class Registry:
 
     def publish(self, table: Table, kind: type[Event], **fields: Any) -> Event:
         """Queue an event of a table with its public position now (the lock held)."""
-        event = kind(position_of(table), table, **fields)
+        event = kind(position_of(table), **fields)
         self.bus.add(event)
         return event
 
@@ -98,6 +108,12 @@ class Registry:
         answers, with its last position (its final message and panels show it)."""
         async with table.lock:
             return position_of(table, seat)
+
+    async def latest(self, table_id: int, seat: int | None = None) -> Position | None:
+        """The table now for a seat (or a spectator), or, for one closed lately, its last
+        position; None for a table neither open nor lately closed."""
+        table = self.tables.get(table_id) or self.recent.get(table_id)
+        return None if table is None else await self.snapshot(table, seat)
 
     def settled(self, table: Table) -> Position | None:
         """The table's public position at once when no move is being applied and stored
@@ -138,6 +154,10 @@ class Registry:
     def close(self, table: Table) -> None:
         """Forget a finished or cancelled table and stop its tasks."""
         self.tables.pop(table.id, None)
+        # kept a while for the front ends still showing it (its final message, panels)
+        self.recent[table.id] = table
+        while len(self.recent) > RECENT_KEPT:
+            del self.recent[next(iter(self.recent))]
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
         current = asyncio.current_task()

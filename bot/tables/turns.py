@@ -213,10 +213,10 @@ class Turns:
         for hook in self.after:
             hook(table)
         move = Move(seat, action, how, tuple(happened))
-        events: list[TableEvent] = [MoveApplied(position_of(table), table, (move,))]
+        events: list[TableEvent] = [MoveApplied(position_of(table), (move,))]
         tallies = state.breakdown()
         if len(tallies) > deals:
-            events.append(DealEnded(events[0].position, table, tallies[-1].deal))
+            events.append(DealEnded(events[0].position, tallies[-1].deal))
         for event in events:
             self.registry.bus.add(event)
         if state.over:

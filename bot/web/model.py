@@ -19,8 +19,7 @@ from typing import Any
 
 from bot.pictures.scenes import scene_for
 from bot.pictures.table import Scene
-from bot.tables.model import CANCELLED, FINISHED, PLAYING, Move
-from bot.tables.position import Position
+from bot.tables import CANCELLED, FINISHED, PLAYING, Move, Position
 from games import wording
 from games.cards import RANKS, SUITS, parse, pretty
 from games.core import Action, Event, Rules

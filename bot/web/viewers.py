@@ -29,10 +29,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import tasks
-from bot.tables import Cards, Choice, TableManager
-from bot.tables.events import TableEvent
-from bot.tables.model import CANCELLED, FINISHED, Refusal, Table
-from bot.tables.position import Position
+from bot.tables import (
+    CANCELLED,
+    FINISHED,
+    Cards,
+    Choice,
+    Position,
+    Refusal,
+    TableEvent,
+    TableManager,
+)
 from bot.web.model import News, last_of, news_of, public_part, you_part
 from games import wording
 from games.core import OptionError
@@ -237,7 +243,8 @@ class Viewer:
 class Group:
     """A table's viewers and what the web table keeps of it: its news and last move."""
 
-    table: Table
+    #: the table's public position at its last event (whose seat a viewer holds, its status)
+    position: Position
     viewers: set[Viewer] = field(default_factory=set)
     news: deque[News] = field(default_factory=lambda: deque(maxlen=NEWS_KEPT))
     last: tuple[int, dict[str, Any] | None] | None = None  # (version after it, the move)
@@ -307,8 +314,8 @@ class Viewers:
         position = event.position
         group = self.groups.get(event.table_id)
         if group is None:
-            group = self.groups[event.table_id] = Group(event.table)
-        group.table = event.table
+            group = self.groups[event.table_id] = Group(position)
+        group.position = position
         news = news_of(position, event.moves, event.kind, event.seat)
         group.news.extend(news)
         group.noted += len(news)
@@ -317,7 +324,8 @@ class Viewers:
         if group.viewers:
             self._mark(group)
         if event.kind in LISTED:
-            self._tell_channel(position.channel_id, exclude=event.table_id)
+            tasks.background(self._tell_channel(position.channel_id, exclude=event.table_id),
+                             name="web-tables")
         if position.status in (FINISHED, CANCELLED) and not group.viewers:
             self.groups.pop(event.table_id, None)
 
@@ -331,16 +339,19 @@ class Viewers:
         while group.dirty:
             group.dirty = False
             by_seat: dict[int | None, list[Viewer]] = {}
+            table_id = group.position.table_id
             for viewer in list(group.viewers):
-                seat = group.table.seat_of(viewer.person.user_id)
+                seat = group.position.seat_of(viewer.person.user_id)
                 by_seat.setdefault(seat, []).append(viewer)
             for seat, viewers in by_seat.items():
-                position = await self.manager.snapshot(group.table, seat)
+                position = await self.manager.latest(table_id, seat)
+                if position is None:  # closed long ago: nothing more to show
+                    break
                 # only to those who still watch it (one may have moved on meanwhile)
                 self._send_models(group, position,
                                   [v for v in viewers if v.table == position.table_id])
-            if group.table.status in (FINISHED, CANCELLED):
-                self.groups.pop(group.table.id, None)
+            if group.position.status in (FINISHED, CANCELLED):
+                self.groups.pop(table_id, None)
 
     def _send_models(self, group: Group, position: Position, viewers: list[Viewer]) -> None:
         """Queue one seat's viewers (or the spectators) the model of ``position``."""
@@ -372,21 +383,20 @@ class Viewers:
             found = group.shared[key] = json.dumps(part, ensure_ascii=False)[:-1]
         return found
 
-    def _tell_channel(self, channel_id: int, exclude: int) -> None:
+    async def _tell_channel(self, channel_id: int, exclude: int) -> None:
         """The channel's viewers who watch no table of it get its list of tables again."""
-        for viewer in self.by_channel.get(channel_id, ()):
+        for viewer in list(self.by_channel.get(channel_id, ())):
             if viewer.table is None or viewer.table != exclude:
-                viewer.push_json(self.tables_message(channel_id, viewer.person.lang))
+                viewer.push_json(await self.tables_message(channel_id, viewer.person.lang))
 
     # -- a viewer's socket ------------------------------------------------------------------
-    def tables_message(self, channel_id: int, lang: str) -> dict[str, Any]:
-        """The channel's open tables (one table per channel), for the launcher's list."""
+    async def tables_message(self, channel_id: int, lang: str) -> dict[str, Any]:
+        """The channel's open tables, for the launcher's list."""
         found = []
-        table = self.manager.in_channel(channel_id)
-        if table is not None:
+        for table in await self.manager.tables_in(channel_id):
             rules = table.rules
             found.append({
-                "id": table.id, "game": rules.id,
+                "id": table.table_id, "game": rules.id,
                 "title": rules.title(lang),
                 "status": table.status, "players": len(table.seats),
                 "seats": [seat.name for seat in table.seats], "version": table.version})
@@ -486,8 +496,8 @@ class Viewers:
         viewer.table = None
         if group is not None:
             group.viewers.discard(viewer)
-            if not group.viewers and not self.manager.is_open(group.table.id):
-                self.groups.pop(group.table.id, None)
+            if not group.viewers and not self.manager.is_open(group.position.table_id):
+                self.groups.pop(group.position.table_id, None)
 
     async def receive(self, viewer: Viewer, data: str) -> None:
         """Answer one message of a viewer."""
@@ -506,19 +516,19 @@ class Viewers:
         if kind == "ping":
             viewer.push_json({"type": "pong"})
         elif kind == "tables":
-            viewer.push_json(self.tables_message(viewer.channel_id, lang))
+            viewer.push_json(await self.tables_message(viewer.channel_id, lang))
         elif kind == "watch":
-            table = self._table_of(viewer, message)
+            table = await self._table_of(viewer, message)
             if table is not None:
                 await self.watch(viewer, table)
         elif kind == "act":
-            table = self._table_of(viewer, message)
+            table = await self._table_of(viewer, message)
             if table is not None:
                 await self.act(viewer, table, message)
         else:
             viewer.push_json(error("bad-message", lang))
 
-    def _table_of(self, viewer: Viewer, message: dict[str, Any]) -> Table | None:
+    async def _table_of(self, viewer: Viewer, message: dict[str, Any]) -> Position | None:
         """The open table a message names, when it is of the viewer's channel (else the
         error is sent and None returned)."""
         lang = viewer.person.lang
@@ -527,7 +537,7 @@ class Viewers:
             viewer.push_json(error("bad-message", lang))
             return None
         try:
-            table = self.manager.get(table_id)
+            table = await self.manager.position_for(table_id, viewer.person.user_id)
         except Refusal:  # none of that id is open
             viewer.push_json(error("no-table", lang))
             return None
@@ -536,30 +546,31 @@ class Viewers:
             return None
         return table
 
-    async def watch(self, viewer: Viewer, table: Table) -> None:
+    async def watch(self, viewer: Viewer, table: Position) -> None:
         """Show a viewer a table (instead of the one before): its whole position now (unless
         the model of this very version is still queued for them: a second watch is free)."""
         answering = [(queued, version) for _text, queued, version in viewer.queue]
         if viewer.sending is not None:
             answering.append(viewer.sending)
-        if viewer.table == table.id and (table.id, table.version) in answering:
+        table_id = table.table_id
+        if viewer.table == table_id and (table_id, table.version) in answering:
             return
-        if viewer.table != table.id:
+        if viewer.table != table_id:
             self._unwatch(viewer)
-            group = self.groups.get(table.id)
+            group = self.groups.get(table_id)
             if group is None:
-                group = self.groups[table.id] = Group(table)
+                group = self.groups[table_id] = Group(table)
             group.viewers.add(viewer)
-            viewer.table = table.id
-        await self.send_position(viewer, table)
+            viewer.table = table_id
+        self._send_models(self.groups.get(table_id) or Group(table), table, [viewer])
 
-    async def send_position(self, viewer: Viewer, table: Table) -> None:
+    async def send_position(self, viewer: Viewer, table_id: int) -> None:
         """Queue a viewer the table's whole position now, from their seat or as a spectator."""
-        position = await self.manager.snapshot(table, table.seat_of(viewer.person.user_id))
-        group = self.groups.get(table.id) or Group(table)
+        position = await self.manager.position_for(table_id, viewer.person.user_id)
+        group = self.groups.get(table_id) or Group(position)
         self._send_models(group, position, [viewer])
 
-    async def act(self, viewer: Viewer, table: Table, message: dict[str, Any]) -> None:
+    async def act(self, viewer: Viewer, table: Position, message: dict[str, Any]) -> None:
         """A viewer's move: a legal move's index, or the cards of one, at a version, handed to
         the service once (which matches it against the position). A refusal is answered
         with its sentence (the service's real reason), then the position now."""
@@ -576,12 +587,13 @@ class Viewers:
             return
         choice: Choice = Cards(tuple(cards)) if isinstance(cards, list) else int(index or 0)
         try:
-            await self.manager.act(table.id, viewer.person.user_id, version, choice)
+            await self.manager.act(table.table_id, viewer.person.user_id, version, choice)
         except Refusal as refusal:
             code, sentence = refusal_sentence(refusal, lang)
             viewer.push_json(error(code, lang, sentence))
-            if self.manager.is_open(table.id):
-                await self.send_position(viewer, table)
+            if self.manager.is_open(table.table_id):
+                with contextlib.suppress(Refusal):  # closed meanwhile
+                    await self.send_position(viewer, table.table_id)
 
     async def close(self) -> None:
         """Close every socket (the process stops)."""

@@ -178,9 +178,9 @@ class PublicCards:
     async def __call__(self, update: Any) -> None:
         import json
 
-        state = update.table.state
-        if state is not None:
-            text = json.dumps(state.view(None).to_dict())
+        public = update.position.public
+        if public is not None:
+            text = json.dumps(public)
             self.seen.update(re.findall(r'"([2-9TJQKA][SHDC]|[RB]J)"', text))
         for move in update.moves:
             for event in move.events:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.tables import Table
+from bot.tables.model import Table
 from cogs import ids
 from tests.bot.sim_helpers import World, button, world
 from tests.bot.test_e2e_games import open_table
@@ -94,7 +94,7 @@ class Scene:
         sim = w.sim
         alice, bob = w.users[:2]
         self.playing = await open_table(w, "high-card", [alice, bob], 2, {"hand": "4"})
-        self.play_id = w.bot.manager.in_channel(int(w.channel.id)).id  # type: ignore[union-attr]
+        self.play_id = w.bot.manager.live_in(int(w.channel.id)).id  # type: ignore[union-attr]
         self.lobby_channel = sim.add_channel(w.guild, "lobby")
         r = await sim.slash(alice, self.lobby_channel, "play", {"game": "high-card"})
         assert r.status == "ok", r
@@ -102,7 +102,7 @@ class Scene:
         lobby = sim.messages(self.lobby_channel)[-1]
         r = await sim.click(bob, lobby, button(lobby, "join")["custom_id"])
         assert r.status == "ok", r
-        self.lobby_id = w.bot.manager.in_channel(int(self.lobby_channel.id)).id  # type: ignore[union-attr]
+        self.lobby_id = w.bot.manager.live_in(int(self.lobby_channel.id)).id  # type: ignore[union-attr]
         other = sim.add_guild("Elsewhere")
         self.far = sim.add_channel(other, "cards-b")
         self.mallory = sim.add_user("Mallory")

@@ -33,7 +33,7 @@ def reddish(data: bytes) -> int:
 
 async def table_picture(w: World) -> bytes:
     """The table message's picture once it shows the table's current version."""
-    table = w.bot.manager.in_channel(int(w.channel.id))
+    table = w.bot.manager.live_in(int(w.channel.id))
     assert table is not None
     for _ in range(300):  # the painters' first picture may take a while on a busy machine
         await asyncio.sleep(0.05)
@@ -67,7 +67,7 @@ async def test_an_avatar_is_fetched_once_in_the_background_and_drawn(tmp_path: P
         alice.avatar = red_png()  # Bob keeps Discord's default avatar
         w.sim.avatar_delay = 600.0  # the CDN holds every avatar until the test lets go
         await open_table(w, "bhabhi", [alice, bob], 3, {})  # every answer "ok", meanwhile
-        table = w.bot.manager.in_channel(int(w.channel.id))
+        table = w.bot.manager.live_in(int(w.channel.id))
         assert table is not None and table.state is not None
         names = [s.name for s in table.seats]
         computers = [i for i, s in enumerate(table.seats) if s.computer]

@@ -106,7 +106,7 @@ async def test_the_turn_timer_shows_as_a_discord_relative_time(tmp_path: Path) -
         assert (await sim.slash(alice, w.channel, "play", {"game": "twenty-two"})).status == "ok"
         await sim.settle()
         assert (await sim.click(bob, w.table_message(), press(w, "join"))).status == "ok"
-        table = w.bot.manager.in_channel(int(w.channel.id))
+        table = w.bot.manager.live_in(int(w.channel.id))
         assert table is not None
         await w.bot.manager.set_timer(table.id, int(alice.id), "normal")
         await sim.settle()

@@ -101,7 +101,9 @@ class PublicWatch:
 
     async def record(self, update: Any) -> None:
         """The manager's listener: keep the position after every change."""
-        self.keep(update.table)
+        table = self.w.bot.manager.live(update.table_id)
+        if table is not None:
+            self.keep(table)
 
     def keep(self, table: Any) -> None:
         state = table.state

@@ -9,7 +9,7 @@ import random
 import re
 from pathlib import Path
 
-from bot.tables import Table
+from bot.tables.model import Table
 from bot.tables.position import position_of
 from tests.bot.sim_helpers import World, world
 from tests.bot.test_e2e_games import PublicWatch, open_table, play_to_the_end, quick_options

@@ -77,7 +77,7 @@ async def test_a_tutorial_is_followed_to_its_end(tmp_path: Path, game: str, lang
         await w.sim.settle()
         lobby = w.table_message()  # a real table, opened in the channel as /play opens it
         assert not lobby.ephemeral
-        table = w.bot.manager.in_channel(int(w.channel.id))
+        table = w.bot.manager.live_in(int(w.channel.id))
         assert table is not None and table.rules.id == game
         assert lobby.id == str(table.message_id)
         assert w.sim.spec_errors == []

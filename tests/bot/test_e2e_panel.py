@@ -37,7 +37,7 @@ class Turns:
     due: frozenset[int] = frozenset()
 
     async def __call__(self, update: Any) -> None:
-        now = update.table.people_due()
+        now = update.position.people_due
         for user in now - self.due:
             self.began[user] += 1
         self.due = now

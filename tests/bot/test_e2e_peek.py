@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.tables import Table
+from bot.tables.model import Table
 from games.core import State
 from tests.bot.sim_helpers import World, button, world
 from tests.discord_sim import SimMessage, SimUser

@@ -21,7 +21,7 @@ async def test_the_table_message_shows_the_public_picture_of_the_position(
         tmp_path: Path) -> None:
     async with world(tmp_path, people=2) as w:
         await open_table(w, "bhabhi", w.users[:2], 3, {})
-        table = w.bot.manager.in_channel(int(w.channel.id))
+        table = w.bot.manager.live_in(int(w.channel.id))
         assert table is not None and table.state is not None
         for _ in range(50):  # until the computers have moved and the picture caught up
             await w.sim.settle(idle=0.1)
@@ -44,7 +44,7 @@ async def test_the_hand_shows_the_hand_picture_with_the_playable_cards_ringed(
     async with world(tmp_path, people=2) as w:
         await open_table(w, "bhabhi", w.users[:2], 3, {})
         await w.sim.settle(idle=0.2)
-        table = w.bot.manager.in_channel(int(w.channel.id))
+        table = w.bot.manager.live_in(int(w.channel.id))
         assert table is not None and table.state is not None
         for seat, user in enumerate(w.users[:2]):
             message = w.table_message()

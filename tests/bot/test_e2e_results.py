@@ -49,7 +49,7 @@ async def test_the_last_move_is_answered_and_the_result_stored_later(
         assert tries == ["failed", "failed", "stored"]
         result = await w.bot.store.result(1)  # the first table of a fresh database
         assert result is not None and result["game"] == "high-card"
-        assert manager.in_channel(w.channel.id) is None
+        assert manager.live_in(w.channel.id) is None
         assert "The game is over" in w.table_message().content
         assert not w.table_message().buttons()
         # every click was answered (none failed), nothing broke the spec
@@ -85,7 +85,7 @@ async def test_a_game_decided_by_the_deal_shows_its_result_and_frees_the_channel
         assert not final.buttons()  # no hand to open: nobody has a move
         result = await w.bot.store.result(1)
         assert result is not None and result["game"] == "1234"
-        assert manager.in_channel(w.channel.id) is None
+        assert manager.live_in(w.channel.id) is None
         # the records know it: a game of no moves replays as its deal, and counts in /history
         replay = await command(w, alice, "replay", {"id": 1})
         assert "Move 0 of 0" in text_of(replay)

@@ -137,7 +137,7 @@ async def test_the_host_cancels_a_game_from_the_manage_menu(tmp_path: Path) -> N
         assert r.status == "ok", r
         await w.sim.settle(idle=0.1)
         assert table.status == "cancelled"
-        assert w.bot.manager.in_channel(int(w.channel.id)) is None
+        assert w.bot.manager.live_in(int(w.channel.id)) is None
         final = w.table_message()
         assert "cancel" in final.content.lower() and not final.buttons()
         assert not final.attachments

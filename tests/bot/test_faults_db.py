@@ -101,7 +101,7 @@ async def fault_mid_move(w: World, make: Callable[[], Any], mend: Callable[[], A
     w.bot.manager.listeners.append(ledger)
     w.bot.manager._turns.retry = 0.05
     table = await two_player_table(w)
-    found = w.bot.manager.in_channel(int(w.channel.id))
+    found = w.bot.manager.live_in(int(w.channel.id))
     assert found is not None
     table_id = found.id
     user, _ = mover(w, table)

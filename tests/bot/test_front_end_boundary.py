@@ -95,7 +95,7 @@ def test_no_cog_touches_a_game_state(path: Path) -> None:
 PARTS = frozenset({"Registry", "Turns", "Computers", "Lobby", "Results", "Hints", "ActionWriter",
                    "Thinker", "EventBus", "Scheduler"})
 #: what a front end may not read of the door: the live tables and the parts behind it
-INSIDE = frozenset({"tables", "turns", "lobby", "registry", "computers", "thinker", "hints",
+INSIDE = frozenset({"tables", "live", "live_in", "turns", "lobby", "registry", "computers", "thinker", "hints",
                     "results", "writer", "bus", "scheduler"})
 
 
@@ -105,14 +105,25 @@ def _names_the_manager(node: ast.expr) -> bool:
             or (isinstance(node, ast.Attribute) and node.attr == "manager"))
 
 
+#: the service's modules a front end may import besides its door (``bot.tables``): the
+#: positions it reads and the words and replays made from them, all frozen values
+READING = frozenset({"bot.tables", "bot.tables.position", "bot.tables.results",
+                     "bot.tables.replay", "bot.tables.review", "bot.tables.hints"})
+
+
 def reaches_inside(source: str) -> list[str]:
     """Where a module's source goes around the service's door, one line per place."""
     found: list[str] = []
     for node in ast.walk(ast.parse(source)):
         where = getattr(node, "lineno", 0)
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot"):
+            module = node.module or ""
             found += [f"{where}: imports the part {alias.name}"
                       for alias in node.names if alias.name in PARTS]
+            found += [f"{where}: imports the live Table"
+                      for alias in node.names if alias.name == "Table"]
+            if module.startswith("bot.tables") and module not in READING:
+                found.append(f"{where}: imports from {module}")
         elif (isinstance(node, ast.Attribute) and _names_the_manager(node.value)
               and (node.attr in INSIDE or node.attr.startswith("_"))):
             found.append(f"{where}: reads manager.{node.attr}")
@@ -128,15 +139,19 @@ tables = list(bot.manager.tables.values())
 queue = self.bot.manager.thinker.scheduler
 table = manager._registry.get(1)
 manager.turns.after.append(kick)
+from bot.tables.model import Table
+from bot.tables.lobby import TIMERS
 """))
     for what in ("2: imports the part Registry", "3: imports the part Thinker",
                  "4: reads manager.tables", "5: reads manager.thinker",
-                 "6: reads manager._registry", "7: reads manager.turns"):
+                 "6: reads manager._registry", "7: reads manager.turns",
+                 "8: imports the live Table", "8: imports from bot.tables.model",
+                 "9: imports from bot.tables.lobby"):
         assert what in caught, (what, caught)
     # the door's own calls are not caught
     assert reaches_inside("""
 from bot.tables import Position, TableManager
-from bot.tables.thinking import best_player
+from bot.tables.results import position_results
 figures = bot.manager.status(guild_id)
 positions = await self.manager.open_tables()
 here = await manager.table_in(channel_id)
@@ -155,8 +170,9 @@ def test_every_front_end_is_checked() -> None:
 @pytest.mark.parametrize("path", FRONT_ENDS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_no_front_end_goes_around_the_door(path: Path) -> None:
     """No front end reads the live tables (``manager.tables``), a part of the service
-    (``manager.thinker``, ``manager._registry``...) or imports a part's class: it asks the
-    door, which answers with positions and frozen values."""
+    (``manager.thinker``, ``manager._registry``...), imports a part's class, the live
+    ``Table`` or a module of the service but its door and what it reads: it asks the door,
+    which answers with positions and frozen values."""
     assert reaches_inside(path.read_text(encoding="utf-8")) == [], path.name
 
 

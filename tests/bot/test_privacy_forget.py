@@ -203,5 +203,5 @@ async def test_forget_me_waits_while_the_person_sits_at_an_open_table(tmp_path: 
         words = await forget(w, zeb)
         assert "still have a seat at a table that is open" in words, words
         assert (await w.bot.store.user_settings(int(zeb.id))).dm
-        table = w.bot.manager.in_channel(int(w.channel.id))
+        table = w.bot.manager.live_in(int(w.channel.id))
         assert table is not None and table.seat_of(int(zeb.id)) == 1

@@ -12,7 +12,8 @@ from bot.storage import ratings
 from bot.storage.ratings import ALL_GAMES, Skill
 from bot.storage.records import FORGOTTEN, Records
 from bot.storage.store import Storage
-from bot.tables import FINISHED, PLAYING, Table, TableManager
+from bot.tables import FINISHED, PLAYING, TableManager
+from bot.tables.model import Table
 from tests.bot.fakegame import lookup
 from tests.bot.test_tables import play_all
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.tables import Table
+from bot.tables.model import Table
 from bot.tables.scheduler import Dropped, Scheduler
 from games import ai
 from games.core import Action

@@ -10,8 +10,9 @@ import logging
 import discord
 import pytest
 
-from bot.tables import PLAYING, Refusal, Table, TableManager
+from bot.tables import PLAYING, Refusal, TableManager
 from bot.tables.events import DealEnded, GameEnded, MoveApplied, TableEvent
+from bot.tables.model import Table
 from bot.tables.position import position_of
 from bot.tables.results import add_results, position_results
 from tests.bot.conftest import Recorder

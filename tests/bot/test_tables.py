@@ -10,7 +10,8 @@ import pytest
 
 from bot.client.tree import refusal_text
 from bot.storage.store import Storage
-from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Refusal, Table, TableManager
+from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Refusal, TableManager
+from bot.tables.model import Table
 from tests.bot.conftest import Recorder
 from tests.bot.fakegame import lookup
 
@@ -90,7 +91,7 @@ async def test_one_table_per_channel(manager: Manager) -> None:
         await lobby(m, channel=10)
     assert busy.value.key == "channel-busy"
     other = await lobby(m, channel=11)
-    assert m.in_channel(11) is other
+    assert m.live_in(11) is other
 
 
 async def test_unknown_game_is_refused(manager: Manager) -> None:
@@ -203,7 +204,7 @@ async def test_a_whole_game_with_a_computer_ends_and_keeps_its_result(
     result = await store.result(table.id)
     assert result is not None and result["game"] == "high-card"
     assert len(result["outcome"]["places"]) == 3
-    assert m.in_channel(10) is None
+    assert m.live_in(10) is None
     actions = await store.actions(table.id)
     assert len(actions) == table.version and [a.idx for a in actions] == list(range(len(actions)))
 
@@ -278,7 +279,7 @@ async def test_cancel_by_host_or_manager_only(manager: Manager, store: Storage) 
         await m.cancel(table.id, BOB)
     assert refused.value.key == "host-or-manager"
     await m.cancel(table.id, BOB, can_manage=True)
-    assert table.status == CANCELLED and m.in_channel(10) is None
+    assert table.status == CANCELLED and m.live_in(10) is None
     row = await store.table(table.id)
     assert row is not None and row.status == CANCELLED
     assert rec.kinds()[-1] == "cancel"
@@ -464,7 +465,7 @@ async def test_a_table_whose_moves_no_longer_replay_is_ended_and_the_others_resu
         ended = resumed[broken.id]
         assert ended.status == CANCELLED and ended.ended == "ended-no-replay"
         assert ended.message_id == 555  # its message is edited to say why
-        assert broken.id not in second.tables and second.in_channel(10) is None
+        assert broken.id not in second.tables and second.live_in(10) is None
         stored = await store.table(broken.id)
         assert stored is not None and stored.status == CANCELLED
         assert len(await store.actions(broken.id)) == 1  # nothing is deleted
@@ -614,7 +615,7 @@ async def test_a_game_decided_by_the_deal_finishes_at_the_start(
     assert table.status == FINISHED and rec.kinds()[-2:] == ["start", "finish"]
     result = await store.result(table.id)
     assert result is not None and sorted(result["outcome"]["places"]) == [1, 2]
-    assert finished == [table.id] and m.in_channel(10) is None
+    assert finished == [table.id] and m.live_in(10) is None
     assert [r.id for r in await store.open_tables()] == []
 
 
@@ -662,7 +663,7 @@ async def test_a_result_that_cannot_be_stored_is_stored_on_a_later_try(
     assert finished == [table.id]
     result = await store.result(table.id)
     assert result is not None and len(result["outcome"]["places"]) == 2
-    assert m.in_channel(10) is None
+    assert m.live_in(10) is None
     assert [r.id for r in await store.open_tables()] == []
 
 
@@ -799,7 +800,7 @@ async def test_a_lobby_change_that_cannot_be_stored_is_undone(
     with pytest.raises(Refusal) as refused:
         await m.cancel(table.id, HOST)
     assert refused.value.key == "not-saved" and table.status == LOBBY
-    assert m.in_channel(10) is table
+    assert m.live_in(10) is table
     m.store.save_table = real  # type: ignore[method-assign]
     await m.start(table.id, HOST)
     stored = await store.table(table.id)
@@ -830,7 +831,7 @@ async def test_a_result_never_stored_before_a_stop_is_stored_on_restart(
     second = TableManager(store, rules_for=lookup, ai_delay=0.0)
     resumed = await second.resume()
     assert [t.id for t in resumed] == [table.id] and resumed[0].status == FINISHED
-    assert second.in_channel(10) is None
+    assert second.live_in(10) is None
     assert await store.result(table.id) is not None
     await second.close()
     await store.close()

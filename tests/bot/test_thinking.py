@@ -14,7 +14,8 @@ import games
 from bot.config import ConfigError, load
 from bot.orphans import alive
 from bot.storage.store import Storage
-from bot.tables import FINISHED, PLAYING, Refusal, Table, TableManager
+from bot.tables import FINISHED, PLAYING, Refusal, TableManager
+from bot.tables.model import Table
 from bot.tables.thinking import Thinker
 from games import ai
 from tests.bot.fakegame import lookup

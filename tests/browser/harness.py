@@ -254,7 +254,9 @@ class Truth:
             self.keep(table)
 
     async def record(self, update: Any) -> None:
-        self.keep(update.table)
+        table = self.manager.live(update.table_id)
+        if table is not None:
+            self.keep(table)
 
     def keep(self, table: Any) -> None:
         state = table.state

@@ -60,7 +60,7 @@ async def test_a_move_clicked_in_chat_reaches_the_sockets_and_back(tmp_path: Pat
             await sim.click(bob, table_message, button(table_message, "join")["custom_id"])
             await sim.click(alice, table_message, button(table_message, "start")["custom_id"])
             await sim.settle()
-            table = bot.manager.in_channel(int(channel.id))
+            table = bot.manager.live_in(int(channel.id))
             assert table is not None and table.status == "playing"
             instance = sim.add_activity_instance(channel, [alice, bob])
             sockets: dict[str, Socket] = {}
