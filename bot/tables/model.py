@@ -11,8 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import t
 from bot.storage.store import TableRow
-from games.core import Action, Event, Rules, State
+from games.core import Action, Event, OptionError, Rules, State
+from games.wording import Msg
 
 LOBBY, PLAYING, FINISHED, CANCELLED = "lobby", "playing", "finished", "cancelled"
 #: the levels a host may choose for a table's computer players (of ``games.ai.LEVELS``; a
@@ -31,6 +33,14 @@ class Refusal(Exception):
         super().__init__(key, params)
         self.key = key
         self.params = params
+
+    def text(self, lang: str) -> str:
+        """The refusal's sentence in a language. A game's refusal carries data (a
+        :class:`games.wording.Msg`, an :class:`games.core.OptionError`), worded here in the
+        reader's language too."""
+        params = {name: value.text(lang) if isinstance(value, (OptionError, Msg)) else value
+                  for name, value in self.params.items()}
+        return t(self.key, lang, **params)
 
 
 @dataclass
@@ -102,6 +112,11 @@ class Table:
     #: what every snapshot of the last position taken shares (bot.tables.position.Seen), with the
     #: (version, state) it was taken at
     seen: object = field(default=None, repr=False)
+    #: correspondence (bot.tables.pace): the instant the person due must move by (None: no
+    #: deadline running), whether they were reminded of it, and what a miss does
+    deadline_at: float | None = None
+    reminded: bool = False
+    on_deadline: str = "computer"
 
     @property
     def game_id(self) -> str:
@@ -123,7 +138,8 @@ class Table:
         """The table as stored."""
         return TableRow(self.id, self.guild_id, self.channel_id, self.rules.id, self.host_id,
                         self.status, [s.to_dict() for s in self.seats], dict(self.options),
-                        self.seed, self.timer, self.message_id, self.level, self.hints)
+                        self.seed, self.timer, self.message_id, self.level, self.hints,
+                        self.deadline_at, self.reminded, self.on_deadline)
 
     def waiting_for(self) -> list[int]:
         """Seats the game waits for (empty outside play)."""
