@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import TextIO
 
 import games
-from bot.client.tree import refusal_text
 from bot.i18n import t
 from bot.storage.store import Storage
 from bot.tables import (
@@ -371,7 +370,7 @@ class Terminal:
             try:
                 await manager.act(table_id, PERSON, position.version, choice)
             except Refusal as refused:
-                self.write(refusal_text(refused, self.lang))
+                self.write(refused.text(self.lang))
 
 
 def _number(value: float) -> str:
@@ -493,7 +492,7 @@ async def run(argv: Sequence[str], stdin: TextIO, out: TextIO) -> int:
                 await terminal.setup(args.game, players, options, args.level, args.seed,
                                      args.name or _login_name())
         except Refusal as refused:
-            terminal.write(refusal_text(refused, lang))
+            terminal.write(refused.text(lang))
             return 2
         except BadCommand as bad:
             terminal.write(str(bad))

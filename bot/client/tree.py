@@ -31,8 +31,6 @@ from discord import app_commands
 
 from bot.i18n import lang_of, t
 from bot.tables import Refusal
-from games.core import OptionError
-from games.wording import Msg
 
 if TYPE_CHECKING:
     from bot.storage.store import Storage
@@ -65,10 +63,7 @@ def refusal_text(error: BaseException, locale: object) -> str:
     """The sentence for a refusal, or the generic apology for anything else."""
     lang = lang_of(locale)
     if isinstance(error, Refusal):
-        # a game's refusal is data (a Msg, an OptionError): worded in the reader's language
-        params = {name: value.text(lang) if isinstance(value, (OptionError, Msg)) else value
-                  for name, value in error.params.items()}
-        return t(error.key, lang, **params)
+        return error.text(lang)
     return t("error", lang)
 
 

@@ -41,8 +41,6 @@ from bot.tables import (
 )
 from bot.web.model import News, last_of, news_of, public_part, you_part
 from games import wording
-from games.core import OptionError
-from games.wording import Msg
 
 log = logging.getLogger(__name__)
 
@@ -122,9 +120,9 @@ _HELLO_WORDS: dict[str, dict[str, str]] = {}
 def refusal_sentence(refusal: Refusal, lang: str) -> tuple[str, str]:
     """A refusal of the service as the page shows it: its error code and its sentence."""
     code, key = REFUSALS.get(refusal.key, ("illegal", refusal.key))
-    params = {name: value.text(lang) if isinstance(value, (OptionError, Msg)) else value
-              for name, value in refusal.params.items()}
-    return code, wording.text(key, lang, **params)
+    # (the page's own sentence for some keys; worded, with the refusal's data, as the service
+    # words every refusal)
+    return code, Refusal(key, **refusal.params).text(lang)
 
 
 def error(code: str, lang: str, sentence: str | None = None) -> dict[str, Any]:

@@ -63,6 +63,12 @@ def test_importing_the_table_service_loads_no_discord_nor_aiohttp() -> None:
     assert {module: libs for module, libs in found.items() if libs} == {}
 
 
+def test_the_terminal_front_end_loads_no_discord_nor_aiohttp() -> None:
+    """The terminal plays on the service alone: a refusal is worded by the service
+    (``Refusal.text``), not by the Discord client's command tree."""
+    assert loaded_with("bot.terminal") == {}
+
+
 def test_the_probe_sees_discord_where_it_is_loaded() -> None:
     """The check above could fail: the Discord client's command tree does load discord.py,
     and the probe names the module that imported it."""
