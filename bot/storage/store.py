@@ -145,7 +145,34 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (shard_count, shard)
     );
     """,
+    # 9: correspondence tables: the instant the person due must move by (NULL: no deadline
+    # running), whether they were reminded of it, and what a missed deadline does
+    # (bot.tables.pace.DEADLINE_CHOICES); the index serves the restart's one UPDATE that adds
+    # the downtime to every running deadline
+    """
+    ALTER TABLE tables ADD COLUMN deadline_at REAL;
+    ALTER TABLE tables ADD COLUMN reminded INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tables ADD COLUMN on_deadline TEXT NOT NULL DEFAULT 'computer';
+    CREATE INDEX tables_running_deadlines ON tables(deadline_at)
+        WHERE deadline_at IS NOT NULL;
+    """,
+    # 10: a person's time: their IANA time zone, quiet hours (local hours, NULL: none), away
+    # (until when; seconds of the yearly budget spent, and the UTC year they were spent in)
+    # and the daily digest
+    """
+    ALTER TABLE user_settings ADD COLUMN tz TEXT NOT NULL DEFAULT 'UTC';
+    ALTER TABLE user_settings ADD COLUMN quiet_from INTEGER;
+    ALTER TABLE user_settings ADD COLUMN quiet_to INTEGER;
+    ALTER TABLE user_settings ADD COLUMN away_until REAL;
+    ALTER TABLE user_settings ADD COLUMN away_used REAL NOT NULL DEFAULT 0;
+    ALTER TABLE user_settings ADD COLUMN away_year INTEGER;
+    ALTER TABLE user_settings ADD COLUMN digest INTEGER NOT NULL DEFAULT 0;
+    """,
 )
+
+#: the ``bot_state`` name of the last instant the bot was known alive (epoch seconds on the
+#: service's clock, as text): the downtime a restart adds to every running deadline
+LAST_ALIVE = "last-alive"
 
 
 @dataclass
@@ -166,6 +193,14 @@ class TableRow:
     message_id: int | None
     level: str = ""
     hints: bool = False
+    #: the instant the person due must move by (correspondence; None: none running). Written
+    #: by :meth:`Storage.set_deadline` alone (not by ``save_table``), cleared when the table
+    #: stops being played
+    deadline_at: float | None = None
+    #: whether the person due was reminded of ``deadline_at`` (written with it)
+    reminded: bool = False
+    #: what a missed deadline does: ``computer`` or ``drop`` (bot.tables.pace)
+    on_deadline: str = "computer"
 
 
 @dataclass(frozen=True)
@@ -187,6 +222,18 @@ class UserSettings:
     locale: str | None = None
     four_colour: bool = False
     alerts: bool = True  # mentioned in the table's channel when it is their turn
+    #: their IANA time zone (quiet hours and the digest are in its local time)
+    tz: str = "UTC"
+    #: quiet hours, local hours from and to (both None: none; see bot.tables.pace.Quiet)
+    quiet_from: int | None = None
+    quiet_to: int | None = None
+    #: the instant their away period ends (None: not away)
+    away_until: float | None = None
+    #: seconds of away spent in ``away_year`` (UTC; a count of an earlier year has lapsed)
+    away_used: float = 0.0
+    away_year: int | None = None
+    #: whether they get the daily digest
+    digest: bool = False
 
 
 class Storage:
@@ -242,12 +289,36 @@ class Storage:
         return int(row[0])
 
     async def save_table(self, row: TableRow) -> None:
-        """Write a table's lobby fields, seats, status and message id."""
+        """Write a table's lobby fields, seats, status, message id and what a missed deadline
+        does. Its deadline is :meth:`set_deadline`'s, except that a table no longer played
+        loses it."""
         await self.db.execute(
             "UPDATE tables SET game=?, host_id=?, status=?, seats=?, options=?, seed=?, timer=?,"
-            " message_id=?, level=?, hints=?, updated=? WHERE id=?",
+            " message_id=?, level=?, hints=?, on_deadline=?, updated=?,"
+            " deadline_at=CASE WHEN ?='playing' THEN deadline_at ELSE NULL END WHERE id=?",
             row.game, row.host_id, row.status, json.dumps(row.seats), json.dumps(row.options),
-            row.seed, row.timer, row.message_id, row.level, int(row.hints), time.time(), row.id,
+            row.seed, row.timer, row.message_id, row.level, int(row.hints), row.on_deadline,
+            time.time(), row.status, row.id,
+        )
+
+    async def set_deadline(self, table_id: int, instant: float | None,
+                           reminded: bool = False) -> None:
+        """Store a table's running deadline (None: none) and whether its person was reminded."""
+        await self.db.execute(
+            "UPDATE tables SET deadline_at=?, reminded=? WHERE id=?",
+            None if instant is None else float(instant), int(reminded), table_id,
+        )
+
+    async def shift_deadlines(self, seconds: float, since: float) -> int:
+        """Add ``seconds`` (the bot's downtime) to every deadline of a table being played that
+        was still running at ``since`` (the bot's last instant alive), in one statement; how
+        many were shifted (:func:`bot.tables.pace.shift_for_downtime`'s rule)."""
+        if seconds <= 0:
+            return 0
+        return await self.db.execute(
+            "UPDATE tables SET deadline_at=deadline_at+? WHERE deadline_at IS NOT NULL"
+            " AND deadline_at>? AND status='playing'",
+            float(seconds), float(since),
         )
 
     async def table(self, table_id: int) -> TableRow | None:
@@ -335,21 +406,39 @@ class Storage:
     async def user_settings(self, user_id: int) -> UserSettings:
         """A user's settings (defaults when none are stored)."""
         row = await self.db.one(
-            "SELECT dm, locale, four_colour, alerts FROM user_settings WHERE user_id=?", user_id
+            f"SELECT {_SETTINGS_COLUMNS} FROM user_settings WHERE user_id=?", user_id
         )
-        return UserSettings() if row is None else UserSettings(bool(row[0]), row[1],
-                                                               bool(row[2]), bool(row[3]))
+        return UserSettings() if row is None else _settings(row)
 
     async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
         """Store a user's settings."""
         await self.db.execute(
-            "INSERT INTO user_settings (user_id, dm, locale, four_colour, alerts)"
-            " VALUES (?, ?, ?, ?, ?)"
+            "INSERT INTO user_settings (user_id, dm, locale, four_colour, alerts, tz,"
+            " quiet_from, quiet_to, away_until, away_used, away_year, digest)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT(user_id) DO UPDATE SET dm=excluded.dm, locale=excluded.locale,"
-            " four_colour=excluded.four_colour, alerts=excluded.alerts",
+            " four_colour=excluded.four_colour, alerts=excluded.alerts, tz=excluded.tz,"
+            " quiet_from=excluded.quiet_from, quiet_to=excluded.quiet_to,"
+            " away_until=excluded.away_until, away_used=excluded.away_used,"
+            " away_year=excluded.away_year, digest=excluded.digest",
             user_id, int(settings.dm), settings.locale, int(settings.four_colour),
-            int(settings.alerts),
+            int(settings.alerts), settings.tz, settings.quiet_from, settings.quiet_to,
+            settings.away_until, float(settings.away_used), settings.away_year,
+            int(settings.digest),
         )
+
+    async def people_away(self) -> dict[int, float]:
+        """Every person with an away period set: user id → the instant it ends."""
+        rows = await self.db.all(
+            "SELECT user_id, away_until FROM user_settings WHERE away_until IS NOT NULL"
+            " ORDER BY user_id")
+        return {int(r[0]): float(r[1]) for r in rows}
+
+    async def digest_people(self) -> dict[int, str]:
+        """Every person who gets the daily digest: user id → their time zone."""
+        rows = await self.db.all(
+            "SELECT user_id, tz FROM user_settings WHERE digest<>0 ORDER BY user_id")
+        return {int(r[0]): str(r[1]) for r in rows}
 
     # -- the bot's own state ----------------------------------------------------------------
     async def state(self, name: str) -> str | None:
@@ -365,7 +454,14 @@ class Storage:
             " ON CONFLICT(name) DO UPDATE SET value=excluded.value",
             [(name, value)],
         )
+    async def mark_alive(self, instant: float) -> None:
+        """Record ``instant`` as the bot's last known alive (:data:`LAST_ALIVE`)."""
+        await self.set_state(LAST_ALIVE, repr(float(instant)))
 
+    async def last_alive(self) -> float | None:
+        """The last instant the bot was known alive, or None (never recorded)."""
+        value = await self.state(LAST_ALIVE)
+        return None if value is None else float(value)
 
     # -- the web table's routes between processes -----------------------------------------
     async def set_web_route(self, shard_count: int, shards: tuple[int, ...], url: str) -> None:
@@ -406,8 +502,8 @@ def _replace_actions(table_id: int, idx: int, seat: int, action: str, user_id: i
 def _finish(row: TableRow, outcome: dict[str, Any]) -> Plan[None]:
     now = time.time()
     seats = json.dumps(row.seats)
-    yield Step.run("UPDATE tables SET status='finished', seats=?, updated=? WHERE id=?",
-                   seats, now, row.id)
+    yield Step.run("UPDATE tables SET status='finished', seats=?, deadline_at=NULL, updated=?"
+                   " WHERE id=?", seats, now, row.id)
     yield Step.run(
         "INSERT INTO results (table_id, guild_id, game, seats, outcome, finished)"
         " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(table_id) DO UPDATE SET"
@@ -418,7 +514,19 @@ def _finish(row: TableRow, outcome: dict[str, Any]) -> Plan[None]:
 
 
 _TABLE_COLUMNS = ("id, guild_id, channel_id, game, host_id, status, seats, options, seed, timer,"
-                  " message_id, level, hints")
+                  " message_id, level, hints, deadline_at, reminded, on_deadline")
+_SETTINGS_COLUMNS = ("dm, locale, four_colour, alerts, tz, quiet_from, quiet_to, away_until,"
+                     " away_used, away_year, digest")
+
+
+def _settings(r: Row) -> UserSettings:
+    return UserSettings(
+        dm=bool(r[0]), locale=r[1], four_colour=bool(r[2]), alerts=bool(r[3]), tz=str(r[4]),
+        quiet_from=None if r[5] is None else int(r[5]),
+        quiet_to=None if r[6] is None else int(r[6]),
+        away_until=None if r[7] is None else float(r[7]), away_used=float(r[8]),
+        away_year=None if r[9] is None else int(r[9]), digest=bool(r[10]),
+    )
 
 
 def _table_row(r: Row) -> TableRow:
@@ -427,4 +535,6 @@ def _table_row(r: Row) -> TableRow:
         host_id=int(r[4]), status=str(r[5]), seats=json.loads(r[6]), options=json.loads(r[7]),
         seed=int(r[8]), timer=str(r[9]), message_id=None if r[10] is None else int(r[10]),
         level=str(r[11]), hints=bool(r[12]),
+        deadline_at=None if r[13] is None else float(r[13]), reminded=bool(r[14]),
+        on_deadline=str(r[15]),
     )
