@@ -6,37 +6,33 @@ and :class:`Refusal` reasons. Its parts (registry, turns, computers, lobby, hint
 writer, …) are modules of this package that only the service itself imports.
 """
 
-from bot.tables.manager import (
+from bot.tables.events import (
+    Cancelled,
+    DealEnded,
+    GameEnded,
+    GameStarted,
+    LevelChanged,
+    LobbyChanged,
+    MoveApplied,
+    SeatAway,
+    SeatBack,
+    Subscriber,
+    TableEvent,
+    TableOpened,
+)
+from bot.tables.manager import ComputersStatus, ServiceStatus, TableManager
+from bot.tables.model import (
     AWAY_AFTER,
     CANCELLED,
     COMPUTER_LEVELS,
     FINISHED,
     LOBBY,
     PLAYING,
-    Cancelled,
-    Cards,
-    Choice,
-    ComputersStatus,
-    DealEnded,
-    GameEnded,
-    GameStarted,
-    LegalMove,
-    LevelChanged,
-    LobbyChanged,
     Move,
-    MoveApplied,
-    Played,
-    Position,
     Refusal,
-    SeatAway,
-    SeatBack,
-    SeatShown,
-    ServiceStatus,
-    Subscriber,
-    TableEvent,
-    TableManager,
-    TableOpened,
 )
+from bot.tables.position import LegalMove, Position, SeatShown
+from bot.tables.turns import Cards, Choice, Played
 
 __all__ = [
     "AWAY_AFTER",

@@ -46,81 +46,18 @@ from types import MappingProxyType
 import games
 from bot.storage.store import Storage
 from bot.tables.computers import Computers
-from bot.tables.events import (
-    Cancelled,
-    DealEnded,
-    EventBus,
-    GameEnded,
-    GameStarted,
-    LevelChanged,
-    LobbyChanged,
-    MoveApplied,
-    SeatAway,
-    SeatBack,
-    Subscriber,
-    TableEvent,
-    TableOpened,
-)
+from bot.tables.events import EventBus, Subscriber
 from bot.tables.finish import Results
 from bot.tables.hints import Hint, Hints
 from bot.tables.lobby import Lobby
-from bot.tables.model import (  # re-exported: the names the cogs and tests know
-    AWAY_AFTER,
-    CANCELLED,
-    COMPUTER_LEVELS,
-    FINISHED,
-    LOBBY,
-    PLAYING,
-    Move,
-    Refusal,
-    RulesLookup,
-    Seat,
-    Table,
-)
-from bot.tables.position import LegalMove, Position, SeatShown
+from bot.tables.model import PLAYING, Refusal, RulesLookup, Table
+from bot.tables.position import Position
 from bot.tables.registry import Registry
 from bot.tables.review import Reviewer
-from bot.tables.thinking import Thinker, best_player
-from bot.tables.turns import Cards, Choice, Played, Turns
+from bot.tables.thinking import Thinker
+from bot.tables.turns import Choice, Played, Turns
 from bot.tables.writer import ActionWriter
 from games.ai import LEVELS
-
-__all__ = [
-    "AWAY_AFTER",
-    "CANCELLED",
-    "COMPUTER_LEVELS",
-    "FINISHED",
-    "LOBBY",
-    "PLAYING",
-    "ActionWriter",
-    "Cancelled",
-    "Cards",
-    "Choice",
-    "ComputersStatus",
-    "DealEnded",
-    "GameEnded",
-    "GameStarted",
-    "LegalMove",
-    "LevelChanged",
-    "LobbyChanged",
-    "Move",
-    "MoveApplied",
-    "Played",
-    "Position",
-    "Refusal",
-    "RulesLookup",
-    "Seat",
-    "SeatAway",
-    "SeatBack",
-    "SeatShown",
-    "ServiceStatus",
-    "Subscriber",
-    "Table",
-    "TableEvent",
-    "TableManager",
-    "TableOpened",
-    "best_player",
-]
 
 log = logging.getLogger(__name__)
 
