@@ -92,7 +92,8 @@ async def test_a_click_is_not_held_up_by_an_edit_of_its_panel_on_its_way(
         await w.sim.settle()
         monkeypatch.setattr(discord.Interaction, "edit_original_response", original)
         cog: Any = w.bot.get_cog("PlayCog")
-        payload, _ = await cog.hands.panel_for(table, seat, "en", int(user.id))
+        payload, _ = await cog.hands.panel_for(await w.bot.manager.position(table.id), seat,
+                                               "en", int(user.id))
         shown = w.sim.message(panel.id)
         assert shown.components_v2
         assert payload.content in shown.text
@@ -131,7 +132,7 @@ async def test_a_click_is_not_held_up_by_a_turn_edit_waiting_for_its_position(
         monkeypatch.setattr(turn.hands, "panel_for", held)
         assert panel.shown is not None
         panel.shown = (panel.shown[0] - 1, *panel.shown[1:])  # the panel is due an edit
-        panels.changed(table, position_of(table))
+        panels.changed(position_of(table))
         await asyncio.wait_for(taking.wait(), 5.0)
         assert panel.task is not None and not panel.task.done()
 

@@ -10,6 +10,7 @@ from typing import Any
 from bot.storage.store import Storage
 from bot.tables import FINISHED, PLAYING, TableManager
 from tests.bot.conftest import Recorder
+from tests.bot.test_tables import live
 
 HOST, BOB = 1, 2
 Manager = tuple[TableManager, Recorder]
@@ -46,7 +47,7 @@ async def test_timeout_and_computer_moves_that_cannot_be_stored_are_tried_again(
     stored moves are exactly the moves the table showed, each timeout counted once."""
     m, rec = manager
     m._turns.retry = 0.005
-    table = await m.open(100, 10, "high-card", HOST, "Host", seed=5)
+    table = live(m, await m.open(100, 10, "high-card", HOST, "Host", seed=5))
     await m.join(table.id, BOB, "Bob")
     await m.set_timer(table.id, HOST, "fast")
     await m.set_option(table.id, HOST, "hand", 6)
@@ -67,7 +68,7 @@ async def test_a_computer_move_that_cannot_be_stored_is_tried_again(
     stall), and the stored moves are those the table showed."""
     m, rec = manager
     m._turns.retry = 0.005
-    table = await m.open(100, 10, "high-card", HOST, "Host", seed=5)
+    table = live(m, await m.open(100, 10, "high-card", HOST, "Host", seed=5))
     await m.add_computer(table.id, HOST)
     await m.set_option(table.id, HOST, "hand", 3)
     await m.start(table.id, HOST)
@@ -88,7 +89,7 @@ async def test_a_deal_ending_move_that_cannot_be_stored_leaves_the_game_as_store
     m, _ = manager
     m._turns.retry = 60.0
     for game in ("1234", "spar", "twenty-two"):
-        table = await m.open(100, 10, game, HOST, "Host", seed=7)
+        table = live(m, await m.open(100, 10, game, HOST, "Host", seed=7))
         await m.join(table.id, BOB, "Bob")
         await m.start(table.id, HOST)
         state = table.state

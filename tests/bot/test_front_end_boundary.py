@@ -95,8 +95,8 @@ def test_no_cog_touches_a_game_state(path: Path) -> None:
 PARTS = frozenset({"Registry", "Turns", "Computers", "Lobby", "Results", "Hints", "ActionWriter",
                    "Thinker", "EventBus", "Scheduler"})
 #: what a front end may not read of the door: the live tables and the parts behind it
-INSIDE = frozenset({"tables", "live", "live_in", "turns", "lobby", "registry", "computers", "thinker", "hints",
-                    "results", "writer", "bus", "scheduler"})
+INSIDE = frozenset({"tables", "live", "live_in", "turns", "lobby", "registry", "computers",
+                    "thinker", "hints", "results", "writer", "bus", "scheduler"})
 
 
 def _names_the_manager(node: ast.expr) -> bool:

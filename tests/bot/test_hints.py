@@ -22,6 +22,7 @@ from bot.tables.thinking import Thinker
 from games.ai.analysis import Analysis, MoveValue, Outlook, analyse_pickled
 from games.core import Action
 from tests.bot.fakegame import lookup
+from tests.bot.test_tables import live
 
 HOST, GUEST = 1, 2
 RAW_CODE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|10[SHDC])\b")
@@ -105,7 +106,7 @@ async def test_the_option_and_the_count_are_stored_and_refusals(tmp_path: Path) 
     store = await Storage.open(str(tmp_path / "h.sqlite3"))
     m = TableManager(store, rules_for=lookup, ai_delay=0.0, ai_level="normal")
     try:
-        table = await m.open(100, 200, "high-card", HOST, "Host", seed=3)
+        table = live(m, await m.open(100, 200, "high-card", HOST, "Host", seed=3))
         await m.join(table.id, GUEST, "Guest")
         with pytest.raises(Refusal) as refused:
             await m.set_hints(table.id, GUEST, True)
@@ -180,7 +181,7 @@ async def test_a_hint_whose_count_cannot_be_stored_is_refused_and_not_counted(
     store = await Storage.open(str(tmp_path / "h.sqlite3"))
     m = TableManager(store, rules_for=lookup, ai_delay=0.0, ai_level="normal")
     try:
-        table = await m.open(100, 200, "high-card", HOST, "Host", seed=3)
+        table = live(m, await m.open(100, 200, "high-card", HOST, "Host", seed=3))
         await m.join(table.id, GUEST, "Guest")
         await m.set_hints(table.id, HOST, True)
         await m.start(table.id, HOST)

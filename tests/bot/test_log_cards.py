@@ -27,6 +27,7 @@ from games.core import IllegalAction
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import button, card_forms, world
 from tests.bot.test_e2e_games import LogWatch, hidden_in, open_table
+from tests.bot.test_tables import live
 
 HOST, BOB = 1, 2
 STANDARD = LogWatch.STANDARD
@@ -133,7 +134,7 @@ class Keep(logging.Handler):
 async def test_a_stored_action_that_does_not_replay_is_logged_without_its_card(
         store: Storage, caplog: pytest.LogCaptureFixture) -> None:
     m = TableManager(store, rules_for=lookup, ai_delay=0.0)
-    table = await m.open(100, 10, "high-card", HOST, "Host", seed=3)
+    table = live(m, await m.open(100, 10, "high-card", HOST, "Host", seed=3))
     await m.join(table.id, BOB, "Bob")
     await m.start(table.id, HOST)
     state = table.state
@@ -149,7 +150,7 @@ async def test_a_stored_action_that_does_not_replay_is_logged_without_its_card(
     again = TableManager(store, rules_for=lookup, ai_delay=0.0)
     caplog.set_level(logging.DEBUG)
     try:
-        assert [t.id for t in await again.resume()] == [table.id]  # ended, its message told
+        assert [t.table_id for t in await again.resume()] == [table.id]  # ended, its message told
     finally:
         await again.close()
     assert leaks(caplog.records, hidden) == []

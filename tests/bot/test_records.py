@@ -15,7 +15,7 @@ from bot.storage.store import Storage
 from bot.tables import FINISHED, PLAYING, TableManager
 from bot.tables.model import Table
 from tests.bot.fakegame import lookup
-from tests.bot.test_tables import play_all
+from tests.bot.test_tables import live, play_all
 
 GUILD = 100
 ALICE, BOB, CAROL, DAVE = 1, 2, 3, 4
@@ -40,7 +40,8 @@ async def setup(store: Storage) -> AsyncIterator[tuple[TableManager, Records]]:
 async def game(m: TableManager, people: list[int], computers: int = 0, channel: int = 10,
                seed: int = 5, options: dict[str, object] | None = None) -> Table:
     """A whole game of the test game with these people (and computers)."""
-    table = await m.open(GUILD, channel, "high-card", people[0], NAMES[people[0]], seed=seed)
+    table = live(m, await m.open(GUILD, channel, "high-card", people[0], NAMES[people[0]],
+                                 seed=seed))
     for user in people[1:]:
         await m.join(table.id, user, NAMES[user])
     for _ in range(computers):
@@ -133,7 +134,7 @@ async def test_a_game_with_a_computer_is_counted_but_unrated(
 async def test_a_player_whose_seat_the_computer_kept_is_ranked_last(
         setup: tuple[TableManager, Records]) -> None:
     m, records = setup
-    table = await m.open(GUILD, 10, "high-card", ALICE, "Alice", seed=3)
+    table = live(m, await m.open(GUILD, 10, "high-card", ALICE, "Alice", seed=3))
     await m.join(table.id, BOB, "Bob")
     await m.join(table.id, CAROL, "Carol")
     await m.start(table.id, ALICE)

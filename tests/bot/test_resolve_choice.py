@@ -16,7 +16,7 @@ from games.cards import parse
 from games.core import Action, View
 from tests.bot.conftest import Recorder
 from tests.bot.test_service import mover, two_people
-from tests.bot.test_tables import BOB, HOST
+from tests.bot.test_tables import BOB, HOST, live
 
 
 class Stub:
@@ -127,7 +127,8 @@ Manager = tuple[TableManager, Recorder]
 async def test_the_service_says_not_your_turn_before_what_the_choice_names(
         manager: Manager) -> None:
     m, _ = manager
-    table = await m.open(100, 10, "spar", HOST, "Host", seed=5)  # strict turns, two people
+    # strict turns, two people
+    table = live(m, await m.open(100, 10, "spar", HOST, "Host", seed=5))
     await m.join(table.id, BOB, "Bob")
     await m.start(table.id, HOST)
     assert table.state is not None

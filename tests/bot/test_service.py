@@ -16,7 +16,7 @@ from bot.tables.model import Table
 from bot.tables.position import position_of
 from bot.tables.results import add_results, position_results
 from tests.bot.conftest import Recorder
-from tests.bot.test_tables import BOB, HOST, STRANGER, lobby
+from tests.bot.test_tables import BOB, HOST, STRANGER, live, lobby
 
 Manager = tuple[TableManager, Recorder]
 
@@ -217,7 +217,7 @@ async def test_the_game_ends_with_its_move_then_game_ended_and_the_outcome(
 
 async def test_a_deal_that_ends_is_told_after_its_move(manager: Manager) -> None:
     m, rec = manager
-    table = await m.open(100, 10, "twenty-two", HOST, "Host", seed=3)
+    table = live(m, await m.open(100, 10, "twenty-two", HOST, "Host", seed=3))
     await m.join(table.id, BOB, "Bob")
     await m.start(table.id, HOST)
     for _ in range(400):
@@ -237,7 +237,7 @@ async def test_a_deal_that_ends_is_told_after_its_move(manager: Manager) -> None
 
 async def test_a_positions_results_read_as_the_tables(manager: Manager) -> None:
     m, _ = manager
-    table = await m.open(100, 10, "twenty-two", HOST, "Host", seed=3)
+    table = live(m, await m.open(100, 10, "twenty-two", HOST, "Host", seed=3))
     await m.join(table.id, BOB, "Bob")
     await m.add_computer(table.id, HOST)
     await m.start(table.id, HOST)

@@ -17,9 +17,9 @@ HOST, BOB = 1, 2
 #: every call the front ends and tests make of the service
 CALLS = ("open", "join", "leave", "add_computer", "remove_computer", "set_option", "set_level",
          "set_timer", "swap_seats", "set_hints", "start", "cancel", "set_message", "act", "back",
-         "hand_to_computer", "hint", "get", "in_channel", "position", "position_for",
-         "snapshot", "settled", "open_tables", "table_in", "is_open", "is_seated", "status",
-         "at", "subscribe", "unsubscribe", "resume", "close")
+         "hand_to_computer", "hint", "position", "position_for", "latest", "settled",
+         "open_tables", "table_in", "tables_in", "is_open", "is_seated", "status", "at",
+         "subscribe", "unsubscribe", "resume", "close", "live", "live_in")
 
 
 def test_every_call_is_a_real_method_with_a_docstring(manager: Manager) -> None:
@@ -41,32 +41,32 @@ async def test_open_tables_and_table_in_answer_with_frozen_positions(manager: Ma
     assert await m.open_tables() == () and await m.table_in(10) is None
     first = await m.open(100, 10, "high-card", HOST, "Host", seed=5)
     second = await m.open(100, 11, "high-card", BOB, "Bob", seed=6)
-    await m.set_message(first.id, 555)
+    await m.set_message(first.table_id, 555)
     found = await m.open_tables()
-    assert [p.table_id for p in found] == [first.id, second.id]
+    assert [p.table_id for p in found] == [first.table_id, second.table_id]
     assert all(isinstance(p, Position) and p.seat is None for p in found)
     here = await m.table_in(10)
     assert here is not None
     assert (here.table_id, here.channel_id, here.guild_id, here.host_id, here.message_id) == (
-        first.id, 10, 100, HOST, 555)
+        first.table_id, 10, 100, HOST, 555)
     with pytest.raises(dataclasses.FrozenInstanceError):
         here.status = "cancelled"  # type: ignore[misc]
-    await m.cancel(first.id, HOST)
+    await m.cancel(first.table_id, HOST)
     assert await m.table_in(10) is None
-    assert [p.table_id for p in await m.open_tables()] == [second.id]
+    assert [p.table_id for p in await m.open_tables()] == [second.table_id]
 
 
 async def test_is_open_and_is_seated(manager: Manager) -> None:
     m, _ = manager
     table = await m.open(100, 10, "high-card", HOST, "Host", seed=5)
-    assert m.is_open(table.id) and not m.is_open(table.id + 1)
+    assert m.is_open(table.table_id) and not m.is_open(table.table_id + 1)
     assert m.is_seated(HOST) and not m.is_seated(BOB)
-    await m.join(table.id, BOB, "Bob")
+    await m.join(table.table_id, BOB, "Bob")
     assert m.is_seated(BOB)
-    await m.cancel(table.id, HOST)
-    assert not m.is_open(table.id) and not m.is_seated(HOST)
+    await m.cancel(table.table_id, HOST)
+    assert not m.is_open(table.table_id) and not m.is_seated(HOST)
     with pytest.raises(Refusal):
-        m.get(table.id)
+        await m.position(table.table_id)
 
 
 async def test_status_counts_the_tables_of_the_process_and_of_a_server(
@@ -74,8 +74,8 @@ async def test_status_counts_the_tables_of_the_process_and_of_a_server(
     m, _ = manager
     assert m.status(100) == ServiceStatus(0, 0, 0, 0, m.status().computers)
     playing = await m.open(100, 10, "high-card", HOST, "Host", seed=5)
-    await m.add_computer(playing.id, HOST)
-    await m.start(playing.id, HOST)
+    await m.add_computer(playing.table_id, HOST)
+    playing = await m.start(playing.table_id, HOST)
     await m.open(100, 11, "high-card", HOST, "Host", seed=6)
     await m.open(200, 20, "high-card", BOB, "Bob", seed=7)
     figures = m.status(100)

@@ -10,7 +10,7 @@ import pytest
 
 from bot.client.tree import refusal_text
 from bot.storage.store import Storage
-from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Refusal, TableManager
+from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Position, Refusal, TableManager
 from bot.tables.model import Table
 from tests.bot.conftest import Recorder
 from tests.bot.fakegame import lookup
@@ -19,8 +19,16 @@ Manager = tuple[TableManager, Recorder]
 HOST, BOB, CAROL, STRANGER = 1, 2, 3, 99
 
 
+def live(m: TableManager, position: Position) -> Table:
+    """The live table behind a position the service answered with: these tests look inside
+    the service (its state, timeouts, stored row)."""
+    table = m.live(position.table_id)
+    assert table is not None and table.id == position.table_id
+    return table
+
+
 async def lobby(m: TableManager, channel: int = 10, seed: int = 5) -> Table:
-    return await m.open(100, channel, "high-card", HOST, "Host", seed=seed)
+    return live(m, await m.open(100, channel, "high-card", HOST, "Host", seed=seed))
 
 
 async def play_one(m: TableManager, table: Table) -> None:
@@ -116,7 +124,7 @@ async def test_start_needs_an_allowed_player_count(manager: Manager) -> None:
 async def test_a_refused_option_combination_reads_in_the_players_language(
         manager: Manager) -> None:
     m, _ = manager
-    table = await m.open(100, 10, "twenty-two", HOST, "Host", seed=5)
+    table = live(m, await m.open(100, 10, "twenty-two", HOST, "Host", seed=5))
     await m.join(table.id, BOB, "Bob")
     await m.set_option(table.id, HOST, "rebuy", True)
     with pytest.raises(Refusal) as refused:
@@ -131,7 +139,7 @@ async def test_a_refused_option_combination_reads_in_the_players_language(
 async def test_a_refused_move_reads_in_the_players_language(manager: Manager) -> None:
     """The game's refusal travels as data (a Msg): each person reads it in their language."""
     m, _ = manager
-    table = await m.open(100, 10, "twenty-two", HOST, "Host", seed=5)
+    table = live(m, await m.open(100, 10, "twenty-two", HOST, "Host", seed=5))
     await m.join(table.id, BOB, "Bob")
     await m.start(table.id, HOST)
     state = table.state
@@ -330,7 +338,7 @@ async def test_resume_replays_stored_actions(tmp_path: Path) -> None:
     path = str(tmp_path / "db.sqlite3")
     store = await Storage.open(path)
     first = TableManager(store, rules_for=lookup, ai_delay=0.0)
-    table = await first.open(100, 10, "high-card", HOST, "Host", seed=42)
+    table = live(first, await first.open(100, 10, "high-card", HOST, "Host", seed=42))
     await first.join(table.id, BOB, "Bob")
     await first.set_option(table.id, HOST, "hand", 4)
     await first.start(table.id, HOST)
@@ -350,8 +358,8 @@ async def test_resume_replays_stored_actions(tmp_path: Path) -> None:
     store = await Storage.open(path)
     second = TableManager(store, rules_for=lookup, ai_delay=0.0)
     resumed = await second.resume()
-    assert [t.id for t in resumed] == [table.id]
-    again = resumed[0]
+    assert [t.table_id for t in resumed] == [table.id]
+    again = live(second, resumed[0])
     assert again.version == 3 and again.message_id == 555 and again.status == PLAYING
     assert again.state is not None
     assert [again.state.view(s) for s in (None, 0, 1)] == before
@@ -366,7 +374,7 @@ async def test_a_lobby_survives_a_restart(tmp_path: Path) -> None:
     path = str(tmp_path / "db.sqlite3")
     store = await Storage.open(path)
     first = TableManager(store, rules_for=lookup, ai_delay=0.0)
-    table = await first.open(100, 10, "high-card", HOST, "Host", seed=1)
+    table = live(first, await first.open(100, 10, "high-card", HOST, "Host", seed=1))
     await first.add_computer(table.id, HOST)
     await first.set_timer(table.id, HOST, "relaxed")
     await first.set_level(table.id, HOST, "easy")
@@ -430,7 +438,7 @@ async def test_the_level_changes_in_play_by_the_host_or_a_manager(tmp_path: Path
 
 async def test_a_table_starts_at_the_bots_level(store: Storage) -> None:
     m = TableManager(store, rules_for=lookup, ai_delay=0.0, ai_level="normal")
-    table = await m.open(100, 10, "high-card", HOST, "Host", seed=1)
+    table = live(m, await m.open(100, 10, "high-card", HOST, "Host", seed=1))
     assert table.level == "normal"
 
 
@@ -441,11 +449,11 @@ async def test_a_table_whose_moves_no_longer_replay_is_ended_and_the_others_resu
     path = str(tmp_path / "db.sqlite3")
     store = await Storage.open(path)
     first = TableManager(store, rules_for=lookup, ai_delay=0.0)
-    broken = await first.open(100, 10, "high-card", HOST, "Host", seed=3)
+    broken = live(first, await first.open(100, 10, "high-card", HOST, "Host", seed=3))
     await first.join(broken.id, BOB, "Bob")
     await first.start(broken.id, HOST)
     await first.set_message(broken.id, 555)
-    good = await first.open(100, 11, "high-card", HOST, "Host", seed=4)
+    good = live(first, await first.open(100, 11, "high-card", HOST, "Host", seed=4))
     await first.join(good.id, BOB, "Bob")
     await first.start(good.id, HOST)
     state = broken.state
@@ -460,7 +468,7 @@ async def test_a_table_whose_moves_no_longer_replay_is_ended_and_the_others_resu
     store = await Storage.open(path)
     second = TableManager(store, rules_for=lookup, ai_delay=0.0)
     try:
-        resumed = {t.id: t for t in await second.resume()}
+        resumed = {t.table_id: t for t in await second.resume()}
         assert set(resumed) == {broken.id, good.id}
         ended = resumed[broken.id]
         assert ended.status == CANCELLED and ended.ended == "ended-no-replay"
@@ -469,8 +477,8 @@ async def test_a_table_whose_moves_no_longer_replay_is_ended_and_the_others_resu
         stored = await store.table(broken.id)
         assert stored is not None and stored.status == CANCELLED
         assert len(await store.actions(broken.id)) == 1  # nothing is deleted
-        again = resumed[good.id]
-        assert again.status == PLAYING and second.tables[good.id] is again
+        assert resumed[good.id].status == PLAYING and good.id in second.tables
+        again = second.tables[good.id]
         await play_all(second, again)
         assert again.status == FINISHED
         # the channel is free: a new table opens there
@@ -487,7 +495,7 @@ async def test_a_stored_level_the_bot_does_not_know_resumes_at_the_bots(
     path = str(tmp_path / "db.sqlite3")
     store = await Storage.open(path)
     first = TableManager(store, rules_for=lookup, ai_delay=0.0)
-    table = await first.open(100, 10, "high-card", HOST, "Host", seed=1)
+    table = live(first, await first.open(100, 10, "high-card", HOST, "Host", seed=1))
     row = table.row()
     row.level = stored
     await store.save_table(row)
@@ -517,7 +525,7 @@ async def computer_table_at_normal(store: Storage) -> tuple[TableManager, Table,
 
     for level in ("easy", "normal", "hard"):
         m.thinker.players["high-card", level] = Named(level)  # type: ignore[assignment]
-    table = await m.open(100, 10, "high-card", HOST, "Host", seed=2)
+    table = live(m, await m.open(100, 10, "high-card", HOST, "Host", seed=2))
     await m.add_computer(table.id, HOST)
     await m.set_level(table.id, HOST, "normal")
     await m.start(table.id, HOST)
@@ -607,7 +615,7 @@ async def test_a_game_decided_by_the_deal_finishes_at_the_start(
         finished.append(table_id)
 
     m.finish_hooks.append(hook)
-    table = await m.open(100, 10, "1234", HOST, "Host", seed=DECIDED_BY_THE_DEAL)
+    table = live(m, await m.open(100, 10, "1234", HOST, "Host", seed=DECIDED_BY_THE_DEAL))
     await m.join(table.id, BOB, "Bob")
     await m.set_option(table.id, HOST, "games", 1)
     await m.start(table.id, HOST)
@@ -812,7 +820,7 @@ async def test_a_result_never_stored_before_a_stop_is_stored_on_restart(
     path = str(tmp_path / "db.sqlite3")
     store = await Storage.open(path)
     first = TableManager(store, rules_for=lookup, ai_delay=0.0)
-    table = await first.open(100, 10, "high-card", HOST, "Host", seed=42)
+    table = live(first, await first.open(100, 10, "high-card", HOST, "Host", seed=42))
     await first.join(table.id, BOB, "Bob")
     await first.start(table.id, HOST)
 
@@ -830,7 +838,7 @@ async def test_a_result_never_stored_before_a_stop_is_stored_on_restart(
     store = await Storage.open(path)
     second = TableManager(store, rules_for=lookup, ai_delay=0.0)
     resumed = await second.resume()
-    assert [t.id for t in resumed] == [table.id] and resumed[0].status == FINISHED
+    assert [t.table_id for t in resumed] == [table.id] and resumed[0].status == FINISHED
     assert second.live_in(10) is None
     assert await store.result(table.id) is not None
     await second.close()
@@ -878,7 +886,7 @@ async def test_a_click_while_the_computer_thinks_is_not_held_up(store: Storage) 
             time.sleep(0.3)
             return obs.legal[0]
 
-    table = await m.open(1, 1, "high-card", HOST, "Host", seed=3)
+    table = live(m, await m.open(1, 1, "high-card", HOST, "Host", seed=3))
     m.thinker.players["high-card", table.level] = Slow()  # type: ignore[assignment]
     await m.add_computer(table.id, HOST)
     await m.start(table.id, HOST)

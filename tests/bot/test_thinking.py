@@ -19,6 +19,7 @@ from bot.tables.model import Table
 from bot.tables.thinking import Thinker
 from games import ai
 from tests.bot.fakegame import lookup
+from tests.bot.test_tables import live
 
 HOST = 1
 BUDGET = 0.02  # seconds a search move takes here (1 s in the bot)
@@ -52,7 +53,7 @@ async def play_to_the_end(m: TableManager, table: Table) -> None:
 
 async def short_game(m: TableManager, channel: int, seed: int) -> Table:
     """A started one-deal game of Agram: the host against a computer."""
-    table = await m.open(100, channel, "spar", HOST, "Host", seed=seed)
+    table = live(m, await m.open(100, channel, "spar", HOST, "Host", seed=seed))
     await m.add_computer(table.id, HOST)
     await m.set_option(table.id, HOST, "variant", "agram")
     await m.set_option(table.id, HOST, "deals", 1)

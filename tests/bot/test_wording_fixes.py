@@ -20,6 +20,7 @@ from games.ai.analysis import Outlook
 from games.core import Action
 from tests.bot.fakegame import lookup
 from tests.bot.test_hints import made_up
+from tests.bot.test_tables import live
 from tests.games.test_review import played
 
 HOST, GUEST = 1, 2
@@ -112,7 +113,7 @@ async def test_a_hint_at_a_forced_move_is_not_counted_and_the_game_stays_rated(
     store = await Storage.open(str(tmp_path / "h.sqlite3"))
     m = TableManager(store, rules_for=lookup, ai_delay=0.0, ai_level="normal")
     try:
-        table = await m.open(100, 200, "high-card", HOST, "Host", seed=3)
+        table = live(m, await m.open(100, 200, "high-card", HOST, "Host", seed=3))
         await m.join(table.id, GUEST, "Guest")
         await m.set_option(table.id, HOST, "hand", 2)
         await m.set_hints(table.id, HOST, True)
@@ -128,7 +129,7 @@ async def test_a_hint_at_a_forced_move_is_not_counted_and_the_game_stays_rated(
         hint = await m.hint(table.id, person, table.version)
         assert hint.counted and hint.count == 1 and table.seats[seat].hints == 1
         # a second table: the last card is the only move; its hint does not count
-        other = await m.open(101, 201, "high-card", HOST, "Host", seed=4)
+        other = live(m, await m.open(101, 201, "high-card", HOST, "Host", seed=4))
         await m.join(other.id, GUEST, "Guest")
         await m.set_option(other.id, HOST, "hand", 1)
         await m.set_hints(other.id, HOST, True)
