@@ -51,7 +51,7 @@ from bot.tables.finish import Results
 from bot.tables.hints import Hint, Hints
 from bot.tables.lobby import Lobby
 from bot.tables.model import PLAYING, Refusal, RulesLookup, Table
-from bot.tables.position import Position
+from bot.tables.position import Position, position_of
 from bot.tables.registry import Registry
 from bot.tables.review import Reviewer
 from bot.tables.thinking import Thinker
@@ -293,8 +293,10 @@ class TableManager:
                         "channel %s: refused", guild_id, channel_id, table_id, table.guild_id,
                         table.channel_id)
             raise Refusal("foreign-table")
-        return await self._registry.snapshot(
-            table, None if user_id is None else table.seat_of(user_id))
+        # taken without waiting for the table's lock: a click is never held up behind a move
+        # being stored (which only becomes the table's state once stored: nothing unstored
+        # shows); the call the click then makes takes the lock once
+        return position_of(table, None if user_id is None else table.seat_of(user_id))
 
     # -- what the tests read inside (never a front end: tests/bot/test_front_end_boundary.py) --
     @property

@@ -90,18 +90,22 @@ async def test_a_card_click_is_one_service_call_with_no_position_taken_first(
             if verb_of(c["custom_id"]) in ("act", "pick"))
         calls: list[tuple[str, asyncio.Task[Any] | None]] = []
         manager = w.bot.manager
-        snapshot, act = manager.snapshot, manager.act
 
-        async def counted_snapshot(*args: Any, **kwargs: Any) -> Any:
-            calls.append(("snapshot", asyncio.current_task()))
-            return await snapshot(*args, **kwargs)
+        def counted(name: str) -> Any:
+            real = getattr(manager, name)
 
-        async def counted_act(*args: Any, **kwargs: Any) -> Any:
-            calls.append(("act", asyncio.current_task()))
-            return await act(*args, **kwargs)
+            async def call(*args: Any, **kwargs: Any) -> Any:
+                calls.append((name, asyncio.current_task()))
+                return await real(*args, **kwargs)
 
-        monkeypatch.setattr(manager, "snapshot", counted_snapshot)
-        monkeypatch.setattr(manager, "act", counted_act)
+            return call
+
+        # the move itself, and every door call that takes a position under the table's lock
+        # (``at``, the click's check of where it comes from, takes none: see
+        # tests/bot/test_table_door.py)
+        for name in ("act", "position", "position_for", "latest", "table_in",
+                     "tables_in", "open_tables"):
+            monkeypatch.setattr(manager, name, counted(name))
         version = manager.tables[1].version
         if verb_of(control["custom_id"]) == "act":
             r = await w.sim.click(user, panel, control["custom_id"])

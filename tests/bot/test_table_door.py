@@ -3,12 +3,14 @@ and what a front end reads of it as positions and frozen values, never a live ta
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import inspect
 
 import pytest
 
 from bot.tables import PLAYING, Refusal, ServiceStatus, TableManager
+from bot.tables.model import Table
 from bot.tables.position import Position
 from tests.bot.conftest import Recorder
 
@@ -54,6 +56,41 @@ async def test_open_tables_and_table_in_answer_with_frozen_positions(manager: Ma
     await m.cancel(first.table_id, HOST)
     assert await m.table_in(10) is None
     assert [p.table_id for p in await m.open_tables()] == [second.table_id]
+
+
+async def test_no_live_table_comes_out_of_the_door(manager: Manager) -> None:
+    """Every lobby call, the restart and the events hand out positions, never the table."""
+    m, recorder = manager
+    answers = [await m.open(100, 10, "high-card", HOST, "Host", seed=5)]
+    table_id = answers[0].table_id
+    answers.append(await m.join(table_id, BOB, "Bob"))
+    answers.append(await m.add_computer(table_id, HOST))
+    answers.append(await m.remove_computer(table_id, HOST))
+    answers.append(await m.start(table_id, HOST))
+    assert all(isinstance(a, Position) and a.seat is None for a in answers)
+    assert [a.status for a in answers][-1] == PLAYING
+    assert recorder.updates
+    for event in recorder.updates:
+        values = [getattr(event, f.name) for f in dataclasses.fields(event)]
+        assert not any(isinstance(v, Table) for v in values), event
+        assert isinstance(event.position, Position)
+
+
+async def test_where_a_click_comes_from_is_checked_without_waiting_for_a_move(
+        manager: Manager) -> None:
+    """``at`` (a click's check of its table's server and channel) answers while a move is
+    being stored, so a click takes the table's lock once, in its one service call."""
+    m, _ = manager
+    table = await m.open(100, 10, "high-card", HOST, "Host", seed=5)
+    live = m.live(table.table_id)
+    assert live is not None
+    async with live.lock:  # a move being applied and stored
+        # (a guard, not a timing: waiting for the lock held here would never end)
+        found = await asyncio.wait_for(m.at(table.table_id, 100, 10, HOST), 5)
+    assert (found.table_id, found.seat) == (table.table_id, 0)
+    with pytest.raises(Refusal) as refused:
+        await m.at(table.table_id, 100, 11)
+    assert refused.value.key == "foreign-table"
 
 
 async def test_is_open_and_is_seated(manager: Manager) -> None:
