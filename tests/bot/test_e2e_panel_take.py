@@ -109,12 +109,13 @@ async def test_computers_weigh_a_take_without_the_table_waiting(
         def first_take(obs: Any, rng: random.Random) -> Action | None:
             return next((a for a in obs.legal if a.kind == "take"), None)
         monkeypatch.setattr(bhabhi_ai, "out_of_turn", first_take)
-    table = await m.open(1, 1, "bhabhi", 10, "Ann")
-    await m.set_option(table.id, 10, "take_hand", "any")
+    table_id = (await m.open(1, 1, "bhabhi", 10, "Ann")).table_id
+    table = m.tables[table_id]  # the live table: its computers' weighing and state, inside
+    await m.set_option(table_id, 10, "take_hand", "any")
     for _ in range(3):
-        await m.add_computer(table.id, 10)
+        await m.add_computer(table_id, 10)
     started = time.monotonic()
-    await m.start(table.id, 10)
+    await m.start(table_id, 10)
     await asyncio.sleep(0.2)
     assert table.weighed >= 0  # the computers looked when the window opened
     state = table.state
@@ -127,5 +128,5 @@ async def test_computers_weigh_a_take_without_the_table_waiting(
         assert table.version == 0 and all(state.live)
         if 0 in state.to_act:  # Ann leads: she may play now, nobody to wait for
             action = state.legal_actions(0)[0]
-            await m.act(table.id, 10, 0, action)
+            await m.act(table_id, 10, 0, action)
             assert table.version == 1

@@ -139,7 +139,7 @@ async def fault_mid_move(w: World, make: Callable[[], Any], mend: Callable[[], A
     await w.restart()
     stored = [(row.seat, row.action) for row in await w.bot.store.actions(table_id)]
     assert stored == shown
-    assert w.bot.manager.get(table_id).version == len(shown)
+    assert (await w.bot.manager.position(table_id)).version == len(shown)
     return answer, took
 
 

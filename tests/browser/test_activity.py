@@ -191,10 +191,9 @@ async def test_a_click_on_a_table_that_moved_on_shows_the_servers_sentence(
 async def whose_turn(site: Site, table_id: int) -> SimUser:
     """The seated person the table waits for (the computers play at once)."""
     manager = site.world.bot.manager
-    table = manager.tables[table_id]
     for _ in range(200):
         for seat, user in ((0, site.world.users[0]), (1, site.world.users[3])):
-            if (await manager.snapshot(table, seat)).may_act:
+            if (await manager.position(table_id, seat)).may_act:
                 return user
         await asyncio.sleep(0.05)
     raise AssertionError("the table waits for nobody seated")

@@ -53,16 +53,16 @@ async def serve(args: argparse.Namespace) -> None:
         host = dev_user_id(people[0])
         table = await manager.open(int(guild.id), int(channel.id), args.game, host, people[0])
         for name in people[1:]:
-            await manager.join(table.id, dev_user_id(name), name)
+            table = await manager.join(table.table_id, dev_user_id(name), name)
         rules = table.rules
         wanted = max(rules.min_players, min(rules.max_players, 4))
         while len(table.seats) < wanted:
-            await manager.add_computer(table.id, host)
+            table = await manager.add_computer(table.table_id, host)
         if not args.lobby:
-            await manager.start(table.id, host)
+            await manager.start(table.table_id, host)
         assert bot.web is not None
         print(json.dumps({"url": f"http://{args.host}:{bot.web.port}/",
-                          "channel_id": channel.id, "table": table.id, "people": people}),
+                          "channel_id": channel.id, "table": table.table_id, "people": people}),
               flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

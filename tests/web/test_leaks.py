@@ -95,26 +95,30 @@ async def test_a_whole_game_over_the_sockets_shows_nobody_a_card_they_may_not_se
         aiko, bob = int(people["Aiko"].id), int(people["Bob"].id)
         table = await manager.open(int(web.guild.id), int(web.channel.id), game, aiko, "Aiko",
                                    seed=11)
-        await manager.join(table.id, bob, "Bob")
+        table_id = table.table_id
+        table = await manager.join(table_id, bob, "Bob")
         while len(table.seats) < seats:
-            await manager.add_computer(table.id, aiko)
+            table = await manager.add_computer(table_id, aiko)
         for name, value in options.items():
-            await manager.set_option(table.id, aiko, name, value)
+            table = await manager.set_option(table_id, aiko, name, value)
         instance = web.sim.add_activity_instance(web.channel, list(people.values()))
         sockets = {name: await web.viewer(user, instance) for name, user in people.items()}
         for socket in sockets.values():
-            await socket.request({"type": "watch", "table": table.id}, "table")
-        await manager.start(table.id, aiko)
-        made = await _play({n: sockets[n] for n in ("Aiko", "Bob")}, table.id, manager,
+            await socket.request({"type": "watch", "table": table_id}, "table")
+        await manager.start(table_id, aiko)
+        made = await _play({n: sockets[n] for n in ("Aiko", "Bob")}, table_id, manager,
                            random.Random(game))
         for socket in sockets.values():
             await socket.wait_for(lambda m: m.get("type") == "table"
                                   and m["status"] == "finished")
         assert made > 0
 
-        # the game replayed from its stored moves: every version's views and hidden cards
-        rows = await manager.store.actions(table.id)
-        state = table.rules.new_game(len(table.seats), seed=table.seed, options=table.options)
+        # the game replayed from its stored moves (its seed is the service's own, inside):
+        # every version's views and hidden cards
+        rows = await manager.store.actions(table_id)
+        live = manager.live(table_id)
+        assert live is not None
+        state = live.rules.new_game(len(live.seats), seed=live.seed, options=live.options)
         views: list[tuple[dict[str, Any], list[dict[str, Any]], frozenset[str]]] = []
 
         def keep() -> None:

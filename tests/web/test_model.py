@@ -16,19 +16,19 @@ async def test_the_model_of_a_lobby_a_seat_and_a_spectator(tmp_path: Path) -> No
     store = await Storage.open(str(tmp_path / "db.sqlite3"))
     manager = TableManager(store, ai_delay=0.0, ai_level="random")
     try:
-        table = await manager.open(1, 2, "finesse", 10, "Alice", seed=3)
-        lobby = table_model(await manager.position(table.id), "en")
+        table_id = (await manager.open(1, 2, "finesse", 10, "Alice", seed=3)).table_id
+        lobby = table_model(await manager.position(table_id), "en")
         assert lobby["status"] == "lobby" and lobby["scene"] is None
         assert lobby["you"] == SPECTATOR and lobby["seats"][0]["avatar"] == "/api/avatar/10"
         for _ in range(3):
-            await manager.add_computer(table.id, 10)
-        await manager.start(table.id, 10)
-        alice = await manager.snapshot(table, 0)
+            await manager.add_computer(table_id, 10)
+        await manager.start(table_id, 10)
+        alice = await manager.position(table_id, 0)
         for _ in range(500):  # the computers move first where they lead
             if alice.moves:
                 break
             await asyncio.sleep(0.01)
-            alice = await manager.snapshot(table, 0)
+            alice = await manager.position(table_id, 0)
         model = table_model(alice, "ja")
         assert model["title"] == "フィネス" and model["game"] == "finesse"
         assert model["seats"][1] == {"seat": 1, "name": "CPU 1", "user_id": None,
@@ -39,7 +39,7 @@ async def test_the_model_of_a_lobby_a_seat_and_a_spectator(tmp_path: Path) -> No
             for m in model["you"]["moves"])
         assert set(model["you"]["playable"]) <= set(model["you"]["hand"])
         assert leaks(model, alice.public, alice.own, alice.hidden) == []
-        spectator = await manager.snapshot(table)
+        spectator = await manager.position(table_id)
         watched = table_model(spectator, "en")
         assert watched["you"] == SPECTATOR
         assert leaks(watched, spectator.public, None, spectator.hidden) == []

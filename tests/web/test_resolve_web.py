@@ -49,18 +49,17 @@ async def test_a_web_move_is_one_service_call_with_no_position_taken_first(
         due, model = await _due(web, table_id, sockets)
         calls: list[tuple[str, asyncio.Task[Any] | None]] = []
         manager = web.manager
-        snapshot, act = manager.snapshot, manager.act
+        # every call of the service that takes a position under the table's lock
+        taking = ("position", "position_for", "latest", "at", "tables_in")
 
-        async def counted_snapshot(*args: Any, **kwargs: Any) -> Any:
-            calls.append(("snapshot", asyncio.current_task()))
-            return await snapshot(*args, **kwargs)
+        def counted(name: str, call: Any) -> Any:
+            async def wrapped(*args: Any, **kwargs: Any) -> Any:
+                calls.append((name, asyncio.current_task()))
+                return await call(*args, **kwargs)
+            return wrapped
 
-        async def counted_act(*args: Any, **kwargs: Any) -> Any:
-            calls.append(("act", asyncio.current_task()))
-            return await act(*args, **kwargs)
-
-        monkeypatch.setattr(manager, "snapshot", counted_snapshot)
-        monkeypatch.setattr(manager, "act", counted_act)
+        for name in (*taking, "act"):
+            monkeypatch.setattr(manager, name, counted(name, getattr(manager, name)))
         version = model["version"]
         await sockets[due].send({"type": "act", "table": table_id, "version": version,
                                  "move": 0})

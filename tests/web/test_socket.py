@@ -19,12 +19,12 @@ async def _table(web: Site, people: dict[str, Any], game: str = "finesse",
     aiko, bob = int(people["Aiko"].id), int(people["Bob"].id)
     table = await web.manager.open(int(web.guild.id), int(web.channel.id), game, aiko, "Aiko",
                                    seed=seed)
-    await web.manager.join(table.id, bob, "Bob")
+    table = await web.manager.join(table.table_id, bob, "Bob")
     rules = table.rules
     while len(table.seats) < max(rules.min_players, 4 if rules.max_players >= 4 else 2):
-        await web.manager.add_computer(table.id, aiko)
-    await web.manager.start(table.id, aiko)
-    return table.id
+        table = await web.manager.add_computer(table.table_id, aiko)
+    await web.manager.start(table.table_id, aiko)
+    return table.table_id
 
 
 async def _watching(web: Site, people: dict[str, Any], table_id: int,
@@ -160,8 +160,8 @@ async def test_a_foreign_or_closed_table_is_refused(tmp_path: Path) -> None:
                                          int(people["Bob"].id), "Bob")
         sockets = await _watching(web, people, table_id, "Bob")
         bob = sockets["Bob"]
-        for message in ({"type": "watch", "table": foreign.id},
-                        {"type": "act", "table": foreign.id, "version": 0, "move": 0}):
+        for message in ({"type": "watch", "table": foreign.table_id},
+                        {"type": "act", "table": foreign.table_id, "version": 0, "move": 0}):
             error = await bob.request(message, "error")
             assert (error["code"], error["message"]) == (
                 "forbidden", wording.text("web-forbidden", "en"))
