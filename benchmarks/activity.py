@@ -182,9 +182,10 @@ async def serve(args: argparse.Namespace) -> int:
         table = await manager.open(1, 1000 + slot, games_list[slot % len(games_list)], host,
                                    person(slot, 0), seed=rng.randrange(1 << 30))
         for seat in range(1, SEATS):
-            await manager.join(table.id, dev_user_id(person(slot, seat)), person(slot, seat))
-        await manager.start(table.id, host)
-        slot_of[table.id] = slot
+            await manager.join(table.table_id, dev_user_id(person(slot, seat)),
+                               person(slot, seat))
+        await manager.start(table.table_id, host)
+        slot_of[table.table_id] = slot
 
     slot_of: dict[int, int] = {}
 

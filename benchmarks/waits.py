@@ -59,13 +59,15 @@ def stamp_waits(manager: Any, path: str) -> None:
 
     async def listener(update: TableEvent) -> None:
         now = time.monotonic()
-        table, at = update.table, update.position  # at: the table when the event happened
+        at = update.position  # the table when the event happened
         for move in update.moves:
             if move.how == "computer" and at.table_id in due:
                 version, since = due.pop(at.table_id)
                 if version == at.version - 1:
                     out.write(f"move {at.table_id} {at.level} {at.version} {since} {now}\n")
-                    split = thought.pop(f"{table.seed}:{version}:{move.seat}", None)
+                    table = manager.live(at.table_id)  # its seed is the service's own
+                    seed = None if table is None else table.seed
+                    split = thought.pop(f"{seed}:{version}:{move.seat}", None)
                     if split is not None:
                         out.write(f"split {at.table_id} {at.version} {split[0]} {split[1]}\n")
         people = at.people_due
