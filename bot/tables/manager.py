@@ -255,8 +255,8 @@ class TableManager:
 
     def settled(self, table_id: int) -> Position | None:
         """The table's public position at once when no move is being stored (None then, or
-        when the table is not open)."""
-        table = self._registry.tables.get(table_id)
+        when the table is neither open nor closed lately)."""
+        table = self._registry.tables.get(table_id) or self._registry.recent.get(table_id)
         return None if table is None else self._registry.settled(table)
 
     async def latest(self, table_id: int, seat: int | None = None) -> Position | None:

@@ -115,6 +115,13 @@ class Registry:
         table = self.tables.get(table_id) or self.recent.get(table_id)
         return None if table is None else await self.snapshot(table, seat)
 
+    def keep_recent(self, table: Table) -> None:
+        """Keep a closed table a while for the front ends still showing it (its final
+        message, its panels)."""
+        self.recent[table.id] = table
+        while len(self.recent) > RECENT_KEPT:
+            del self.recent[next(iter(self.recent))]
+
     def settled(self, table: Table) -> Position | None:
         """The table's public position at once when no move is being applied and stored
         (its lock is free); None while one is, since that move may not be shown yet."""
@@ -154,10 +161,7 @@ class Registry:
     def close(self, table: Table) -> None:
         """Forget a finished or cancelled table and stop its tasks."""
         self.tables.pop(table.id, None)
-        # kept a while for the front ends still showing it (its final message, panels)
-        self.recent[table.id] = table
-        while len(self.recent) > RECENT_KEPT:
-            del self.recent[next(iter(self.recent))]
+        self.keep_recent(table)
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
         current = asyncio.current_task()
@@ -211,6 +215,7 @@ class Registry:
                     table.status = CANCELLED
                     table.ended = "ended-no-replay"
                     await self.save(table)
+                    self.keep_recent(table)  # its message is drawn once more, saying why
                     loaded.append(table)
                     continue
             self.add(table)

@@ -535,7 +535,9 @@ class Viewers:
             viewer.push_json(error("bad-message", lang))
             return None
         try:
-            table = await self.manager.position_for(table_id, viewer.person.user_id)
+            # (the door's check that waits for no move: the one call a move then makes takes
+            # the table's lock once)
+            table = await self.manager.at(table_id, None, None, viewer.person.user_id)
         except Refusal:  # none of that id is open
             viewer.push_json(error("no-table", lang))
             return None

@@ -49,8 +49,9 @@ async def test_a_web_move_is_one_service_call_with_no_position_taken_first(
         due, model = await _due(web, table_id, sockets)
         calls: list[tuple[str, asyncio.Task[Any] | None]] = []
         manager = web.manager
-        # every call of the service that takes a position under the table's lock
-        taking = ("position", "position_for", "latest", "at", "tables_in")
+        # every call of the service that takes a position under the table's lock (``at``,
+        # the check of where a message comes from, takes none: tests/bot/test_table_door.py)
+        taking = ("position", "position_for", "latest", "tables_in")
 
         def counted(name: str, call: Any) -> Any:
             async def wrapped(*args: Any, **kwargs: Any) -> Any:
