@@ -168,6 +168,19 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE user_settings ADD COLUMN away_year INTEGER;
     ALTER TABLE user_settings ADD COLUMN digest INTEGER NOT NULL DEFAULT 0;
     """,
+    # 11: many open tables in a channel, each in its own thread (thread_id; NULL: in its
+    # channel, as every table opened before), up to a server's caps per channel and per person
+    # (guild_settings; no row: the defaults of GuildSettings). The index that refused a second
+    # open table in a channel goes: the table service counts a channel's tables instead
+    """
+    DROP INDEX one_open_table_per_channel;
+    ALTER TABLE tables ADD COLUMN thread_id INTEGER;
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        tables_per_channel INTEGER NOT NULL,
+        tables_per_person INTEGER NOT NULL
+    );
+    """,
 )
 
 #: the ``bot_state`` name of the last instant the bot was known alive (epoch seconds on the
@@ -201,6 +214,8 @@ class TableRow:
     reminded: bool = False
     #: what a missed deadline does: ``computer`` or ``drop`` (bot.tables.pace)
     on_deadline: str = "computer"
+    #: the thread the table plays in (None: in its channel, ``channel_id``)
+    thread_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -234,6 +249,15 @@ class UserSettings:
     away_year: int | None = None
     #: whether they get the daily digest
     digest: bool = False
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """What a server's managers chose (``/limits``): how many open tables a channel may hold,
+    and how many a person may sit at in the server (Board Game Arena's turn-based limit)."""
+
+    tables_per_channel: int = 10
+    tables_per_person: int = 21
 
 
 class Storage:
@@ -276,7 +300,7 @@ class Storage:
         seats: list[dict[str, Any]], options: dict[str, Any], seed: int, timer: str,
     ) -> int:
         """Store a new lobby and return its id (from the database, so processes sharing it
-        never clash); :class:`bot.storage.db.IntegrityError` if the channel has one open."""
+        never clash)."""
         now = time.time()
         row = await self.db.one(
             "INSERT INTO tables (guild_id, channel_id, game, host_id, status, seats, options,"
@@ -294,11 +318,11 @@ class Storage:
         loses it."""
         await self.db.execute(
             "UPDATE tables SET game=?, host_id=?, status=?, seats=?, options=?, seed=?, timer=?,"
-            " message_id=?, level=?, hints=?, on_deadline=?, updated=?,"
+            " message_id=?, level=?, hints=?, on_deadline=?, thread_id=?, updated=?,"
             " deadline_at=CASE WHEN ?='playing' THEN deadline_at ELSE NULL END WHERE id=?",
             row.game, row.host_id, row.status, json.dumps(row.seats), json.dumps(row.options),
             row.seed, row.timer, row.message_id, row.level, int(row.hints), row.on_deadline,
-            time.time(), row.status, row.id,
+            row.thread_id, time.time(), row.status, row.id,
         )
 
     async def set_deadline(self, table_id: int, instant: float | None,
@@ -440,6 +464,23 @@ class Storage:
             "SELECT user_id, tz FROM user_settings WHERE digest<>0 ORDER BY user_id")
         return {int(r[0]): str(r[1]) for r in rows}
 
+    # -- server settings ------------------------------------------------------------------
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings (the defaults when none are stored)."""
+        row = await self.db.one(
+            "SELECT tables_per_channel, tables_per_person FROM guild_settings WHERE guild_id=?",
+            guild_id)
+        return GuildSettings() if row is None else GuildSettings(int(row[0]), int(row[1]))
+
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
+        """Store a server's settings."""
+        await self.db.execute(
+            "INSERT INTO guild_settings (guild_id, tables_per_channel, tables_per_person)"
+            " VALUES (?, ?, ?) ON CONFLICT(guild_id) DO UPDATE SET"
+            " tables_per_channel=excluded.tables_per_channel,"
+            " tables_per_person=excluded.tables_per_person",
+            guild_id, settings.tables_per_channel, settings.tables_per_person)
+
     # -- the bot's own state ----------------------------------------------------------------
     async def state(self, name: str) -> str | None:
         """A value the bot stored for itself under ``name``, or None."""
@@ -514,7 +555,7 @@ def _finish(row: TableRow, outcome: dict[str, Any]) -> Plan[None]:
 
 
 _TABLE_COLUMNS = ("id, guild_id, channel_id, game, host_id, status, seats, options, seed, timer,"
-                  " message_id, level, hints, deadline_at, reminded, on_deadline")
+                  " message_id, level, hints, deadline_at, reminded, on_deadline, thread_id")
 _SETTINGS_COLUMNS = ("dm, locale, four_colour, alerts, tz, quiet_from, quiet_to, away_until,"
                      " away_used, away_year, digest")
 
@@ -536,5 +577,5 @@ def _table_row(r: Row) -> TableRow:
         seed=int(r[8]), timer=str(r[9]), message_id=None if r[10] is None else int(r[10]),
         level=str(r[11]), hints=bool(r[12]),
         deadline_at=None if r[13] is None else float(r[13]), reminded=bool(r[14]),
-        on_deadline=str(r[15]),
+        on_deadline=str(r[15]), thread_id=None if r[16] is None else int(r[16]),
     )
