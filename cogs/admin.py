@@ -1,4 +1,5 @@
-"""The admin cog: ``/status`` for server managers (tables, latency, shards, version, uptime)."""
+"""The admin cog for server managers: ``/status`` (tables, latency, shards, version, uptime)
+and ``/limits`` (the server's caps on open tables per channel and per person)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from discord.ext import commands
 from bot.client.deckhand import shard_of
 from bot.config import db_backend
 from bot.i18n import lang_of, t
+from bot.tables import TABLES_PER_CHANNEL_MOST, TABLES_PER_PERSON_MOST, Refusal
 
 if TYPE_CHECKING:
     from bot.client.deckhand import Deckhand
@@ -81,6 +83,41 @@ class AdminCog(commands.Cog):
         self.bot.under_way()
         await interaction.response.send_message(embed=self.status_embed(interaction),
                                                 ephemeral=True)
+
+    @app_commands.command(name=locale_str("limits"),
+                          description=locale_str("How many open tables this server allows per "
+                                                 "channel and per person"))
+    @app_commands.rename(per_channel=locale_str("per-channel"),
+                         per_person=locale_str("per-person"))
+    @app_commands.describe(per_channel=locale_str("Open tables a channel may hold"),
+                           per_person=locale_str("Open tables a person may sit at"))
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def limits(
+        self, interaction: Interaction,
+        per_channel: app_commands.Range[int, 1, TABLES_PER_CHANNEL_MOST] | None = None,
+        per_person: app_commands.Range[int, 1, TABLES_PER_PERSON_MOST] | None = None,
+    ) -> None:
+        """/limits: the server's caps on open tables, shown, or changed when given (the
+        command is for managers; the service checks the numbers again)."""
+        self.bot.under_way()
+        lang = lang_of(interaction.locale)
+        guild_id = interaction.guild_id
+        if guild_id is None:  # guild_only: Discord offers it in servers alone
+            return
+        manager = self.bot.manager
+        try:
+            if per_channel is None and per_person is None:
+                key, settings = "limits-now", await manager.limits(guild_id)
+            else:
+                key, settings = "limits-set", await manager.set_limits(guild_id, per_channel,
+                                                                       per_person)
+        except Refusal as refusal:
+            await interaction.response.send_message(refusal.text(lang), ephemeral=True)
+            return
+        await interaction.response.send_message(
+            t(key, lang, per_channel=settings.tables_per_channel,
+              per_person=settings.tables_per_person), ephemeral=True)
 
     def status_embed(self, interaction: Interaction) -> discord.Embed:
         """The /status embed in the reader's language."""

@@ -20,6 +20,7 @@ from bot.tables.events import (
     TableEvent,
     TableOpened,
 )
+from bot.tables.limits import TABLES_PER_CHANNEL_MOST, TABLES_PER_PERSON_MOST
 from bot.tables.manager import ComputersStatus, ServiceStatus, TableManager
 from bot.tables.model import (
     AWAY_AFTER,
@@ -41,6 +42,8 @@ __all__ = [
     "FINISHED",
     "LOBBY",
     "PLAYING",
+    "TABLES_PER_CHANNEL_MOST",
+    "TABLES_PER_PERSON_MOST",
     "Cancelled",
     "Cards",
     "Choice",

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import sqlite3
 from collections.abc import Callable
 
 from bot import logs
@@ -15,6 +14,7 @@ from bot.config import TIMER_CHOICES
 from bot.tables.computers import Computers
 from bot.tables.events import Cancelled, GameStarted, LevelChanged, LobbyChanged, TableOpened
 from bot.tables.finish import Results
+from bot.tables.limits import Limits
 from bot.tables.model import CANCELLED, COMPUTER_LEVELS, LOBBY, PLAYING, Refusal, Seat, Table
 from bot.tables.registry import Registry
 from games.core import OptionError
@@ -28,10 +28,12 @@ class Lobby:
     game)."""
 
     def __init__(self, registry: Registry, results: Results, computers: Computers,
-                 default_level: str) -> None:
+                 default_level: str, limits: Limits) -> None:
         self.registry = registry
         self.results = results
         self.computers = computers
+        #: the servers' caps on open tables per channel and per person
+        self.limits = limits
         #: the level a new table's computer players start at
         self.default_level = default_level
 
@@ -39,29 +41,41 @@ class Lobby:
         self, guild_id: int, channel_id: int, game_id: str, host_id: int, host_name: str,
         seed: int | None = None,
     ) -> Table:
-        """Open a lobby for a game in a channel, its host seated; Refusal if one is open."""
+        """Open a lobby for a game in a channel, its host seated; Refusal when the channel
+        holds as many open tables as its server allows ('channel-full') or the host sits at
+        as many as it allows a person ('person-full')."""
         try:
             rules = self.registry.rules_for(game_id)
         except KeyError:
             raise Refusal("unknown-game", game=game_id) from None
-        existing = self.registry.in_channel(channel_id)
-        if existing is not None:
-            raise Refusal("channel-busy", game=existing.rules.name)
         seats = [Seat(host_id, host_name)]
         seed = secrets.randbits(62) if seed is None else seed
-        try:
-            table_id = await self.registry.store.create_table(
-                guild_id, channel_id, rules.id, host_id, [s.to_dict() for s in seats], {}, seed,
-                "off")
-        except sqlite3.IntegrityError:
-            raise Refusal("channel-busy", game=rules.name) from None
-        except Exception as exc:  # the database failed: no table, and the person is told so
-            log.error("a table could not be opened (%s)", type(exc).__name__,
-                      extra=logs.failure(exc))
-            raise Refusal("not-saved") from exc
-        table = Table(table_id, guild_id, channel_id, rules, host_id, LOBBY, seats, {}, seed, "off",
-                      level=self.default_level)
-        self.registry.add(table)
+        async with self.limits.opening:  # the caps counted, then the table open, at once
+            try:
+                await self.limits.check_open(guild_id, channel_id, host_id)
+                table_id = await self.registry.store.create_table(
+                    guild_id, channel_id, rules.id, host_id, [s.to_dict() for s in seats], {},
+                    seed, "off")
+            except Refusal:
+                raise
+            except Exception as exc:  # the database failed: no table, and the person is told
+                log.error("a table could not be opened (%s)", type(exc).__name__,
+                          extra=logs.failure(exc))
+                raise Refusal("not-saved") from exc
+            table = Table(table_id, guild_id, channel_id, rules, host_id, LOBBY, seats, {}, seed,
+                          "off", level=self.default_level)
+            self.registry.add(table)
+        return table
+
+    async def set_thread(self, table_id: int, thread_id: int | None) -> Table:
+        """The table plays in that thread from now on (None: in its channel), stored."""
+        registry = self.registry
+        table = registry.get(table_id)
+        async with registry.locked(table):
+            registry.get(table_id)  # (closed while its lock was waited for)
+            if table.thread_id != thread_id:
+                async with registry.saving(table):
+                    table.thread_id = thread_id
         return table
 
     def _host(self, table: Table, user_id: int) -> None:

@@ -2,7 +2,8 @@
 
 Pure asyncio, no Discord: the front ends (the cogs) turn interactions into calls here, read
 tables as :class:`bot.tables.position.Position` snapshots and show the typed events
-(:mod:`bot.tables.events`) it publishes. One table per channel, one lock per table; the state
+(:mod:`bot.tables.events`) it publishes. Many tables per channel (each maybe in a thread of
+it, up to the server's caps: :mod:`bot.tables.limits`), one lock per table; the state
 version
 is the number of actions applied, and every action is stored (committed) before anyone is told
 about it. No subscriber is ever called with a table's lock held: events are collected under
@@ -44,11 +45,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 import games
-from bot.storage.store import Storage
+from bot.storage.store import GuildSettings, Storage
 from bot.tables.computers import Computers
 from bot.tables.events import EventBus, Subscriber
 from bot.tables.finish import Results
 from bot.tables.hints import Hint, Hints
+from bot.tables.limits import Limits
 from bot.tables.lobby import Lobby
 from bot.tables.model import PLAYING, Refusal, RulesLookup, Table
 from bot.tables.position import Position, position_of
@@ -118,7 +120,9 @@ class TableManager:
         self._computers = Computers(self._registry, self._turns, self._thinker, ai_delay,
                                     timer_scale)
         self._turns.after.append(self._computers.kick)
-        self._lobby = Lobby(self._registry, self._results, self._computers, self.default_level)
+        self._limits = Limits(self._registry)
+        self._lobby = Lobby(self._registry, self._results, self._computers, self.default_level,
+                            self._limits)
         self._hints = Hints(self._registry, self._lobby, self._thinker)
 
     # -- the lobby: each call answers with the table's public position after it, or a
@@ -130,7 +134,9 @@ class TableManager:
 
     async def open(self, guild_id: int, channel_id: int, game_id: str, host_id: int,
                    host_name: str, seed: int | None = None) -> Position:
-        """Open a lobby for a game in a channel, its host seated; Refusal if one is open."""
+        """Open a lobby for a game in a channel, its host seated. Refusal 'channel-full' when
+        the channel holds as many open tables as its server allows, 'person-full' when the
+        host sits at as many as it allows a person (:meth:`limits`)."""
         return await self._public(
             await self._lobby.open(guild_id, channel_id, game_id, host_id, host_name, seed))
 
@@ -185,6 +191,23 @@ class TableManager:
         """Remember the public message of a table; the first one announces the table."""
         await self._lobby.set_message(table_id, message_id)
 
+    async def set_thread(self, table_id: int, thread_id: int | None) -> None:
+        """The table plays in that thread from now on (None: in its channel, e.g. once its
+        thread is gone), stored: a click from the thread is the table's own (:meth:`at`).
+        Its message stays in the channel (``Position.channel_id``)."""
+        await self._lobby.set_thread(table_id, thread_id)
+
+    # -- a server's caps ----------------------------------------------------------------------
+    async def limits(self, guild_id: int) -> GuildSettings:
+        """A server's caps on open tables per channel and per person."""
+        return await self._limits.of(guild_id)
+
+    async def set_limits(self, guild_id: int, per_channel: int | None = None,
+                         per_person: int | None = None) -> GuildSettings:
+        """A manager changes a server's caps (None: that one unchanged); Refusal 'bad-limit'
+        out of range. Tables already open stay open."""
+        return await self._limits.change(guild_id, per_channel, per_person)
+
     # -- play ---------------------------------------------------------------------------------
     async def act(self, table_id: int, user_id: int, version: int | None,
                   choice: Choice) -> Played:
@@ -233,15 +256,28 @@ class TableManager:
         return tuple(found)
 
     async def table_in(self, channel_id: int) -> Position | None:
-        """The public position of a channel's open table; None when it has none."""
+        """The public position of a channel's first open table (the oldest); None when it
+        has none. A channel holds many: :meth:`tables_in` lists them."""
         table = self._registry.in_channel(channel_id)
         return None if table is None else await self._registry.snapshot(table)
 
     async def tables_in(self, channel_id: int) -> tuple[Position, ...]:
-        """The public positions of a channel's open tables, by table id."""
+        """The public positions of a channel's open tables (those playing in its threads
+        too), by table id."""
         found = []
         for table in self._registry.in_channel_all(channel_id):
             found.append(await self._registry.snapshot(table))
+        return tuple(found)
+
+    async def tables_of(self, user_id: int, guild_id: int | None) -> tuple[Position, ...]:
+        """The open tables where a person holds a seat (in that server, or in any: None),
+        by table id, each from that person's seat."""
+        found = []
+        for table in self._registry.seated(user_id, guild_id):
+            async with table.lock:  # the seat looked at again: a lobby's may have gone since
+                seat = table.seat_of(user_id)
+                if seat is not None and self.is_open(table.id):
+                    found.append(position_of(table, seat))
         return tuple(found)
 
     async def position(self, table_id: int, seat: int | None = None) -> Position:
@@ -280,7 +316,8 @@ class TableManager:
     async def at(self, table_id: int, guild_id: int | None, channel_id: int | None,
                  user_id: int | None = None) -> Position:
         """The open table a request names, when the request comes from where the table is:
-        its server and channel. A request from no server (a hand sent by direct message)
+        its server and its channel or thread. A request from no server (a hand sent by direct
+        message)
         has no place to compare; its person's seat is checked instead, by the caller.
 
         Every permission a front end passes on (a server manager's, a host's) is its
@@ -288,10 +325,12 @@ class TableManager:
         table by naming its id. A foreign request is refused (``foreign-table``) and logged.
         """
         table = self._registry.get(table_id)
-        if guild_id is not None and (table.guild_id, table.channel_id) != (guild_id, channel_id):
+        if guild_id is not None and (
+                table.guild_id != guild_id
+                or channel_id not in (table.channel_id, table.thread_id)):
             log.warning("a request from server %s, channel %s named table %s of server %s, "
-                        "channel %s: refused", guild_id, channel_id, table_id, table.guild_id,
-                        table.channel_id)
+                        "channel %s (thread %s): refused", guild_id, channel_id, table_id,
+                        table.guild_id, table.channel_id, table.thread_id)
             raise Refusal("foreign-table")
         # taken without waiting for the table's lock: a click is never held up behind a move
         # being stored (which only becomes the table's state once stored: nothing unstored

@@ -117,6 +117,9 @@ class Table:
     deadline_at: float | None = None
     reminded: bool = False
     on_deadline: str = "computer"
+    #: the thread the table plays in (None: in its channel, ``channel_id``, where its message
+    #: is either way)
+    thread_id: int | None = None
 
     @property
     def game_id(self) -> str:
@@ -139,7 +142,7 @@ class Table:
         return TableRow(self.id, self.guild_id, self.channel_id, self.rules.id, self.host_id,
                         self.status, [s.to_dict() for s in self.seats], dict(self.options),
                         self.seed, self.timer, self.message_id, self.level, self.hints,
-                        self.deadline_at, self.reminded, self.on_deadline)
+                        self.deadline_at, self.reminded, self.on_deadline, self.thread_id)
 
     def waiting_for(self) -> list[int]:
         """Seats the game waits for (empty outside play)."""

@@ -94,6 +94,9 @@ class Position:
     #: why the table was ended without a result (a message key), e.g. its moves no longer
     #: replay under the game's corrected rules
     ended: str | None = None
+    #: the thread the table plays in (None: in its channel); ``channel_id`` stays the channel
+    #: where the table message is, the thread's parent
+    thread_id: int | None = None
 
     @property
     def game_id(self) -> str:
@@ -229,7 +232,7 @@ def position_of(table: Table, seat: int | None = None) -> Position:
         return Position(table.id, table.guild_id, table.channel_id, table.message_id,
                         table.host_id, table.rules, table.status, table.version, seats,
                         dict(table.options), table.timer, table.deadline, table.level,
-                        table.hints, seat, ended=table.ended)
+                        table.hints, seat, ended=table.ended, thread_id=table.thread_id)
     seen = _seen(table, state)
     over = state.over
     playing = table.status == PLAYING and not over
@@ -253,4 +256,4 @@ def position_of(table: Table, seat: int | None = None) -> Position:
                     to_act=tuple(state.to_act), people_due=table.people_due(),
                     optional=optional, over=over, outcome=state.outcome,
                     tallies=state.breakdown(), moves=moves, shared=seen,
-                    ended=table.ended)
+                    ended=table.ended, thread_id=table.thread_id)

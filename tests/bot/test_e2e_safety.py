@@ -173,8 +173,9 @@ async def test_lobby_refusals_and_cancel(tmp_path: Path) -> None:
                 "needs 2 to 4 players")
         refused(await w.sim.click(alice, lobby, button(lobby, "join")["custom_id"]),
                 "already have a seat")
+        await w.bot.manager.set_limits(int(w.guild.id), per_channel=1)  # one table here at most
         r = await w.sim.slash(bob, w.channel, "play", {"game": "high-card"})
-        refused(r, "already has a table")
+        refused(r, "already holds 1 open tables")
         # carol may manage the server: she can cancel someone else's table
         r = await w.sim.click(carol, lobby, button(lobby, "cancel")["custom_id"])
         assert r.callback_type == 7

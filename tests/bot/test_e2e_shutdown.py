@@ -70,14 +70,14 @@ async def test_a_shutdown_answers_a_play_command_under_way(tmp_path: Path) -> No
 
 async def test_a_shutdown_answers_a_refusal_under_way(tmp_path: Path) -> None:
     async def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise Refusal("channel-busy", game="High Card")
+        raise Refusal("channel-full", most=10)
 
     async with world(tmp_path, people=1) as w:
         [alice] = w.users
         entered, release = hold(w.bot.manager, "open", refuse)
         r = await stop_while_held(
             w, w.sim.slash(alice, w.channel, "play", {"game": "high-card"}), entered, release)
-        assert r.status == "ok" and r.ephemeral and "already has a table" in (r.content or ""), r
+        assert r.status == "ok" and r.ephemeral and "already holds 10 open" in (r.content or ""), r
         assert w.sim.client_errors == [] and w.sim.spec_errors == []
 
 

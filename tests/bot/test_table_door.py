@@ -21,7 +21,8 @@ CALLS = ("open", "join", "leave", "add_computer", "remove_computer", "set_option
          "set_timer", "swap_seats", "set_hints", "start", "cancel", "set_message", "act", "back",
          "hand_to_computer", "hint", "position", "position_for", "latest", "settled",
          "open_tables", "table_in", "tables_in", "is_open", "is_seated", "status", "at",
-         "subscribe", "unsubscribe", "resume", "close", "live", "live_in")
+         "subscribe", "unsubscribe", "resume", "close", "live", "live_in", "set_thread",
+         "tables_of", "limits", "set_limits")
 
 
 def test_every_call_is_a_real_method_with_a_docstring(manager: Manager) -> None:
