@@ -6,19 +6,26 @@ and :class:`Refusal` reasons. Its parts (registry, turns, computers, lobby, hint
 writer, …) are modules of this package that only the service itself imports.
 """
 
+from bot.tables.clock import Clock, ManualClock, SystemClock
 from bot.tables.events import (
+    AwayEnded,
     Cancelled,
+    DeadlineMissed,
     DealEnded,
+    DigestDue,
     GameEnded,
     GameStarted,
     LevelChanged,
     LobbyChanged,
     MoveApplied,
+    PersonEvent,
     SeatAway,
+    SeatAwayUntil,
     SeatBack,
     Subscriber,
     TableEvent,
     TableOpened,
+    TurnReminder,
 )
 from bot.tables.limits import TABLES_PER_CHANNEL_MOST, TABLES_PER_PERSON_MOST
 from bot.tables.manager import ComputersStatus, ServiceStatus, TableManager
@@ -33,6 +40,7 @@ from bot.tables.model import (
     Refusal,
 )
 from bot.tables.position import LegalMove, Position, SeatShown
+from bot.tables.timing import PersonSubscriber
 from bot.tables.turns import Cards, Choice, Played
 
 __all__ = [
@@ -44,27 +52,37 @@ __all__ = [
     "PLAYING",
     "TABLES_PER_CHANNEL_MOST",
     "TABLES_PER_PERSON_MOST",
+    "AwayEnded",
     "Cancelled",
     "Cards",
     "Choice",
+    "Clock",
     "ComputersStatus",
+    "DeadlineMissed",
     "DealEnded",
+    "DigestDue",
     "GameEnded",
     "GameStarted",
     "LegalMove",
     "LevelChanged",
     "LobbyChanged",
+    "ManualClock",
     "Move",
     "MoveApplied",
+    "PersonEvent",
+    "PersonSubscriber",
     "Played",
     "Position",
     "Refusal",
     "SeatAway",
+    "SeatAwayUntil",
     "SeatBack",
     "SeatShown",
     "ServiceStatus",
     "Subscriber",
+    "SystemClock",
     "TableEvent",
     "TableManager",
     "TableOpened",
+    "TurnReminder",
 ]

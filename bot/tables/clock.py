@@ -17,8 +17,8 @@ deadline survives a restart. Two clocks:
   (:meth:`ManualClock.advance`, :meth:`ManualClock.set`), and every sleeper then due is woken
   at once, in the order of its instant; nothing really sleeps.
 
-Nothing here touches the live turn timers of :mod:`bot.tables.computers`, which measure their
-own seconds.
+Every turn timer, live and correspondence, runs on the service's clock
+(:mod:`bot.tables.timing`).
 """
 
 from __future__ import annotations
@@ -81,6 +81,18 @@ class SystemClock:
         if self._plain:
             return instant
         return self._real0 + (instant - self._start) * self.scale
+
+    def carry_on(self, last: float) -> None:
+        """At a restart, before anything is scheduled: a scaled clock that shows an instant
+        before ``last`` (the last one the service was alive at) moves on to it, so simulated
+        time does not run backwards across a restart. A clock of scale 1 is the wall
+        clock's and is left as it is."""
+        if self.scale == 1.0:
+            return
+        now = self.now()
+        if last > now:
+            self._start += last - now
+            self._plain = False
 
 
 class ManualClock:

@@ -4,7 +4,8 @@ After every change at a table, :meth:`Computers.kick` starts what the position n
 computer players of the seats due (thinking without the lock, moving under it, pausing
 between moves), a quick weighing of a move offered to computer seats out of turn (Getaway's
 take), and the turn timer of the people due — whose run-out lets the computer move for them
-and, after ``AWAY_AFTER`` in a row, keep the seat until "I'm back".
+and, after ``AWAY_AFTER`` in a row, keep the seat until "I'm back". The turn timers themselves
+are :mod:`bot.tables.timing`'s (one scheduler for every table): :attr:`Computers.arm` is its.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import contextlib
 import logging
 import random
 import time
+from collections.abc import Awaitable, Callable
 
 from bot import logs, tasks
-from bot.config import TIMER_SECONDS
-from bot.tables.events import SeatAway, SeatBack, TableEvent
+from bot.tables import pace
+from bot.tables.events import DeadlineMissed, SeatAway, SeatBack, TableEvent
 from bot.tables.model import AWAY_AFTER, CONCLUDE_RETRY_MOST, PLAYING, Refusal, Table
 from bot.tables.registry import Registry
 from bot.tables.thinking import Thinker
@@ -36,12 +38,16 @@ class Computers:
     :meth:`kick` after every move (``Turns.after``)."""
 
     def __init__(self, registry: Registry, turns: Turns, thinker: Thinker,
-                 ai_delay: float = 1.0, timer_scale: float = 1.0) -> None:
+                 ai_delay: float = 1.0) -> None:
         self.registry = registry
         self.turns = turns
         self.thinker = thinker
         self.ai_delay = ai_delay
-        self.timer_scale = timer_scale
+        #: gives the turn now its deadline (or none), the lock held: the timing's, set by
+        #: the service (bot.tables.timing.Timing.arm)
+        self.arm: Callable[[Table], None] = lambda table: None
+        #: stores what :attr:`arm` changed (the lock held, before the change is told)
+        self.flush: Callable[[Table], Awaitable[None]] = _nothing
 
     # -- away and back ----------------------------------------------------------------------
     async def back(self, table_id: int, user_id: int) -> Table:
@@ -54,10 +60,13 @@ class Computers:
                 raise Refusal("not-seated")
             if not table.seats[seat].away:
                 raise Refusal("not-away")
+            if table.seats[seat].dropped:  # dropped after missed deadlines: for good
+                raise Refusal("dropped")
             async with registry.saving(table):
                 table.seats[seat].away = False
                 table.seats[seat].timeouts = 0
             self.kick(table)  # its timer is in the position shown
+            await self.flush(table)
             registry.publish(table, SeatBack, back=seat)
         return table
 
@@ -74,6 +83,7 @@ class Computers:
             async with registry.saving(table):
                 table.seats[seat].away = True
             self.kick(table)
+            await self.flush(table)
             registry.publish(table, SeatAway, away=seat)
         return table
 
@@ -88,7 +98,7 @@ class Computers:
         if table.weighed != table.version and self._offered(table):
             table.weighed = table.version
             tasks.background(self._weigh(table, table.version))
-        self._arm_timer(table)
+        self.arm(table)
 
     @staticmethod
     def _offered(table: Table) -> list[int]:
@@ -147,7 +157,7 @@ class Computers:
             if not due:
                 return
             try:
-                await self._computer_move(table, due[0], "computer", began)
+                await self.computer_move(table, due[0], "computer", began)
             except Refusal as refusal:
                 if refusal.key not in NOT_STORED:
                     raise
@@ -158,7 +168,7 @@ class Computers:
                 failed = self.turns.retry
             began = time.monotonic()
 
-    async def _computer_move(self, table: Table, seat: int, how: str,
+    async def computer_move(self, table: Table, seat: int, how: str,
                              started: float | None = None) -> tuple[TableEvent, ...] | None:
         """Think without the lock, then apply if the table has not moved on meanwhile.
 
@@ -194,53 +204,30 @@ class Computers:
             info = table.seats[seat]
             if info.auto or seat not in table.waiting_for():
                 return None
-            timeouts, away = info.timeouts, info.away
+            timeouts, away, dropped = info.timeouts, info.away, info.dropped
+            correspondence = pace.is_correspondence(table.timer)
             async with self.registry.saving(table):
                 info.timeouts += 1
                 if info.timeouts >= AWAY_AFTER:
                     info.away = True
+                if correspondence and pace.at_deadline(table.on_deadline,
+                                                       info.timeouts) == pace.DROP:
+                    info.away = info.dropped = True
             try:
-                return await self.turns.apply(table, seat, action, None, how)
+                events = await self.turns.apply(table, seat, action, None, how)
             except Refusal:
                 # the timeout's move did not count: nor does the timeout (stored again if the
                 # database answers; otherwise the seat's row counts one timeout too many)
-                info.timeouts, info.away = timeouts, away
+                info.timeouts, info.away, info.dropped = timeouts, away, dropped
                 with contextlib.suppress(Exception):
                     await self.registry.save(table)
                 raise
+            if correspondence:  # said at the table (a live timeout shows as its move)
+                missed = self.registry.publish(table, DeadlineMissed, seat=seat,
+                                               dropped=info.dropped and not dropped)
+                events = (*events, missed)
+            return events
 
-    # -- the turn timer ---------------------------------------------------------------------
-    def _arm_timer(self, table: Table) -> None:
-        if table.timer_task is not None and table.timer_task is not asyncio.current_task():
-            table.timer_task.cancel()
-        table.timer_task = None
-        table.deadline = None
-        seconds = TIMER_SECONDS.get(table.timer)
-        if seconds is None or table.status != PLAYING or table.state is None:
-            return
-        if not any(not table.seats[s].auto for s in table.state.to_act):
-            return
-        table.deadline = (table.version, time.time() + seconds * self.timer_scale)
-        table.timer_task = tasks.background(
-            self._expire(table, table.version, seconds * self.timer_scale))
 
-    async def _expire(self, table: Table, version: int, seconds: float) -> None:
-        """When a person's time runs out the computer moves for them; twice, it keeps the seat."""
-        await asyncio.sleep(seconds)
-        state = table.state
-        if table.version != version or table.status != PLAYING or state is None:
-            return
-        late = [s for s in state.to_act if not table.seats[s].auto]
-        failed = self.turns.retry
-        while late and not self.registry.closed:
-            try:
-                await self._computer_move(table, late[0], "timeout")
-                break
-            except Refusal as refusal:
-                if refusal.key not in NOT_STORED:
-                    raise
-                # not stored, so the time is still out: tried again (a move of the person's
-                # meanwhile makes a new timer, which cancels this one)
-                await asyncio.sleep(failed)
-                failed = min(failed * 2, CONCLUDE_RETRY_MOST)
-        self.kick(table)
+async def _nothing(table: Table) -> None:
+    """No deadline to store (a service without timing)."""

@@ -145,6 +145,68 @@ class LevelChanged(TableEvent):
     kind: ClassVar[str] = "level"
 
 
+@dataclass(frozen=True)
+class TurnReminder(TableEvent):
+    """80 % of a correspondence turn's time has gone (out of the person's quiet hours):
+    ``user_id``, at ``seat``, is reminded that the table waits for them."""
+
+    seat: int = 0
+    user_id: int = 0
+    kind: ClassVar[str] = "remind"
+
+
+@dataclass(frozen=True)
+class DeadlineMissed(TableEvent):
+    """A correspondence deadline passed: the computer moved once for ``seat``; ``dropped``:
+    it was the person's second miss in a row at a table whose host chose ``drop``, so the
+    computer keeps the seat to the end (no "I'm back") and the game is abandoned for them."""
+
+    seat: int = 0
+    dropped: bool = False
+    kind: ClassVar[str] = "missed"
+
+
+@dataclass(frozen=True)
+class SeatAwayUntil(TableEvent):
+    """The person at ``seat_away`` went away (their correspondence clocks stop until
+    ``until``, a wall-clock instant; also ``SeatShown.away_until``) or came back (``until``
+    None). Not :class:`SeatAway`, which is the computer keeping a seat."""
+
+    seat_away: int = 0
+    user_id: int = 0
+    until: float | None = None
+    kind: ClassVar[str] = "away-until"
+
+    @property
+    def seat(self) -> int | None:
+        """The away person's seat."""
+        return self.seat_away
+
+
+@dataclass(frozen=True)
+class PersonEvent:
+    """News for one person rather than one table (``TableManager.subscribe_person``)."""
+
+    user_id: int
+    kind: ClassVar[str] = "person"
+
+
+@dataclass(frozen=True)
+class DigestDue(PersonEvent):
+    """The person's daily digest (09:00 in their time zone): the tables waiting for their
+    move, each from their seat."""
+
+    positions: tuple[Position, ...] = ()
+    kind: ClassVar[str] = "digest"
+
+
+@dataclass(frozen=True)
+class AwayEnded(PersonEvent):
+    """The person's away period ended (its time came, or they came back early)."""
+
+    kind: ClassVar[str] = "away-ended"
+
+
 #: a front end's handler of events; its failure is logged and the service goes on
 Subscriber = Callable[[TableEvent], Awaitable[None]]
 

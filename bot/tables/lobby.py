@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Callable
 
 from bot import logs
-from bot.config import TIMER_CHOICES
+from bot.tables import pace
 from bot.tables.computers import Computers
 from bot.tables.events import Cancelled, GameStarted, LevelChanged, LobbyChanged, TableOpened
 from bot.tables.finish import Results
@@ -190,11 +190,21 @@ class Lobby:
         return table
 
     async def set_timer(self, table_id: int, user_id: int, timer: str) -> Table:
-        """The host chooses the turn timer: off, relaxed, normal or fast."""
+        """The host chooses the pace: a live turn timer or a correspondence deadline per
+        move (:data:`bot.tables.pace.PACES`); Refusal 'bad-pace' naming them otherwise."""
         def set_it(table: Table) -> None:
-            if timer not in TIMER_CHOICES:
-                raise Refusal("bad-option", reason=f"timer must be one of {TIMER_CHOICES}")
+            if timer not in pace.PACES:
+                raise Refusal("bad-pace", paces=", ".join(pace.PACES))
             table.timer = timer
+        return await self.change(table_id, user_id, set_it)
+
+    async def set_on_deadline(self, table_id: int, user_id: int, choice: str) -> Table:
+        """The host chooses what a missed correspondence deadline does
+        (:data:`bot.tables.pace.DEADLINE_CHOICES`); Refusal 'bad-on-deadline' otherwise."""
+        def set_it(table: Table) -> None:
+            if choice not in pace.DEADLINE_CHOICES:
+                raise Refusal("bad-on-deadline", choices=", ".join(pace.DEADLINE_CHOICES))
+            table.on_deadline = choice
         return await self.change(table_id, user_id, set_it)
 
     async def swap_seats(self, table_id: int, user_id: int, first: int, second: int) -> Table:
@@ -229,6 +239,7 @@ class Lobby:
                 table.status = PLAYING
                 table.version = 0
             self.computers.kick(table)  # the first turn's timer is in the position shown
+            await self.computers.flush(table)  # and stored before it is shown
             registry.publish(table, GameStarted)
             if table.state.over:  # decided by the deal (a 1234 player with no move drops out)
                 await self.results.settle(table)

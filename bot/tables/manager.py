@@ -46,6 +46,7 @@ from types import MappingProxyType
 
 import games
 from bot.storage.store import GuildSettings, Storage
+from bot.tables.clock import Clock, SystemClock
 from bot.tables.computers import Computers
 from bot.tables.events import EventBus, Subscriber
 from bot.tables.finish import Results
@@ -57,6 +58,7 @@ from bot.tables.position import Position, position_of
 from bot.tables.registry import Registry
 from bot.tables.review import Reviewer
 from bot.tables.thinking import Thinker
+from bot.tables.timing import PersonSubscriber, Timing
 from bot.tables.turns import Choice, Played, Turns
 from bot.tables.writer import ActionWriter
 from games.ai import LEVELS
@@ -106,6 +108,7 @@ class TableManager:
         ai_workers: int = 0,
         ai_budget: float | None = None,
         ai_scheduler: bool = True,
+        clock: Clock | None = None,
     ) -> None:
         #: what the service is given (not parts of it): the tests replace a storage call
         self.store = store
@@ -117,9 +120,16 @@ class TableManager:
         self._registry = Registry(store, rules_for, self._bus)
         self._results = Results(self._registry)
         self._turns = Turns(self._registry, ActionWriter(store), self._results)
-        self._computers = Computers(self._registry, self._turns, self._thinker, ai_delay,
-                                    timer_scale)
+        self._computers = Computers(self._registry, self._turns, self._thinker, ai_delay)
         self._turns.after.append(self._computers.kick)
+        #: every turn timer, reminder, away period and digest: one scheduler on this clock
+        #: (``timer_scale`` is the clock's when none is given: a live timer's 30 s last
+        #: ``30 * timer_scale`` real seconds, a correspondence day ``86400 * timer_scale``)
+        self.clock: Clock = SystemClock(timer_scale) if clock is None else clock
+        self._time = Timing(self._registry, self._computers, self.clock)
+        self._computers.arm = self._time.arm
+        self._computers.flush = self._time.flush
+        self._turns.after_stored.append(self._time.flush)
         self._limits = Limits(self._registry)
         self._lobby = Lobby(self._registry, self._results, self._computers, self.default_level,
                             self._limits)
@@ -168,8 +178,17 @@ class TableManager:
             await self._lobby.set_level(table_id, user_id, level, can_manage))
 
     async def set_timer(self, table_id: int, user_id: int, timer: str) -> Position:
-        """The host chooses the turn timer: off, relaxed, normal or fast."""
+        """The host chooses the table's pace: a live turn timer (off, relaxed, normal, fast)
+        or a correspondence deadline per move (1h, 8h, 24h, 3d, 7d: ``bot.tables.pace``);
+        Refusal 'bad-pace' for anything else."""
         return await self._public(await self._lobby.set_timer(table_id, user_id, timer))
+
+    async def set_on_deadline(self, table_id: int, user_id: int, choice: str) -> Position:
+        """The host chooses what a missed correspondence deadline does: ``computer`` (the
+        computer moves once each time) or ``drop`` (the second miss in a row drops the
+        person); Refusal 'bad-on-deadline' for anything else."""
+        return await self._public(
+            await self._lobby.set_on_deadline(table_id, user_id, choice))
 
     async def swap_seats(self, table_id: int, user_id: int, first: int, second: int) -> Position:
         """The host swaps two seats (choosing partners in team games)."""
@@ -399,12 +418,36 @@ class TableManager:
 
     @property
     def timer_scale(self) -> float:
-        """How much of a turn timer's seconds count (tests run them fast)."""
-        return self._computers.timer_scale
+        """Real seconds per second of a turn timer: the clock's scale (1 for a clock without
+        one, a test's manual clock)."""
+        scale = getattr(self.clock, "scale", 1.0)
+        return float(scale) if isinstance(scale, (int, float)) else 1.0
 
-    @timer_scale.setter
-    def timer_scale(self, scale: float) -> None:
-        self._computers.timer_scale = scale
+    # -- a person's time: away, digest ------------------------------------------------------
+    async def set_away(self, user_id: int, days: int) -> float:
+        """The person is away for ``days`` days: their correspondence clocks stop at every
+        table where they sit (the others see it: ``SeatShown.away_until`` and a
+        ``SeatAwayUntil`` event per table). The wall-clock instant it ends; Refusal
+        'bad-away' (``left``: the whole days left in their yearly budget) outside 1 to
+        that. A second call replaces the running period (its unused days refunded)."""
+        return await self._time.set_away(user_id, days)
+
+    async def end_away(self, user_id: int) -> None:
+        """The person is back early: their clocks run again, the unused days are refunded
+        (nothing when they are not away)."""
+        await self._time.end_away(user_id)
+
+    async def refresh_person(self, user_id: int) -> None:
+        """Read a person's settings again after a front end stored them (the digest or the
+        time zone changed): their digest is scheduled or cancelled. Quiet hours need no call
+        (read when a reminder comes)."""
+        await self._time.refresh_person(user_id)
+
+    def subscribe_person(self, subscriber: PersonSubscriber) -> None:
+        """Receive person-level news: ``DigestDue`` (once a day at 09:00 in the person's time
+        zone, to those who chose the digest and have a table waiting for them) and
+        ``AwayEnded``. Called with no table lock held; a failure is logged."""
+        self._time.person_subscribers.append(subscriber)
 
     @property
     def default_level(self) -> str:
@@ -422,7 +465,9 @@ class TableManager:
         """Rebuild every unfinished table from storage and start its computers and timers
         (the computer players' worker processes first, warmed up)."""
         await self._thinker.start()
+        await self._time.before_load()  # the downtime added to the stored deadlines first
         resumed = await self._registry.load(owns, self._stored_level)
+        await self._time.after_load()
         for table in resumed:
             state = table.state
             if state is not None and state.over:  # the bot died between move and result
@@ -443,4 +488,5 @@ class TableManager:
         for task in running:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self._time.close()
         await self._thinker.close()

@@ -53,6 +53,12 @@ class Seat:
     away: bool = False  # a person's seat the computer keeps until "I'm back"
     timeouts: int = 0
     hints: int = 0  # hints this seat's person was shown in this game (bot.tables.hints)
+    #: the person missed a second correspondence deadline at a table whose host chose
+    #: ``drop``: the computer keeps the seat to the end (no "I'm back")
+    dropped: bool = False
+    #: the (wall-clock) instant the person's away period ends (bot.tables.timing), None when
+    #: they are not away; not stored with the seat (it is the person's setting)
+    away_until: float | None = field(default=None, compare=False)
 
     @property
     def auto(self) -> bool:
@@ -66,6 +72,8 @@ class Seat:
                                  "timeouts": self.timeouts}
         if self.hints:
             found["hints"] = self.hints  # with the game: a game with hints is unrated
+        if self.dropped:
+            found["dropped"] = True
         return found
 
     @classmethod
@@ -73,7 +81,7 @@ class Seat:
         """The seat stored by :meth:`to_dict`."""
         return cls(data.get("user_id"), str(data.get("name", "")), bool(data.get("computer")),
                    bool(data.get("away")), int(data.get("timeouts", 0)),
-                   int(data.get("hints", 0)))
+                   int(data.get("hints", 0)), bool(data.get("dropped")))
 
 
 @dataclass(eq=False)
@@ -94,8 +102,10 @@ class Table:
     state: State | None = None
     version: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    #: no longer used: every turn timer is an entry of the one scheduler (bot.tables.timing)
     timer_task: asyncio.Task[None] | None = field(default=None, repr=False)
     #: (version, wall-clock time) when the running turn timer runs out, for the table message
+    #: (its instant on the service's clock is ``deadline_at``; bot.tables.timing)
     deadline: tuple[int, float] | None = field(default=None, repr=False)
     drive_task: asyncio.Task[None] | None = field(default=None, repr=False)
     #: trying again to store the result of a game that is over (see ``_conclude_later``)

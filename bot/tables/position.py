@@ -27,6 +27,9 @@ class SeatShown:
     computer: bool
     away: bool
     hints: int = 0  # hints this seat's person was shown in this game
+    #: the (wall-clock) instant the person's away period ends: their correspondence clocks
+    #: stand still until then (None: not away)
+    away_until: float | None = None
 
     @property
     def auto(self) -> bool:
@@ -66,7 +69,8 @@ class Position:
     #: the options the host set (defaults left out), as stored
     options: Mapping[str, Any]
     timer: str
-    #: (version, wall-clock time) when the running turn timer runs out, or None
+    #: (version, wall-clock time) when the running turn timer runs out, or None (live and
+    #: correspondence alike: the time left is ``deadline[1]`` less the time now)
     deadline: tuple[int, float] | None
     level: str
     hints: bool
@@ -97,6 +101,8 @@ class Position:
     #: the thread the table plays in (None: in its channel); ``channel_id`` stays the channel
     #: where the table message is, the thread's parent
     thread_id: int | None = None
+    #: what a missed correspondence deadline does: ``computer`` or ``drop`` (bot.tables.pace)
+    on_deadline: str = "computer"
 
     @property
     def game_id(self) -> str:
@@ -226,13 +232,14 @@ def _codes_in(value: Any, found: set[str]) -> set[str]:
 def position_of(table: Table, seat: int | None = None) -> Position:
     """The table now, for ``seat`` (None: a spectator); called with the table's lock held."""
     state = table.state
-    seats = tuple(SeatShown(s.name, s.user_id, s.computer, s.away, s.hints)
+    seats = tuple(SeatShown(s.name, s.user_id, s.computer, s.away, s.hints, s.away_until)
                   for s in table.seats)
     if state is None:
         return Position(table.id, table.guild_id, table.channel_id, table.message_id,
                         table.host_id, table.rules, table.status, table.version, seats,
                         dict(table.options), table.timer, table.deadline, table.level,
-                        table.hints, seat, ended=table.ended, thread_id=table.thread_id)
+                        table.hints, seat, ended=table.ended, thread_id=table.thread_id,
+                        on_deadline=table.on_deadline)
     seen = _seen(table, state)
     over = state.over
     playing = table.status == PLAYING and not over
@@ -256,4 +263,5 @@ def position_of(table: Table, seat: int | None = None) -> Position:
                     to_act=tuple(state.to_act), people_due=table.people_due(),
                     optional=optional, over=over, outcome=state.outcome,
                     tallies=state.breakdown(), moves=moves, shared=seen,
-                    ended=table.ended, thread_id=table.thread_id)
+                    ended=table.ended, thread_id=table.thread_id,
+                    on_deadline=table.on_deadline)

@@ -216,6 +216,9 @@ class Registry:
                           [Seat.from_dict(s) for s in row.seats], dict(row.options), row.seed,
                           row.timer, row.message_id, level=level(row.level), hints=row.hints,
                           thread_id=row.thread_id)
+            # the running deadline as stored (the downtime already added): bot.tables.timing
+            table.deadline_at, table.reminded = row.deadline_at, row.reminded
+            table.on_deadline = row.on_deadline
             if table.status == PLAYING:
                 try:
                     await self.rebuild(table)
@@ -250,13 +253,14 @@ class _Kept:
     thread_id: int | None
     state: State | None
     version: int
+    on_deadline: str = "computer"
 
     @classmethod
     def of(cls, table: Table) -> _Kept:
         """What the table holds now."""
         return cls(table.status, table.host_id, tuple(dataclasses.replace(s) for s in table.seats),
                    dict(table.options), table.timer, table.level, table.hints, table.message_id,
-                   table.thread_id, table.state, table.version)
+                   table.thread_id, table.state, table.version, table.on_deadline)
 
     def restore(self, table: Table) -> None:
         """Put the table back as it was kept."""
@@ -266,4 +270,4 @@ class _Kept:
         table.options.update(self.options)
         table.timer, table.level, table.hints = self.timer, self.level, self.hints
         table.message_id, table.state, table.version = self.message_id, self.state, self.version
-        table.thread_id = self.thread_id
+        table.thread_id, table.on_deadline = self.thread_id, self.on_deadline

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot import logs, tasks
@@ -145,6 +145,10 @@ class Turns:
         #: called after every move, the lock held, before its events are taken: what the
         #: new position needs starts there (the computers, the turn timer shown with it)
         self.after: list[Callable[[Table], None]] = []
+        #: awaited after those, the lock held, before the move is told to anyone: the new
+        #: turn's deadline stored (bot.tables.timing), so a restart never applies the old
+        #: turn's deadline to the new turn
+        self.after_stored: list[Callable[[Table], Awaitable[None]]] = []
         #: per table, the task deleting a move that failed to store should it be on disk after
         #: all (:meth:`bot.tables.writer.ActionWriter.mend`), tried again until the database answers
         self.mending: dict[int, asyncio.Task[None]] = {}
@@ -212,6 +216,8 @@ class Turns:
         table.version += 1
         for hook in self.after:
             hook(table)
+        for stored in self.after_stored:
+            await stored(table)
         move = Move(seat, action, how, tuple(happened))
         events: list[TableEvent] = [MoveApplied(position_of(table), (move,))]
         tallies = state.breakdown()
