@@ -12,10 +12,10 @@ The fixture
 before the table service moved into packages), with that version's own table service and
 front-end functions::
 
-    git worktree add /tmp/wt-old 30d0a54
-    cd /tmp/wt-old && /work/main/.venv/bin/python /work/main/tests/fixtures/make_v1_database.py \\
-        /work/main/tests/fixtures
-    git worktree remove /tmp/wt-old
+    git worktree add ../wt-old 30d0a54      # (from the project's root)
+    cd ../wt-old && ../<project>/.venv/bin/python ../<project>/tests/fixtures/make_v1_database.py \\
+        ../<project>/tests/fixtures
+    cd ../<project> && git worktree remove ../wt-old
 
 It holds a Bhabhi lobby (its host and a computer), a Finesse game (two people, two computers,
 hints allowed) and a 22 game (two people, one computer) a few moves in, each waiting for a
