@@ -125,8 +125,8 @@ class TableManager:
         #: every turn timer, reminder, away period and digest: one scheduler on this clock
         #: (``timer_scale`` is the clock's when none is given: a live timer's 30 s last
         #: ``30 * timer_scale`` real seconds, a correspondence day ``86400 * timer_scale``)
-        self.clock: Clock = SystemClock(timer_scale) if clock is None else clock
-        self._time = Timing(self._registry, self._computers, self.clock)
+        self._clock: Clock = SystemClock(timer_scale) if clock is None else clock
+        self._time = Timing(self._registry, self._computers, self._clock)
         self._computers.arm = self._time.arm
         self._computers.flush = self._time.flush
         self._turns.after_stored.append(self._time.flush)
@@ -417,10 +417,16 @@ class TableManager:
         self._computers.ai_delay = seconds
 
     @property
+    def clock(self) -> Clock:
+        """The service's clock: every deadline, reminder, away period and digest is an
+        instant on it (``clock.wall`` gives the wall-clock instant a person is shown)."""
+        return self._clock
+
+    @property
     def timer_scale(self) -> float:
         """Real seconds per second of a turn timer: the clock's scale (1 for a clock without
         one, a test's manual clock)."""
-        scale = getattr(self.clock, "scale", 1.0)
+        scale = getattr(self._clock, "scale", 1.0)
         return float(scale) if isinstance(scale, (int, float)) else 1.0
 
     # -- a person's time: away, digest ------------------------------------------------------
