@@ -181,6 +181,11 @@ MIGRATIONS: tuple[str, ...] = (
         tables_per_person INTEGER NOT NULL
     );
     """,
+    # 12: the state version a stored deadline belongs to: a bot stopped between storing a
+    # move and storing its turn's deadline must not apply the old turn's to the new one
+    """
+    ALTER TABLE tables ADD COLUMN deadline_version INTEGER;
+    """,
 )
 
 #: the ``bot_state`` name of the last instant the bot was known alive (epoch seconds on the
@@ -216,6 +221,8 @@ class TableRow:
     on_deadline: str = "computer"
     #: the thread the table plays in (None: in its channel, ``channel_id``)
     thread_id: int | None = None
+    #: the state version ``deadline_at`` was set at (None: stored before versions were)
+    deadline_version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -326,11 +333,12 @@ class Storage:
         )
 
     async def set_deadline(self, table_id: int, instant: float | None,
-                           reminded: bool = False) -> None:
-        """Store a table's running deadline (None: none) and whether its person was reminded."""
+                           reminded: bool = False, version: int | None = None) -> None:
+        """Store a table's running deadline (None: none), whether its person was reminded,
+        and the state version the deadline is of."""
         await self.db.execute(
-            "UPDATE tables SET deadline_at=?, reminded=? WHERE id=?",
-            None if instant is None else float(instant), int(reminded), table_id,
+            "UPDATE tables SET deadline_at=?, reminded=?, deadline_version=? WHERE id=?",
+            None if instant is None else float(instant), int(reminded), version, table_id,
         )
 
     async def shift_deadlines(self, seconds: float, since: float) -> int:
@@ -555,7 +563,8 @@ def _finish(row: TableRow, outcome: dict[str, Any]) -> Plan[None]:
 
 
 _TABLE_COLUMNS = ("id, guild_id, channel_id, game, host_id, status, seats, options, seed, timer,"
-                  " message_id, level, hints, deadline_at, reminded, on_deadline, thread_id")
+                  " message_id, level, hints, deadline_at, reminded, on_deadline, thread_id,"
+                  " deadline_version")
 _SETTINGS_COLUMNS = ("dm, locale, four_colour, alerts, tz, quiet_from, quiet_to, away_until,"
                      " away_used, away_year, digest")
 
@@ -578,4 +587,5 @@ def _table_row(r: Row) -> TableRow:
         level=str(r[11]), hints=bool(r[12]),
         deadline_at=None if r[13] is None else float(r[13]), reminded=bool(r[14]),
         on_deadline=str(r[15]), thread_id=None if r[16] is None else int(r[16]),
+        deadline_version=None if r[17] is None else int(r[17]),
     )

@@ -222,6 +222,10 @@ class Registry:
             if table.status == PLAYING:
                 try:
                     await self.rebuild(table)
+                    if row.deadline_version not in (None, table.version):
+                        # the bot stopped after a move was stored, before its turn's deadline
+                        # was: that deadline is the turn before's; this turn's starts now
+                        table.deadline_at, table.reminded = None, False
                 except (IllegalAction, ValueError):
                     # e.g. a deal the game's corrected rules no longer allow: the table ends,
                     # its message says why, and the channel is free again

@@ -151,7 +151,8 @@ class Timing:
             return
         self._dirty.discard(table.id)
         try:
-            await self.store.set_deadline(table.id, table.deadline_at, table.reminded)
+            await self.store.set_deadline(table.id, table.deadline_at, table.reminded,
+                                          table.version)
         except Exception as exc:
             log.error("table %s: its deadline could not be stored (%s)", table.id,
                       type(exc).__name__, extra=logs.failure(exc))

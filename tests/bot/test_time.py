@@ -162,6 +162,40 @@ async def test_a_live_deadline_is_stored_and_resumed_with_the_downtime_added(
     await second.close()
 
 
+async def test_a_stop_between_a_move_and_its_deadline_never_applies_the_old_turns(
+        store: Storage, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move is stored, its turn's deadline is not (the bot stops in between): after the
+    restart the new turn's clock starts afresh, never at the turn before's deadline."""
+    heard = Heard(clock)
+    first = made(store, clock, heard)
+    await first.resume()
+    table = await game(first, [HOST, BOB], "24h")
+    old = table.deadline_at
+    assert old == clock.now() + DAY
+    clock.advance(20 * HOUR)
+    seat = table.state.to_act[0]  # type: ignore[union-attr]
+    person = table.seats[seat].user_id
+    assert person is not None
+    position = await first.position_for(table.id, person)
+
+    async def stopped(*args: object, **kwargs: object) -> None:
+        raise OSError("the bot stopped here")
+
+    monkeypatch.setattr(store, "set_deadline", stopped)
+    await first.act(table.id, person, position.version, position.moves[0].index)
+    assert (await store.table(table.id)).deadline_at == old  # type: ignore[union-attr]
+    await first.close()
+    monkeypatch.undo()
+    clock.advance(60.0)
+    second = made(store, clock, heard)
+    await second.resume()
+    again = table_of(second, table.id)
+    assert again.version == 1
+    # a fresh day from the restart, not the 4 h (plus the minute down) left of the old turn
+    assert again.deadline_at == clock.now() + DAY
+    await second.close()
+
+
 async def test_bad_pace_on_deadline_and_away_are_refused_with_clear_keys(
         world: tuple[TableManager, Heard]) -> None:
     m, _ = world
