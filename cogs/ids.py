@@ -18,6 +18,7 @@ BUTTON_VERBS = (
     "open",  # the public table's Open table: the Activity, in that channel
     "act", "page", "view",  # a player's hand
     "hint",  # a player's hint (bot/tables/hints.py)
+    "mine",  # a person's own hand, from /tables, a reminder, an alert or the digest
 )
 SELECT_VERBS = (
     "opt", "timer", "swap", "level", "hints",  # option menus
@@ -31,6 +32,10 @@ LEARN_VERBS = (
 #: a hand sent by direct message carries these alone: the only verbs a click from outside a
 #: server may name (a click in a server must come from its table's server and channel)
 DM_VERBS = frozenset(("act", "page", "view", "hint", "pick", "set", "part"))
+#: verbs that act for the clicking person's own seat alone (the handler checks the seat) and
+#: answer privately: taken from a DM or from any channel of the table's server, since a hand
+#: opened from /tables or a reminder lives wherever that message is, not in the table's channel
+SEAT_VERBS = DM_VERBS | {"mine"}
 VERBS = frozenset(BUTTON_VERBS + SELECT_VERBS + LEARN_VERBS)
 _REST = r":(?P<table>\d{1,18}):(?P<version>\d{1,9}):(?P<arg>[A-Za-z0-9_.=,\-]{0,60})"
 #: a guided deal's buttons (cogs/learn.py); ``table`` is the lesson, ``version`` its step

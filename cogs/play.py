@@ -40,9 +40,13 @@ from cogs.hints import HintControls
 from cogs.lobby import LobbyControls
 from cogs.panels import Panels
 from cogs.prefs import Preferences
+from cogs.reminders import Reminders
 from cogs.rules_text import rules_answer
+from cogs.threads import TableThreads
+from cogs.time_prefs import AWAY_DAYS, TimeSettings, days_text, hour_text
 from cogs.turn import TurnControls
 from cogs.views import COG
+from cogs.yours import YourTables
 
 if TYPE_CHECKING:
     from bot.client.deckhand import Deckhand
@@ -64,11 +68,16 @@ class PlayCog(commands.Cog, name=COG):
         self.hands = Hands(self.manager, self.messages, self.prefs)
         self.panels = Panels(bot.lane, self.manager, self.hands)
         self.alerts = Alerts(bot, self.manager, self.messages.public_lang, self.prefs)
+        self.threads = TableThreads(bot, self.manager, self.messages, self.alerts)
+        self.alerts.thread_lost = self.threads.left
         self.dms = DirectTurns(bot, self.hands, self.prefs)
         self.turn = TurnControls(self.manager, self.hands, self.panels, self.prefs)
         self.hints = HintControls(self.manager)
-        self.lobby = LobbyControls(self.manager, self.messages, self.prefs)
+        self.lobby = LobbyControls(self.manager, self.messages, self.prefs, self.threads)
         self.activity = ActivityControls(bot)
+        self.yours = YourTables(bot, self.manager, self.hands, self.turn)
+        self.reminders = Reminders(bot, self.messages.public_lang, self.prefs)
+        self.time = TimeSettings(self.manager, self.prefs)
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
         #: each verb of a table component, and the part of the cog that answers it
         self.handlers: dict[str, Handler] = {
@@ -83,6 +92,7 @@ class PlayCog(commands.Cog, name=COG):
             "manage": self.turn.on_manage,
             "over": self.turn.on_over,
             "open": self.activity.on_open,
+            "mine": self.yours.on_mine,
         }
 
     # -- setup ------------------------------------------------------------------------------
@@ -119,6 +129,10 @@ class PlayCog(commands.Cog, name=COG):
             self.bot.under_way()
             await self.help(interaction)
 
+        async def tables(interaction: Interaction) -> None:
+            self.bot.under_way()
+            await self.yours.tables(interaction)
+
         for callback, name, desc, param in (
             (play, "play", "Open a table for a card game in this channel", "The game to play"),
             (rules, "rules", "Show a game's rules", "The game whose rules to show"),
@@ -152,12 +166,68 @@ class PlayCog(commands.Cog, name=COG):
             description=locale_str("Mention me in the channel when it is my turn (or not)"),
             callback=app_commands.describe(
                 enabled=locale_str("Mention me when it is my turn"))(alerts)))
+        self._time_commands(group)
         self._commands.append(group)
+        self._commands.append(server_only(app_commands.Command(
+            name=locale_str("tables"),
+            description=locale_str("Your open tables in this server: whose turn, time left"),
+            callback=tables)))
         for command in self._commands:
             self.bot.tree.add_command(command)
         self.manager.subscribe(self.on_update)
+        self.manager.subscribe(self.reminders.on_event)
+        self.manager.subscribe_person(self.reminders.on_person)
         self.bot.before_disconnect.append(self.messages.settle_messages)
         await self._warm_up()
+
+    def _time_commands(self, group: app_commands.Group) -> None:
+        """/settings away, back, quiet, timezone and digest: the settings of long games."""
+        timing = self.time
+
+        @app_commands.describe(days=locale_str("Days to pause your clocks"))
+        @app_commands.choices(days=[app_commands.Choice(name=locale_str(days_text(n)), value=n)
+                                    for n in AWAY_DAYS])
+        async def away(interaction: Interaction, days: int) -> None:
+            self.bot.under_way()
+            await timing.away(interaction, days)
+
+        async def back(interaction: Interaction) -> None:
+            self.bot.under_way()
+            await timing.back(interaction)
+
+        hours = [app_commands.Choice(name=locale_str(hour_text(h)), value=h)
+                 for h in range(24)]
+
+        @app_commands.rename(start=locale_str("from"), end=locale_str("to"))
+        @app_commands.describe(start=locale_str("The hour quiet begins (both left out: off)"),
+                               end=locale_str("The hour quiet ends"))
+        @app_commands.choices(start=hours, end=hours)
+        async def quiet(interaction: Interaction, start: int | None = None,
+                        end: int | None = None) -> None:
+            self.bot.under_way()
+            await timing.quiet(interaction, start, end)
+
+        @app_commands.describe(name=locale_str("Your time zone, like Europe/Paris"))
+        @app_commands.autocomplete(name=timing.zones)
+        async def timezone(interaction: Interaction, name: str) -> None:
+            self.bot.under_way()
+            await timing.timezone(interaction, name)
+
+        @app_commands.rename(enabled=locale_str("on"))
+        @app_commands.describe(enabled=locale_str("Send me the daily digest"))
+        async def digest(interaction: Interaction, enabled: bool) -> None:
+            self.bot.under_way()
+            await timing.digest(interaction, enabled)
+
+        for callback, name, desc in (
+            (away, "away", "Away for some days: your clocks pause at all your tables"),
+            (back, "back", "Back from away: your clocks run again"),
+            (quiet, "quiet", "Hours with no reminders, in your time zone"),
+            (timezone, "timezone", "Your time zone (for quiet hours and the digest)"),
+            (digest, "digest", "A daily DM listing the tables where it is your move"),
+        ):
+            group.add_command(app_commands.Command(
+                name=locale_str(name), description=locale_str(desc), callback=callback))
 
     async def _warm_up(self) -> None:
         """Draw one picture before going online: fonts load once, not during the first game."""
@@ -172,14 +242,18 @@ class PlayCog(commands.Cog, name=COG):
         for command in self._commands:
             self.bot.tree.remove_command(command.name)
         self.manager.unsubscribe(self.on_update)
+        self.manager.unsubscribe(self.reminders.on_event)
         with contextlib.suppress(ValueError):
             self.bot.before_disconnect.remove(self.messages.settle_messages)
         await self.panels.close()
         await self.alerts.close()
+        await self.threads.close()
 
     @commands.Cog.listener()
     async def on_tables_resumed(self, tables: list[Position]) -> None:
         """The bot resumed these tables at its start."""
+        for table in tables:  # a thread deleted while the bot was away is heard of by name
+            self.threads.known(table)
 
         async def refresh() -> None:  # the alerts reply to the table messages: those first
             await self.messages.refresh(tables)
@@ -192,9 +266,21 @@ class PlayCog(commands.Cog, name=COG):
         """/privacy forget-me removed a person's settings: the ones kept here go too."""
         self.prefs.forget(user_id)
 
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread was deleted: a table playing there carries on in its channel."""
+        await self.threads.thread_deleted(payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread changed: one archived and locked by a moderator is left by its table."""
+        await self.threads.thread_updated(payload.thread_id, dict(payload.data))
+
     async def on_update(self, update: TableEvent) -> None:
         """The service's news (no lock held): the table message's events and edit, then the
-        turn's DM hands, panels and alerts (each in a task of its own)."""
+        turn's DM hands, panels and alerts (each in a task of its own); a deal's result and
+        the game's go to the table's thread."""
+        self.threads.changed(update)
         if isinstance(update, DealEnded):  # its move's MoveApplied came first: shown there
             return
         if isinstance(update, TableOpened):  # its message is the one this cog just posted
@@ -316,16 +402,30 @@ class PlayCog(commands.Cog, name=COG):
         handler = self.handlers.get(cid.verb)
         if handler is None:  # a lesson's id, on a message that does not carry it
             raise Refusal("unknown-component")
-        if interaction.guild_id is None and cid.verb not in ids.DM_VERBS:
+        if interaction.guild_id is None and cid.verb not in ids.SEAT_VERBS:
             raise Refusal("unknown-component")  # no hand by DM carries it
         try:
-            # the table of the server and channel clicked in: a manager's power, a host's
-            # choice, a seat, reach no other server's table, whatever id a click names
-            table = await self.manager.at(cid.table, interaction.guild_id,
-                                          interaction.channel_id)
+            if cid.verb in ids.SEAT_VERBS:
+                # the clicker's own seat alone (its handler checks it): from a DM, or from
+                # any channel of the table's server, where /tables or a reminder showed it
+                table = await self.manager.at(cid.table, None, None)
+                if interaction.guild_id not in (None, table.guild_id):
+                    log.warning("a request from server %s named table %s of server %s: "
+                                "refused", interaction.guild_id, cid.table, table.guild_id)
+                    raise Refusal("foreign-table")
+            else:
+                # the table of the server and channel clicked in: a manager's power, a host's
+                # choice, a seat, reach no other server's table, whatever id a click names
+                table = await self.manager.at(cid.table, interaction.guild_id,
+                                              interaction.channel_id)
         except Refusal as refusal:
             if cid.verb == "open" and refusal.key == "no-table":  # ended: said so
                 raise Refusal("open-gone") from None
+            if cid.verb in ("hand", "mine") and refusal.key == "no-table":
+                # an old alert's or list's button: how the game ended
+                await reply(interaction, await self.yours.ended(
+                    cid.table, lang_of(interaction.locale)))
+                return
             raise
         await handler(interaction, table, cid, values, lang_of(interaction.locale))
 

@@ -50,6 +50,7 @@ ACTIONS: list[tuple[str, str, int, list[str] | None, str]] = [
     ("view", "playing", BUTTON, None, ""),
     ("hint", "playing", BUTTON, None, ""),
     ("open", "playing", BUTTON, None, ""),
+    ("mine", "playing", BUTTON, None, ""),
 ]
 
 
