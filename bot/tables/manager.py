@@ -288,6 +288,16 @@ class TableManager:
             found.append(await self._registry.snapshot(table))
         return tuple(found)
 
+    async def table_of_thread(self, thread_id: int) -> Position | None:
+        """The public position of the open table playing in that thread, or None: an
+        Activity launched inside a table's thread (whose channel is the thread) shows it.
+        A look through the open tables: asked when a page lists its channel's tables, not
+        on every move."""
+        for table in list(self._registry.tables.values()):
+            if table.thread_id == thread_id:
+                return await self._registry.snapshot(table)
+        return None
+
     async def tables_of(self, user_id: int, guild_id: int | None) -> tuple[Position, ...]:
         """The open tables where a person holds a seat (in that server, or in any: None),
         by table id, each from that person's seat."""

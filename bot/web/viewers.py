@@ -322,8 +322,11 @@ class Viewers:
         if group.viewers:
             self._mark(group)
         if event.kind in LISTED:
-            tasks.background(self._tell_channel(position.channel_id, exclude=event.table_id),
-                             name="web-tables")
+            # the lists of its channel and of its thread (an Activity launched there)
+            for where in (position.channel_id, position.thread_id):
+                if where is not None:
+                    tasks.background(self._tell_channel(where, exclude=event.table_id),
+                                     name="web-tables")
         if position.status in (FINISHED, CANCELLED) and not group.viewers:
             self.groups.pop(event.table_id, None)
 
@@ -389,9 +392,15 @@ class Viewers:
 
     # -- a viewer's socket ------------------------------------------------------------------
     async def tables_message(self, channel_id: int, lang: str) -> dict[str, Any]:
-        """The channel's open tables, for the launcher's list."""
+        """The channel's open tables, for the launcher's list: those whose message is in it
+        (playing there or in threads of it), and, for an Activity launched inside a table's
+        thread (its channel id is the thread's), that table, which the page then opens."""
+        tables = list(await self.manager.tables_in(channel_id))
+        threaded = await self.manager.table_of_thread(channel_id)
+        if threaded is not None and all(t.table_id != threaded.table_id for t in tables):
+            tables.append(threaded)
         found = []
-        for table in await self.manager.tables_in(channel_id):
+        for table in tables:
             rules = table.rules
             found.append({
                 "id": table.table_id, "game": rules.id,
@@ -541,7 +550,7 @@ class Viewers:
         except Refusal:  # none of that id is open
             viewer.push_json(error("no-table", lang))
             return None
-        if table.channel_id != viewer.channel_id:
+        if viewer.channel_id not in (table.channel_id, table.thread_id):
             viewer.push_json(error("forbidden", lang))
             return None
         return table

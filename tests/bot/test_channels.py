@@ -130,6 +130,27 @@ async def test_clicks_from_the_thread_are_the_tables_and_foreign_ones_refused(
     await refused(m.set_thread(table.table_id, THREAD), "no-table")
 
 
+async def test_table_of_thread_finds_the_table_playing_there(manager: Manager) -> None:
+    m, _ = manager
+    first = await m.open(GUILD, CHANNEL, "high-card", HOST, "Host", seed=1)
+    second = await m.open(GUILD, CHANNEL, "high-card", BOB, "Bob", seed=2)
+    assert await m.table_of_thread(THREAD) is None
+    await m.set_thread(second.table_id, THREAD)
+    await m.set_thread(first.table_id, THREAD + 1)
+    found = await m.table_of_thread(THREAD)
+    assert found is not None
+    assert (found.table_id, found.thread_id, found.channel_id, found.seat) == (
+        second.table_id, THREAD, CHANNEL, None)
+    assert await m.table_of_thread(CHANNEL) is None  # a channel is no table's thread
+    # the table closed, or back in its channel: no table plays in the thread
+    await m.set_thread(second.table_id, None)
+    assert await m.table_of_thread(THREAD) is None
+    await m.set_thread(second.table_id, THREAD)
+    await m.cancel(second.table_id, BOB)
+    assert await m.table_of_thread(THREAD) is None
+    assert (await m.table_of_thread(THREAD + 1) or second).table_id == first.table_id
+
+
 async def test_the_thread_is_stored_and_back_after_a_restart(store: Storage) -> None:
     m = TableManager(store, rules_for=lookup, ai_delay=0.0)
     try:
