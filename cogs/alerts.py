@@ -1,7 +1,9 @@
 """Turn alerts: a short new message that mentions the person whose turn has come.
 
 Discord notifies nobody of a mention added by editing a message, so the table message's
-"it's your turn" reaches no one; a new message does. The channel stays readable: a table has
+"it's your turn" reaches no one; a new message does. A table with a thread of its own
+(:mod:`cogs.threads`) has its alerts there; one playing in its channel has them in the
+channel, as a reply to the table message. Either stays readable: a table has
 at most one alert at a time (the previous one is deleted before the next is posted, and as
 soon as nobody it names is still to act), computers and seats the computer keeps get none,
 and neither do people who get their hands by direct message (the DM is their alert) or who
@@ -20,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +34,7 @@ from bot.i18n import t
 from bot.tables import PLAYING, Position, Refusal, TableManager
 from cogs import discord_errors, ids
 from cogs.prefs import Preferences
+from cogs.threads import gone_reason
 from cogs.views import StaticView, button_item, game_name
 
 if TYPE_CHECKING:
@@ -52,6 +55,8 @@ class TableAlert:
     version: int = 0
     #: the table's public position at its last news (what the alert says and links to)
     position: Position | None = None
+    #: where the posted alert is: the table's thread, or its channel
+    channel_id: int | None = None
 
 
 class Alerts:
@@ -66,6 +71,17 @@ class Alerts:
         self.tables: dict[int, TableAlert] = {}
         self.posted = 0
         self.deleted = 0
+        #: told when the table's thread refuses its alert for good (table, thread, why): the
+        #: table then plays in its channel (:meth:`cogs.threads.TableThreads.left`)
+        self.thread_lost: Callable[[int, int, str], Awaitable[None]] | None = None
+
+    async def idle(self, table_id: int) -> None:
+        """Wait until a table's alert is as it should be (its task done)."""
+        entry = self.tables.get(table_id)
+        while entry is not None and entry.task is not None and not entry.task.done():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(entry.task)
+            entry = self.tables.get(table_id)
 
     def changed(self, position: Position) -> None:
         """The service's news (quick): the table's public position now; note whose turn
@@ -97,13 +113,12 @@ class Alerts:
     async def _run(self, table: Position, entry: TableAlert) -> None:
         """Delete the alert nobody needs, then post the one that is due; one at a time, in
         the background lane (:mod:`bot.lane`)."""
-        channel = self.bot.get_partial_messageable(table.channel_id)
         refused = 0  # changes Discord refused for now in a row
         try:
             while self._work(entry):
                 try:
                     async with self.bot.lane.slot(lane.ALERT):  # one change at a time
-                        await self._step(entry.position or table, entry, channel)
+                        await self._step(entry.position or table, entry)
                     if refused:
                         log.info("table %s: its turn alert is as it should be again",
                                  table.table_id)
@@ -128,15 +143,16 @@ class Alerts:
             if (entry.position or table).status != PLAYING and entry.message_id is None:
                 self.tables.pop(table.table_id, None)
 
-    async def _step(self, table: Position, entry: TableAlert,
-                    channel: discord.PartialMessageable) -> None:
+    async def _step(self, table: Position, entry: TableAlert) -> None:
         """One change of a table's alert: the one nobody needs deleted, the due one posted."""
         if entry.message_id is not None:
             found, named = entry.message_id, entry.mentioned
             entry.message_id, entry.mentioned = None, frozenset()
+            where = self.bot.get_partial_messageable(entry.channel_id or table.channel_id)
             try:
-                with contextlib.suppress(discord.NotFound):
-                    await channel.get_partial_message(found).delete()
+                # (a thread deleted or locked meanwhile: its alert goes, or stays, with it)
+                with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                    await where.get_partial_message(found).delete()
             except Exception:  # still there: deleted at the next change
                 entry.message_id, entry.mentioned = found, named
                 raise
@@ -147,12 +163,24 @@ class Alerts:
         wanted = [u for u in wanted if u in entry.due]  # may have moved meanwhile
         if not wanted or table.status != PLAYING or table.message_id is None:
             return  # (a table whose message is being posted again: none to reply to)
+        thread = table.thread_id
+        target = thread or table.channel_id
         try:
-            message = await channel.send(**self._message(table, wanted))
-        except Exception:  # not posted: still due to whoever is still to act
+            message = await self.bot.get_partial_messageable(target).send(
+                **self._message(table, wanted))
+        except Exception as exc:  # not posted: still due to whoever is still to act
             entry.fresh |= set(wanted)
-            raise
+            reason = gone_reason(exc) if thread is not None else None
+            if reason is None or thread is None or self.thread_lost is None:
+                raise
+            # the thread is gone for good: the table carries on in its channel, where the
+            # next round posts this alert (the position it is drawn from changed)
+            await self.thread_lost(table.table_id, thread, reason)
+            if entry.position is not None and entry.position.thread_id == thread:
+                raise
+            return
         entry.message_id, entry.mentioned = message.id, frozenset(wanted)
+        entry.channel_id = target
         self.posted += 1
         await self._remember(table.table_id, message.id)
 
@@ -172,15 +200,18 @@ class Alerts:
             found = None
             try:
                 found = await self.bot.store.state(f"alert:{table.table_id}")
-                if found:
-                    channel = self.bot.get_partial_messageable(table.channel_id)
-                    with contextlib.suppress(discord.NotFound):
+                if found:  # (posted in the table's thread, or its channel if it has none)
+                    channel = self.bot.get_partial_messageable(table.thread_id
+                                                               or table.channel_id)
+                    with contextlib.suppress(discord.NotFound, discord.Forbidden):
                         await channel.get_partial_message(int(found)).delete()
                     self.deleted += 1
                     await self._remember(table.table_id, None)
             except Exception as exc:
                 if found and discord_errors.for_now(exc):  # deleted by the table's alert task
-                    self.tables.setdefault(table.table_id, TableAlert()).message_id = int(found)
+                    entry = self.tables.setdefault(table.table_id, TableAlert())
+                    entry.message_id = int(found)
+                    entry.channel_id = table.thread_id or table.channel_id
                     log.warning("table %s: Discord refused a turn alert's change (%s);"
                                 " trying again", table.table_id, discord_errors.described(exc))
                 else:
@@ -210,7 +241,9 @@ class Alerts:
             "allowed_mentions": discord.AllowedMentions(
                 users=[discord.Object(u) for u in users], everyone=False, roles=False,
                 replied_user=False)}
-        if table.message_id is not None:
+        if table.message_id is not None and table.thread_id is None:
+            # a reply leads to the table message in its channel (a thread starts from it:
+            # no reply there, which Discord refuses across channels)
             found["reference"] = discord.MessageReference(
                 message_id=table.message_id, channel_id=table.channel_id,
                 fail_if_not_exists=False)

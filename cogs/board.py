@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import math
 from collections import deque
@@ -47,6 +48,8 @@ class Board:
     hidden: tuple[frozenset[str], list[str]] | None = None  # (hidden cards, their words)
     edited: float = -math.inf  # when the message was last edited (the event loop's clock)
     status: str = ""  # the table's status as last marked (a closed table's edit has no gap)
+    #: why the table left its thread (a message key), said in its message; None: it did not
+    notice: str | None = None
 
 
 class TableMessages:
@@ -156,7 +159,20 @@ class TableMessages:
     def render(self, position: Position) -> Payload:
         """The public message of a table at a position."""
         lang = self.public_lang(position)
-        return table_payload(position, lang, self.log_lines(position, lang), self.activity)
+        payload = table_payload(position, lang, self.log_lines(position, lang), self.activity)
+        notice = self.board(position.table_id).notice
+        if notice is not None and not position.closed:  # why the thread's news comes here
+            payload = dataclasses.replace(payload, content=(
+                payload.content + "\n" + t(notice, lang)).strip())
+        return payload
+
+    def notice(self, table_id: int, key: str) -> None:
+        """A table's message says this from now on (a message key): why it left its thread."""
+        self.board(table_id).notice = key
+
+    def mark(self, table: Position) -> None:
+        """Edit a table's message to the table as it is now (coalesced)."""
+        self._mark(table)
 
     async def _send_edit(self, table: Position, payload: Payload) -> None:
         if table.message_id is None:

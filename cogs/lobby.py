@@ -12,6 +12,7 @@ from cogs import ids
 from cogs.board import Interaction, TableMessages
 from cogs.guards import can_manage, is_private, own_message, private_only
 from cogs.prefs import Preferences
+from cogs.threads import TableThreads
 from cogs.views import game_name, lobby_payload, manage_payload, options_payload
 
 
@@ -19,13 +20,14 @@ class LobbyControls:
     """The lobby's part of the table front end."""
 
     def __init__(self, manager: TableManager, messages: TableMessages,
-                 prefs: Preferences) -> None:
+                 prefs: Preferences, threads: TableThreads | None = None) -> None:
         self.manager = manager
         self.messages = messages
         self.prefs = prefs
+        self.threads = threads  # None: tables play in their channel
 
     async def play(self, interaction: Interaction, game: str) -> None:
-        """/play: open a lobby in this channel."""
+        """/play: open a lobby in this channel, and its thread from its message."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refusal("guild-only")
         table = await self.manager.open(interaction.guild_id, interaction.channel_id, game,
@@ -37,6 +39,8 @@ class LobbyControls:
         message = await interaction.original_response()
         self.messages.board(table.table_id).sent = payload.key()
         await self.manager.set_message(table.table_id, message.id)
+        if self.threads is not None:
+            await self.threads.open(interaction, table, message)
         await self._check_dm(interaction, table)
 
     async def _check_dm(self, interaction: Interaction, table: Position) -> None:

@@ -53,7 +53,7 @@ __all__ = [
     "button_item", "card_words", "computers_line",
     "game_name", "hand_payload", "level_select",
     "lobby_payload", "manage_payload", "option_value_text", "options_payload",
-    "seat_faces", "seat_label", "select_menu", "table_payload",
+    "result_text", "seat_faces", "seat_label", "select_menu", "table_payload",
 ]
 
 
@@ -100,12 +100,7 @@ def table_payload(position: Position, lang: str, log_lines: list[str],
     view = StaticView()
     mentions: tuple[int, ...] = ()
     if position.status == FINISHED or position.over:  # over: its result may be being stored
-        outcome = position.outcome
-        places = [] if outcome is None else sorted(
-            range(len(position.seats)), key=lambda s: outcome.places[s])
-        result = " · ".join(
-            t("place", lang, place=outcome.places[s], name=plain(position.seats[s].name),
-              score=_score(outcome.scores[s])) for s in places) if outcome else ""
+        result = result_text(position, lang)
         if position.status == FINISHED and reviewable(position):
             view.add_item(review_button(position.table_id, lang))  # each person's own
         return Payload(f"**{title}**\n" + t("finished", lang, result=result), embed, view,
@@ -134,6 +129,18 @@ def table_payload(position: Position, lang: str, log_lines: list[str],
     if activity:
         view.add_item(open_button(tid, lang, 0))
     return Payload(f"**{title}**\n{line}", embed, view, mentions, picture)
+
+
+def result_text(position: Position, lang: str) -> str:
+    """A finished game's result: each seat's place, name and score, best place first (empty
+    for a game ended without a result)."""
+    outcome = position.outcome
+    if outcome is None:
+        return ""
+    places = sorted(range(len(position.seats)), key=lambda s: outcome.places[s])
+    return " · ".join(
+        t("place", lang, place=outcome.places[s], name=plain(position.seats[s].name),
+          score=_score(outcome.scores[s])) for s in places)
 
 
 def _score(value: float) -> str:

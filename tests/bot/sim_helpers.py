@@ -65,13 +65,25 @@ class World:
         assert found is not None
         return found
 
+    def thread(self, table: SimMessage | None = None) -> SimChannel:
+        """The thread started from a table message (the last table's by default)."""
+        return thread_of(self.sim, table or self.table_message())
+
 
 REPLY = 19  # a message's type when it replies to another: the turn alerts
 
 
 def is_alert(message: SimMessage) -> bool:
-    """Whether a message is a turn alert (a reply to the table message)."""
+    """Whether a message of a channel is a turn alert (a reply to the table message)."""
     return message.type == REPLY
+
+
+def thread_of(sim: SimulatedDiscord, table: SimMessage) -> SimChannel:
+    """The thread started from a table message (a thread from a message takes its id)."""
+    found = [th for th in sim.threads_in(sim.channel(table.channel_id))
+             if th.id == table.id]
+    assert found, f"no thread started from the table message {table.id}"
+    return found[0]
 
 
 def table_of(sim: SimulatedDiscord, channel: SimChannel) -> SimMessage | None:
@@ -81,7 +93,11 @@ def table_of(sim: SimulatedDiscord, channel: SimChannel) -> SimMessage | None:
 
 
 def alerts_in(sim: SimulatedDiscord, channel: SimChannel) -> list[SimMessage]:
-    """The turn alerts a channel shows now."""
+    """The turn alerts a channel shows now: in a table's thread, its messages with a Hand
+    button (the thread's other lines are results); in a channel, the replies."""
+    if channel.is_thread:
+        return [m for m in sim.messages(channel)
+                if any(verb_of(b.get("custom_id")) == "hand" for b in m.buttons())]
     return [m for m in sim.messages(channel) if is_alert(m)]
 
 

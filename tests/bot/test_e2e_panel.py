@@ -44,10 +44,12 @@ class Turns:
 
 
 def alert_posts(w: World) -> list[Any]:
-    """The requests that posted a turn alert (a reply in the table's channel)."""
+    """The requests that posted a turn alert (a message with a Hand button in the table's
+    thread; the thread's result lines have none)."""
+    threads = {th.id for th in w.sim.threads_in(w.channel)}
     return [q for q in w.sim.requests if q.method == "POST"
-            and q.path.endswith(f"/channels/{w.channel.id}/messages")
-            and isinstance(q.json, dict) and q.json.get("message_reference")]
+            and any(q.path.endswith(f"/channels/{c}/messages") for c in threads)
+            and isinstance(q.json, dict) and '"dh:hand:' in json.dumps(q.json)]
 
 
 def most_alerts_at_once(w: World) -> int:
@@ -204,7 +206,8 @@ async def test_one_hand_press_then_one_click_a_move(tmp_path: Path, game_id: str
             per_user.update(users)
         assert per_user == turns.began, (per_user, turns.began)
         assert most_alerts_at_once(w) <= 1
-        assert alerts_in(w.sim, w.channel) == []  # the last one is gone at the end
+        assert alerts_in(w.sim, w.thread()) == []  # the last one is gone at the end
+        assert alerts_in(w.sim, w.channel) == []  # and none came to the channel
         assert "1." in final.content  # no controls left, only "My review" (cogs/review.py)
         assert all(str(b["custom_id"]).startswith("dhr:") for b in final.buttons())
         # the panels end with the game: no controls left on them
@@ -313,10 +316,10 @@ async def test_a_restart_leaves_one_alert_not_two(tmp_path: Path) -> None:
         alice, bob = w.users
         await open_table(w, "high-card", [alice, bob], 2, {"hand": "4"})
         await w.sim.settle()
-        [before] = alerts_in(w.sim, w.channel)
+        [before] = alerts_in(w.sim, w.thread())
         await w.restart()
         await w.sim.settle(idle=0.3)
-        after = alerts_in(w.sim, w.channel)
+        after = alerts_in(w.sim, w.thread())
         assert len(after) == 1 and after[0].id != before.id, (before, after)
         assert w.sim.message(before.id).deleted
         # the new alert names the same person, the one the table waits for

@@ -204,7 +204,7 @@ async def test_what_discord_refused_past_discord_py_s_retries_is_sent_again(
         played = Played()
         await play(w, people, played, 2)  # a whole trick: the next move leads the next
         await w.sim.settle(idle=0.3)
-        assert len(alerts_in(w.sim, w.channel)) == 1
+        assert len(alerts_in(w.sim, w.thread())) == 1
         edits = w.sim.faults.fail(503, routes=[TABLE_EDIT], count=2)
         alerts = w.sim.faults.fail(503, routes=[ALERT_POST, ALERT_DELETE], count=2)
         # a lead: the other person is due, so the alert changes; nobody moves after, so
@@ -214,7 +214,7 @@ async def test_what_discord_refused_past_discord_py_s_retries_is_sent_again(
         assert len(edits.refused) == 2 and len(alerts.refused) == 2
         retries_waited(w.sim.requests, edits.refused + alerts.refused, 1.0)
         due = w.bot.manager.tables[1].state.to_act  # type: ignore[union-attr]
-        now = alerts_in(w.sim, w.channel)
+        now = alerts_in(w.sim, w.thread())
         assert [mentioned(a) for a in now] == [{people[s].id for s in due}], now
         await check_after(w, people, played)
         clear_log(caplog.records, "Discord refused its message's edit (HTTP 503)",
@@ -316,7 +316,7 @@ async def test_an_old_alert_discord_refused_to_delete_at_a_restart_goes_later(
         played = Played()
         await play(w, people, played, 1)
         await w.sim.settle(idle=0.3)
-        before = alerts_in(w.sim, w.channel)
+        before = alerts_in(w.sim, w.thread())
         assert len(before) == 1
         deletes = w.sim.faults.fail(503, routes=[ALERT_DELETE], count=1)
         await w.restart()
@@ -324,7 +324,7 @@ async def test_an_old_alert_discord_refused_to_delete_at_a_restart_goes_later(
         assert len(deletes.refused) == 1
         tries = [q.status for q in w.sim.requests if q.path == deletes.refused[0].path]
         assert tries == [503, 204], tries  # (the alert's task tries once more at once)
-        now = alerts_in(w.sim, w.channel)
+        now = alerts_in(w.sim, w.thread())
         assert len(now) == 1 and now[0].id != before[0].id, now
         due = w.bot.manager.tables[1].state.to_act  # type: ignore[union-attr]
         assert mentioned(now[0]) == {people[s].id for s in due}
