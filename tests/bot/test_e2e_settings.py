@@ -78,8 +78,8 @@ async def test_help_is_a_short_private_guide_in_both_languages(tmp_path: Path) -
         r = await w.sim.slash(alice, w.channel, "help", locale="ja")
         assert r.ephemeral and r.message is not None
         text = json.dumps(r.message.embeds, ensure_ascii=False)
-        for words in ("遊び方", "/play", "参加", "開始", "手札", "/settings four-colour", "スレッド",
-                      "24時間", "80 %", "/tables", "/settings away", "/settings quiet",
-                      "/settings digest"):
+        for words in ("遊び方", "/play", "参加", "開始", "手札", "/settings four-colour",
+                      "スレッド", "24時間", "80 %", "/tables", "/settings away",
+                      "/settings quiet", "/settings digest"):
             assert words in text, words
         assert w.sim.spec_errors == []
