@@ -33,8 +33,8 @@ from bot.config import TIMER_SECONDS
 from bot.i18n import t
 from bot.tables import PLAYING, Position, Refusal, TableManager
 from cogs import discord_errors, ids
+from cogs.discord_errors import gone_reason
 from cogs.prefs import Preferences
-from cogs.threads import gone_reason
 from cogs.views import StaticView, button_item, game_name
 
 if TYPE_CHECKING:

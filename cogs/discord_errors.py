@@ -35,3 +35,17 @@ def described(error: BaseException) -> str:
     if isinstance(error, discord.HTTPException):
         return f"HTTP {error.status}" + (f", code {error.code}" if error.code else "")
     return type(error).__name__
+
+
+#: Discord's codes for a thread the bot can no longer write in: deleted (Unknown Channel),
+#: locked by a moderator, archived (an edit), or a permission taken away
+GONE = {10003: "thread-deleted", 160005: "thread-locked", 50083: "thread-locked",
+        50013: "thread-no-permission"}
+
+
+def gone_reason(error: BaseException) -> str | None:
+    """The key of why a thread can no longer take the table's messages, or None when the
+    refusal is about something else."""
+    if isinstance(error, discord.HTTPException) and error.status in (400, 403, 404):
+        return GONE.get(error.code)
+    return None

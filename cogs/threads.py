@@ -34,6 +34,7 @@ from bot.names import plain
 from bot.tables import Cancelled, DealEnded, GameEnded, Position, Refusal, TableEvent
 from bot.tables.results import deal_title, points_text
 from cogs import discord_errors
+from cogs.discord_errors import gone_reason
 from cogs.views import game_name, result_text
 
 if TYPE_CHECKING:
@@ -50,10 +51,6 @@ Interaction = discord.Interaction[Any]
 AUTO_ARCHIVE: Literal[10080] = 10080
 #: the longest name Discord takes for a thread
 NAME_MOST = 100
-#: Discord's codes for a thread the bot can no longer write in: deleted (Unknown Channel),
-#: locked by a moderator, archived (an edit), or a permission taken away
-GONE = {10003: "thread-deleted", 160005: "thread-locked", 50083: "thread-locked",
-        50013: "thread-no-permission"}
 
 
 @dataclass(eq=False)
@@ -64,14 +61,6 @@ class TableThread:
     pending: deque[tuple[str, str]] = field(default_factory=deque)  # (kind, text)
     task: asyncio.Task[None] | None = None
     archive: bool = False  # archive the thread once everything pending is said
-
-
-def gone_reason(error: BaseException) -> str | None:
-    """The key of why a thread can no longer take the table's messages, or None when the
-    refusal is about something else."""
-    if isinstance(error, discord.HTTPException) and error.status in (400, 403, 404):
-        return GONE.get(error.code)
-    return None
 
 
 class TableThreads:

@@ -22,7 +22,7 @@ from tests.bot.sim_helpers import world
 
 #: the modules of the cog's parts (each a class given what it uses in its constructor)
 PARTS = ("board", "prefs", "hands", "panels", "alerts", "dm", "lobby", "turn", "hints",
-         "activity")
+         "activity", "yours", "threads", "reminders", "time_prefs")
 
 
 async def test_every_table_verb_is_answered_by_one_of_the_cogs_parts(tmp_path: Path) -> None:
@@ -33,7 +33,7 @@ async def test_every_table_verb_is_answered_by_one_of_the_cogs_parts(tmp_path: P
         assert set(cog.handlers) == verbs
         parts = {id(getattr(cog, name)) for name in
                  ("lobby", "turn", "hints", "messages", "panels", "alerts", "dms", "hands",
-                  "activity")}
+                  "activity", "yours")}
         for verb, handler in cog.handlers.items():
             owner = getattr(handler, "__self__", None)
             assert owner is not cog and id(owner) in parts, verb  # a part's, not the cog's

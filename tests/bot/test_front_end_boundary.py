@@ -106,9 +106,11 @@ def _names_the_manager(node: ast.expr) -> bool:
 
 
 #: the service's modules a front end may import besides its door (``bot.tables``): the
-#: positions it reads and the words and replays made from them, all frozen values
+#: positions it reads and the words and replays made from them, all frozen values, and the
+#: paces a host may choose with a person's quiet hours (pure values and checks)
 READING = frozenset({"bot.tables", "bot.tables.position", "bot.tables.results",
-                     "bot.tables.replay", "bot.tables.review", "bot.tables.hints"})
+                     "bot.tables.replay", "bot.tables.review", "bot.tables.hints",
+                     "bot.tables.pace"})
 
 
 def reaches_inside(source: str) -> list[str]:
