@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -29,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import lane, logs, tasks
-from bot.config import TIMER_SECONDS
 from bot.i18n import t
 from bot.tables import PLAYING, Position, Refusal, TableManager
 from cogs import discord_errors, ids
@@ -226,13 +224,12 @@ class Alerts:
         button."""
         lang = self.public_lang(table)
         who = ", ".join(f"<@{u}>" for u in users)
-        seconds = TIMER_SECONDS.get(table.timer)
-        if seconds is None:
+        deadline = table.deadline  # the turn's deadline as the service keeps it (any pace)
+        if deadline is None or deadline[0] != table.version:
             text = t("alert", lang, who=who, game=game_name(table, lang))
         else:
-            when = int(time.time() + seconds * self.manager.timer_scale)
             text = t("alert-timer", lang, who=who, game=game_name(table, lang),
-                     when=f"<t:{when}:R>")
+                     when=f"<t:{int(deadline[1])}:R>")
         view = StaticView()
         view.add_item(button_item(t("hand", lang), ids.make("hand", table.table_id, table.version),
                                   discord.ButtonStyle.primary, 0))

@@ -21,7 +21,7 @@ BUTTON_VERBS = (
     "mine",  # a person's own hand, from /tables, a reminder, an alert or the digest
 )
 SELECT_VERBS = (
-    "opt", "timer", "swap", "level", "hints",  # option menus
+    "opt", "timer", "ondl", "swap", "level", "hints",  # option menus
     "over",  # the host's manage menu
     "pick", "set", "part",  # a player's hand
 )

@@ -121,6 +121,8 @@ class LobbyControls:
             await m.set_option(table.table_id, user.id, cid.arg, value)
         elif verb == "timer":
             await m.set_timer(table.table_id, user.id, values[0])
+        elif verb == "ondl":
+            await m.set_on_deadline(table.table_id, user.id, values[0])
         elif verb == "level":
             await m.set_level(table.table_id, user.id, values[0])
         elif verb == "hints":

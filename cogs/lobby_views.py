@@ -6,10 +6,10 @@ from typing import Any
 
 import discord
 
-from bot.config import TIMER_CHOICES
 from bot.i18n import t
 from bot.names import plain
 from bot.tables import CANCELLED, COMPUTER_LEVELS, Position
+from bot.tables.pace import DEADLINE_CHOICES, PACES, is_correspondence
 from bot.tables.results import position_unrated
 from cogs import ids
 from cogs.controls import (
@@ -76,6 +76,9 @@ def lobby_payload(position: Position, lang: str, activity: bool = False) -> Payl
     if chosen:
         body += "\n" + t("lobby-options", lang, options=chosen)
     body += "\n" + t("lobby-timer", lang, timer=t("timer-" + position.timer, lang))
+    if is_correspondence(position.timer):
+        body += "\n" + t("lobby-on-deadline", lang,
+                         choice=t("on-deadline-" + position.on_deadline, lang))
     body += "\n" + computers_line(position, lang)
     body += "\n" + t("lobby-hints-on" if position.hints else "lobby-hints-off", lang)
     unrated = position_unrated(position, lang)  # a game that will not count for ratings says why
@@ -146,9 +149,18 @@ def _option_menus(position: Position, lang: str) -> list[Select]:
     menus: list[Select] = []
     timer = select_menu(
         custom_id=ids.make("timer", position.table_id), placeholder=t("timer", lang),
-        options=[discord.SelectOption(label=t("timer-" + c, lang), value=c,
-                                      default=c == position.timer) for c in TIMER_CHOICES])
+        options=[discord.SelectOption(
+            label=t("timer-" + c, lang)[:100], value=c, default=c == position.timer,
+            description=t("pace-correspondence" if is_correspondence(c) else "pace-live",
+                          lang)[:100]) for c in PACES])
     menus.append(timer)
+    if is_correspondence(position.timer):  # what a missed deadline does: its own choice
+        menus.append(select_menu(
+            custom_id=ids.make("ondl", position.table_id), placeholder=t("on-deadline", lang),
+            options=[discord.SelectOption(
+                label=t("on-deadline-" + c, lang)[:100], value=c,
+                description=t(f"on-deadline-{c}-about", lang)[:100],
+                default=c == position.on_deadline) for c in DEADLINE_CHOICES]))
     menus.append(level_select(position, lang))
     menus.append(select_menu(
         custom_id=ids.make("hints", position.table_id), placeholder=t("hints-menu", lang),

@@ -33,6 +33,7 @@ ACTIONS: list[tuple[str, str, int, list[str] | None, str]] = [
     ("cancel", "lobby", BUTTON, None, ""),
     ("opt", "lobby", SELECT, ["3"], "hand"),
     ("timer", "lobby", SELECT, ["fast"], ""),
+    ("ondl", "lobby", SELECT, ["drop"], ""),
     ("swap", "lobby", SELECT, ["0-1"], ""),
     ("level", "lobby", SELECT, ["easy"], ""),
     ("hints", "lobby", SELECT, ["on"], ""),
