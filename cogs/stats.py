@@ -1,4 +1,9 @@
-"""The records cog: /leaderboard, /stats, /history, /replay and /privacy forget-me.
+"""The records cog: /leaderboard, /stats, /history, /replay, /privacy forget-me and /season.
+
+/leaderboard shows the running season's board; ``season:<n>`` an earlier season's final table
+(its podium in gold), ``season:0`` the all-time board. A server manager's ``/season length``
+and ``/season end`` set how long seasons last and end one by hand (the records close a season
+whose length is over by themselves, on the service's clock: bot/storage/records.py).
 
 Every finished game is recorded through the table manager's finish hook (and, after a crash,
 by :meth:`bot.storage.records.Records.catch_up` when the cog loads). Answers are private to the
@@ -30,7 +35,7 @@ from bot.pictures import table_png_async
 from bot.pictures.fonts import draw_text, fit, text_tile, text_width
 from bot.pictures.table import png
 from bot.storage.ratings import ALL_GAMES
-from bot.storage.records import LeaderboardPage, Records
+from bot.storage.records import SEASON_LENGTHS, LeaderboardPage, Records, Season
 from bot.tables import Refusal, results
 from bot.tables.replay import replay
 
@@ -40,7 +45,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 PREFIX = "dhs:"
-_ID = re.compile(r"dhs:(lb|rp|fg):([A-Za-z0-9_*\-]{1,40}):(\d{1,20}):([a-z])")
+#: a board's key is its game, and ``.<season>`` for a season's (a game alone: all time)
+_ID = re.compile(r"dhs:(lb|rp|fg):([A-Za-z0-9_*.\-]{1,40}):(\d{1,20}):([a-z])")
 PER_PAGE = 10
 
 # picture colours (the tables' felt green)
@@ -108,7 +114,9 @@ class StatsCog(commands.Cog):
 
     def __init__(self, bot: Deckhand, records: Records | None = None) -> None:
         self.bot = bot
-        self.records = records or Records.for_storage(bot.store, bot.rules_for)
+        # seasons end on the service's clock (the tests move a manual one)
+        self.records = records or Records.for_storage(bot.store, bot.rules_for,
+                                                      clock=bot.manager.clock)
         self._commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
 
     async def cog_load(self) -> None:
@@ -120,9 +128,19 @@ class StatsCog(commands.Cog):
         choices = [app_commands.Choice(name=locale_str(self.bot.rules_for(gid).name, game=gid),
                                        value=gid) for gid in self.bot.game_ids()][:25]
 
-        async def leaderboard(interaction: Interaction, game: str | None = None) -> None:
+        async def leaderboard(interaction: Interaction, game: str | None = None,
+                              season: app_commands.Range[int, 0, 1_000_000] | None = None
+                              ) -> None:
             self.bot.under_way()
-            await self.leaderboard(interaction, game)
+            await self.leaderboard(interaction, game, season)
+
+        async def season_length(interaction: Interaction, length: str) -> None:
+            self.bot.under_way()
+            await self.season_length(interaction, length)
+
+        async def season_end(interaction: Interaction) -> None:
+            self.bot.under_way()
+            await self.season_end(interaction)
 
         async def stats(interaction: Interaction, user: discord.User | None = None) -> None:
             self.bot.under_way()
@@ -141,7 +159,9 @@ class StatsCog(commands.Cog):
             await self.forget_ask(interaction)
 
         board_cb = app_commands.choices(game=choices)(app_commands.describe(
-            game=locale_str("The game (all games when left out)"))(leaderboard))
+            game=locale_str("The game (all games when left out)"),
+            season=locale_str("A season's number: its final table (0: all time; the running "
+                              "season when left out)"))(leaderboard))
         self._commands += [
             app_commands.Command(name=locale_str("leaderboard"), callback=board_cb,
                                  description=locale_str("The best players of this server")),
@@ -167,6 +187,21 @@ class StatsCog(commands.Cog):
             name=locale_str("forget-me"), callback=forget_me,
             description=locale_str("Remove your game records and ratings")))
         self._commands.append(privacy)
+        # a choice's name is declared in English; the translator finds its other languages
+        lengths = [app_commands.Choice(name=locale_str(t(f"cmd-season-{length}")), value=length)
+                   for length in SEASON_LENGTHS]
+        season = app_commands.Group(
+            name=locale_str("season"), description=locale_str("This server's ranked seasons"),
+            default_permissions=discord.Permissions(manage_guild=True))
+        season.add_command(app_commands.Command(
+            name=locale_str("length"), description=locale_str("How long a season lasts"),
+            callback=app_commands.choices(length=lengths)(app_commands.describe(
+                length=locale_str("A calendar month, a quarter, or none (ended by hand)"))(
+                season_length))))
+        season.add_command(app_commands.Command(
+            name=locale_str("end"), callback=season_end,
+            description=locale_str("End the season now and start the next")))
+        self._commands.append(season)
         for command in self._commands:
             server_only(command)
             self.bot.tree.add_command(command)
@@ -211,20 +246,50 @@ class StatsCog(commands.Cog):
         return any(rules.teams(n, defaults) for n in rules.player_counts())
 
     # -- leaderboard ------------------------------------------------------------------------
-    async def leaderboard(self, interaction: Interaction, game: str | None) -> None:
-        """/leaderboard: the first page, privately, with the caller's own rank."""
+    async def leaderboard(self, interaction: Interaction, game: str | None,
+                          season: int | None = None) -> None:
+        """/leaderboard: the first page, privately, with the caller's own rank: the running
+        season's, a past season's final table (``season``), or all time (``season`` 0)."""
         guild_id = self._guild(interaction)
+        seasons = await self.records.seasons(guild_id)
+        if season is not None and season > len(seasons):  # numbered 1, 2, …: the last runs
+            raise Refusal("se-no-season", number=season, last=len(seasons))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        kwargs = await self.board_message(guild_id, game or ALL_GAMES, 0, interaction)
+        chosen = seasons[-1] if season is None else None if season == 0 else seasons[season - 1]
+        kwargs = await self.board_message(guild_id, game or ALL_GAMES, 0, interaction, chosen)
         await interaction.edit_original_response(**kwargs)
 
+    def season_text(self, season: Season, lang: str) -> str:
+        """A season's number and when it ends (or ended), for a board's footer."""
+        if season.ended is not None:
+            return t("se-ended-on", lang, number=season.number, start=self._when(season.started),
+                     end=self._when(season.ended))
+        if season.ends is None:
+            return t("se-running-by-hand", lang, number=season.number,
+                     start=self._when(season.started))
+        return t("se-running-until", lang, number=season.number,
+                 start=self._when(season.started), end=self._when(season.ends))
+
+    def _when(self, instant: float) -> str:
+        """A Discord date (each reader sees it in their own time zone) of a clock instant."""
+        return f"<t:{int(self.records.clock.wall(instant))}:D>"
+
     async def board_message(self, guild_id: int, game: str, page: int,
-                            interaction: Interaction) -> dict[str, Any]:
-        """The text, picture and page buttons of one leaderboard page."""
+                            interaction: Interaction, season: Season | None = None
+                            ) -> dict[str, Any]:
+        """The text, picture and page buttons of one leaderboard page: all time, or of a
+        season (an ended one's is its final table)."""
         lang = lang_of(interaction.locale)
         user_id = interaction.user.id
-        board = await self.records.leaderboard(guild_id, game, page, user_id, PER_PAGE)
+        number = None if season is None else season.number
+        board = await self.records.leaderboard(guild_id, game, page, user_id, PER_PAGE, number)
         title = t("st-board-title", lang, game=self.game_name(game, lang))
+        if season is None:
+            title = t("se-title-all-time", lang, title=title)
+        elif season.ended is None:
+            title = t("se-title-running", lang, title=title, number=season.number)
+        else:
+            title = t("se-title-final", lang, title=title, number=season.number)
         lines = [plural("st-board-line", r.games, lang, rank=r.rank,
                         name=plain(r.name), rating=rating_text(r.ordinal),
                         games=r.games, share=share_text(r.win_share))
@@ -236,6 +301,9 @@ class StatsCog(commands.Cog):
             you = t("st-board-you-none", lang)
         embed = discord.Embed(title=title, description="\n".join(lines)[:4000])
         embed.add_field(name=t("st-you", lang), value=you, inline=False)
+        embed.add_field(name=t("se-season", lang), inline=False,
+                        value=(t("se-all-time", lang) if season is None
+                               else self.season_text(season, lang)))
         embed.set_footer(text=t("st-page", lang, page=board.page + 1, pages=board.pages))
         files = []
         if board.rows:
@@ -248,14 +316,51 @@ class StatsCog(commands.Cog):
             embed.set_image(url="attachment://leaderboard.png")
         view = discord.ui.View(timeout=None)
         last = board.pages - 1
+        key = game if season is None else f"{game}.{season.number}"
         for label, target, tag, off in (("st-first", 0, "a", board.page == 0),
                                         ("st-prev", board.page - 1, "b", board.page == 0),
                                         ("st-next", board.page + 1, "c", board.page >= last),
                                         ("st-last", last, "d", board.page >= last)):
             view.add_item(discord.ui.Button(
                 label=t(label, lang), disabled=off, style=discord.ButtonStyle.secondary,
-                custom_id=f"{PREFIX}lb:{game}:{max(0, target)}:{tag}"))
+                custom_id=f"{PREFIX}lb:{key}:{max(0, target)}:{tag}"))
         return {"embed": embed, "view": view, "attachments": files}
+
+    # -- seasons ----------------------------------------------------------------------------
+    def _manager(self, interaction: Interaction) -> int:
+        """The server of a manager's command: refused for anyone without Manage Server (a
+        server may have opened the command to everyone in its settings)."""
+        guild_id = self._guild(interaction)
+        if not interaction.permissions.manage_guild:
+            raise Refusal("se-manager-only")
+        return guild_id
+
+    async def season_length(self, interaction: Interaction, length: str) -> None:
+        """/season length: how long this server's seasons last from now on."""
+        guild_id = self._manager(interaction)
+        if length not in SEASON_LENGTHS:  # a choice Discord checks; an old client's guess
+            raise Refusal("se-bad-length")
+        lang = lang_of(interaction.locale)
+        season = await self.records.set_season_length(guild_id, length)
+        key = "se-length-none" if season.ends is None else "se-length-set"
+        await interaction.response.send_message(
+            t(key, lang, length=t(f"cmd-season-{length}", lang), number=season.number,
+              end=self._when(season.ends or 0.0)), ephemeral=True)
+
+    async def season_end(self, interaction: Interaction) -> None:
+        """/season end: the running season ends now; its final table is shown, the next one
+        begins from everyone's ratings softly reset."""
+        guild_id = self._manager(interaction)
+        lang = lang_of(interaction.locale)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        ended, new = await self.records.end_season(guild_id)
+        podium = await self.records.leaderboard(guild_id, ALL_GAMES, 0, None, 3, ended.number)
+        places = ", ".join(t("se-podium-place", lang, rank=row.rank, name=plain(row.name))
+                           for row in podium.rows) or t("se-podium-empty", lang)
+        kwargs = await self.board_message(guild_id, ALL_GAMES, 0, interaction, ended)
+        kwargs["content"] = t("se-ended", lang, number=ended.number, podium=places,
+                              next=new.number)
+        await interaction.edit_original_response(**kwargs)
 
     # -- stats and history ------------------------------------------------------------------
     async def stats(self, interaction: Interaction, user: discord.User | None) -> None:
@@ -436,7 +541,14 @@ class StatsCog(commands.Cog):
         guild_id = self._guild(interaction)
         await interaction.response.defer()
         if verb == "lb":
-            kwargs = await self.board_message(guild_id, key, number, interaction)
+            game, _, which = key.partition(".")
+            season = None
+            if which:  # a season's board: its number, as the records keep it
+                seasons = await self.records.seasons(guild_id)
+                if not which.isdigit() or not 1 <= int(which) <= len(seasons):
+                    raise Refusal("unknown-component")
+                season = seasons[int(which) - 1]
+            kwargs = await self.board_message(guild_id, game, number, interaction, season)
         else:
             if not key.isdigit():
                 raise Refusal("unknown-component")

@@ -82,3 +82,23 @@ def rate(teams: Sequence[Sequence[Skill]], ranks: Sequence[int]) -> list[list[Sk
     given = [[MODEL.rating(mu=s.mu, sigma=s.sigma) for s in team] for team in teams]
     updated = MODEL.rate(given, ranks=[float(r) for r in ranks])
     return [[Skill(float(r.mu), float(r.sigma)) for r in team] for team in updated]
+
+
+#: a new season's soft reset (:func:`soft_reset`): how much of a rating's distance from the
+#: mean is kept, and how much uncertainty is added back
+SEASON_KEEP = 0.5
+SEASON_SIGMA_STEP = 1.0
+
+
+def soft_reset(skill: Skill) -> Skill:
+    """A rating carried into a new season, pulled toward the mean as the anchors do (Board
+    Game Arena's seasons drop everyone a league; lichess's arenas start over):
+
+        mu' = MU + SEASON_KEEP · (mu − MU)          (halfway back to the start, 25)
+        sigma' = min(sigma + SEASON_SIGMA_STEP, SIGMA)
+
+    The mean is the model's prior MU, where every new player starts: a season does not undo
+    what was learnt of a player, but a strong one has to show it again, and the added
+    uncertainty lets the new season's games move the rating faster. Sigma never grows past a
+    newcomer's."""
+    return Skill(MU + SEASON_KEEP * (skill.mu - MU), min(skill.sigma + SEASON_SIGMA_STEP, SIGMA))

@@ -14,6 +14,17 @@ Ratings live in the ``ratings`` table (current mu, sigma and ordinal per server,
 plus the same over all games under the key ``*``), updated as each game is recorded, so the
 leaderboard reads them instead of replaying history. Forgetting a person replays the history of
 the servers they played in without them.
+
+Seasons. Every server has numbered seasons (table ``seasons``); each recorded game belongs to
+the season running when it is recorded (``records.season``). Beside the all-time ``ratings``,
+which no season touches, ``season_ratings`` holds the same figures per season. A season ends
+by a manager's hand (:meth:`Records.end_season`) or by itself when its length (a calendar month
+or quarter, UTC; :func:`season_end`) is over: there is no task per server, the records look at
+the service's clock whenever a game is recorded or a season or board is read, and close every
+season whose end has passed first. The next season starts from each rating of the one before
+softly reset toward the mean (:func:`bot.storage.ratings.soft_reset`), counted as no game yet,
+so nobody is on its board before playing a rated game in it. An ended season's rows are never
+written again: they are its final table, and its podium.
 """
 
 from __future__ import annotations
@@ -23,12 +34,14 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.storage import ratings
 from bot.storage.db import SQLITE, Database, Plan, Step
 from bot.storage.db.sqlite import AsyncSqlite, ThreadSqlite
 from bot.storage.ratings import ALL_GAMES, Skill
+from bot.tables.clock import Clock, SystemClock
 from bot.tables.model import Refusal
 from games.core import Rules
 
@@ -41,6 +54,38 @@ log = logging.getLogger(__name__)
 WAL_TRIES, WAL_PAUSE = 20, 0.05
 #: the name a forgotten person's seat keeps in old records
 FORGOTTEN = "—"
+#: the lengths a manager may give a server's seasons: a calendar month or quarter (UTC), or
+#: none (a season then runs until a manager ends it)
+SEASON_LENGTHS = ("month", "quarter", "none")
+#: months per season of each length
+_MONTHS = {"month": 1, "quarter": 3}
+
+
+def season_end(instant: float, length: str) -> float | None:
+    """When a season of ``length`` running at ``instant`` ends by itself: the first instant of
+    the next calendar month, or of the next quarter (January, April, July, October), UTC,
+    strictly after ``instant``; None for ``none``."""
+    months = _MONTHS.get(length)
+    if months is None:
+        return None
+    at = datetime.fromtimestamp(instant, UTC)
+    index = at.year * 12 + at.month - 1  # months since year 0
+    index = (index // months + 1) * months
+    return datetime(index // 12, index % 12 + 1, 1, tzinfo=UTC).timestamp()
+
+
+@dataclass(frozen=True)
+class Season:
+    """One season of a server."""
+
+    number: int
+    #: its length when it ran (``SEASON_LENGTHS``)
+    length: str
+    started: float
+    #: when it ends by itself (None: only by hand)
+    ends: float | None
+    #: when it ended (None: the running season)
+    ended: float | None
 
 
 @dataclass(frozen=True)
@@ -72,6 +117,8 @@ class LeaderboardPage:
     total: int
     rows: list[BoardRow]
     mine: BoardRow | None
+    #: the season's number (None: the all-time board)
+    season: int | None = None
 
 
 @dataclass(frozen=True)
@@ -148,23 +195,27 @@ def _is_rated(seats: Sequence[dict[str, Any]], sides: Sequence[ratings.Side]) ->
 class Records:
     """Recording finished games, ratings, leaderboards, statistics, history and forgetting."""
 
-    def __init__(self, db: Database, rules_for: RulesLookup, owned: bool = True) -> None:
+    def __init__(self, db: Database, rules_for: RulesLookup, owned: bool = True,
+                 clock: Clock | None = None) -> None:
         self.db = db
         self.rules_for = rules_for
         self.owned = owned  # whether :meth:`close` closes ``db``
+        #: the service's clock, which seasons end by (the tests move a manual one)
+        self.clock: Clock = SystemClock() if clock is None else clock
 
     @classmethod
-    def open(cls, path: str, rules_for: RulesLookup) -> Records:
+    def open(cls, path: str, rules_for: RulesLookup, clock: Clock | None = None) -> Records:
         """A second connection to the (already migrated) SQLite database at ``path``."""
-        return cls(ThreadSqlite.open(path), rules_for)
+        return cls(ThreadSqlite.open(path), rules_for, clock=clock)
 
     @classmethod
-    def for_storage(cls, store: Storage, rules_for: RulesLookup) -> Records:
+    def for_storage(cls, store: Storage, rules_for: RulesLookup,
+                    clock: Clock | None = None) -> Records:
         """The records of the bot's database: on SQLite a second connection to its file (the
         records' reads run whole in a worker thread), on PostgreSQL the storage's own pool."""
         if isinstance(store.db, AsyncSqlite):
-            return cls.open(store.db.path, rules_for)
-        return cls(store.db, rules_for, owned=False)
+            return cls.open(store.db.path, rules_for, clock)
+        return cls(store.db, rules_for, owned=False, clock=clock)
 
     @property
     def lock(self) -> asyncio.Lock:
@@ -183,7 +234,7 @@ class Records:
         One write transaction: concurrent calls, from this process or another sharing the
         database, take turns, and only the first finds the table unrecorded.
         """
-        return await self.db.run(self._record(table_id), write=True)
+        return await self.db.run(self._record(table_id, self.clock.now()), write=True)
 
     async def catch_up(self) -> list[int]:
         """Record every stored result that has no record yet (after a crash); their ids."""
@@ -192,7 +243,7 @@ class Records:
             " WHERE g.table_id IS NULL ORDER BY r.finished, r.table_id")
         return [int(r[0]) for r in rows if await self.record(int(r[0]))]
 
-    def _record(self, table_id: int) -> Plan[bool]:
+    def _record(self, table_id: int, now: float) -> Plan[bool]:
         if (yield Step.one("SELECT 1 FROM records WHERE table_id=?", table_id)):
             return False
         found = yield Step.one(
@@ -216,11 +267,14 @@ class Records:
         sides = ratings.sides(places, teams, abandoned)
         rated = _is_rated(seats, sides)
         moves = (yield Step.one("SELECT COUNT(*) FROM actions WHERE table_id=?", table_id))[0]
+        # a season whose end has passed closes before the game counts: it is the next one's
+        season = yield from self._running(guild_id, now)
         yield Step.run(
             "INSERT INTO records (table_id, guild_id, game, options, seed, seats, places, scores,"
-            " rated, moves, started, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " rated, moves, started, finished, season)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             table_id, guild_id, game, options_text, seed, seats_text, json.dumps(places),
-            json.dumps(scores), int(rated), int(moves), created, finished)
+            json.dumps(scores), int(rated), int(moves), created, finished, season.number)
         people = []
         for index, side in enumerate(sides):
             for seat in side.seats:
@@ -237,16 +291,23 @@ class Records:
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", people)
         for key in (game, ALL_GAMES):
             yield from self._update_ratings(guild_id, key, people, rated)
+            yield from self._update_ratings(guild_id, key, people, rated, season.number)
         return True
 
     def _update_ratings(self, guild_id: int, game: str, people: list[tuple[Any, ...]],
-                        rated: bool) -> Plan[None]:
-        """Count the game for each person and, when rated, move their skills."""
+                        rated: bool, season: int | None = None) -> Plan[None]:
+        """Count the game for each person and, when rated, move their skills: all time, or in
+        a season (``season_ratings``, which a new season seeded with the soft reset)."""
         current: dict[int, Skill] = {}
         for person in people:
             user = person[4]
-            row = yield Step.one("SELECT mu, sigma FROM ratings WHERE guild_id=? AND game=? AND"
-                                 " user_id=?", guild_id, game, user)
+            if season is None:
+                row = yield Step.one("SELECT mu, sigma FROM ratings WHERE guild_id=? AND game=?"
+                                     " AND user_id=?", guild_id, game, user)
+            else:
+                row = yield Step.one("SELECT mu, sigma FROM season_ratings WHERE guild_id=? AND"
+                                     " season=? AND game=? AND user_id=?",
+                                     guild_id, season, game, user)
             current[user] = Skill() if row is None else Skill(row[0], row[1])
         new = dict(current)
         if rated:
@@ -262,6 +323,19 @@ class Records:
         for person in people:
             user, name, won = person[4], person[5], person[10]
             skill = new[user]
+            if season is not None:
+                yield Step.run(
+                    "INSERT INTO season_ratings (guild_id, season, game, user_id, name, mu,"
+                    " sigma, ordinal, rated, games, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)"
+                    " ON CONFLICT(guild_id, season, game, user_id) DO UPDATE SET"
+                    " name=excluded.name, mu=excluded.mu, sigma=excluded.sigma,"
+                    " ordinal=CASE WHEN excluded.rated > 0 THEN excluded.ordinal"
+                    " ELSE season_ratings.ordinal END,"
+                    " rated=season_ratings.rated + excluded.rated,"
+                    " games=season_ratings.games + 1, wins=season_ratings.wins + excluded.wins",
+                    guild_id, season, game, user, name, skill.mu, skill.sigma,
+                    skill.ordinal if rated else None, int(rated), won)
+                continue
             yield Step.run(
                 "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, rated,"
                 " games, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)"
@@ -274,36 +348,118 @@ class Records:
                 guild_id, game, user, name, skill.mu, skill.sigma,
                 skill.ordinal if rated else None, int(rated), won)
 
+    # -- seasons ----------------------------------------------------------------------------
+    async def season(self, guild_id: int) -> Season:
+        """The server's running season (its first begins now when it has none), after closing
+        any whose end has passed on the clock."""
+        return await self.db.run(self._running(guild_id, self.clock.now()), write=True)
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        """Every season of a server, the first first, the running one last (ends past closed)."""
+        await self.season(guild_id)
+        rows = await self.db.all(
+            "SELECT number, length, started, ends, ended FROM seasons WHERE guild_id=?"
+            " ORDER BY number", guild_id)
+        return [_season(r) for r in rows]
+
+    async def set_season_length(self, guild_id: int, length: str) -> Season:
+        """Give the server's seasons a length (``SEASON_LENGTHS``): the running season now ends
+        at the next month's or quarter's start (or runs until ended by hand), and so does each
+        season after it. The running season, as it now is."""
+        if length not in SEASON_LENGTHS:
+            raise ValueError(f"a season's length is one of {SEASON_LENGTHS}, not {length!r}")
+        return await self.db.run(self._set_length(guild_id, length, self.clock.now()),
+                                 write=True)
+
+    def _set_length(self, guild_id: int, length: str, now: float) -> Plan[Season]:
+        season = yield from self._running(guild_id, now)
+        ends = season_end(now, length)
+        yield Step.run("UPDATE seasons SET length=?, ends=? WHERE guild_id=? AND number=?",
+                       length, ends, guild_id, season.number)
+        return Season(season.number, length, season.started, ends, None)
+
+    async def end_season(self, guild_id: int) -> tuple[Season, Season]:
+        """A manager ends the running season now: the ended one and the one that begins."""
+        return await self.db.run(self._end_by_hand(guild_id, self.clock.now()), write=True)
+
+    def _end_by_hand(self, guild_id: int, now: float) -> Plan[tuple[Season, Season]]:
+        season = yield from self._running(guild_id, now)
+        new = yield from self._next(guild_id, season, now, now)
+        return Season(season.number, season.length, season.started, season.ends, now), new
+
+    def _running(self, guild_id: int, now: float) -> Plan[Season]:
+        """The running season, closing every one whose end is at or before ``now`` (in a write
+        transaction)."""
+        row = yield Step.one("SELECT number, length, started, ends, ended FROM seasons"
+                             " WHERE guild_id=? AND ended IS NULL", guild_id)
+        if row is None:
+            last = yield Step.one("SELECT MAX(number), MAX(ended) FROM seasons WHERE guild_id=?",
+                                  guild_id)
+            number = 1 if last is None or last[0] is None else int(last[0]) + 1
+            yield Step.run("INSERT INTO seasons (guild_id, number, length, started, ends, ended)"
+                           " VALUES (?, ?, 'none', ?, NULL, NULL)", guild_id, number, now)
+            return Season(number, "none", now, None, None)
+        season = _season(row)
+        while season.ends is not None and season.ends <= now:
+            # it ended at its end, not when it was noticed; the next ends at the first end of
+            # its length after now, so a long silence leaves no empty seasons behind
+            season = yield from self._next(guild_id, season, season.ends, now)
+        return season
+
+    def _next(self, guild_id: int, season: Season, at: float, now: float) -> Plan[Season]:
+        """End ``season`` at ``at`` and start the next, of the same length, from its ratings
+        softly reset (:func:`bot.storage.ratings.soft_reset`), each counted as no game yet."""
+        yield Step.run("UPDATE seasons SET ended=? WHERE guild_id=? AND number=?",
+                       at, guild_id, season.number)
+        new = Season(season.number + 1, season.length, at, season_end(now, season.length), None)
+        yield Step.run("INSERT INTO seasons (guild_id, number, length, started, ends, ended)"
+                       " VALUES (?, ?, ?, ?, ?, NULL)",
+                       guild_id, new.number, new.length, new.started, new.ends)
+        seeds = []
+        for game, user, name, mu, sigma in (yield Step.all(
+                "SELECT game, user_id, name, mu, sigma FROM season_ratings WHERE guild_id=? AND"
+                " season=?", guild_id, season.number)):
+            skill = ratings.soft_reset(Skill(float(mu), float(sigma)))
+            seeds.append((guild_id, new.number, game, user, name, skill.mu, skill.sigma))
+        yield Step.many(
+            "INSERT INTO season_ratings (guild_id, season, game, user_id, name, mu, sigma,"
+            " ordinal, rated, games, wins) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 0, 0, 0)", seeds)
+        return new
+
     # -- reading ----------------------------------------------------------------------------
     async def leaderboard(self, guild_id: int, game: str = ALL_GAMES, page: int = 0,
-                          user_id: int | None = None, per_page: int = 10) -> LeaderboardPage:
-        """A page of the server's rated players by ordinal, with the caller's own line."""
-        return await self.db.run(self._leaderboard(guild_id, game, page, user_id, per_page))
+                          user_id: int | None = None, per_page: int = 10,
+                          season: int | None = None) -> LeaderboardPage:
+        """A page of the server's rated players by ordinal, with the caller's own line: all
+        time, or in one season (an ended season's is its final table)."""
+        return await self.db.run(self._leaderboard(_Board(guild_id, game, season), page,
+                                                   user_id, per_page))
 
-    def _leaderboard(self, guild_id: int, game: str, page: int, user_id: int | None,
+    def _leaderboard(self, board: _Board, page: int, user_id: int | None,
                      per_page: int) -> Plan[LeaderboardPage]:
+        table, where, keys = board.table, board.where, board.keys
         total = int((yield Step.one(
-            "SELECT COUNT(*) FROM ratings WHERE guild_id=? AND game=? AND ordinal IS NOT NULL",
-            guild_id, game))[0])
+            f"SELECT COUNT(*) FROM {table} WHERE {where} AND ordinal IS NOT NULL",
+            *keys))[0])
         pages = max(1, -(-total // per_page))
         page = min(max(0, page), pages - 1)
         # the page is found in the board index alone (skipping rows costs no table reads)
         found = yield Step.all(
-            "SELECT user_id, name, ordinal, mu, sigma, games, wins FROM ratings"
-            " WHERE rowid IN (SELECT rowid FROM ratings WHERE guild_id=? AND game=?"
+            f"SELECT user_id, name, ordinal, mu, sigma, games, wins FROM {table}"
+            f" WHERE rowid IN (SELECT rowid FROM {table} WHERE {where}"
             " AND ordinal IS NOT NULL ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?)"
             " ORDER BY ordinal DESC, user_id",
-            guild_id, game, per_page, page * per_page,
+            *keys, per_page, page * per_page,
             # PostgreSQL has no rowid: the page's keys come from the same index
-            pg="SELECT user_id, name, ordinal, mu, sigma, games, wins FROM ratings"
-               " WHERE (guild_id, game, user_id) IN (SELECT guild_id, game, user_id FROM ratings"
-               " WHERE guild_id=? AND game=? AND ordinal IS NOT NULL"
+            pg=f"SELECT user_id, name, ordinal, mu, sigma, games, wins FROM {table}"
+               f" WHERE ({board.columns}, user_id) IN (SELECT {board.columns}, user_id"
+               f" FROM {table} WHERE {where} AND ordinal IS NOT NULL"
                " ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?)"
                " ORDER BY ordinal DESC, user_id")
         rows: list[BoardRow] = []
         for i, (user, name, ordinal, mu, sigma, games, wins) in enumerate(found):
             if not rows:
-                rank = yield from self._rank(guild_id, game, ordinal)
+                rank = yield from self._rank(board, ordinal)
             elif rows[-1].ordinal == ordinal:  # ties share a rank
                 rank = rows[-1].rank
             else:  # below a lower ordinal: exactly the rows before it are ahead
@@ -312,17 +468,17 @@ class Records:
         mine = None
         if user_id is not None:
             row = yield Step.one(
-                "SELECT name, ordinal, mu, sigma, games, wins FROM ratings WHERE guild_id=?"
-                " AND game=? AND user_id=? AND ordinal IS NOT NULL", guild_id, game, user_id)
+                f"SELECT name, ordinal, mu, sigma, games, wins FROM {table} WHERE {where}"
+                " AND user_id=? AND ordinal IS NOT NULL", *keys, user_id)
             if row is not None:
-                mine = BoardRow((yield from self._rank(guild_id, game, row[1])), user_id, *row)
-        return LeaderboardPage(game, page, pages, total, rows, mine)
+                mine = BoardRow((yield from self._rank(board, row[1])), user_id, *row)
+        return LeaderboardPage(board.game, page, pages, total, rows, mine, board.season)
 
-    def _rank(self, guild_id: int, game: str, ordinal: float) -> Plan[int]:
+    def _rank(self, board: _Board, ordinal: float) -> Plan[int]:
         """1 + how many rated players are strictly above ``ordinal`` (ties share a rank)."""
         row = yield Step.one(
-            "SELECT COUNT(*) FROM ratings WHERE guild_id=? AND game=? AND ordinal > ?",
-            guild_id, game, ordinal)
+            f"SELECT COUNT(*) FROM {board.table} WHERE {board.where} AND ordinal > ?",
+            *board.keys, ordinal)
         return 1 + int(row[0])
 
     async def skill(self, guild_id: int, game: str, user_id: int) -> Skill | None:
@@ -414,7 +570,9 @@ class Records:
                 " UNION SELECT DISTINCT guild_id FROM ratings WHERE user_id=?", user_id, user_id)]
             seen = await self.db.run(self._history_size(guilds))
             fresh = {g: await self.replay_ratings(g, without=user_id) for g in guilds}
-            removed = await self.db.run(self._forget(user_id, seen, fresh), write=True)
+            seasons = {g: await self.replay_seasons(g, without=user_id) for g in guilds}
+            removed = await self.db.run(self._forget(user_id, seen, fresh, seasons),
+                                        write=True)
             if removed is not None:
                 await self._empty_log()
                 return removed
@@ -433,18 +591,21 @@ class Records:
         log.warning("forget-me: the write-ahead log could not be emptied yet; SQLite empties "
                     "it at its next full checkpoint")
 
-    def _history_size(self, guilds: list[int]) -> Plan[list[tuple[int, int]]]:
-        """How many records and seats each server has (any change means a replay is stale)."""
+    def _history_size(self, guilds: list[int]) -> Plan[list[tuple[int, int, int]]]:
+        """How many records, seats and seasons each server has (any change means a replay is
+        stale)."""
         sizes = []
         for guild_id in guilds:
             games = yield Step.one("SELECT COUNT(*) FROM records WHERE guild_id=?", guild_id)
             seats = yield Step.one("SELECT COUNT(*) FROM record_seats WHERE guild_id=?",
                                    guild_id)
-            sizes.append((int(games[0]), int(seats[0])))
+            seasons = yield Step.one("SELECT COUNT(*) FROM seasons WHERE guild_id=?", guild_id)
+            sizes.append((int(games[0]), int(seats[0]), int(seasons[0])))
         return sizes
 
-    def _forget(self, user_id: int, seen: list[tuple[int, int]],
-                fresh: dict[int, list[tuple[Any, ...]]]) -> Plan[int | None]:
+    def _forget(self, user_id: int, seen: list[tuple[int, int, int]],
+                fresh: dict[int, list[tuple[Any, ...]]],
+                seasons: dict[int, list[tuple[Any, ...]]]) -> Plan[int | None]:
         if (yield from self._history_size(list(fresh))) != seen:
             return None  # the replay is stale: start over
         named = f"%{int(user_id)}%"  # a first sieve: the seats' JSON is read to be sure
@@ -468,12 +629,53 @@ class Records:
             yield Step.many(
                 "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal,"
                 " rated, games, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        for guild_id, rows in seasons.items():
+            yield Step.run("DELETE FROM season_ratings WHERE guild_id=?", guild_id)
+            yield Step.many(
+                "INSERT INTO season_ratings (guild_id, season, game, user_id, name, mu, sigma,"
+                " ordinal, rated, games, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         return int(removed)
 
     async def replay_ratings(self, guild_id: int, without: int | None = None
                              ) -> list[tuple[Any, ...]]:
         """Every ratings row of a server replayed from its records (leaving out one person)."""
         return await self.db.run(self._replay(guild_id, without))
+
+    async def replay_seasons(self, guild_id: int, without: int | None = None
+                             ) -> list[tuple[Any, ...]]:
+        """Every ``season_ratings`` row of a server replayed from its records season by season,
+        each season starting from the one before softly reset (leaving out one person)."""
+        return await self.db.run(self._replay_seasons(guild_id, without))
+
+    def _replay_seasons(self, guild_id: int, without: int | None
+                        ) -> Plan[list[tuple[Any, ...]]]:
+        seats: dict[int, list[tuple[int, str, int, int, int]]] = {}
+        for table_id, user, name, side, rank, won in (yield Step.all(
+                "SELECT table_id, user_id, name, side, rank, won FROM record_seats"
+                " WHERE guild_id=? ORDER BY table_id, seat", guild_id)):
+            if user != without:
+                seats.setdefault(table_id, []).append((user, name, side, rank, won))
+        games: dict[int, list[tuple[int, str, bool]]] = {}
+        for table_id, game, rated, season in (yield Step.all(
+                "SELECT table_id, game, rated, season FROM records WHERE guild_id=?"
+                " ORDER BY finished, table_id", guild_id)):
+            games.setdefault(int(season), []).append((int(table_id), str(game), bool(rated)))
+        skills: dict[tuple[str, int], Skill] = {}
+        counts: dict[tuple[str, int], list[Any]] = {}
+        rows: list[tuple[Any, ...]] = []
+        for (number,) in (yield Step.all(
+                "SELECT number FROM seasons WHERE guild_id=? ORDER BY number", guild_id)):
+            if rows:  # a new season: every rating of the last, softly reset, no game yet
+                skills = {k: ratings.soft_reset(skills.get(k, Skill())) for k in counts}
+                counts = {k: [c[0], 0, 0, 0] for k, c in counts.items()}
+            for table_id, game, rated in games.get(int(number), []):
+                _play(skills, counts, game, rated, seats.get(table_id, []))
+            for (key, user), (name, rated_games, played, wins) in counts.items():
+                skill = skills.get((key, user), Skill())
+                rows.append((guild_id, int(number), key, user, name, skill.mu, skill.sigma,
+                             skill.ordinal if rated_games else None, rated_games, played,
+                             wins))
+        return rows
 
     def _replay(self, guild_id: int, without: int | None) -> Plan[list[tuple[Any, ...]]]:
         seats: dict[int, list[tuple[int, str, int, int, int]]] = {}
@@ -487,29 +689,69 @@ class Records:
         for table_id, game, rated in (yield Step.all(
                 "SELECT table_id, game, rated FROM records WHERE guild_id=?"
                 " ORDER BY finished, table_id", guild_id)):
-            people = seats.get(table_id, [])
-            for key in (game, ALL_GAMES):
-                by_side: dict[int, list[tuple[int, str, int, int, int]]] = {}
-                for person in people:
-                    by_side.setdefault(person[2], []).append(person)
-                rate_it = bool(rated) and len(by_side) >= 2
-                if rate_it:
-                    order = sorted(by_side)
-                    updated = ratings.rate(
-                        [[skills.get((key, p[0]), Skill()) for p in by_side[s]] for s in order],
-                        [by_side[s][0][3] for s in order])
-                    for side, new in zip(order, updated, strict=True):
-                        for person, skill in zip(by_side[side], new, strict=True):
-                            skills[(key, person[0])] = skill
-                for user, name, _side, _rank, won in people:
-                    count = counts.setdefault((key, user), [name, 0, 0, 0])
-                    count[0] = name
-                    count[1] += int(rate_it)
-                    count[2] += 1
-                    count[3] += won
+            _play(skills, counts, str(game), bool(rated), seats.get(table_id, []))
         rows = []
         for (key, user), (name, rated_games, games, wins) in counts.items():
             skill = skills.get((key, user), Skill())
             rows.append((guild_id, key, user, name, skill.mu, skill.sigma,
                          skill.ordinal if rated_games else None, rated_games, games, wins))
         return rows
+
+
+@dataclass(frozen=True)
+class _Board:
+    """Which board a leaderboard reads: the all-time ``ratings`` or a season's rows."""
+
+    guild_id: int
+    game: str
+    season: int | None
+
+    @property
+    def table(self) -> str:
+        return "ratings" if self.season is None else "season_ratings"
+
+    @property
+    def columns(self) -> str:
+        """The key columns before ``user_id`` (in the board index's order)."""
+        return "guild_id, game" if self.season is None else "guild_id, season, game"
+
+    @property
+    def where(self) -> str:
+        return " AND ".join(f"{c}=?" for c in self.columns.split(", "))
+
+    @property
+    def keys(self) -> tuple[Any, ...]:
+        if self.season is None:
+            return (self.guild_id, self.game)
+        return (self.guild_id, self.season, self.game)
+
+
+def _season(row: Sequence[Any]) -> Season:
+    return Season(int(row[0]), str(row[1]), float(row[2]),
+                  None if row[3] is None else float(row[3]),
+                  None if row[4] is None else float(row[4]))
+
+
+def _play(skills: dict[tuple[str, int], Skill], counts: dict[tuple[str, int], list[Any]],
+          game: str, rated: bool, people: list[tuple[int, str, int, int, int]]) -> None:
+    """One recorded game replayed into ``skills`` and ``counts`` (name, rated, games, wins per
+    (game key, person)), as :meth:`Records.record` counted it."""
+    for key in (game, ALL_GAMES):
+        by_side: dict[int, list[tuple[int, str, int, int, int]]] = {}
+        for person in people:
+            by_side.setdefault(person[2], []).append(person)
+        rate_it = rated and len(by_side) >= 2
+        if rate_it:
+            order = sorted(by_side)
+            updated = ratings.rate(
+                [[skills.get((key, p[0]), Skill()) for p in by_side[s]] for s in order],
+                [by_side[s][0][3] for s in order])
+            for side, new in zip(order, updated, strict=True):
+                for person, skill in zip(by_side[side], new, strict=True):
+                    skills[(key, person[0])] = skill
+        for user, name, _side, _rank, won in people:
+            count = counts.setdefault((key, user), [name, 0, 0, 0])
+            count[0] = name
+            count[1] += int(rate_it)
+            count[2] += 1
+            count[3] += won

@@ -186,6 +186,44 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE tables ADD COLUMN deadline_version INTEGER;
     """,
+    # 13: seasons (bot.storage.records): a server's numbered seasons (ended NULL: the running
+    # one; ends: when it ends by itself, NULL: by hand only), each game's season, and ratings
+    # per season beside the all-time ``ratings``, which stay as they were. A server's history
+    # from before seasons is its season 1, still running: its records and its ratings as they
+    # stand are season 1's
+    """
+    CREATE TABLE seasons (
+        guild_id INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        length TEXT NOT NULL,
+        started REAL NOT NULL,
+        ends REAL,
+        ended REAL,
+        PRIMARY KEY (guild_id, number)
+    );
+    CREATE TABLE season_ratings (
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        ordinal REAL,
+        rated INTEGER NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, season, game, user_id)
+    );
+    CREATE INDEX season_board ON season_ratings(guild_id, season, game, ordinal DESC, user_id);
+    ALTER TABLE records ADD COLUMN season INTEGER NOT NULL DEFAULT 1;
+    INSERT INTO seasons (guild_id, number, length, started, ends, ended)
+        SELECT guild_id, 1, 'none', MIN(started), NULL, NULL FROM records GROUP BY guild_id;
+    INSERT INTO season_ratings (guild_id, season, game, user_id, name, mu, sigma, ordinal,
+                                rated, games, wins)
+        SELECT guild_id, 1, game, user_id, name, mu, sigma, ordinal, rated, games, wins
+        FROM ratings;
+    """,
 )
 
 #: the ``bot_state`` name of the last instant the bot was known alive (epoch seconds on the
