@@ -172,6 +172,8 @@ NEEDED = {
     "Send Messages": "send_messages",
     "Embed Links": "embed_links",
     "Attach Files": "attach_files",
+    "Create Public Threads": "create_public_threads",
+    "Send Messages in Threads": "send_messages_in_threads",
 }
 
 
@@ -182,7 +184,7 @@ def test_the_invite_link_asks_for_exactly_the_listed_permissions() -> None:
     query = dict(part.split("=", 1) for part in link.group(0).split("?", 1)[1].split("&"))
     assert query["scope"].replace("%20", "+").split("+") == ["bot", "applications.commands"]
     expected = discord.Permissions(**dict.fromkeys(NEEDED.values(), True))
-    assert int(query["permissions"]) == expected.value == 52224
+    assert int(query["permissions"]) == expected.value == 309237697536
     for name in NEEDED:
         assert f"**{name}**" in guide, name
 
