@@ -53,7 +53,7 @@ from bot.tables.finish import Results
 from bot.tables.hints import Hint, Hints
 from bot.tables.limits import Limits
 from bot.tables.lobby import Lobby
-from bot.tables.model import PLAYING, Refusal, RulesLookup, Table
+from bot.tables.model import PLAYING, RulesLookup, Table
 from bot.tables.position import Position, position_of
 from bot.tables.registry import Registry
 from bot.tables.review import Reviewer
@@ -266,13 +266,7 @@ class TableManager:
 
     async def open_tables(self) -> tuple[Position, ...]:
         """Every open table's public position, by table id (each taken under its lock)."""
-        registry = self._registry
-        found = []
-        for table_id in sorted(registry.tables):
-            table = registry.tables.get(table_id)
-            if table is not None:  # (closed while an earlier one's lock was waited for)
-                found.append(await registry.snapshot(table))
-        return tuple(found)
+        return await self._registry.publics(sorted(self._registry.tables))
 
     async def table_in(self, channel_id: int) -> Position | None:
         """The public position of a channel's first open table (the oldest); None when it
@@ -283,20 +277,16 @@ class TableManager:
     async def tables_in(self, channel_id: int) -> tuple[Position, ...]:
         """The public positions of a channel's open tables (those playing in its threads
         too), by table id."""
-        found = []
-        for table in self._registry.in_channel_all(channel_id):
-            found.append(await self._registry.snapshot(table))
-        return tuple(found)
+        return await self._registry.publics(t.id for t in self._registry.in_channel_all(channel_id))
 
     async def table_of_thread(self, thread_id: int) -> Position | None:
         """The public position of the open table playing in that thread, or None: an
         Activity launched inside a table's thread (whose channel is the thread) shows it.
         A look through the open tables: asked when a page lists its channel's tables, not
         on every move."""
-        for table in list(self._registry.tables.values()):
-            if table.thread_id == thread_id:
-                return await self._registry.snapshot(table)
-        return None
+        found = await self._registry.publics(
+            t.id for t in list(self._registry.tables.values()) if t.thread_id == thread_id)
+        return found[0] if found else None
 
     async def tables_of(self, user_id: int, guild_id: int | None) -> tuple[Position, ...]:
         """The open tables where a person holds a seat (in that server, or in any: None),
@@ -344,23 +334,10 @@ class TableManager:
 
     async def at(self, table_id: int, guild_id: int | None, channel_id: int | None,
                  user_id: int | None = None) -> Position:
-        """The open table a request names, when the request comes from where the table is:
-        its server and its channel or thread. A request from no server (a hand sent by direct
-        message)
-        has no place to compare; its person's seat is checked instead, by the caller.
-
-        Every permission a front end passes on (a server manager's, a host's) is its
-        server's: without this check, one server's manager could cancel another server's
-        table by naming its id. A foreign request is refused (``foreign-table``) and logged.
-        """
-        table = self._registry.get(table_id)
-        if guild_id is not None and (
-                table.guild_id != guild_id
-                or channel_id not in (table.channel_id, table.thread_id)):
-            log.warning("a request from server %s, channel %s named table %s of server %s, "
-                        "channel %s (thread %s): refused", guild_id, channel_id, table_id,
-                        table.guild_id, table.channel_id, table.thread_id)
-            raise Refusal("foreign-table")
+        """The open table a request names, when the request comes from where the table is
+        (:meth:`bot.tables.registry.Registry.requested`: its server and its channel or
+        thread; else Refusal 'foreign-table'), seen from ``user_id``'s seat if given."""
+        table = self._registry.requested(table_id, guild_id, channel_id)
         # taken without waiting for the table's lock: a click is never held up behind a move
         # being stored (which only becomes the table's state once stored: nothing unstored
         # shows); the call the click then makes takes the lock once

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any, TypeVar
 
 from bot import logs
@@ -55,6 +55,35 @@ class Registry:
     def in_channel(self, channel_id: int) -> Table | None:
         """A channel's first open table (the oldest), if any."""
         return next(iter(self.by_channel.get(channel_id, {}).values()), None)
+
+    def requested(self, table_id: int, guild_id: int | None, channel_id: int | None) -> Table:
+        """The open table a request names, when the request comes from where the table is:
+        its server and its channel or thread. A request from no server (a hand sent by direct
+        message) has no place to compare; its person's seat is checked instead, by the caller.
+
+        Every permission a front end passes on (a server manager's, a host's) is its
+        server's: without this check, one server's manager could cancel another server's
+        table by naming its id. A foreign request is refused (``foreign-table``) and logged.
+        """
+        table = self.get(table_id)
+        if guild_id is not None and (
+                table.guild_id != guild_id
+                or channel_id not in (table.channel_id, table.thread_id)):
+            log.warning("a request from server %s, channel %s named table %s of server %s, "
+                        "channel %s (thread %s): refused", guild_id, channel_id, table_id,
+                        table.guild_id, table.channel_id, table.thread_id)
+            raise Refusal("foreign-table")
+        return table
+
+    async def publics(self, table_ids: Iterable[int]) -> tuple[Position, ...]:
+        """The public positions of those of the tables still open, in the order given (each
+        taken under its lock)."""
+        found = []
+        for table_id in list(table_ids):
+            table = self.tables.get(table_id)
+            if table is not None:  # (closed while an earlier one's lock was waited for)
+                found.append(await self.snapshot(table))
+        return tuple(found)
 
     def in_channel_all(self, channel_id: int) -> list[Table]:
         """Every open table of a channel (those playing in its threads too), by id."""
