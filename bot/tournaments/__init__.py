@@ -1,5 +1,6 @@
 """Tournaments and seasons, pure: seating the rounds (Swiss for any seat count, elimination),
-standings with named tie-breaks, duplicate rounds and the season's soft reset.
+standings with named tie-breaks and duplicate rounds. (A season's soft reset is the ratings'
+own: :func:`bot.storage.ratings.soft_reset`.)
 
 No I/O, no asyncio, no Discord: the storage, the runner and the commands are built on these
 values and functions. Each module's docstring states its decisions.
@@ -24,7 +25,6 @@ from bot.tournaments.pairing import (
     swiss_round,
     table_counts,
 )
-from bot.tournaments.season import new_season, soft_reset
 from bot.tournaments.standings import TIE_BREAKS, Standing, place_points, round_gains, standings
 
 __all__ = [
@@ -43,13 +43,11 @@ __all__ = [
     "elimination_plan",
     "elimination_round",
     "matchpoints",
-    "new_season",
     "place_points",
     "round_gains",
     "round_matchpoints",
     "seat_keys",
     "shared_deals",
-    "soft_reset",
     "standings",
     "swiss_round",
     "table_counts",
