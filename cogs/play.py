@@ -244,6 +244,7 @@ class PlayCog(commands.Cog, name=COG):
             self.bot.tree.remove_command(command.name)
         self.manager.unsubscribe(self.on_update)
         self.manager.unsubscribe(self.reminders.on_event)
+        self.manager.unsubscribe_person(self.reminders.on_person)
         with contextlib.suppress(ValueError):
             self.bot.before_disconnect.remove(self.messages.settle_messages)
         await self.panels.close()

@@ -442,6 +442,11 @@ class TableManager:
         ``AwayEnded``. Called with no table lock held; a failure is logged."""
         self._time.person_subscribers.append(subscriber)
 
+    def unsubscribe_person(self, subscriber: PersonSubscriber) -> None:
+        """Stop receiving person-level news (no error when not subscribed)."""
+        with contextlib.suppress(ValueError):
+            self._time.person_subscribers.remove(subscriber)
+
     @property
     def default_level(self) -> str:
         """The level a new table's computer players start at: the bot's (``best`` is the

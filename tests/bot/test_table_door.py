@@ -23,7 +23,7 @@ CALLS = ("open", "join", "leave", "add_computer", "remove_computer", "set_option
          "open_tables", "table_in", "tables_in", "is_open", "is_seated", "status", "at",
          "subscribe", "unsubscribe", "resume", "close", "live", "live_in", "set_thread",
          "tables_of", "limits", "set_limits", "set_on_deadline", "set_away", "end_away",
-         "refresh_person", "subscribe_person", "table_of_thread")
+         "refresh_person", "subscribe_person", "unsubscribe_person", "table_of_thread")
 
 
 def test_every_call_is_a_real_method_with_a_docstring(manager: Manager) -> None:
