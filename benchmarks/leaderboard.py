@@ -34,7 +34,7 @@ from bot.storage.db import is_postgres
 from bot.storage.ratings import ALL_GAMES
 from bot.storage.records import Records
 from bot.storage.store import Storage
-from cogs.stats import board_png
+from cogs.leaderboards import board_png
 
 GUILD = 1
 HEADERS = ("#", "Player", "Rating", "Games", "Won")

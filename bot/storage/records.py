@@ -15,16 +15,8 @@ plus the same over all games under the key ``*``), updated as each game is recor
 leaderboard reads them instead of replaying history. Forgetting a person replays the history of
 the servers they played in without them.
 
-Seasons. Every server has numbered seasons (table ``seasons``); each recorded game belongs to
-the season running when it is recorded (``records.season``). Beside the all-time ``ratings``,
-which no season touches, ``season_ratings`` holds the same figures per season. A season ends
-by a manager's hand (:meth:`Records.end_season`) or by itself when its length (a calendar month
-or quarter, UTC; :func:`season_end`) is over: there is no task per server, the records look at
-the service's clock whenever a game is recorded or a season or board is read, and close every
-season whose end has passed first. The next season starts from each rating of the one before
-softly reset toward the mean (:func:`bot.storage.ratings.soft_reset`), counted as no game yet,
-so nobody is on its board before playing a rated game in it. An ended season's rows are never
-written again: they are its final table, and its podium.
+Seasons are a part of their own (:class:`bot.storage.seasons.Seasons`), composed here: each
+recorded game belongs to the season running when it is recorded, and is rated in it too.
 """
 
 from __future__ import annotations
@@ -34,13 +26,13 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.storage import ratings
 from bot.storage.db import SQLITE, Database, Plan, Step
 from bot.storage.db.sqlite import AsyncSqlite, ThreadSqlite
 from bot.storage.ratings import ALL_GAMES, Skill
+from bot.storage.seasons import Seasons, replay_game, replay_seats
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.model import Refusal
 from games.core import Rules
@@ -54,38 +46,6 @@ log = logging.getLogger(__name__)
 WAL_TRIES, WAL_PAUSE = 20, 0.05
 #: the name a forgotten person's seat keeps in old records
 FORGOTTEN = "—"
-#: the lengths a manager may give a server's seasons: a calendar month or quarter (UTC), or
-#: none (a season then runs until a manager ends it)
-SEASON_LENGTHS = ("month", "quarter", "none")
-#: months per season of each length
-_MONTHS = {"month": 1, "quarter": 3}
-
-
-def season_end(instant: float, length: str) -> float | None:
-    """When a season of ``length`` running at ``instant`` ends by itself: the first instant of
-    the next calendar month, or of the next quarter (January, April, July, October), UTC,
-    strictly after ``instant``; None for ``none``."""
-    months = _MONTHS.get(length)
-    if months is None:
-        return None
-    at = datetime.fromtimestamp(instant, UTC)
-    index = at.year * 12 + at.month - 1  # months since year 0
-    index = (index // months + 1) * months
-    return datetime(index // 12, index % 12 + 1, 1, tzinfo=UTC).timestamp()
-
-
-@dataclass(frozen=True)
-class Season:
-    """One season of a server."""
-
-    number: int
-    #: its length when it ran (``SEASON_LENGTHS``)
-    length: str
-    started: float
-    #: when it ends by itself (None: only by hand)
-    ends: float | None
-    #: when it ended (None: the running season)
-    ended: float | None
 
 
 @dataclass(frozen=True)
@@ -200,8 +160,8 @@ class Records:
         self.db = db
         self.rules_for = rules_for
         self.owned = owned  # whether :meth:`close` closes ``db``
-        #: the service's clock, which seasons end by (the tests move a manual one)
-        self.clock: Clock = SystemClock() if clock is None else clock
+        #: the server's seasons, on the same database and clock
+        self.seasons = Seasons(db, SystemClock() if clock is None else clock)
 
     @classmethod
     def open(cls, path: str, rules_for: RulesLookup, clock: Clock | None = None) -> Records:
@@ -216,6 +176,16 @@ class Records:
         if isinstance(store.db, AsyncSqlite):
             return cls.open(store.db.path, rules_for, clock)
         return cls(store.db, rules_for, owned=False, clock=clock)
+
+    @property
+    def clock(self) -> Clock:
+        """The service's clock, which seasons end by: the seasons' own, so one clock set here
+        (the tests move a manual one) is the one both read."""
+        return self.seasons.clock
+
+    @clock.setter
+    def clock(self, clock: Clock) -> None:
+        self.seasons.clock = clock
 
     @property
     def lock(self) -> asyncio.Lock:
@@ -268,7 +238,7 @@ class Records:
         rated = _is_rated(seats, sides)
         moves = (yield Step.one("SELECT COUNT(*) FROM actions WHERE table_id=?", table_id))[0]
         # a season whose end has passed closes before the game counts: it is the next one's
-        season = yield from self._running(guild_id, now)
+        season = yield from self.seasons.running_at(guild_id, now)
         yield Step.run(
             "INSERT INTO records (table_id, guild_id, game, options, seed, seats, places, scores,"
             " rated, moves, started, finished, season)"
@@ -347,84 +317,6 @@ class Records:
                 " wins=ratings.wins + excluded.wins",
                 guild_id, game, user, name, skill.mu, skill.sigma,
                 skill.ordinal if rated else None, int(rated), won)
-
-    # -- seasons ----------------------------------------------------------------------------
-    async def season(self, guild_id: int) -> Season:
-        """The server's running season (its first begins now when it has none), after closing
-        any whose end has passed on the clock."""
-        return await self.db.run(self._running(guild_id, self.clock.now()), write=True)
-
-    async def seasons(self, guild_id: int) -> list[Season]:
-        """Every season of a server, the first first, the running one last (ends past closed)."""
-        await self.season(guild_id)
-        rows = await self.db.all(
-            "SELECT number, length, started, ends, ended FROM seasons WHERE guild_id=?"
-            " ORDER BY number", guild_id)
-        return [_season(r) for r in rows]
-
-    async def set_season_length(self, guild_id: int, length: str) -> Season:
-        """Give the server's seasons a length (``SEASON_LENGTHS``): the running season now ends
-        at the next month's or quarter's start (or runs until ended by hand), and so does each
-        season after it. The running season, as it now is."""
-        if length not in SEASON_LENGTHS:
-            raise ValueError(f"a season's length is one of {SEASON_LENGTHS}, not {length!r}")
-        return await self.db.run(self._set_length(guild_id, length, self.clock.now()),
-                                 write=True)
-
-    def _set_length(self, guild_id: int, length: str, now: float) -> Plan[Season]:
-        season = yield from self._running(guild_id, now)
-        ends = season_end(now, length)
-        yield Step.run("UPDATE seasons SET length=?, ends=? WHERE guild_id=? AND number=?",
-                       length, ends, guild_id, season.number)
-        return Season(season.number, length, season.started, ends, None)
-
-    async def end_season(self, guild_id: int) -> tuple[Season, Season]:
-        """A manager ends the running season now: the ended one and the one that begins."""
-        return await self.db.run(self._end_by_hand(guild_id, self.clock.now()), write=True)
-
-    def _end_by_hand(self, guild_id: int, now: float) -> Plan[tuple[Season, Season]]:
-        season = yield from self._running(guild_id, now)
-        new = yield from self._next(guild_id, season, now, now)
-        return Season(season.number, season.length, season.started, season.ends, now), new
-
-    def _running(self, guild_id: int, now: float) -> Plan[Season]:
-        """The running season, closing every one whose end is at or before ``now`` (in a write
-        transaction)."""
-        row = yield Step.one("SELECT number, length, started, ends, ended FROM seasons"
-                             " WHERE guild_id=? AND ended IS NULL", guild_id)
-        if row is None:
-            last = yield Step.one("SELECT MAX(number), MAX(ended) FROM seasons WHERE guild_id=?",
-                                  guild_id)
-            number = 1 if last is None or last[0] is None else int(last[0]) + 1
-            yield Step.run("INSERT INTO seasons (guild_id, number, length, started, ends, ended)"
-                           " VALUES (?, ?, 'none', ?, NULL, NULL)", guild_id, number, now)
-            return Season(number, "none", now, None, None)
-        season = _season(row)
-        while season.ends is not None and season.ends <= now:
-            # it ended at its end, not when it was noticed; the next ends at the first end of
-            # its length after now, so a long silence leaves no empty seasons behind
-            season = yield from self._next(guild_id, season, season.ends, now)
-        return season
-
-    def _next(self, guild_id: int, season: Season, at: float, now: float) -> Plan[Season]:
-        """End ``season`` at ``at`` and start the next, of the same length, from its ratings
-        softly reset (:func:`bot.storage.ratings.soft_reset`), each counted as no game yet."""
-        yield Step.run("UPDATE seasons SET ended=? WHERE guild_id=? AND number=?",
-                       at, guild_id, season.number)
-        new = Season(season.number + 1, season.length, at, season_end(now, season.length), None)
-        yield Step.run("INSERT INTO seasons (guild_id, number, length, started, ends, ended)"
-                       " VALUES (?, ?, ?, ?, ?, NULL)",
-                       guild_id, new.number, new.length, new.started, new.ends)
-        seeds = []
-        for game, user, name, mu, sigma in (yield Step.all(
-                "SELECT game, user_id, name, mu, sigma FROM season_ratings WHERE guild_id=? AND"
-                " season=?", guild_id, season.number)):
-            skill = ratings.soft_reset(Skill(float(mu), float(sigma)))
-            seeds.append((guild_id, new.number, game, user, name, skill.mu, skill.sigma))
-        yield Step.many(
-            "INSERT INTO season_ratings (guild_id, season, game, user_id, name, mu, sigma,"
-            " ordinal, rated, games, wins) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 0, 0, 0)", seeds)
-        return new
 
     # -- reading ----------------------------------------------------------------------------
     async def leaderboard(self, guild_id: int, game: str = ALL_GAMES, page: int = 0,
@@ -570,7 +462,7 @@ class Records:
                 " UNION SELECT DISTINCT guild_id FROM ratings WHERE user_id=?", user_id, user_id)]
             seen = await self.db.run(self._history_size(guilds))
             fresh = {g: await self.replay_ratings(g, without=user_id) for g in guilds}
-            seasons = {g: await self.replay_seasons(g, without=user_id) for g in guilds}
+            seasons = {g: await self.seasons.replay(g, without=user_id) for g in guilds}
             removed = await self.db.run(self._forget(user_id, seen, fresh, seasons),
                                         write=True)
             if removed is not None:
@@ -641,62 +533,20 @@ class Records:
         """Every ratings row of a server replayed from its records (leaving out one person)."""
         return await self.db.run(self._replay(guild_id, without))
 
-    async def replay_seasons(self, guild_id: int, without: int | None = None
-                             ) -> list[tuple[Any, ...]]:
-        """Every ``season_ratings`` row of a server replayed from its records season by season,
-        each season starting from the one before softly reset (leaving out one person)."""
-        return await self.db.run(self._replay_seasons(guild_id, without))
-
-    def _replay_seasons(self, guild_id: int, without: int | None
-                        ) -> Plan[list[tuple[Any, ...]]]:
-        seats: dict[int, list[tuple[int, str, int, int, int]]] = {}
-        for table_id, user, name, side, rank, won in (yield Step.all(
-                "SELECT table_id, user_id, name, side, rank, won FROM record_seats"
-                " WHERE guild_id=? ORDER BY table_id, seat", guild_id)):
-            if user != without:
-                seats.setdefault(table_id, []).append((user, name, side, rank, won))
-        games: dict[int, list[tuple[int, str, bool]]] = {}
-        for table_id, game, rated, season in (yield Step.all(
-                "SELECT table_id, game, rated, season FROM records WHERE guild_id=?"
-                " ORDER BY finished, table_id", guild_id)):
-            games.setdefault(int(season), []).append((int(table_id), str(game), bool(rated)))
-        skills: dict[tuple[str, int], Skill] = {}
-        counts: dict[tuple[str, int], list[Any]] = {}
-        rows: list[tuple[Any, ...]] = []
-        for (number,) in (yield Step.all(
-                "SELECT number FROM seasons WHERE guild_id=? ORDER BY number", guild_id)):
-            if rows:  # a new season: every rating of the last, softly reset, no game yet
-                skills = {k: ratings.soft_reset(skills.get(k, Skill())) for k in counts}
-                counts = {k: [c[0], 0, 0, 0] for k, c in counts.items()}
-            for table_id, game, rated in games.get(int(number), []):
-                _play(skills, counts, game, rated, seats.get(table_id, []))
-            for (key, user), (name, rated_games, played, wins) in counts.items():
-                skill = skills.get((key, user), Skill())
-                rows.append((guild_id, int(number), key, user, name, skill.mu, skill.sigma,
-                             skill.ordinal if rated_games else None, rated_games, played,
-                             wins))
-        return rows
-
     def _replay(self, guild_id: int, without: int | None) -> Plan[list[tuple[Any, ...]]]:
-        seats: dict[int, list[tuple[int, str, int, int, int]]] = {}
-        for table_id, user, name, side, rank, won in (yield Step.all(
-                "SELECT table_id, user_id, name, side, rank, won FROM record_seats"
-                " WHERE guild_id=? ORDER BY table_id, seat", guild_id)):
-            if user != without:
-                seats.setdefault(table_id, []).append((user, name, side, rank, won))
+        seats = yield from replay_seats(guild_id, without)
         skills: dict[tuple[str, int], Skill] = {}
         counts: dict[tuple[str, int], list[Any]] = {}  # name, rated, games, wins
         for table_id, game, rated in (yield Step.all(
                 "SELECT table_id, game, rated FROM records WHERE guild_id=?"
                 " ORDER BY finished, table_id", guild_id)):
-            _play(skills, counts, str(game), bool(rated), seats.get(table_id, []))
+            replay_game(skills, counts, str(game), bool(rated), seats.get(table_id, []))
         rows = []
         for (key, user), (name, rated_games, games, wins) in counts.items():
             skill = skills.get((key, user), Skill())
             rows.append((guild_id, key, user, name, skill.mu, skill.sigma,
                          skill.ordinal if rated_games else None, rated_games, games, wins))
         return rows
-
 
 @dataclass(frozen=True)
 class _Board:
@@ -724,34 +574,3 @@ class _Board:
         if self.season is None:
             return (self.guild_id, self.game)
         return (self.guild_id, self.season, self.game)
-
-
-def _season(row: Sequence[Any]) -> Season:
-    return Season(int(row[0]), str(row[1]), float(row[2]),
-                  None if row[3] is None else float(row[3]),
-                  None if row[4] is None else float(row[4]))
-
-
-def _play(skills: dict[tuple[str, int], Skill], counts: dict[tuple[str, int], list[Any]],
-          game: str, rated: bool, people: list[tuple[int, str, int, int, int]]) -> None:
-    """One recorded game replayed into ``skills`` and ``counts`` (name, rated, games, wins per
-    (game key, person)), as :meth:`Records.record` counted it."""
-    for key in (game, ALL_GAMES):
-        by_side: dict[int, list[tuple[int, str, int, int, int]]] = {}
-        for person in people:
-            by_side.setdefault(person[2], []).append(person)
-        rate_it = rated and len(by_side) >= 2
-        if rate_it:
-            order = sorted(by_side)
-            updated = ratings.rate(
-                [[skills.get((key, p[0]), Skill()) for p in by_side[s]] for s in order],
-                [by_side[s][0][3] for s in order])
-            for side, new in zip(order, updated, strict=True):
-                for person, skill in zip(by_side[side], new, strict=True):
-                    skills[(key, person[0])] = skill
-        for user, name, _side, _rank, won in people:
-            count = counts.setdefault((key, user), [name, 0, 0, 0])
-            count[0] = name
-            count[1] += int(rate_it)
-            count[2] += 1
-            count[3] += won

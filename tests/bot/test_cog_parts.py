@@ -22,7 +22,7 @@ from tests.bot.sim_helpers import world
 
 #: the modules of the cog's parts (each a class given what it uses in its constructor)
 PARTS = ("board", "prefs", "hands", "panels", "alerts", "dm", "lobby", "turn", "hints",
-         "activity", "yours", "threads", "reminders", "time_prefs")
+         "activity", "yours", "threads", "reminders", "time_prefs", "leaderboards")
 
 
 async def test_every_table_verb_is_answered_by_one_of_the_cogs_parts(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ import pytest
 
 from bot.storage import ratings
 from bot.storage.ratings import ALL_GAMES, MU, SIGMA, Skill
-from bot.storage.records import Records, season_end
+from bot.storage.records import Records
+from bot.storage.seasons import season_end
 from bot.storage.store import Storage
 from bot.tables import TableManager
 from bot.tables.clock import ManualClock
@@ -79,7 +80,7 @@ async def test_a_season_ended_by_hand_keeps_its_podium_and_the_next_starts_softl
     m, records = setup
     await game(m, [ALICE, BOB, CAROL], seed=1)
     await game(m, [ALICE, BOB], seed=2)
-    first = await records.season(GUILD)
+    first = await records.seasons.running(GUILD)
     assert (first.number, first.length, first.ends, first.ended) == (1, "none", None, None)
     podium = await records.leaderboard(GUILD, ALL_GAMES, per_page=3, season=1)
     final = await skills(records, 1)
@@ -87,7 +88,7 @@ async def test_a_season_ended_by_hand_keeps_its_podium_and_the_next_starts_softl
     # season 1 began with the first game: its board is the all-time board
     assert final == await skills(records, None) and len(final) == 3
     clock.advance(3600)
-    ended, new = await records.end_season(GUILD)
+    ended, new = await records.seasons.end(GUILD)
     assert (ended.number, ended.ended, new.number, new.started, new.ended) == (
         1, clock.now(), 2, clock.now(), None)
     # the new season's board is empty until someone plays a rated game in it
@@ -114,23 +115,23 @@ async def test_a_season_ended_by_hand_keeps_its_podium_and_the_next_starts_softl
     later = await skills(records, None)
     assert later[ALICE].mu == pytest.approx(carried[0][0].mu)
     assert later[ALICE].mu != pytest.approx(now[ALICE].mu)
-    assert [s.number for s in await records.seasons(GUILD)] == [1, 2]
+    assert [s.number for s in await records.seasons.all(GUILD)] == [1, 2]
 
 
 async def test_a_season_ends_by_its_length_on_the_moved_clock(
         setup: tuple[TableManager, Records], clock: ManualClock) -> None:
     m, records = setup
     await game(m, [ALICE, BOB], seed=1)
-    season = await records.set_season_length(GUILD, "month")
+    season = await records.seasons.set_length(GUILD, "month")
     assert (season.number, season.length, season.ends) == (1, "month", instant(2027, 2, 1))
     clock.set(instant(2027, 1, 31, 23))
-    assert (await records.season(GUILD)).number == 1  # not yet
+    assert (await records.seasons.running(GUILD)).number == 1  # not yet
     clock.set(instant(2027, 2, 3))
     # no task ran: the next recorded game closes season 1 at its end and counts in season 2
     table = await game(m, [ALICE, BOB], seed=2)
     row = await records.db.one("SELECT season FROM records WHERE table_id=?", table.id)
     assert row is not None and row[0] == 2
-    first, second = await records.seasons(GUILD)
+    first, second = await records.seasons.all(GUILD)
     assert first.ended == instant(2027, 2, 1) and second.started == instant(2027, 2, 1)
     assert second.ends == instant(2027, 3, 1) and second.ended is None
     assert len((await records.leaderboard(GUILD, "high-card", season=1)).rows) == 2
@@ -138,20 +139,20 @@ async def test_a_season_ends_by_its_length_on_the_moved_clock(
     # three quiet months later a look at the season closes season 2 and leaves no empty
     # seasons behind: season 3 runs from March 1 to the month after now
     clock.set(instant(2027, 5, 20))
-    third = await records.season(GUILD)
+    third = await records.seasons.running(GUILD)
     assert (third.number, third.started, third.ends) == (3, instant(2027, 3, 1),
                                                          instant(2027, 6, 1))
     # a server without a length: its season never ends by itself
-    await records.set_season_length(GUILD, "none")
+    await records.seasons.set_length(GUILD, "none")
     clock.set(instant(2030, 1, 1))
-    assert (await records.season(GUILD)).number == 3
+    assert (await records.seasons.running(GUILD)).number == 3
 
 
 async def test_forgetting_a_person_replays_every_season_without_them(
         setup: tuple[TableManager, Records]) -> None:
     m, records = setup
     await game(m, [ALICE, BOB, CAROL], seed=1)
-    await records.end_season(GUILD)
+    await records.seasons.end(GUILD)
     await game(m, [ALICE, BOB], seed=2)
     await game(m, [ALICE, CAROL], seed=4)
 
@@ -163,7 +164,7 @@ async def test_forgetting_a_person_replays_every_season_without_them(
 
     # the replay of the seasons gives back what recording them game by game stored
     live = await stored()
-    replayed = sorted(await records.replay_seasons(GUILD), key=lambda r: (r[1], r[2], r[3]))
+    replayed = sorted(await records.seasons.replay(GUILD), key=lambda r: (r[1], r[2], r[3]))
     assert len(live) == len(replayed) == 12
     for a, b in zip(live, replayed, strict=True):
         assert a[:5] == b[:5] and a[8:] == b[8:]
@@ -186,7 +187,7 @@ async def test_a_database_from_before_seasons_is_its_first_season(tmp_path: Path
         all_time = await records.leaderboard(guild, game_id)
         season = await records.leaderboard(guild, game_id, season=1)
         assert all_time.rows and season.rows == all_time.rows
-        [first] = await records.seasons(guild)
+        [first] = await records.seasons.all(guild)
         assert (first.number, first.length, first.ended) == (1, "none", None)
     finally:
         async with records.lock:
@@ -214,7 +215,7 @@ async def test_seasons_through_discord_in_english_and_japanese(tmp_path: Path) -
                 definition["default_member_permissions"] = None
         refused = await command(w, alice, "season end")
         assert "Only a server manager" in text_of(refused)
-        assert (await cog.records.season(w.guild.id)).number == 1
+        assert (await cog.records.seasons.running(w.guild.id)).number == 1
         # Carol ends season 1: its podium and final table, with its picture
         ended = await command(w, carol, "season end")
         assert "Season 1 is over. Podium: 1. " in ended.content and "Season 2 has begun" in (
