@@ -19,6 +19,7 @@ BUTTON_VERBS = (
     "act", "page", "view",  # a player's hand
     "hint",  # a player's hint (bot/tables/hints.py)
     "mine",  # a person's own hand, from /tables, a reminder, an alert or the digest
+    "tjoin", "tleave", "tcheck",  # a tournament's sign-up message (``table``: the tournament)
 )
 SELECT_VERBS = (
     "opt", "timer", "ondl", "swap", "level", "hints",  # option menus
@@ -36,6 +37,9 @@ DM_VERBS = frozenset(("act", "page", "view", "hint", "pick", "set", "part"))
 #: answer privately: taken from a DM or from any channel of the table's server, since a hand
 #: opened from /tables or a reminder lives wherever that message is, not in the table's channel
 SEAT_VERBS = DM_VERBS | {"mine"}
+#: a tournament's sign-up buttons: their number is a tournament's, not a table's, and the
+#: tournament cog (cogs/tournaments.py) answers them, not the table cog
+TOURNAMENT_VERBS = frozenset(("tjoin", "tleave", "tcheck"))
 VERBS = frozenset(BUTTON_VERBS + SELECT_VERBS + LEARN_VERBS)
 _REST = r":(?P<table>\d{1,18}):(?P<version>\d{1,9}):(?P<arg>[A-Za-z0-9_.=,\-]{0,60})"
 #: a guided deal's buttons (cogs/learn.py); ``table`` is the lesson, ``version`` its step

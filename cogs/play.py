@@ -393,6 +393,8 @@ class PlayCog(commands.Cog, name=COG):
                 interaction.message, custom_id, data.get("component_type")):
             return  # a LearnButton answers it
         parsed = ids.parse(custom_id)
+        if parsed is not None and parsed.verb in ids.TOURNAMENT_VERBS:
+            return  # a tournament's sign-up button: cogs/tournaments.py answers it
         if parsed is None:
             await self._refuse(interaction, Refusal("unknown-component"), "?")
         else:  # a table's click (whatever message it came on: the handlers check that)
