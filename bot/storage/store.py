@@ -224,6 +224,58 @@ MIGRATIONS: tuple[str, ...] = (
         SELECT guild_id, 1, game, user_id, name, mu, sigma, ordinal, rated, games, wins
         FROM ratings;
     """,
+    # 14: tournaments (bot.tournaments.store): an event, its entrants (in sign-up order, the
+    # seeding; dropped: why, NULL while in) and each round's tables (seats as the pairing gave
+    # them, the service's table once opened, and its result once in: ``done`` makes a result
+    # count once, whether it came by an event or was found at a restart)
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        organiser_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        fmt TEXT NOT NULL,
+        rounds INTEGER NOT NULL,
+        size INTEGER NOT NULL,
+        advance INTEGER NOT NULL,
+        duplicate INTEGER NOT NULL,
+        starts_at REAL NOT NULL,
+        checkin_minutes INTEGER NOT NULL,
+        pace TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        round INTEGER NOT NULL,
+        paused INTEGER NOT NULL,
+        ended TEXT,
+        message_id INTEGER,
+        created REAL NOT NULL
+    );
+    CREATE INDEX tournaments_running ON tournaments(status);
+    CREATE TABLE tournament_entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        checked_in INTEGER NOT NULL,
+        dropped TEXT,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_tables (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        round INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        seats TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        table_id INTEGER,
+        done INTEGER NOT NULL,
+        places TEXT,
+        seat_keys TEXT,
+        absent TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, round, number)
+    );
+    CREATE INDEX tournament_tables_by_table ON tournament_tables(table_id);
+    """,
 )
 
 #: the ``bot_state`` name of the last instant the bot was known alive (epoch seconds on the

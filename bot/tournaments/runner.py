@@ -1,0 +1,788 @@
+"""The tournament service: sign-ups, check-in, rounds opened through the table service's door,
+results collected from its events, standings, and news for the front ends.
+
+``Tournaments(manager, store, clock)`` is composed beside the :class:`TableManager` it drives
+(resumed after it, closed before it). Each call answers a frozen :class:`TournamentView` or
+raises :class:`bot.tables.Refusal` with a key worded in ``games/locales/*/tournaments.po``.
+
+Decisions:
+
+- **Stored before told.** Every change is committed (:mod:`bot.tournaments.store`) before any
+  news goes out: a round's tables are stored before they are opened, each service table's id
+  as soon as it is opened, each result before the round is looked at. A restart
+  (:meth:`Tournaments.resume_all`) opens what was not opened yet, and counts a table that
+  finished (or was cancelled) while the bot was down from the stored result, once: a result
+  is written only where it is not in yet.
+- **One scheduler, no task per event.** The start instants live in one
+  :class:`bot.tables.deadlines.Deadlines` of its own on the injected clock (kind ``expire``,
+  the subject an event's id); results come by the table service's events.
+- **One lock per event; work noted, then done by whoever holds it.** A table's result may
+  arrive while this service itself holds the event's lock (a table decided by its deal
+  ends inside ``start``; the table service delivers its events in the caller's coroutine), so
+  an event handler stores the result, marks the event *dirty* and takes the lock only when it
+  is free; the holder looks at the event again before letting the lock go while it is dirty.
+- **The tables.** A round's table is opened with its first person as host (a table needs
+  one), the others join in seat order, computers fill the empty seats, the seats are then
+  swapped into the pairing's order (seat order is the game's: who deals, and in a duplicate
+  round who holds which cards), the event's pace is set and the game started. A duplicate
+  round opens every table with :func:`bot.tournaments.duplicate.deal_seed`; other rounds with
+  the service's own random seed.
+- **No-shows.** An entrant not checked in when the event starts (when it has a check-in
+  window) is dropped before round 1. A seated person who never moved while the computer moved
+  for their seat counts as absent at that table (no points) and is dropped from the rounds to
+  come. Each drop is news (:class:`PlayerDropped`), with its reason: ``no-show``,
+  ``organiser`` or ``left`` (the person themselves, or the server they left).
+- **Too few.** An event starts with at least :data:`LEAST_PLAYERS` players present; at its
+  time with fewer it is cancelled (``ended`` = ``too-few``), and an organiser's early start
+  is refused.
+- **Standings** are those of :func:`bot.tournaments.standings.standings` over the players who
+  started, a duplicate event's from matchpoints. An elimination event plays as many rounds as
+  :func:`bot.tournaments.pairing.elimination_plan` says (its ``rounds`` is set at the start).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from bot import logs
+from bot.storage.store import Storage
+from bot.tables import Cancelled, Clock, GameEnded, Position, Refusal, TableEvent, TableManager
+from bot.tables import pace as paces
+from bot.tables.deadlines import Deadlines, Due
+from bot.tournaments.duplicate import DuplicateTable, deal_seed, matchpoints, seat_keys
+from bot.tournaments.model import Occupant, Seating, TableResult
+from bot.tournaments.pairing import bracket, elimination_plan, swiss_round, table_counts
+from bot.tournaments.standings import Standing, standings
+from bot.tournaments.store import (
+    ACTIVE,
+    CANCELLED,
+    FINISHED,
+    RUNNING,
+    SIGNUP,
+    EntrantRow,
+    EventRow,
+    TableRow,
+    TournamentStore,
+)
+
+log = logging.getLogger(__name__)
+
+FORMATS = ("swiss", "elimination")
+#: the fewest players an event starts with
+LEAST_PLAYERS = 2
+#: the most Swiss rounds an event may have (lichess allows 100; Discord evenings are shorter)
+MOST_ROUNDS = 20
+#: the longest check-in window, minutes (a day)
+MOST_CHECKIN = 1440
+#: why a player was dropped (PlayerDropped.reason)
+NO_SHOW, BY_ORGANISER, LEFT = "no-show", "organiser", "left"
+#: why an event ended without finishing (TournamentView.ended)
+TOO_FEW, CALLED_OFF = "too-few", "cancelled"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A signed-up person: checked in or not, and why dropped (None: still in)."""
+
+    user_id: int
+    name: str
+    checked_in: bool
+    dropped: str | None
+
+
+@dataclass(frozen=True)
+class RoundTable:
+    """A table of the current round: its seating, the service's table (None until opened),
+    whether its result is in, and its places (None while not, or when it never played)."""
+
+    seating: Seating
+    table_id: int | None
+    done: bool
+    places: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    """An event as it stands."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    organiser_id: int
+    game: str
+    fmt: str
+    #: rounds planned (an elimination event's from its start on; 0 before)
+    rounds: int
+    size: int
+    advance: int
+    duplicate: bool
+    starts_at: float
+    checkin_minutes: int
+    pace: str
+    #: ``signup``, ``running``, ``finished`` or ``cancelled``
+    status: str
+    #: the round being played (0 before the start)
+    round: int
+    paused: bool
+    #: why it ended without finishing (``too-few``, ``cancelled``), else None
+    ended: str | None
+    message_id: int | None
+    entrants: tuple[Entrant, ...]
+    #: the current round's tables
+    tables: tuple[RoundTable, ...]
+
+    @property
+    def checkin_opens(self) -> float:
+        """The instant check-in opens (the start, without a window)."""
+        return self.starts_at - 60.0 * self.checkin_minutes
+
+    def entrant(self, user_id: int) -> Entrant | None:
+        """The entrant of that id, or None."""
+        return next((e for e in self.entrants if e.user_id == user_id), None)
+
+
+@dataclass(frozen=True)
+class TournamentNews:
+    """Something that happened to an event; ``view``: the event just after."""
+
+    view: TournamentView
+
+
+@dataclass(frozen=True)
+class RoundStarted(TournamentNews):
+    """A round's tables are open: ``tables`` pairs each service table id with its seating."""
+
+    round: int
+    tables: tuple[tuple[int, Seating], ...]
+
+
+@dataclass(frozen=True)
+class RoundEnded(TournamentNews):
+    """Every table of a round is in: the standings after it."""
+
+    round: int
+    standings: tuple[Standing, ...]
+
+
+@dataclass(frozen=True)
+class PlayerDropped(TournamentNews):
+    """A player is out of the rounds to come: ``reason`` is ``no-show``, ``organiser`` or
+    ``left``."""
+
+    user_id: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class TournamentEnded(TournamentNews):
+    """The last round is in: the final standings."""
+
+    standings: tuple[Standing, ...]
+
+
+@dataclass(frozen=True)
+class TournamentChanged(TournamentNews):
+    """Sign-ups, check-ins, a pause, a resume, a cancel: the event's message is redrawn."""
+
+
+Listener = Callable[[TournamentNews], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class _Live:
+    """What the service keeps of an event in memory: its lock and whether it has work."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    dirty: bool = False
+
+
+class Tournaments:
+    """The tournament service (see the module's docstring)."""
+
+    def __init__(self, manager: TableManager, store: Storage, clock: Clock) -> None:
+        self.manager = manager
+        self.rows = TournamentStore(store.db)
+        self.storage = store
+        self.clock = clock
+        self._live: dict[int, _Live] = {}
+        #: service table id -> (event, round, table number)
+        self._by_table: dict[int, tuple[int, int, int]] = {}
+        self._listeners: list[Listener] = []
+        self._starts = Deadlines(clock, self._due)
+        manager.subscribe(self._on_table)
+
+    # -- news ---------------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        """Receive every event's news (awaited in order; a failure is logged)."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        """Stop receiving news."""
+        with contextlib.suppress(ValueError):
+            self._listeners.remove(listener)
+
+    async def _tell(self, news: TournamentNews) -> None:
+        for listener in list(self._listeners):
+            try:
+                await listener(news)
+            except Exception as exc:
+                log.error("tournament %s: a listener failed on %s (%s)", news.view.id,
+                          type(news).__name__, type(exc).__name__, extra=logs.failure(exc))
+
+    # -- reading ------------------------------------------------------------------------------
+    async def _row(self, tid: int) -> EventRow:
+        row = await self.rows.event(tid)
+        if row is None:
+            raise Refusal("tournament-none")
+        return row
+
+    async def view(self, tid: int) -> TournamentView:
+        """The event as it stands; Refusal 'tournament-none' for an unknown id."""
+        row = await self._row(tid)
+        entrants = await self.rows.entrants(tid)
+        tables = [t for t in await self.rows.tables(tid) if t.round == row.round]
+        return _view(row, entrants, tables)
+
+    async def in_channel(self, channel_id: int) -> TournamentView | None:
+        """The channel's event taking sign-ups or playing, or None."""
+        for row in await self.rows.active():
+            if row.channel_id == channel_id:
+                return await self.view(row.id)
+        return None
+
+    async def standings(self, tid: int) -> tuple[Standing, ...]:
+        """The standings now (every entrant who started; before the start, none)."""
+        row = await self._row(tid)
+        return _standings(row, await self.rows.entrants(tid), await self.rows.tables(tid))
+
+    # -- sign-up ------------------------------------------------------------------------------
+    async def create(self, guild_id: int, channel_id: int, organiser_id: int, game: str,
+                     fmt: str, rounds: int, size: int, advance: int, duplicate: bool,
+                     starts_at: float, checkin_minutes: int, pace: str) -> TournamentView:
+        """A new event taking sign-ups, started by itself at ``starts_at`` (the service's
+        clock); refused for an unknown game, format, seat count, number of rounds, number
+        through, check-in window or pace, a start not in the future, and a channel that has
+        an event already."""
+        try:
+            rules = self.manager.rules_for(game)
+        except KeyError:
+            raise Refusal("tournament-unknown-game", game=game) from None
+        if fmt not in FORMATS:
+            raise Refusal("tournament-bad-format", formats=", ".join(FORMATS))
+        counts = [n for n in rules.player_counts() if n >= 2]
+        if size not in counts:
+            raise Refusal("tournament-bad-size", sizes=", ".join(str(n) for n in counts))
+        if fmt == "swiss" and not 1 <= rounds <= MOST_ROUNDS:
+            raise Refusal("tournament-bad-rounds", most=MOST_ROUNDS)
+        if fmt == "elimination" and not 1 <= advance < size:
+            raise Refusal("tournament-bad-advance", most=size - 1)
+        if pace not in paces.PACES:
+            raise Refusal("tournament-bad-pace", paces=", ".join(paces.PACES))
+        if not 0 <= checkin_minutes <= MOST_CHECKIN:
+            raise Refusal("tournament-bad-checkin", most=MOST_CHECKIN)
+        if not starts_at > self.clock.now():
+            raise Refusal("tournament-past-start")
+        if any(r.channel_id == channel_id for r in await self.rows.active()):
+            raise Refusal("tournament-channel-busy")
+        seed = deal_seed(guild_id, channel_id, int(self.clock.now()))
+        tid = await self.rows.create(
+            guild_id, channel_id, organiser_id, rules.id, fmt,
+            rounds if fmt == "swiss" else 0, size, advance if fmt == "elimination" else 0,
+            duplicate, starts_at, checkin_minutes, pace, seed)
+        self._live[tid] = _Live()
+        self._starts.schedule("expire", tid, starts_at)
+        return await self.view(tid)
+
+    async def _signup(self, tid: int) -> EventRow:
+        row = await self._row(tid)
+        if row.status != SIGNUP:
+            raise Refusal("tournament-signup-closed")
+        return row
+
+    async def join(self, tid: int, user_id: int, name: str) -> TournamentView:
+        """Sign a person up (while sign-ups are open)."""
+        async with self._hold(tid):
+            await self._signup(tid)
+            entrants = await self.rows.entrants(tid)
+            if any(e.user_id == user_id for e in entrants):
+                raise Refusal("tournament-already-entered")
+            await self.rows.add_entrant(tid, user_id, name,
+                                        1 + max((e.seq for e in entrants), default=0))
+            view = await self.view(tid)
+        await self._tell(TournamentChanged(view))
+        return view
+
+    async def leave(self, tid: int, user_id: int) -> TournamentView:
+        """Take a sign-up back (while sign-ups are open)."""
+        async with self._hold(tid):
+            await self._signup(tid)
+            if not any(e.user_id == user_id for e in await self.rows.entrants(tid)):
+                raise Refusal("tournament-not-entered")
+            await self.rows.remove_entrant(tid, user_id)
+            view = await self.view(tid)
+        await self._tell(TournamentChanged(view))
+        return view
+
+    async def check_in(self, tid: int, user_id: int) -> TournamentView:
+        """An entrant checks in, from ``checkin_minutes`` before the start."""
+        async with self._hold(tid):
+            row = await self._signup(tid)
+            entrant = next((e for e in await self.rows.entrants(tid) if e.user_id == user_id),
+                           None)
+            if entrant is None or entrant.dropped is not None:
+                raise Refusal("tournament-not-entered")
+            opens = row.starts_at - 60.0 * row.checkin_minutes
+            if self.clock.now() < opens:
+                raise Refusal("tournament-checkin-not-open", opens=int(self.clock.wall(opens)))
+            await self.rows.check_in(tid, user_id)
+            view = await self.view(tid)
+        await self._tell(TournamentChanged(view))
+        return view
+
+    async def set_message(self, tid: int, message_id: int) -> TournamentView:
+        """Remember the event's sign-up message."""
+        await self._row(tid)
+        await self.rows.update(tid, message_id=message_id)
+        return await self.view(tid)
+
+    # -- the organiser ------------------------------------------------------------------------
+    @staticmethod
+    def _organiser(row: EventRow, by: int, can_manage: bool) -> None:
+        if by != row.organiser_id and not can_manage:
+            raise Refusal("tournament-organiser-only")
+
+    async def start_now(self, tid: int, by: int, can_manage: bool = False) -> TournamentView:
+        """The organiser (or a manager) starts the event before its time; refused with too
+        few players present."""
+        async with self._hold(tid):
+            row = await self._signup(tid)
+            self._organiser(row, by, can_manage)
+            present = _present(row, await self.rows.entrants(tid))
+            if len(present) < LEAST_PLAYERS:
+                raise Refusal("tournament-too-few", least=LEAST_PLAYERS, present=len(present))
+            self._starts.cancel(tid, ("expire",))
+            await self._begin(row)
+        return await self.view(tid)
+
+    async def drop(self, tid: int, by_user: int, user_id: int,
+                   can_manage: bool = False) -> TournamentView:
+        """Drop a player from the rounds to come: the person themselves (``left``), or the
+        organiser or a manager (``organiser``). A seat they hold at an open table of the
+        round is handed to the computer."""
+        async with self._hold(tid):
+            row = await self._row(tid)
+            if row.status not in ACTIVE:
+                raise Refusal("tournament-over")
+            if by_user != user_id:
+                self._organiser(row, by_user, can_manage)
+            entrant = next((e for e in await self.rows.entrants(tid) if e.user_id == user_id),
+                           None)
+            if entrant is None:
+                raise Refusal("tournament-not-entered")
+            if entrant.dropped is not None:
+                raise Refusal("tournament-already-dropped")
+            reason = LEFT if by_user == user_id else BY_ORGANISER
+            await self.rows.drop(tid, user_id, reason)
+            view = await self.view(tid)
+            for table in view.tables:
+                if table.table_id is None or table.done or user_id not in table.seating.seats:
+                    continue
+                if self.manager.is_open(table.table_id):
+                    with contextlib.suppress(Refusal):
+                        position = await self.manager.position(table.table_id)
+                        seat = next(i for i, s in enumerate(position.seats)
+                                    if s.user_id == user_id and not s.computer)
+                        await self.manager.hand_to_computer(table.table_id, by_user, seat,
+                                                            can_manage=True)
+        await self._tell(PlayerDropped(view, user_id, reason))
+        return view
+
+    async def pause(self, tid: int, by: int, can_manage: bool = False) -> TournamentView:
+        """Hold the next round back (the tables playing go on)."""
+        async with self._hold(tid):
+            row = await self._row(tid)
+            self._organiser(row, by, can_manage)
+            if row.status != RUNNING:
+                raise Refusal("tournament-not-running")
+            if row.paused:
+                raise Refusal("tournament-already-paused")
+            await self.rows.update(tid, paused=True)
+            view = await self.view(tid)
+        await self._tell(TournamentChanged(view))
+        return view
+
+    async def resume(self, tid: int, by: int, can_manage: bool = False) -> TournamentView:
+        """Go on: the next round opens once the current one is in."""
+        async with self._hold(tid) as live:
+            row = await self._row(tid)
+            self._organiser(row, by, can_manage)
+            if row.status != RUNNING:
+                raise Refusal("tournament-not-running")
+            if not row.paused:
+                raise Refusal("tournament-not-paused")
+            await self.rows.update(tid, paused=False)
+            view = await self.view(tid)
+            live.dirty = True
+        await self._tell(TournamentChanged(view))
+        return await self.view(tid)
+
+    async def cancel(self, tid: int, by: int, can_manage: bool = False) -> TournamentView:
+        """Call the event off: its open tables are cancelled, nothing more is played."""
+        async with self._hold(tid):
+            row = await self._row(tid)
+            self._organiser(row, by, can_manage)
+            if row.status not in ACTIVE:
+                raise Refusal("tournament-over")
+            await self.rows.update(tid, status=CANCELLED, ended=CALLED_OFF)
+            self._starts.cancel(tid, ("expire",))
+            for table in await self.rows.tables(tid):
+                if table.table_id is not None and self.manager.is_open(table.table_id):
+                    with contextlib.suppress(Refusal):
+                        await self.manager.cancel(table.table_id, by, can_manage=True)
+            view = await self.view(tid)
+        await self._tell(TournamentChanged(view))
+        return view
+
+    # -- restart and stop ---------------------------------------------------------------------
+    async def resume_all(self) -> list[TournamentView]:
+        """After the table service resumed: every event taking sign-ups has its start
+        scheduled again (one whose time passed starts now), every running one goes on — a
+        table that finished or was cancelled while the bot was down counted once, the tables
+        not opened yet opened."""
+        self._starts.start()
+        found = []
+        for row in await self.rows.active():
+            self._live.setdefault(row.id, _Live())
+            if row.status == SIGNUP:
+                self._starts.schedule("expire", row.id, row.starts_at)
+            else:
+                for table in await self.rows.tables(row.id):
+                    if table.table_id is None or table.done:
+                        continue
+                    self._by_table[table.table_id] = (row.id, table.round, table.number)
+                    if not self.manager.is_open(table.table_id):
+                        await self._gone_while_down(row.id, table)
+                async with self._hold(row.id) as live:
+                    live.dirty = True
+            found.append(await self.view(row.id))
+        return found
+
+    async def close(self) -> None:
+        """Stop the start scheduler and stop listening to the tables (everything is stored)."""
+        self.manager.unsubscribe(self._on_table)
+        await self._starts.close()
+
+    # -- the work -----------------------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def _hold(self, tid: int) -> AsyncIterator[_Live]:
+        """The event's lock; before letting it go, the event is looked at again while
+        results came in meanwhile (or the holder asked for it)."""
+        live = self._live.setdefault(tid, _Live())
+        async with live.lock:
+            yield live
+            while live.dirty:
+                live.dirty = False
+                await self._advance(tid)
+
+    async def _poke(self, tid: int) -> None:
+        """Note work for an event; do it now unless its lock's holder will."""
+        live = self._live.setdefault(tid, _Live())
+        live.dirty = True
+        if not live.lock.locked():
+            async with self._hold(tid):
+                pass
+
+    async def _due(self, due: Due) -> None:
+        """An event's start time came."""
+        async with self._hold(due.subject):
+            row = await self.rows.event(due.subject)
+            if row is None or row.status != SIGNUP:
+                return
+            if len(_present(row, await self.rows.entrants(row.id))) < LEAST_PLAYERS:
+                await self.rows.update(row.id, status=CANCELLED, ended=TOO_FEW)
+                view = await self.view(row.id)
+            else:
+                await self._begin(row)
+                return
+        await self._tell(TournamentChanged(view))
+
+    async def _begin(self, row: EventRow) -> None:
+        """Start an event (its lock held): the no-shows dropped, round 1 stored, then told
+        and opened."""
+        entrants = await self.rows.entrants(row.id)
+        present = _present(row, entrants)
+        absent = [e.user_id for e in entrants if e.dropped is None and e not in present]
+        for user in absent:
+            await self.rows.drop(row.id, user, NO_SHOW)
+        players = [e.user_id for e in present]
+        if row.fmt == "elimination":
+            plan = elimination_plan(len(players), row.size, row.advance)
+            await self.rows.update(row.id, rounds=len(plan))
+            first = bracket(players, [], size=row.size, advance=row.advance,
+                            seed=row.seed).rounds[0]
+        else:
+            first = swiss_round(players, players, [], size=row.size, seed=row.seed,
+                                rounds_total=row.rounds)
+        await self._store_round(row, 1, first)
+        view = await self.view(row.id)
+        for user in absent:
+            await self._tell(PlayerDropped(view, user, NO_SHOW))
+        self._live[row.id].dirty = True  # the tables are opened by _advance
+
+    async def _store_round(self, row: EventRow, number: int,
+                           seatings: Sequence[Seating]) -> None:
+        seeds = {s.number: deal_seed(row.seed, number, row.size) if row.duplicate
+                 else deal_seed(row.seed, number, 1000 + s.number) for s in seatings}
+        await self.rows.add_round(row.id, number,
+                                  [(s.number, s.seats, seeds[s.number]) for s in seatings])
+
+    async def _advance(self, tid: int) -> None:
+        """Look at a running event (its lock held): open the round's tables not opened yet
+        (unless paused), and once every table of the round is in, end the round."""
+        row = await self.rows.event(tid)
+        if row is None or row.status != RUNNING:
+            return
+        entrants = await self.rows.entrants(tid)
+        tables = await self.rows.tables(tid)
+        current = [t for t in tables if t.round == row.round]
+        waiting = [t for t in current if t.table_id is None and not t.done]
+        if waiting:
+            if row.paused:
+                return
+            dropped = {e.user_id for e in entrants if e.dropped is not None}
+            names = {e.user_id: e.name for e in entrants}
+            for table in waiting:
+                await self._open(row, table, dropped, names)
+            tables = await self.rows.tables(tid)
+            current = [t for t in tables if t.round == row.round]
+            opened = tuple((t.table_id, Seating(t.number, t.seats)) for t in current
+                           if t.table_id is not None)
+            await self._tell(RoundStarted(await self.view(tid), row.round, opened))
+            self._live[tid].dirty = True  # a table may have ended as it opened
+            return
+        if any(not t.done for t in current):
+            return
+        await self._end_round(row, entrants, tables)
+
+    async def _open(self, row: EventRow, table: TableRow, dropped: set[int],
+                    names: Mapping[int, str]) -> None:
+        """Open one table of a round through the door (see the module's docstring)."""
+        seats: list[Occupant] = [None if p in dropped else p for p in table.seats]
+        people = [p for p in seats if p is not None]
+        if not people:  # everyone at it dropped: it never plays
+            await self.rows.set_result(row.id, table.round, table.number, None, None,
+                                       frozenset(p for p in table.seats if p is not None))
+            return
+        host = people[0]
+        try:
+            opened = await self.manager.open(row.guild_id, row.channel_id, row.game, host,
+                                             names.get(host, str(host)), seed=table.seed)
+        except Refusal as refusal:
+            log.warning("tournament %s: round %s table %s could not be opened (%s)", row.id,
+                        table.round, table.number, refusal.key)
+            await self.rows.set_result(row.id, table.round, table.number, None, None,
+                                       frozenset())
+            return
+        table_id = opened.table_id
+        self._by_table[table_id] = (row.id, table.round, table.number)
+        await self.rows.set_table(row.id, table.round, table.number, table_id, table.seats)
+        try:
+            order: list[Occupant] = [host]
+            for person in people[1:]:
+                await self.manager.join(table_id, person, names.get(person, str(person)))
+                order.append(person)
+            for _ in range(len(seats) - len(people)):
+                await self.manager.add_computer(table_id, host)
+                order.append(None)
+            for index, wanted in enumerate(seats):
+                if order[index] == wanted:
+                    continue
+                other = next(j for j in range(index + 1, len(order)) if order[j] == wanted)
+                await self.manager.swap_seats(table_id, host, index, other)
+                order[index], order[other] = order[other], order[index]
+            await self.manager.set_timer(table_id, host, row.pace)
+            await self.manager.start(table_id, host)
+        except Refusal as refusal:  # the lobby refused: the table is called off, never played
+            log.warning("tournament %s: round %s table %s could not start (%s)", row.id,
+                        table.round, table.number, refusal.key)
+            with contextlib.suppress(Refusal):
+                await self.manager.cancel(table_id, host, can_manage=True)
+            await self.rows.set_result(row.id, table.round, table.number, None, None,
+                                       frozenset())
+
+    async def _end_round(self, row: EventRow, entrants: list[EntrantRow],
+                         tables: list[TableRow]) -> None:
+        """Every table of the round is in (the lock held): the absent dropped, the next round
+        stored (or the event finished), then told, and the next round opened."""
+        results = _results(tables)
+        current = results[row.round - 1]
+        dropped = {e.user_id for e in entrants if e.dropped is not None}
+        no_shows = sorted({p for t in current for p in t.absent} - dropped)
+        for user in no_shows:
+            await self.rows.drop(row.id, user, NO_SHOW)
+        entrants = await self.rows.entrants(row.id)
+        starters = _starters(entrants, tables)
+        active = [p for p in starters
+                  if next(e for e in entrants if e.user_id == p).dropped is None]
+        following: Sequence[Seating] = ()
+        if row.fmt == "elimination":
+            plan = bracket(starters, results, size=row.size, advance=row.advance,
+                           seed=row.seed)
+            if plan.champion is None and len(plan.rounds) > len(results):
+                following = plan.rounds[-1]
+        elif row.round < row.rounds and _seatable(len(active), row.size):
+            following = swiss_round(starters, active, results, size=row.size, seed=row.seed,
+                                    rounds_total=row.rounds, gains=_gains(row, tables))
+        if following:
+            await self._store_round(row, row.round + 1, following)
+            self._live[row.id].dirty = True
+        else:
+            await self.rows.update(row.id, status=FINISHED)
+        final = _standings(row, entrants, tables)
+        view = await self.view(row.id)
+        for user in no_shows:
+            await self._tell(PlayerDropped(view, user, NO_SHOW))
+        await self._tell(RoundEnded(view, row.round, final))
+        if not following:
+            await self._tell(TournamentEnded(view, final))
+
+    # -- results ------------------------------------------------------------------------------
+    async def _on_table(self, event: TableEvent) -> None:
+        """The table service's news: a round's table finished or was cancelled."""
+        if not isinstance(event, (GameEnded, Cancelled)):
+            return
+        where = self._by_table.get(event.table_id)
+        if where is None:
+            return
+        tid, round_number, number = where
+        table = next((t for t in await self.rows.tables(tid)
+                      if t.round == round_number and t.number == number), None)
+        if table is None or table.done:
+            return
+        position = event.position
+        outcome = position.outcome if isinstance(event, GameEnded) else None
+        seated = [(s.user_id, s.computer) for s in position.seats]
+        await self._record(tid, table, None if outcome is None else outcome.places,
+                           None if outcome is None else outcome.scores, seated, position)
+        await self._poke(tid)
+
+    async def _gone_while_down(self, tid: int, table: TableRow) -> None:
+        """A round's table no longer open at a restart: its stored result, or none."""
+        assert table.table_id is not None
+        result = await self.storage.result(table.table_id)
+        stored = await self.storage.table(table.table_id)
+        if result is None or stored is None:
+            await self.rows.set_result(tid, table.round, table.number, None, None, frozenset())
+            return
+        outcome = result["outcome"]
+        seated = [(s.get("user_id"), bool(s.get("computer"))) for s in result["seats"]]
+        await self._record(tid, table, tuple(outcome["places"]),
+                           tuple(float(x) for x in outcome["scores"]), seated, None)
+
+    async def _record(self, tid: int, table: TableRow, places: Sequence[int] | None,
+                      scores: Sequence[float] | None,
+                      seated: Sequence[tuple[int | None, bool]],
+                      position: Position | None) -> None:
+        """Store a table's result once: places, the duplicate keys, and who was absent (a
+        pairing's player the computer played for, or who never moved while it did)."""
+        assert table.table_id is not None
+        absent: set[int] = set()
+        for index, player in enumerate(table.seats):
+            if player is None:
+                continue
+            if index >= len(seated) or seated[index][1] or seated[index][0] != player:
+                absent.add(player)
+        if places is not None:
+            moved: dict[int, set[str]] = {}
+            for action in await self.storage.actions(table.table_id):
+                moved.setdefault(action.seat, set()).add(action.how)
+            for index, player in enumerate(table.seats):
+                hows = moved.get(index, set())
+                if player is not None and hows and "player" not in hows:
+                    absent.add(player)
+        keys = None
+        if places is not None and scores is not None:
+            rules = self.manager.rules_for((await self._row(tid)).game)
+            direction = rules.new_game(len(places), seed=table.seed).score_direction()
+            keys = seat_keys(places, scores, direction)
+        await self.rows.set_result(tid, table.round, table.number,
+                                   None if places is None else tuple(places), keys,
+                                   frozenset(absent))
+
+
+# -- pure helpers ------------------------------------------------------------------------------
+
+
+def _present(row: EventRow, entrants: Sequence[EntrantRow]) -> list[EntrantRow]:
+    """Who plays round 1: the entrants not dropped, checked in when there is a window."""
+    return [e for e in entrants if e.dropped is None
+            and (e.checked_in or row.checkin_minutes == 0)]
+
+
+def _seatable(players: int, size: int) -> bool:
+    try:
+        table_counts(players, size)
+    except ValueError:
+        return False
+    return players >= LEAST_PLAYERS
+
+
+def _starters(entrants: Sequence[EntrantRow], tables: Sequence[TableRow]) -> list[int]:
+    """The players of round 1, in the seeding (sign-up) order."""
+    first = {p for t in tables if t.round == 1 for p in t.seats if p is not None}
+    return [e.user_id for e in entrants if e.user_id in first]
+
+
+def _results(tables: Sequence[TableRow]) -> list[tuple[TableResult, ...]]:
+    """Every round whose tables are all in, as the engine's results."""
+    rounds: dict[int, list[TableRow]] = {}
+    for table in tables:
+        rounds.setdefault(table.round, []).append(table)
+    found = []
+    for number in sorted(rounds):
+        group = rounds[number]
+        if not all(t.done for t in group):
+            break
+        found.append(tuple(TableResult(Seating(t.number, t.seats), t.places, t.absent)
+                           for t in group))
+    return found
+
+
+def _gains(row: EventRow, tables: Sequence[TableRow]) -> list[Mapping[int, float]] | None:
+    """A duplicate event's matchpoints per finished round (None: place points)."""
+    if not row.duplicate:
+        return None
+    rounds: dict[int, list[DuplicateTable]] = {}
+    finished = len(_results(tables))
+    for table in tables:
+        if table.round > finished:
+            continue
+        group = rounds.setdefault(table.round, [])
+        if table.keys is not None:
+            group.append(DuplicateTable(Seating(table.number, table.seats), table.seed,
+                                        table.keys, table.absent))
+    return [matchpoints(rounds.get(n, [])) for n in range(1, finished + 1)]
+
+
+def _standings(row: EventRow, entrants: Sequence[EntrantRow],
+               tables: Sequence[TableRow]) -> tuple[Standing, ...]:
+    starters = _starters(entrants, tables)
+    if not starters:
+        return ()
+    dropped = [e.user_id for e in entrants if e.dropped is not None]
+    return standings(starters, _results(tables), dropped=dropped, gains=_gains(row, tables))
+
+
+def _view(row: EventRow, entrants: Sequence[EntrantRow],
+          tables: Sequence[TableRow]) -> TournamentView:
+    return TournamentView(
+        row.id, row.guild_id, row.channel_id, row.organiser_id, row.game, row.fmt, row.rounds,
+        row.size, row.advance, row.duplicate, row.starts_at, row.checkin_minutes, row.pace,
+        row.status, row.round, row.paused, row.ended, row.message_id,
+        tuple(Entrant(e.user_id, e.name, e.checked_in, e.dropped) for e in entrants),
+        tuple(RoundTable(Seating(t.number, t.seats), t.table_id, t.done, t.places)
+              for t in tables))
