@@ -152,6 +152,32 @@ def _is_rated(seats: Sequence[dict[str, Any]], sides: Sequence[ratings.Side]) ->
     return ratings.unrated_reason(seats) is None and len(sides) >= 2
 
 
+def _history_size(guilds: list[int]) -> Plan[list[tuple[int, int, int]]]:
+    """How many records, seats and seasons each server has (any change means a replay is
+    stale)."""
+    sizes = []
+    for guild_id in guilds:
+        games = yield Step.one("SELECT COUNT(*) FROM records WHERE guild_id=?", guild_id)
+        seats = yield Step.one("SELECT COUNT(*) FROM record_seats WHERE guild_id=?",
+                               guild_id)
+        seasons = yield Step.one("SELECT COUNT(*) FROM seasons WHERE guild_id=?", guild_id)
+        sizes.append((int(games[0]), int(seats[0]), int(seasons[0])))
+    return sizes
+
+
+def _partner(guild_id: int, game: str, user_id: int
+             ) -> Plan[tuple[int, str, int] | None]:
+    """The person most often on the same side (only partnership games have one)."""
+    row = yield Step.one(
+        "SELECT o.user_id, MAX(o.name), COUNT(*) AS n FROM record_seats me"
+        " JOIN record_seats o ON o.table_id = me.table_id AND o.seat != me.seat"
+        " AND o.side = me.side"
+        " WHERE me.user_id=? AND me.guild_id=? AND me.game=?"
+        " GROUP BY o.user_id ORDER BY n DESC, o.user_id LIMIT 1",
+        user_id, guild_id, game)
+    return None if row is None else (int(row[0]), str(row[1]), int(row[2]))
+
+
 class Records:
     """Recording finished games, ratings, leaderboards, statistics, history and forgetting."""
 
@@ -230,12 +256,18 @@ class Records:
         places = [int(p) for p in outcome.get("places") or [1] * count]
         scores = [float(s) for s in outcome.get("scores") or [0.0] * count]
         abandoned = [bool(s.get("away")) and not s.get("computer") for s in seats]
+        # a seat dropped after missed deadlines: its person is left out of the rating (their
+        # skill stays), so it does not drag its side last either; the others are rated among
+        # themselves. A live seat the computer kept after timeouts is still ranked last
+        dropped = [bool(s.get("dropped")) and not s.get("computer") for s in seats]
         try:
             teams = self.rules_for(game).teams(count, options)
         except KeyError:
             teams = None
-        sides = ratings.sides(places, teams, abandoned)
-        rated = _is_rated(seats, sides)
+        sides = ratings.sides(places, teams, [a and not d for a, d in zip(abandoned, dropped,
+                                                                           strict=True)])
+        rated = _is_rated(seats, [side for side in sides
+                                  if any(not dropped[seat] for seat in side.seats)])
         moves = (yield Step.one("SELECT COUNT(*) FROM actions WHERE table_id=?", table_id))[0]
         # a season whose end has passed closes before the game counts: it is the next one's
         season = yield from self.seasons.running_at(guild_id, now)
@@ -253,21 +285,23 @@ class Records:
                     continue
                 people.append((table_id, seat, guild_id, game, int(info["user_id"]),
                                str(info.get("name", "")), index, places[seat], side.rank,
-                               scores[seat], int(side.rank == 1), int(abandoned[seat]),
-                               finished))
+                               scores[seat], int(side.rank == 1 and not dropped[seat]),
+                               int(abandoned[seat]), finished))
         yield Step.many(
             "INSERT INTO record_seats (table_id, seat, guild_id, game, user_id, name, side,"
             " place, rank, score, won, abandoned, finished)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", people)
+        out = {seat for seat, gone in enumerate(dropped) if gone}
         for key in (game, ALL_GAMES):
-            yield from self._update_ratings(guild_id, key, people, rated)
-            yield from self._update_ratings(guild_id, key, people, rated, season.number)
+            yield from self._update_ratings(guild_id, key, people, rated, out)
+            yield from self._update_ratings(guild_id, key, people, rated, out, season.number)
         return True
 
     def _update_ratings(self, guild_id: int, game: str, people: list[tuple[Any, ...]],
-                        rated: bool, season: int | None = None) -> Plan[None]:
-        """Count the game for each person and, when rated, move their skills: all time, or in
-        a season (``season_ratings``, which a new season seeded with the soft reset)."""
+                        rated: bool, out: set[int], season: int | None = None) -> Plan[None]:
+        """Count the game for each person and, when rated, move their skills (but not those
+        of the seats in ``out``, dropped after missed deadlines): all time, or in a season
+        (``season_ratings``, which a new season seeded with the soft reset)."""
         current: dict[int, Skill] = {}
         for person in people:
             user = person[4]
@@ -283,7 +317,8 @@ class Records:
         if rated:
             by_side: dict[int, list[tuple[Any, ...]]] = {}
             for person in people:
-                by_side.setdefault(person[6], []).append(person)
+                if person[1] not in out:
+                    by_side.setdefault(person[6], []).append(person)
             order = sorted(by_side)
             updated = ratings.rate([[current[p[4]] for p in by_side[s]] for s in order],
                                    [by_side[s][0][8] for s in order])
@@ -293,6 +328,7 @@ class Records:
         for person in people:
             user, name, won = person[4], person[5], person[10]
             skill = new[user]
+            counted = rated and person[1] not in out
             if season is not None:
                 yield Step.run(
                     "INSERT INTO season_ratings (guild_id, season, game, user_id, name, mu,"
@@ -304,7 +340,7 @@ class Records:
                     " rated=season_ratings.rated + excluded.rated,"
                     " games=season_ratings.games + 1, wins=season_ratings.wins + excluded.wins",
                     guild_id, season, game, user, name, skill.mu, skill.sigma,
-                    skill.ordinal if rated else None, int(rated), won)
+                    skill.ordinal if counted else None, int(counted), won)
                 continue
             yield Step.run(
                 "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, rated,"
@@ -316,7 +352,7 @@ class Records:
                 " rated=ratings.rated + excluded.rated, games=ratings.games + 1,"
                 " wins=ratings.wins + excluded.wins",
                 guild_id, game, user, name, skill.mu, skill.sigma,
-                skill.ordinal if rated else None, int(rated), won)
+                skill.ordinal if counted else None, int(counted), won)
 
     # -- reading ----------------------------------------------------------------------------
     async def leaderboard(self, guild_id: int, game: str = ALL_GAMES, page: int = 0,
@@ -397,34 +433,28 @@ class Records:
             streaks[game] = max(streaks.get(game, 0), running[game])
         stats = []
         for game, games, wins, rated, mu, sigma in found:
-            partner = yield from self._partner(guild_id, game, user_id)
+            partner = yield from _partner(guild_id, game, user_id)
             stats.append(GameStats(game, games, wins, rated,
                                    Skill(mu, sigma) if rated else None, streaks.get(game, 0),
                                    partner))
         return stats
 
-    def _partner(self, guild_id: int, game: str, user_id: int
-                 ) -> Plan[tuple[int, str, int] | None]:
-        """The person most often on the same side (only partnership games have one)."""
-        row = yield Step.one(
-            "SELECT o.user_id, MAX(o.name), COUNT(*) AS n FROM record_seats me"
-            " JOIN record_seats o ON o.table_id = me.table_id AND o.seat != me.seat"
-            " AND o.side = me.side"
-            " WHERE me.user_id=? AND me.guild_id=? AND me.game=?"
-            " GROUP BY o.user_id ORDER BY n DESC, o.user_id LIMIT 1",
-            user_id, guild_id, game)
-        return None if row is None else (int(row[0]), str(row[1]), int(row[2]))
-
     async def history(self, guild_id: int, user_id: int, limit: int = 10) -> list[HistoryLine]:
-        """A person's most recent games in a server, newest first."""
+        """A person's most recent games in a server, newest first (a game is unrated for a
+        person dropped from it after missed deadlines)."""
         found = await self.db.all(
             "SELECT s.table_id, s.game, s.finished, s.place, s.score, s.won, g.rated,"
-            " s.abandoned, g.seats FROM record_seats s JOIN records g ON g.table_id = s.table_id"
+            " s.abandoned, g.seats, s.seat FROM record_seats s"
+            " JOIN records g ON g.table_id = s.table_id"
             " WHERE s.user_id=? AND s.guild_id=? ORDER BY s.finished DESC, s.table_id DESC"
             " LIMIT ?", user_id, guild_id, limit)
-        return [HistoryLine(int(r[0]), str(r[1]), float(r[2]), int(r[3]),
-                            len(json.loads(r[8])), float(r[4]), bool(r[5]), bool(r[6]),
-                            bool(r[7])) for r in found]
+        lines = []
+        for r in found:
+            seats = json.loads(r[8])
+            rated = bool(r[6]) and not seats[int(r[9])].get("dropped")
+            lines.append(HistoryLine(int(r[0]), str(r[1]), float(r[2]), int(r[3]), len(seats),
+                                     float(r[4]), bool(r[5]), rated, bool(r[7])))
+        return lines
 
     async def game(self, table_id: int) -> Record | None:
         """A recorded game with its stored actions, or None."""
@@ -460,7 +490,7 @@ class Records:
             guilds = [int(r[0]) for r in await self.db.all(
                 "SELECT DISTINCT guild_id FROM record_seats WHERE user_id=?"
                 " UNION SELECT DISTINCT guild_id FROM ratings WHERE user_id=?", user_id, user_id)]
-            seen = await self.db.run(self._history_size(guilds))
+            seen = await self.db.run(_history_size(guilds))
             fresh = {g: await self.replay_ratings(g, without=user_id) for g in guilds}
             seasons = {g: await self.seasons.replay(g, without=user_id) for g in guilds}
             removed = await self.db.run(self._forget(user_id, seen, fresh, seasons),
@@ -483,22 +513,10 @@ class Records:
         log.warning("forget-me: the write-ahead log could not be emptied yet; SQLite empties "
                     "it at its next full checkpoint")
 
-    def _history_size(self, guilds: list[int]) -> Plan[list[tuple[int, int, int]]]:
-        """How many records, seats and seasons each server has (any change means a replay is
-        stale)."""
-        sizes = []
-        for guild_id in guilds:
-            games = yield Step.one("SELECT COUNT(*) FROM records WHERE guild_id=?", guild_id)
-            seats = yield Step.one("SELECT COUNT(*) FROM record_seats WHERE guild_id=?",
-                                   guild_id)
-            seasons = yield Step.one("SELECT COUNT(*) FROM seasons WHERE guild_id=?", guild_id)
-            sizes.append((int(games[0]), int(seats[0]), int(seasons[0])))
-        return sizes
-
     def _forget(self, user_id: int, seen: list[tuple[int, int, int]],
                 fresh: dict[int, list[tuple[Any, ...]]],
                 seasons: dict[int, list[tuple[Any, ...]]]) -> Plan[int | None]:
-        if (yield from self._history_size(list(fresh))) != seen:
+        if (yield from _history_size(list(fresh))) != seen:
             return None  # the replay is stale: start over
         named = f"%{int(user_id)}%"  # a first sieve: the seats' JSON is read to be sure
         for host, seats in (yield Step.all(

@@ -16,6 +16,7 @@ The part is given the records' database and clock; it knows nothing of the recor
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,8 +32,9 @@ from bot.tables.clock import Clock
 SEASON_LENGTHS = ("month", "quarter", "none")
 #: months per season of each length
 _MONTHS = {"month": 1, "quarter": 3}
-#: a person's seat as a replay reads it: user id, name, side, rank, won
-Person = tuple[int, str, int, int, int]
+#: a person's seat as a replay reads it: user id, name, side, rank, won, and whether they were
+#: dropped after missed deadlines (then the game counts, unrated, for them)
+Person = tuple[int, str, int, int, int, bool]
 
 
 def season_end(instant: float, length: str) -> float | None:
@@ -188,11 +190,14 @@ class Seasons:
 def replay_seats(guild_id: int, without: int | None) -> Plan[dict[int, list[Person]]]:
     """Every recorded person's seat of a server by table (leaving out one person)."""
     seats: dict[int, list[Person]] = {}
-    for table_id, user, name, side, rank, won in (yield Step.all(
-            "SELECT table_id, user_id, name, side, rank, won FROM record_seats"
-            " WHERE guild_id=? ORDER BY table_id, seat", guild_id)):
+    for table_id, user, name, side, rank, won, seat, stored in (yield Step.all(
+            "SELECT s.table_id, s.user_id, s.name, s.side, s.rank, s.won, s.seat, g.seats"
+            " FROM record_seats s JOIN records g ON g.table_id = s.table_id"
+            " WHERE s.guild_id=? ORDER BY s.table_id, s.seat", guild_id)):
         if user != without:
-            seats.setdefault(table_id, []).append((user, name, side, rank, won))
+            # the stored seats say who was dropped (read only where someone was)
+            dropped = '"dropped"' in stored and bool(json.loads(stored)[seat].get("dropped"))
+            seats.setdefault(table_id, []).append((user, name, side, rank, won, dropped))
     return seats
 
 
@@ -203,7 +208,8 @@ def replay_game(skills: dict[tuple[str, int], Skill], counts: dict[tuple[str, in
     for key in (game, ALL_GAMES):
         by_side: dict[int, list[Person]] = {}
         for person in people:
-            by_side.setdefault(person[2], []).append(person)
+            if not person[5]:  # a dropped person's skill stays as it was
+                by_side.setdefault(person[2], []).append(person)
         rate_it = rated and len(by_side) >= 2
         if rate_it:
             order = sorted(by_side)
@@ -213,9 +219,9 @@ def replay_game(skills: dict[tuple[str, int], Skill], counts: dict[tuple[str, in
             for side, new in zip(order, updated, strict=True):
                 for person, skill in zip(by_side[side], new, strict=True):
                     skills[(key, person[0])] = skill
-        for user, name, _side, _rank, won in people:
+        for user, name, _side, _rank, won, dropped in people:
             count = counts.setdefault((key, user), [name, 0, 0, 0])
             count[0] = name
-            count[1] += int(rate_it)
+            count[1] += int(rate_it and not dropped)
             count[2] += 1
             count[3] += won

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 import pytest
 
@@ -324,3 +324,88 @@ async def test_forget_me_starts_over_when_a_game_is_recorded_during_its_replay(
     skills = ratings.rate([[skills[0][0]], [skills[1][0]]], second)
     alice = await records.skill(GUILD, "high-card", ALICE)
     assert alice is not None and alice.mu == pytest.approx(skills[0][0].mu)
+
+
+async def dropped_game(m: TableManager, people: list[int], seed: int) -> Table:
+    """A game whose first seat is dropped after missed deadlines (as the timing marks it: away
+    and dropped, the computer keeping the seat to the end)."""
+    table = live(m, await m.open(GUILD, 10, "high-card", people[0], NAMES[people[0]], seed=seed))
+    for user in people[1:]:
+        await m.join(table.id, user, NAMES[user])
+    await m.start(table.id, people[0])
+    await m.hand_to_computer(table.id, people[0], 0)
+    table.seats[0].dropped = True
+    await play_all(m, table)
+    for _ in range(200):
+        if table.status == FINISHED:
+            break
+        await asyncio.sleep(0.005)
+    assert table.status == FINISHED
+    return table
+
+
+async def test_a_dropped_seat_counts_a_game_but_no_rating_change_and_the_others_are_rated(
+        setup: tuple[TableManager, Records]) -> None:
+    m, records = setup
+    await game(m, [ALICE, BOB, CAROL], seed=1)  # everyone has a rating first
+    before = {(u, key): await records.skill(GUILD, key, u) for u in (ALICE, BOB, CAROL)
+              for key in ("high-card", ALL_GAMES)}
+    season = {u: await records.db.one("SELECT mu, sigma, ordinal, rated FROM season_ratings"
+                                      " WHERE guild_id=? AND game='high-card' AND user_id=?",
+                                      GUILD, u) for u in (ALICE, BOB, CAROL)}
+    table = await dropped_game(m, [ALICE, BOB, CAROL], seed=1)
+    assert await count(records, "SELECT rated FROM records WHERE table_id=?", table.id) == 1
+    rows = await records.db.all("SELECT user_id, won, abandoned FROM record_seats"
+                                " WHERE table_id=? ORDER BY seat", table.id)
+    assert len(rows) == 3 and tuple(rows[0]) == (ALICE, 0, 1)  # kept: played, not won
+    assert (await places_of(records, table.id))[0] == 1  # though her seat came first
+    # Alice's skill stays as it was, all time and in the season
+    for key in ("high-card", ALL_GAMES):
+        assert before[(ALICE, key)] is not None
+        assert await records.skill(GUILD, key, ALICE) == before[(ALICE, key)]
+    after_season = await records.db.one(
+        "SELECT mu, sigma, ordinal, rated FROM season_ratings WHERE guild_id=?"
+        " AND game='high-card' AND user_id=?", GUILD, ALICE)
+    assert tuple(after_season) == tuple(season[ALICE])
+    stats = (await records.stats(GUILD, ALICE))[0]
+    assert stats.games == 2 and stats.rated == 1 and stats.wins <= 1
+    # Bob and Carol rated between themselves by their places
+    places = await places_of(records, table.id)
+    b, c = before[(BOB, "high-card")], before[(CAROL, "high-card")]
+    assert b is not None and c is not None
+    expected = ratings.rate([[b], [c]], [places[1], places[2]])
+    for user, new in ((BOB, expected[0][0]), (CAROL, expected[1][0])):
+        got = await records.skill(GUILD, "high-card", user)
+        assert got is not None and got.mu == pytest.approx(new.mu)
+        assert got.sigma == pytest.approx(new.sigma)
+    # the history says the game was unrated for Alice alone
+    assert [h.rated for h in await records.history(GUILD, ALICE) if h.table_id == table.id] == [
+        False]
+    assert [h.rated for h in await records.history(GUILD, BOB) if h.table_id == table.id] == [
+        True]
+    # a replay (forgetting someone) counts it the same way
+    stored = await records.db.all("SELECT guild_id, game, user_id, name, mu, sigma, ordinal,"
+                                  " rated, games, wins FROM ratings WHERE guild_id=?", GUILD)
+    assert rounded(await records.replay_ratings(GUILD)) == rounded(stored)
+    stored = await records.db.all("SELECT guild_id, season, game, user_id, name, mu, sigma,"
+                                  " ordinal, rated, games, wins FROM season_ratings"
+                                  " WHERE guild_id=?", GUILD)
+    assert rounded(await records.seasons.replay(GUILD)) == rounded(stored)
+
+
+def rounded(rows: Sequence[Sequence[object]]) -> list[tuple[object, ...]]:
+    """Rows sorted, their figures rounded (a replay adds them up in the same order)."""
+    return sorted(tuple(round(v, 9) if isinstance(v, float) else v for v in row)
+                  for row in rows)
+
+
+async def test_a_two_player_game_with_a_dropped_seat_is_unrated(
+        setup: tuple[TableManager, Records]) -> None:
+    m, records = setup
+    table = await dropped_game(m, [ALICE, BOB], seed=4)
+    assert await count(records, "SELECT rated FROM records WHERE table_id=?", table.id) == 0
+    for user in (ALICE, BOB):
+        assert await records.skill(GUILD, "high-card", user) is None
+        assert (await records.stats(GUILD, user))[0].games == 1
+    board = await records.leaderboard(GUILD, "high-card")
+    assert board.total == 0
