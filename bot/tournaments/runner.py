@@ -50,11 +50,12 @@ from dataclasses import dataclass, field
 
 from bot import logs
 from bot.storage.store import Storage
-from bot.tables import Cancelled, Clock, GameEnded, Position, Refusal, TableEvent, TableManager
+from bot.tables import Clock, Refusal, TableEvent, TableManager
 from bot.tables import pace as paces
 from bot.tables.deadlines import Deadlines, Due
-from bot.tournaments.duplicate import DuplicateTable, deal_seed, matchpoints, seat_keys
-from bot.tournaments.model import Occupant, Seating, TableResult
+from bot.tournaments.duplicate import DuplicateTable, deal_seed, matchpoints
+from bot.tournaments.model import Seating, TableResult
+from bot.tournaments.opening import RoundTables
 from bot.tournaments.pairing import bracket, elimination_plan, swiss_round, table_counts
 from bot.tournaments.standings import Standing, standings
 from bot.tournaments.store import (
@@ -213,17 +214,13 @@ class Tournaments:
         self._by_table: dict[int, tuple[int, int, int]] = {}
         self._listeners: list[Listener] = []
         self._starts = Deadlines(clock, self._due)
+        self._tables = RoundTables(manager, self.rows, store, self._by_table)
         manager.subscribe(self._on_table)
 
     # -- news ---------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
         """Receive every event's news (awaited in order; a failure is logged)."""
         self._listeners.append(listener)
-
-    def unsubscribe(self, listener: Listener) -> None:
-        """Stop receiving news."""
-        with contextlib.suppress(ValueError):
-            self._listeners.remove(listener)
 
     async def _tell(self, news: TournamentNews) -> None:
         for listener in list(self._listeners):
@@ -465,7 +462,7 @@ class Tournaments:
                         continue
                     self._by_table[table.table_id] = (row.id, table.round, table.number)
                     if not self.manager.is_open(table.table_id):
-                        await self._gone_while_down(row.id, table)
+                        await self._tables.gone_while_down(row.id, table)
                 async with self._hold(row.id) as live:
                     live.dirty = True
             found.append(await self.view(row.id))
@@ -556,7 +553,7 @@ class Tournaments:
             dropped = {e.user_id for e in entrants if e.dropped is not None}
             names = {e.user_id: e.name for e in entrants}
             for table in waiting:
-                await self._open(row, table, dropped, names)
+                await self._tables.open(row, table, dropped, names)
             tables = await self.rows.tables(tid)
             current = [t for t in tables if t.round == row.round]
             opened = tuple((t.table_id, Seating(t.number, t.seats)) for t in current
@@ -567,52 +564,6 @@ class Tournaments:
         if any(not t.done for t in current):
             return
         await self._end_round(row, entrants, tables)
-
-    async def _open(self, row: EventRow, table: TableRow, dropped: set[int],
-                    names: Mapping[int, str]) -> None:
-        """Open one table of a round through the door (see the module's docstring)."""
-        seats: list[Occupant] = [None if p in dropped else p for p in table.seats]
-        people = [p for p in seats if p is not None]
-        if not people:  # everyone at it dropped: it never plays
-            await self.rows.set_result(row.id, table.round, table.number, None, None,
-                                       frozenset(p for p in table.seats if p is not None))
-            return
-        host = people[0]
-        try:
-            opened = await self.manager.open(row.guild_id, row.channel_id, row.game, host,
-                                             names.get(host, str(host)), seed=table.seed)
-        except Refusal as refusal:
-            log.warning("tournament %s: round %s table %s could not be opened (%s)", row.id,
-                        table.round, table.number, refusal.key)
-            await self.rows.set_result(row.id, table.round, table.number, None, None,
-                                       frozenset())
-            return
-        table_id = opened.table_id
-        self._by_table[table_id] = (row.id, table.round, table.number)
-        await self.rows.set_table(row.id, table.round, table.number, table_id, table.seats)
-        try:
-            order: list[Occupant] = [host]
-            for person in people[1:]:
-                await self.manager.join(table_id, person, names.get(person, str(person)))
-                order.append(person)
-            for _ in range(len(seats) - len(people)):
-                await self.manager.add_computer(table_id, host)
-                order.append(None)
-            for index, wanted in enumerate(seats):
-                if order[index] == wanted:
-                    continue
-                other = next(j for j in range(index + 1, len(order)) if order[j] == wanted)
-                await self.manager.swap_seats(table_id, host, index, other)
-                order[index], order[other] = order[other], order[index]
-            await self.manager.set_timer(table_id, host, row.pace)
-            await self.manager.start(table_id, host)
-        except Refusal as refusal:  # the lobby refused: the table is called off, never played
-            log.warning("tournament %s: round %s table %s could not start (%s)", row.id,
-                        table.round, table.number, refusal.key)
-            with contextlib.suppress(Refusal):
-                await self.manager.cancel(table_id, host, can_manage=True)
-            await self.rows.set_result(row.id, table.round, table.number, None, None,
-                                       frozenset())
 
     async def _end_round(self, row: EventRow, entrants: list[EntrantRow],
                          tables: list[TableRow]) -> None:
@@ -628,15 +579,7 @@ class Tournaments:
         starters = _starters(entrants, tables)
         active = [p for p in starters
                   if next(e for e in entrants if e.user_id == p).dropped is None]
-        following: Sequence[Seating] = ()
-        if row.fmt == "elimination":
-            plan = bracket(starters, results, size=row.size, advance=row.advance,
-                           seed=row.seed)
-            if plan.champion is None and len(plan.rounds) > len(results):
-                following = plan.rounds[-1]
-        elif row.round < row.rounds and _seatable(len(active), row.size):
-            following = swiss_round(starters, active, results, size=row.size, seed=row.seed,
-                                    rounds_total=row.rounds, gains=_gains(row, tables))
+        following = _following(row, starters, active, tables, results)
         if following:
             await self._store_round(row, row.round + 1, following)
             self._live[row.id].dirty = True
@@ -653,68 +596,27 @@ class Tournaments:
     # -- results ------------------------------------------------------------------------------
     async def _on_table(self, event: TableEvent) -> None:
         """The table service's news: a round's table finished or was cancelled."""
-        if not isinstance(event, (GameEnded, Cancelled)):
-            return
-        where = self._by_table.get(event.table_id)
-        if where is None:
-            return
-        tid, round_number, number = where
-        table = next((t for t in await self.rows.tables(tid)
-                      if t.round == round_number and t.number == number), None)
-        if table is None or table.done:
-            return
-        position = event.position
-        outcome = position.outcome if isinstance(event, GameEnded) else None
-        seated = [(s.user_id, s.computer) for s in position.seats]
-        await self._record(tid, table, None if outcome is None else outcome.places,
-                           None if outcome is None else outcome.scores, seated, position)
-        await self._poke(tid)
-
-    async def _gone_while_down(self, tid: int, table: TableRow) -> None:
-        """A round's table no longer open at a restart: its stored result, or none."""
-        assert table.table_id is not None
-        result = await self.storage.result(table.table_id)
-        stored = await self.storage.table(table.table_id)
-        if result is None or stored is None:
-            await self.rows.set_result(tid, table.round, table.number, None, None, frozenset())
-            return
-        outcome = result["outcome"]
-        seated = [(s.get("user_id"), bool(s.get("computer"))) for s in result["seats"]]
-        await self._record(tid, table, tuple(outcome["places"]),
-                           tuple(float(x) for x in outcome["scores"]), seated, None)
-
-    async def _record(self, tid: int, table: TableRow, places: Sequence[int] | None,
-                      scores: Sequence[float] | None,
-                      seated: Sequence[tuple[int | None, bool]],
-                      position: Position | None) -> None:
-        """Store a table's result once: places, the duplicate keys, and who was absent (a
-        pairing's player the computer played for, or who never moved while it did)."""
-        assert table.table_id is not None
-        absent: set[int] = set()
-        for index, player in enumerate(table.seats):
-            if player is None:
-                continue
-            if index >= len(seated) or seated[index][1] or seated[index][0] != player:
-                absent.add(player)
-        if places is not None:
-            moved: dict[int, set[str]] = {}
-            for action in await self.storage.actions(table.table_id):
-                moved.setdefault(action.seat, set()).add(action.how)
-            for index, player in enumerate(table.seats):
-                hows = moved.get(index, set())
-                if player is not None and hows and "player" not in hows:
-                    absent.add(player)
-        keys = None
-        if places is not None and scores is not None:
-            rules = self.manager.rules_for((await self._row(tid)).game)
-            direction = rules.new_game(len(places), seed=table.seed).score_direction()
-            keys = seat_keys(places, scores, direction)
-        await self.rows.set_result(tid, table.round, table.number,
-                                   None if places is None else tuple(places), keys,
-                                   frozenset(absent))
+        tid = await self._tables.ended(event)
+        if tid is not None:
+            await self._poke(tid)
 
 
 # -- pure helpers ------------------------------------------------------------------------------
+
+
+def _following(row: EventRow, starters: Sequence[int], active: Sequence[int],
+               tables: Sequence[TableRow],
+               results: Sequence[tuple[TableResult, ...]]) -> Sequence[Seating]:
+    """The next round's tables, or none when the event is over."""
+    if row.fmt == "elimination":
+        plan = bracket(starters, results, size=row.size, advance=row.advance,
+                       seed=row.seed)
+        if plan.champion is None and len(plan.rounds) > len(results):
+            return plan.rounds[-1]
+    elif row.round < row.rounds and _seatable(len(active), row.size):
+        return swiss_round(starters, active, results, size=row.size, seed=row.seed,
+                           rounds_total=row.rounds, gains=_gains(row, tables))
+    return ()
 
 
 def _present(row: EventRow, entrants: Sequence[EntrantRow]) -> list[EntrantRow]:

@@ -1,0 +1,340 @@
+"""The tournament service alone, on a manual clock and a SQLite file: a Swiss of 22 with a
+no-show and a restart mid-round, an elimination of Spar, a duplicate round of Finesse, and the
+bad inputs. People are people: a helper plays each person's first legal move through the door;
+computers fill only the seats the pairing leaves empty."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.storage.store import Storage
+from bot.tables import ManualClock, Refusal, TableManager
+from bot.tournaments import place_points
+from bot.tournaments.runner import (
+    PlayerDropped,
+    RoundEnded,
+    RoundStarted,
+    TournamentChanged,
+    TournamentEnded,
+    TournamentNews,
+    Tournaments,
+    TournamentView,
+)
+from bot.tournaments.store import TournamentStore
+
+GUILD, CHANNEL, ORGANISER = 100, 10, 999
+HOUR = 3600.0
+
+
+@dataclass
+class World:
+    """A table service and the tournament service on one database, and the news heard."""
+
+    path: str
+    clock: ManualClock
+    store: Storage | None = None
+    manager: TableManager | None = None
+    service: Tournaments | None = None
+    news: list[TournamentNews] = field(default_factory=list)
+
+    async def up(self) -> Tournaments:
+        self.store = await Storage.open(self.path)
+        self.manager = TableManager(self.store, ai_delay=0.0, ai_level="random",
+                                    clock=self.clock)
+        await self.manager.resume()
+        self.service = Tournaments(self.manager, self.store, self.clock)
+        self.service.subscribe(self.heard)
+        await self.service.resume_all()
+        return self.service
+
+    async def heard(self, news: TournamentNews) -> None:
+        self.news.append(news)
+
+    async def down(self) -> None:
+        assert self.service is not None and self.manager is not None and self.store is not None
+        await self.service.close()
+        await self.manager.close()
+        await self.store.close()
+        self.service = self.manager = self.store = None
+
+    @property
+    def m(self) -> TableManager:
+        assert self.manager is not None
+        return self.manager
+
+    @property
+    def t(self) -> Tournaments:
+        assert self.service is not None
+        return self.service
+
+    def of(self, kind: type[TournamentNews]) -> list[TournamentNews]:
+        return [n for n in self.news if isinstance(n, kind)]
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    found = World(str(tmp_path / "deckhand.sqlite3"), ManualClock())
+    await found.up()
+    yield found
+    if found.service is not None:
+        await found.down()
+
+
+async def settle() -> None:
+    """Let the computers' moves and the scheduler's callbacks run."""
+    for _ in range(30):
+        await asyncio.sleep(0)
+    await asyncio.sleep(0.001)
+
+
+async def opened(w: World, tid: int) -> TournamentView:
+    """The event once the scheduler's start (or a round's opening) has run: every table of
+    its round opened or in."""
+    for _ in range(2000):
+        await settle()
+        view = await w.t.view(tid)
+        if view.status != "signup" and all(t.table_id is not None or t.done
+                                           for t in view.tables):
+            return view
+    raise AssertionError("the round's tables were not opened")
+
+
+async def play(w: World, tid: int, until_round: int | None = None,
+               moves: int | None = None) -> TournamentView:
+    """Every person's first legal move, over and over, until the event's round is past
+    ``until_round`` (or it ended), or ``moves`` people's moves were made."""
+    made = 0
+    for _ in range(20000):
+        view = await w.t.view(tid)
+        if view.status != "running" or (until_round is not None and view.round > until_round):
+            return view
+        acted = False
+        for table in view.tables:
+            if table.table_id is None or not w.m.is_open(table.table_id):
+                continue
+            public = await w.m.position(table.table_id)
+            for user in sorted(public.people_due):
+                seen = await w.m.position_for(table.table_id, user)
+                if not seen.moves:
+                    continue
+                try:
+                    await w.m.act(table.table_id, user, seen.version, seen.moves[0].index)
+                except Refusal:
+                    continue  # a computer moved first: looked at again
+                made += 1
+                acted = True
+                if moves is not None and made >= moves:
+                    return await w.t.view(tid)
+        if not acted:
+            await settle()
+    raise AssertionError("the round did not end")
+
+
+async def signed_up(w: World, fmt: str, game: str, people: int, **kw: object) -> TournamentView:
+    settings: dict[str, object] = {"rounds": 3, "size": 4, "advance": 0, "duplicate": False,
+                                   "checkin_minutes": 0, "pace": "off"}
+    settings.update(kw)
+    view = await w.t.create(GUILD, CHANNEL, ORGANISER, game, fmt,
+                            starts_at=w.clock.now() + HOUR, **settings)  # type: ignore[arg-type]
+    for user in range(1, people + 1):
+        view = await w.t.join(view.id, user, f"P{user}")
+    return view
+
+
+def points_by_hand(rows: list[tuple[tuple[int | None, ...], tuple[int, ...] | None,
+                                    frozenset[int]]]) -> dict[int, float]:
+    """Each player's place points over the tables given (absent players: none)."""
+    found: dict[int, float] = {}
+    for seats, places, absent in rows:
+        for seat, player in enumerate(seats):
+            if player is None:
+                continue
+            gained = 0.0
+            if places is not None and player not in absent:
+                gained = place_points(places)[seat]
+            found[player] = found.get(player, 0.0) + gained
+    return found
+
+
+async def test_a_swiss_of_thirteen_with_a_no_show_and_a_restart(world: World) -> None:
+    w = world
+    view = await signed_up(w, "swiss", "twenty-two", 13, checkin_minutes=30)
+    tid = view.id
+    with pytest.raises(Refusal) as early:  # check-in opens 30 minutes before the start
+        await w.t.check_in(tid, 1)
+    assert early.value.key == "tournament-checkin-not-open"
+    w.clock.advance(HOUR - 30 * 60)
+    for user in range(1, 13):  # 13 never checks in
+        await w.t.check_in(tid, user)
+    await settle()
+    assert (await w.t.view(tid)).status == "signup"  # not before its time
+    w.clock.advance(30 * 60)
+    view = await opened(w, tid)
+    assert view.status == "running" and view.round == 1
+    dropped = [n for n in w.of(PlayerDropped) if isinstance(n, PlayerDropped)]
+    assert [(n.user_id, n.reason) for n in dropped] == [(13, "no-show")]
+    assert view.entrant(13) is not None and view.entrant(13).dropped == "no-show"  # type: ignore[union-attr]
+    # 12 players at four seats: three full tables, each open at the service, people seated
+    assert [len(t.seating.players) for t in view.tables] == [4, 4, 4]
+    assert all(t.table_id is not None and w.m.is_open(t.table_id) for t in view.tables)
+    started = [n for n in w.of(RoundStarted) if isinstance(n, RoundStarted)]
+    assert len(started) == 1 and len(started[0].tables) == 3
+    for table_id, seating in started[0].tables:
+        shown = await w.m.position(table_id)
+        assert tuple(s.user_id for s in shown.seats) == seating.seats
+    assert sorted(p for t in view.tables for p in t.seating.players) == list(range(1, 13))
+
+    view = await play(w, tid, until_round=1)
+    assert view.round == 2
+    # round 2 half played, then the bot stops and starts again on the same database
+    await play(w, tid, moves=6)
+    before = await w.t.view(tid)
+    assert before.round == 2
+    await w.down()
+    await w.up()
+    after = await w.t.view(tid)
+    assert after.round == 2 and after.tables == before.tables
+    assert all(t.table_id is not None and (t.done or w.m.is_open(t.table_id))
+               for t in after.tables)
+    view = await play(w, tid)
+    assert view.status == "finished" and view.round == 3
+
+    # standings by hand from the stored tables: each player's place points summed
+    tables = await TournamentStore(w.t.storage.db).tables(tid)
+    assert len(tables) == 9 and all(t.done and t.places is not None for t in tables)
+    assert [t.round for t in tables] == [1, 1, 1, 2, 2, 2, 3, 3, 3]
+    points = points_by_hand([(t.seats, t.places, t.absent) for t in tables])
+    final = await w.t.standings(tid)
+    assert [row.player for row in final if row.player == 13] == []  # never started
+    assert {row.player: row.points for row in final} == pytest.approx(points)
+    assert sum(points.values()) == pytest.approx(9 * (3 + 2 + 1 + 0))
+    assert [row.rank for row in final] == list(range(1, 13))
+    assert all(a.points >= b.points for a, b in itertools.pairwise(final))
+    # the first tie-break by hand: the mean final points of the players met, per table
+    for row in final:
+        met = 0.0
+        for t in tables:
+            if row.player in t.seats:
+                others = [p for p in t.seats if p is not None and p != row.player]
+                met += sum(points[p] for p in others) / len(others)
+        assert row.opponents == pytest.approx(met)
+    ended = [n for n in w.of(TournamentEnded) if isinstance(n, TournamentEnded)]
+    assert len(ended) == 1 and ended[0].standings == final
+    rounds = [n.round for n in w.of(RoundEnded) if isinstance(n, RoundEnded)]
+    assert rounds == [1, 2, 3]  # each round ended once, the restart's included
+    # nobody sat with the same three again in round 2 where Swiss could avoid it
+    first = {frozenset(t.seats) for t in tables if t.round == 1}
+    assert not {frozenset(t.seats) for t in tables if t.round == 2} & first
+
+
+async def test_a_spar_elimination_takes_two_of_each_table_to_a_final(world: World) -> None:
+    w = world
+    view = await signed_up(w, "elimination", "spar", 10, advance=2)
+    with pytest.raises(Refusal) as other:
+        await w.t.start_now(view.id, 5)
+    assert other.value.key == "tournament-organiser-only"
+    view = await w.t.start_now(view.id, ORGANISER)
+    assert view.rounds == 3  # 10 players, then 6, then a final table of 4
+    assert sorted(len(t.seating.players) for t in view.tables) == [3, 3, 4]
+    await play(w, view.id)
+    view = await w.t.view(view.id)
+    assert view.status == "finished"
+    tables = await TournamentStore(w.t.storage.db).tables(view.id)
+    by_round = {r: [t for t in tables if t.round == r] for r in (1, 2, 3)}
+    for number in (1, 2):
+        through: set[int] = set()
+        for t in by_round[number]:
+            assert t.places is not None
+            players = [(t.places[i], p) for i, p in enumerate(t.seats) if p is not None]
+            # ties in place go to the better seed, the earlier sign-up: the smaller id here
+            best = sorted(players, key=lambda pair: (pair[0], pair[1]))[:2]
+            through |= {p for _, p in best}
+        nxt = {p for t in by_round[number + 1] for p in t.seats if p is not None}
+        assert nxt == through
+    assert len(by_round[3]) == 1 and len(by_round[3][0].seats) == 4
+    assert [n.round for n in w.of(RoundEnded) if isinstance(n, RoundEnded)] == [1, 2, 3]
+    assert len(w.of(TournamentEnded)) == 1
+
+
+async def test_a_duplicate_round_of_finesse_deals_every_table_alike(world: World) -> None:
+    w = world
+    view = await signed_up(w, "swiss", "finesse", 8, rounds=1, duplicate=True)
+    view = await w.t.start_now(view.id, ORGANISER)
+    assert len(view.tables) == 2
+    hands = []
+    for table in view.tables:
+        assert table.table_id is not None
+        live = w.m.live(table.table_id)
+        assert live is not None and live.state is not None
+        hands.append({zone: sorted(str(c) for c in cards)
+                      for zone, cards in live.state.zones().items()})
+    stored = await TournamentStore(w.t.storage.db).tables(view.id)
+    assert stored[0].seed == stored[1].seed
+    assert hands[0] == hands[1] and any(hands[0].values())
+    await play(w, view.id)
+    final = await w.t.standings(view.id)
+    # matchpoints against the one other table: 1, ½ or 0 per player, and the two who held
+    # the same seat share one point
+    tables = await TournamentStore(w.t.storage.db).tables(view.id)
+    points = {row.player: row.points for row in final}
+    for seat in range(4):
+        a, b = tables[0].seats[seat], tables[1].seats[seat]
+        assert a is not None and b is not None
+        assert points[a] + points[b] == pytest.approx(1.0)
+        assert points[a] in (0.0, 0.5, 1.0)
+
+
+async def test_bad_inputs_are_refused_and_leave_nothing_half_made(world: World) -> None:
+    w = world
+    now = w.clock.now()
+
+    async def refused(key: str, **kw: object) -> None:
+        settings: dict[str, object] = {
+            "guild_id": GUILD, "channel_id": CHANNEL, "organiser_id": ORGANISER,
+            "game": "twenty-two", "fmt": "swiss", "rounds": 3, "size": 4, "advance": 0,
+            "duplicate": False, "starts_at": now + HOUR, "checkin_minutes": 0, "pace": "off"}
+        settings.update(kw)
+        with pytest.raises(Refusal) as caught:
+            await w.t.create(**settings)  # type: ignore[arg-type]
+        assert caught.value.key == key
+
+    await refused("tournament-past-start", starts_at=now)
+    await refused("tournament-unknown-game", game="nope")
+    await refused("tournament-bad-size", game="finesse", size=3)
+    await refused("tournament-bad-format", fmt="league")
+    await refused("tournament-bad-rounds", rounds=0)
+    await refused("tournament-bad-advance", fmt="elimination", advance=4)
+    await refused("tournament-bad-pace", pace="slowly")
+    assert await w.t.in_channel(CHANNEL) is None  # nothing half-made
+    view = await signed_up(w, "swiss", "twenty-two", 1)
+    await refused("tournament-channel-busy")
+    with pytest.raises(Refusal) as twice:
+        await w.t.join(view.id, 1, "P1")
+    assert twice.value.key == "tournament-already-entered"
+    for call in (w.t.cancel(view.id, 1), w.t.start_now(view.id, 1)):
+        with pytest.raises(Refusal) as other:
+            await call
+        assert other.value.key == "tournament-organiser-only"
+    with pytest.raises(Refusal) as few:
+        await w.t.start_now(view.id, ORGANISER)
+    assert few.value.key == "tournament-too-few" and few.value.params["present"] == 1
+    with pytest.raises(Refusal) as idle:
+        await w.t.pause(view.id, ORGANISER)
+    assert idle.value.key == "tournament-not-running"
+    # at its time with one player: cancelled, and the reason said
+    w.clock.advance(HOUR)
+    await settle()
+    view = await w.t.view(view.id)
+    assert view.status == "cancelled" and view.ended == "too-few"
+    assert any(isinstance(n, TournamentChanged) and n.view.ended == "too-few" for n in w.news)
+    assert await w.t.in_channel(CHANNEL) is None
+    assert w.m.tables == {}  # no table was opened
+    with pytest.raises(Refusal) as gone:
+        await w.t.view(12345)
+    assert gone.value.key == "tournament-none"
