@@ -36,6 +36,7 @@ from bot.storage.db import is_postgres
 from bot.storage.store import Storage
 from bot.tables import TableManager
 from bot.tables.model import RulesLookup
+from bot.tournaments.runner import Tournaments
 from bot.web.app import WebServer, web_server
 from bot.web.routing import Router, attach
 
@@ -147,6 +148,8 @@ class Deckhand(commands.AutoShardedBot):
                                     ai_level=settings.ai_level,
                                     ai_workers=settings.ai_workers,
                                     ai_scheduler=settings.ai_scheduler)
+        #: tournaments: their rounds' tables opened through the table service, on its clock
+        self.tournaments = Tournaments(self.manager, store, self.manager.clock)
         #: draw the pictures: tables in ``render_workers`` processes, hands in one of their own
         #: (threads with ``render_workers=0``)
         self.painters = {"table": Painter(settings.render_workers, nice=PICTURE_NICE),
@@ -191,6 +194,8 @@ class Deckhand(commands.AutoShardedBot):
             painter.use(chosen, kind)
         await self.load_commands()
         resumed = await self.manager.resume(owns=self.owns_guild)
+        # after the tables: a round's table finished while the bot was down is found closed
+        await self.tournaments.resume_all()
         if self.syncs_commands():
             await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild,
                                 activity=self.activity_configured)
@@ -348,6 +353,7 @@ class Deckhand(commands.AutoShardedBot):
         if self.web is not None:  # its sockets close first: no move arrives from there now
             await self.web.stop()
         await self.drain()
+        await self.tournaments.close()  # before the tables: no round opens as they stop
         await self.manager.close()
         for hook in self.before_disconnect:
             left = deadline - loop.time() - 1.0  # a second kept for the rest
