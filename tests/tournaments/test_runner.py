@@ -94,14 +94,13 @@ async def settle() -> None:
 
 
 async def opened(w: World, tid: int) -> TournamentView:
-    """The event once the scheduler's start (or a round's opening) has run: every table of
-    its round opened or in."""
+    """The event once the scheduler's start has run and its first round was announced."""
     for _ in range(2000):
         await settle()
         view = await w.t.view(tid)
-        if view.status != "signup" and all(t.table_id is not None or t.done
-                                           for t in view.tables):
-            return view
+        told = any(isinstance(n, RoundStarted) and n.round == view.round for n in w.news)
+        if view.status != "signup" and told:  # told once every table was opened
+            return await w.t.view(tid)
     raise AssertionError("the round's tables were not opened")
 
 
