@@ -12,7 +12,7 @@ from bot.storage.store import Storage
 from bot.tables import Cancelled, GameEnded, Refusal, TableEvent, TableManager
 from bot.tournaments.duplicate import seat_keys
 from bot.tournaments.model import Occupant
-from bot.tournaments.store import EventRow, TableRow, TournamentStore
+from bot.tournaments.store import EventRow, RoundTableRow, TournamentStore
 
 log = logging.getLogger("bot.tournaments.runner")
 
@@ -28,7 +28,7 @@ class RoundTables:
         #: service table id -> (event, round, table number), shared with the runner
         self.by_table = by_table
 
-    async def open(self, row: EventRow, table: TableRow, dropped: set[int],
+    async def open(self, row: EventRow, table: RoundTableRow, dropped: set[int],
                     names: Mapping[int, str]) -> None:
         """Open one table of a round through the door (see the module's docstring)."""
         seats: list[Occupant] = [None if p in dropped else p for p in table.seats]
@@ -74,7 +74,7 @@ class RoundTables:
             await self.rows.set_result(row.id, table.round, table.number, None, None,
                                        frozenset())
 
-    async def gone_while_down(self, tid: int, table: TableRow) -> None:
+    async def gone_while_down(self, tid: int, table: RoundTableRow) -> None:
         """A round's table no longer open at a restart: its stored result, or none."""
         assert table.table_id is not None
         result = await self.storage.result(table.table_id)
@@ -87,7 +87,7 @@ class RoundTables:
         await self.record(tid, table, tuple(outcome["places"]),
                            tuple(float(x) for x in outcome["scores"]), seated)
 
-    async def record(self, tid: int, table: TableRow, places: Sequence[int] | None,
+    async def record(self, tid: int, table: RoundTableRow, places: Sequence[int] | None,
                       scores: Sequence[float] | None,
                       seated: Sequence[tuple[int | None, bool]]) -> None:
         """Store a table's result once: places, the duplicate keys, and who was absent (a

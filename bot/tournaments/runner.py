@@ -66,7 +66,7 @@ from bot.tournaments.store import (
     SIGNUP,
     EntrantRow,
     EventRow,
-    TableRow,
+    RoundTableRow,
     TournamentStore,
 )
 
@@ -566,7 +566,7 @@ class Tournaments:
         await self._end_round(row, entrants, tables)
 
     async def _end_round(self, row: EventRow, entrants: list[EntrantRow],
-                         tables: list[TableRow]) -> None:
+                         tables: list[RoundTableRow]) -> None:
         """Every table of the round is in (the lock held): the absent dropped, the next round
         stored (or the event finished), then told, and the next round opened."""
         results = _results(tables)
@@ -605,7 +605,7 @@ class Tournaments:
 
 
 def _following(row: EventRow, starters: Sequence[int], active: Sequence[int],
-               tables: Sequence[TableRow],
+               tables: Sequence[RoundTableRow],
                results: Sequence[tuple[TableResult, ...]]) -> Sequence[Seating]:
     """The next round's tables, or none when the event is over."""
     if row.fmt == "elimination":
@@ -633,15 +633,15 @@ def _seatable(players: int, size: int) -> bool:
     return players >= LEAST_PLAYERS
 
 
-def _starters(entrants: Sequence[EntrantRow], tables: Sequence[TableRow]) -> list[int]:
+def _starters(entrants: Sequence[EntrantRow], tables: Sequence[RoundTableRow]) -> list[int]:
     """The players of round 1, in the seeding (sign-up) order."""
     first = {p for t in tables if t.round == 1 for p in t.seats if p is not None}
     return [e.user_id for e in entrants if e.user_id in first]
 
 
-def _results(tables: Sequence[TableRow]) -> list[tuple[TableResult, ...]]:
+def _results(tables: Sequence[RoundTableRow]) -> list[tuple[TableResult, ...]]:
     """Every round whose tables are all in, as the engine's results."""
-    rounds: dict[int, list[TableRow]] = {}
+    rounds: dict[int, list[RoundTableRow]] = {}
     for table in tables:
         rounds.setdefault(table.round, []).append(table)
     found = []
@@ -654,7 +654,7 @@ def _results(tables: Sequence[TableRow]) -> list[tuple[TableResult, ...]]:
     return found
 
 
-def _gains(row: EventRow, tables: Sequence[TableRow]) -> list[Mapping[int, float]] | None:
+def _gains(row: EventRow, tables: Sequence[RoundTableRow]) -> list[Mapping[int, float]] | None:
     """A duplicate event's matchpoints per finished round (None: place points)."""
     if not row.duplicate:
         return None
@@ -671,7 +671,7 @@ def _gains(row: EventRow, tables: Sequence[TableRow]) -> list[Mapping[int, float
 
 
 def _standings(row: EventRow, entrants: Sequence[EntrantRow],
-               tables: Sequence[TableRow]) -> tuple[Standing, ...]:
+               tables: Sequence[RoundTableRow]) -> tuple[Standing, ...]:
     starters = _starters(entrants, tables)
     if not starters:
         return ()
@@ -680,7 +680,7 @@ def _standings(row: EventRow, entrants: Sequence[EntrantRow],
 
 
 def _view(row: EventRow, entrants: Sequence[EntrantRow],
-          tables: Sequence[TableRow]) -> TournamentView:
+          tables: Sequence[RoundTableRow]) -> TournamentView:
     return TournamentView(
         row.id, row.guild_id, row.channel_id, row.organiser_id, row.game, row.fmt, row.rounds,
         row.size, row.advance, row.duplicate, row.starts_at, row.checkin_minutes, row.pace,

@@ -64,7 +64,7 @@ class EntrantRow:
 
 
 @dataclass(frozen=True)
-class TableRow:
+class RoundTableRow:
     """One table of a round as stored: its seats, the deal seed it was opened with, the
     service's table (None until opened) and its result (``places`` None while not in, or
     for a table that never played; ``keys``: a duplicate round's seat results)."""
@@ -94,10 +94,10 @@ def _event(r: Row) -> EventRow:
                     None if r[18] is None else int(r[18]))
 
 
-def _table(r: Row) -> TableRow:
+def _table(r: Row) -> RoundTableRow:
     places = None if r[6] is None else tuple(int(p) for p in json.loads(r[6]))
     keys = None if r[7] is None else tuple((float(a), float(b)) for a, b in json.loads(r[7]))
-    return TableRow(int(r[0]), int(r[1]), tuple(json.loads(r[2])), int(r[3]),
+    return RoundTableRow(int(r[0]), int(r[1]), tuple(json.loads(r[2])), int(r[3]),
                     None if r[4] is None else int(r[4]), bool(r[5]), places, keys,
                     frozenset(int(p) for p in json.loads(r[8])))
 
@@ -219,7 +219,7 @@ class TournamentStore:
             json.dumps(sorted(absent)), tid, round_number, number)
         return changed > 0
 
-    async def tables(self, tid: int) -> list[TableRow]:
+    async def tables(self, tid: int) -> list[RoundTableRow]:
         """Every table of every round of an event, by round and number."""
         rows = await self.db.all(
             f"SELECT {_TABLE_COLUMNS} FROM tournament_tables WHERE tournament_id=?"
