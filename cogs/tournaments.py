@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -35,11 +34,21 @@ from discord.ext import commands
 from bot.client.tree import refusal_text, reply, server_only
 from bot.i18n import lang_of, t
 from bot.names import plain
-from bot.pictures import standings as pictures
 from bot.tables import Refusal
 from bot.tables.pace import PACES
-from bot.tournaments import TIE_BREAKS, Standing, bracket
+from bot.tasks import background
+from bot.tournaments import TIE_BREAKS, Seating
+from bot.tournaments.runner import (
+    PlayerDropped,
+    RoundEnded,
+    RoundStarted,
+    TournamentChanged,
+    TournamentEnded,
+    TournamentNews,
+    TournamentView,
+)
 from cogs import discord_errors, ids
+from cogs.tournament_standings import StandingsBoard, names_of
 
 if TYPE_CHECKING:
     from bot.client.deckhand import Deckhand
@@ -70,6 +79,10 @@ class TournamentsCog(commands.Cog):
         self.bot = bot
         self.service = bot.tournaments
         self._commands: list[app_commands.Group] = []
+        #: the standings and bracket messages
+        self.board = StandingsBoard(self.service, self.game_title)
+        #: each tournament's news being shown: the next waits for it (the news keeps its order)
+        self._showing: dict[int, asyncio.Task[None]] = {}
 
     # -- setup ------------------------------------------------------------------------------
     async def cog_load(self) -> None:
@@ -78,7 +91,8 @@ class TournamentsCog(commands.Cog):
                                        value=gid) for gid in self.bot.game_ids()][:25]
         formats = [app_commands.Choice(name=locale_str(t(f"cmd-tournament-fmt-{f}")), value=f)
                    for f in ("swiss", "elimination")]
-        paces = [app_commands.Choice(name=pace, value=pace) for pace in PACES][:25]
+        paces = [app_commands.Choice(name=locale_str(t(f"cmd-tournament-pace-{pace}")),
+                                     value=pace) for pace in PACES][:25]
         group = app_commands.Group(name=locale_str("tournament"),
                                    description=locale_str("Tournaments in this channel"))
 
@@ -162,18 +176,18 @@ class TournamentsCog(commands.Cog):
         except KeyError:
             return game
 
-    def _here(self, interaction: Interaction) -> Any:
+    async def _here(self, interaction: Interaction) -> TournamentView:
         """The tournament of the interaction's channel; refused where there is none."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refusal("tournament-none-here")
-        found = self.service.in_channel(interaction.channel_id)
+        found = await self.service.in_channel(interaction.channel_id)
         if found is None:
             raise Refusal("tournament-none-here")
         return found
 
-    def names(self, view: Any) -> dict[int, str]:
+    def names(self, view: TournamentView) -> dict[int, str]:
         """Each entrant's name as shown (plain: no Markdown)."""
-        return {e.user_id: plain(e.name) for e in view.entrants}
+        return names_of(view)
 
     # -- commands ---------------------------------------------------------------------------
     async def create(self, interaction: Interaction, game: str, fmt: str, start: str,
@@ -201,16 +215,16 @@ class TournamentsCog(commands.Cog):
 
     async def show_standings(self, interaction: Interaction) -> None:
         """/tournament standings: privately, in the caller's language, with the picture."""
-        view = self._here(interaction)
+        view = await self._here(interaction)
         lang = lang_of(interaction.locale)
         await interaction.response.defer(ephemeral=True, thinking=True)
         rows = await self.service.standings(view.id)
-        kwargs = await self.standings_message(view, rows, lang)
+        kwargs = await self.board.standings_message(view, rows, lang)
         await interaction.edit_original_response(**kwargs)
 
     async def manage(self, interaction: Interaction, what: str, user_id: int = 0) -> None:
         """An organiser's command on this channel's tournament (the service checks who)."""
-        view = self._here(interaction)
+        view = await self._here(interaction)
         lang = lang_of(interaction.locale)
         can_manage = bool(interaction.permissions.manage_guild)
         by = interaction.user.id
@@ -227,7 +241,7 @@ class TournamentsCog(commands.Cog):
         await reply(interaction, t(f"tournament-done-{what}", lang))
 
     # -- the sign-up message ----------------------------------------------------------------
-    def signup(self, view: Any, lang: str) -> dict[str, Any]:
+    def signup(self, view: TournamentView, lang: str) -> dict[str, Any]:
         """The sign-up message: what, when, who, and the buttons (none once it began)."""
         game = self.game_title(view.game, lang)
         title = t("tournament-title", lang, game=game, fmt=t(f"tournament-fmt-{view.fmt}", lang))
@@ -241,7 +255,7 @@ class TournamentsCog(commands.Cog):
                            advance=view.advance))
         if view.duplicate:
             lines.append(t("tournament-duplicate-about", lang))
-        lines.append(t("tournament-status-" + view.status, lang))
+        lines.append(self.status_text(view, lang))
         entrants = [t("tournament-entrant-in" if e.checked_in else "tournament-entrant", lang,
                       name=plain(e.name)) for e in view.entrants]
         embed = discord.Embed(title=title[:256], description="\n".join(lines)[:4000])
@@ -250,7 +264,7 @@ class TournamentsCog(commands.Cog):
                         inline=False)
         embed.set_footer(text=t("tournament-organiser-footer", lang, id=view.id))
         buttons = discord.ui.View(timeout=None)
-        if view.status in ("signup", "checkin"):
+        if view.status == "signup":
             for verb, style in (("tjoin", discord.ButtonStyle.success),
                                 ("tleave", discord.ButtonStyle.secondary),
                                 ("tcheck", discord.ButtonStyle.primary)):
@@ -259,13 +273,25 @@ class TournamentsCog(commands.Cog):
                     custom_id=ids.make(verb, view.id)))
         return {"embed": embed, "view": buttons}
 
+    def status_text(self, view: TournamentView, lang: str) -> str:
+        """Where the event stands: sign-up, check-in (its window open), under way, paused,
+        finished, or why it was cancelled."""
+        if view.status == "signup" and view.checkin_minutes and (
+                self.bot.manager.clock.now() >= view.checkin_opens):
+            return t("tournament-status-checkin", lang)
+        if view.status == "running" and view.paused:
+            return t("tournament-status-paused", lang)
+        if view.status == "cancelled" and view.ended is not None:
+            return t(f"tournament-ended-{view.ended}", lang)
+        return t(f"tournament-status-{view.status}", lang)
+
     def _wall(self, instant: float) -> float:
         return float(self.bot.manager.clock.wall(instant))
 
     async def on_button(self, interaction: Interaction, cid: ids.ComponentId) -> None:
         """Join, Leave or Check in on a sign-up message: the clicker's own entry, then the
         message edited to the tournament as it is now."""
-        view = self.service.view(cid.table)
+        view = await self.service.view(cid.table)
         if (interaction.guild_id, interaction.channel_id) != (view.guild_id, view.channel_id):
             log.warning("a click from server %s channel %s named tournament %s: refused",
                         interaction.guild_id, interaction.channel_id, cid.table)
@@ -301,9 +327,22 @@ class TournamentsCog(commands.Cog):
                 await reply(interaction, refusal_text(error, interaction.locale))
 
     # -- the service's news -----------------------------------------------------------------
-    async def on_news(self, news: Any) -> None:
-        """The service's news, shown in the tournament's channel; a failure is logged, the
+    async def on_news(self, news: TournamentNews) -> None:
+        """The service's news, shown in the tournament's channel in the background: the
+        service tells it holding the tournament's lock, and the Discord work (messages,
+        threads, pictures) must not hold the next round up. One tournament's news is shown in
+        the order told."""
+        tid = news.view.id
+        self._showing[tid] = background(self._show_after(self._showing.get(tid), news),
+                                        name=f"tournament-{tid}-news")
+
+    async def _show_after(self, previous: asyncio.Task[None] | None,
+                          news: TournamentNews) -> None:
+        """Show one piece of news once the one before it is shown; a failure is logged, the
         tournament goes on."""
+        if previous is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(previous)
         try:
             await self._show(news)
         except Exception as exc:
@@ -311,37 +350,40 @@ class TournamentsCog(commands.Cog):
                         discord_errors.described(exc) if isinstance(exc, discord.HTTPException)
                         else type(exc).__name__, exc_info=exc)
 
-    async def _show(self, news: Any) -> None:
+    async def _show(self, news: TournamentNews) -> None:
         view = news.view
         lang = self.server_lang(view.guild_id)
         channel = self.bot.get_partial_messageable(view.channel_id)
-        kind = type(news).__name__
-        if kind == "TournamentChanged":
+        if isinstance(news, TournamentChanged):
             await self._edit_signup(view, lang)
-        elif kind == "RoundStarted":
+            if view.status == "cancelled" and view.ended is not None:
+                await channel.send(t(f"tournament-ended-{view.ended}", lang),
+                                   allowed_mentions=NO_MENTIONS)
+        elif isinstance(news, RoundStarted):
             await self._edit_signup(view, lang)
             await self._round(view, news.round, news.tables, lang)
-        elif kind == "PlayerDropped":
+        elif isinstance(news, PlayerDropped):
             name = self.names(view).get(news.user_id, str(news.user_id))
             await channel.send(t(f"tournament-dropped-{news.reason}", lang, name=name),
                                allowed_mentions=NO_MENTIONS)
-        elif kind == "RoundEnded":
-            await channel.send(**await self.standings_message(
+        elif isinstance(news, RoundEnded):
+            await channel.send(**await self.board.standings_message(
                 view, news.standings, lang, round_number=news.round),
                 allowed_mentions=NO_MENTIONS)
-        elif kind == "TournamentEnded":
+        elif isinstance(news, TournamentEnded):
             await self._edit_signup(view, lang)
-            kwargs = await self.standings_message(view, news.standings, lang, final=True)
+            kwargs = await self.board.standings_message(view, news.standings, lang, final=True)
             await channel.send(**kwargs, allowed_mentions=NO_MENTIONS)
 
-    async def _edit_signup(self, view: Any, lang: str) -> None:
+    async def _edit_signup(self, view: TournamentView, lang: str) -> None:
         if view.message_id is None:
             return
         channel = self.bot.get_partial_messageable(view.channel_id)
         await channel.get_partial_message(view.message_id).edit(
             **self.signup(view, lang), allowed_mentions=NO_MENTIONS)
 
-    async def _round(self, view: Any, number: int, tables: Any, lang: str) -> None:
+    async def _round(self, view: TournamentView, number: int,
+                     tables: tuple[tuple[int, Seating], ...], lang: str) -> None:
         """A round's tables: a message and a thread each (the table service told), then the
         round's announcement linking them."""
         channel = self.bot.get_partial_messageable(view.channel_id)
@@ -355,8 +397,6 @@ class TournamentsCog(commands.Cog):
             message = await channel.send(t("tournament-table-message", lang, game=game,
                                            round=number, line=line),
                                          allowed_mentions=NO_MENTIONS)
-            with contextlib.suppress(Refusal):  # a table already over keeps its news
-                await self.bot.manager.set_message(table_id, message.id)
             link = message.jump_url
             name = t("tournament-thread-name", lang, game=game, round=number,
                      table=seating.number)
@@ -368,8 +408,12 @@ class TournamentsCog(commands.Cog):
                             discord_errors.described(exc))
             else:
                 link = thread.mention
-                with contextlib.suppress(Refusal):
+                with contextlib.suppress(Refusal):  # a table already over
                     await self.bot.manager.set_thread(table_id, thread.id)
+            # the thread first: the table is announced (its first message edit, its alerts)
+            # where it plays
+            with contextlib.suppress(Refusal):  # a table already over keeps its news
+                await self.bot.manager.set_message(table_id, message.id)
             mentions = " ".join(f"<@{p}>" for p in seating.players)
             links.append(t("tournament-round-table", lang, line=line, link=link,
                            mentions=mentions))
@@ -377,79 +421,6 @@ class TournamentsCog(commands.Cog):
                              tables="\n".join(links))[:2000],
                            allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                                     roles=False))
-
-    # -- standings --------------------------------------------------------------------------
-    def reason_text(self, row: Standing, lang: str) -> str:
-        """Why a row is below the one above: its tie-break named (``first`` for rank 1)."""
-        return t(f"tournament-reason-{row.reason}", lang)
-
-    async def standings_message(self, view: Any, rows: tuple[Standing, ...], lang: str,
-                                round_number: int | None = None, final: bool = False
-                                ) -> dict[str, Any]:
-        """The standings as an embed and a picture, the tie-breaks explained; an
-        elimination's bracket as a second picture."""
-        names = self.names(view)
-        game = self.game_title(view.game, lang)
-        if final:
-            title = t("tournament-final-title", lang, game=game)
-        elif round_number is not None:
-            title = t("tournament-round-title", lang, game=game, round=round_number)
-        else:
-            title = t("tournament-standings-title", lang, game=game)
-        lines = []
-        for row in rows:
-            name = names.get(row.player, str(row.player))
-            key = "tournament-row-dropped" if row.dropped else "tournament-row"
-            lines.append(t(key, lang, rank=row.rank, name=name,
-                           points=pictures.amount(row.points),
-                           why=self.reason_text(row, lang)))
-        embed = discord.Embed(title=title[:256], description="\n".join(lines)[:4000]
-                              or t("tournament-nobody", lang))
-        embed.add_field(name=t("tournament-tie-breaks", lang), inline=False,
-                        value=t("tournament-tie-breaks-about", lang)[:1024])
-        shown = [pictures.Row(r.rank, names.get(r.player, str(r.player)), r.points,
-                              r.opponents, r.beaten, r.wins, r.dropped) for r in rows]
-        headers = (t("tournament-col-rank", lang), t("tournament-col-player", lang),
-                   t("tournament-col-points", lang), t("tournament-col-opponents", lang),
-                   t("tournament-col-beaten", lang), t("tournament-col-wins", lang))
-        picture = await asyncio.to_thread(pictures.standings_png, shown, title, headers,
-                                          t("tournament-dropped-mark", lang),
-                                          t("tournament-tie-breaks-short", lang))
-        files = [discord.File(io.BytesIO(picture), filename="standings.png",
-                              description=title[:1024])]
-        embed.set_image(url="attachment://standings.png")
-        embeds = [embed]
-        drawn = await self.bracket_file(view, lang, names)
-        if drawn is not None:
-            files.append(drawn)
-            more = discord.Embed(title=t("tournament-bracket-title", lang, game=game)[:256])
-            more.set_image(url="attachment://bracket.png")
-            embeds.append(more)
-        return {"embeds": embeds, "files": files}
-
-    async def bracket_file(self, view: Any, lang: str, names: dict[int, str]
-                           ) -> discord.File | None:
-        """An elimination's bracket picture so far (None for a Swiss, or before round 1)."""
-        if view.fmt != "elimination" or not view.results:
-            return None
-        found = bracket(view.seeded, view.results, size=view.size, advance=view.advance,
-                        seed=view.seed)
-        columns = []
-        for number, tables in enumerate(found.rounds, start=1):
-            through = set(found.through[number - 1]) if number <= len(found.through) else None
-            heading = (t("tournament-bracket-final", lang) if number == len(found.plan)
-                       else t("tournament-bracket-round", lang, round=number))
-            columns.append((heading, [pictures.BracketTable(
-                t("tournament-bracket-table", lang, table=s.number),
-                tuple((names.get(p, str(p)) if p is not None else t("tournament-computer", lang),
-                       None if through is None else p in through) for p in s.seats))
-                for s in tables]))
-        champion = ("" if found.champion is None else t(
-            "tournament-champion", lang, name=names.get(found.champion, str(found.champion))))
-        title = t("tournament-bracket-title", lang, game=self.game_title(view.game, lang))
-        picture = await asyncio.to_thread(pictures.bracket_png, columns, title, champion)
-        return discord.File(io.BytesIO(picture), filename="bracket.png",
-                            description=title[:1024])
 
 
 #: the tie-breaks the standings name (each worded as ``tournament-reason-<key>``)

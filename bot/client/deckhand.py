@@ -59,7 +59,8 @@ ARRIVAL_GRACE = 0.1
 #: seconds between the heartbeat's looks for a connection, until its first beat
 CONNECT_POLL = 0.25
 #: the modules that give the bot its commands (each with ``async def setup(bot)``), in order
-EXTENSIONS = ("cogs.play", "cogs.stats", "cogs.admin", "cogs.learn", "cogs.review")
+EXTENSIONS = ("cogs.play", "cogs.stats", "cogs.admin", "cogs.learn", "cogs.review",
+              "cogs.tournaments")
 
 _TABLE_IN_ID = re.compile(r"^dh:[a-z]{1,8}:(\d{1,18}):")
 
