@@ -206,7 +206,7 @@ class Tournaments:
 
     def __init__(self, manager: TableManager, store: Storage, clock: Clock) -> None:
         self.manager = manager
-        self.rows = TournamentStore(store.db)
+        self.rows = TournamentStore(store)
         self.storage = store
         self.clock = clock
         self._live: dict[int, _Live] = {}

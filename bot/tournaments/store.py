@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.storage.db import Database, Plan, Row, Step
+from bot.storage.store import Storage
 from bot.tournaments.model import Occupant
 
 #: an event's statuses: taking sign-ups, playing its rounds, over, called off
@@ -105,8 +106,15 @@ def _table(r: Row) -> RoundTableRow:
 class TournamentStore:
     """The tournaments' rows, on the bot's database (``Storage.db``)."""
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
+    def __init__(self, source: Database | Storage) -> None:
+        self._source = source
+
+    @property
+    def db(self) -> Database:
+        """The database: a storage's is looked up when first used (a bot made without
+        storage, as some tests make one, opens no tournament)."""
+        source = self._source
+        return source.db if isinstance(source, Storage) else source
 
     # -- events -------------------------------------------------------------------------------
     async def create(self, guild_id: int, channel_id: int, organiser_id: int, game: str,
