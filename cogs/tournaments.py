@@ -220,7 +220,9 @@ class TournamentsCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         rows = await self.service.standings(view.id)
         kwargs = await self.board.standings_message(view, rows, lang)
-        await interaction.edit_original_response(**kwargs)
+        # an edit takes its new files as ``attachments``
+        await interaction.edit_original_response(embeds=kwargs["embeds"],
+                                                 attachments=kwargs["files"])
 
     async def manage(self, interaction: Interaction, what: str, user_id: int = 0) -> None:
         """An organiser's command on this channel's tournament (the service checks who)."""
@@ -366,7 +368,8 @@ class TournamentsCog(commands.Cog):
             name = self.names(view).get(news.user_id, str(news.user_id))
             await channel.send(t(f"tournament-dropped-{news.reason}", lang, name=name),
                                allowed_mentions=NO_MENTIONS)
-        elif isinstance(news, RoundEnded):
+        elif isinstance(news, RoundEnded) and view.status != "finished":
+            # (the last round's standings are the final ones, shown on TournamentEnded)
             await channel.send(**await self.board.standings_message(
                 view, news.standings, lang, round_number=news.round),
                 allowed_mentions=NO_MENTIONS)
@@ -386,7 +389,11 @@ class TournamentsCog(commands.Cog):
                      tables: tuple[tuple[int, Seating], ...], lang: str) -> None:
         """A round's tables: a message and a thread each (the table service told), then the
         round's announcement linking them."""
-        channel = self.bot.get_partial_messageable(view.channel_id)
+        # the cached channel where there is one: a message sent through it knows its server,
+        # which opening a thread from it needs (a partial channel's message does not)
+        cached = self.bot.get_channel(view.channel_id)
+        channel = (cached if isinstance(cached, discord.TextChannel)
+                   else self.bot.get_partial_messageable(view.channel_id))
         names = self.names(view)
         game = self.game_title(view.game, lang)
         links = []

@@ -1,0 +1,343 @@
+"""Tournaments through the simulated Discord with the real bot (#51): a 13-person Swiss of 22 at
+tables of four over three rounds with a no-show and a restart mid-round, standings checked by
+hand and shown in English and Japanese; a 10-person Spar elimination, two of each table through,
+its bracket shown; a duplicate round of Finesse whose tables hold the same deals; and the bad
+inputs. Sign-ups, check-ins and the organiser's commands are clicks and slash commands; the
+players' moves go through the table door (to keep the test fast), and every message the players
+read is checked through the simulated Discord."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from bot.tables import Refusal
+from bot.tournaments import place_points
+from bot.tournaments.model import Seating, TableResult
+from bot.tournaments.pairing import advancing
+from bot.tournaments.store import RoundTableRow
+from cogs import ids
+from tests.bot.sim_helpers import World, button, world
+from tests.discord_sim import SimChannel, SimMessage, SimUser
+
+NAMES = ["Gina", "Hugo", "Ines", "Jack", "Kate", "Liam", "Mona", "Nils", "Olga", "Pete"]
+#: where the standings pictures are saved to be looked at (DECKHAND_PICTURES=<folder>)
+PICTURES = os.environ.get("DECKHAND_PICTURES")
+
+
+def people(w: World, count: int) -> list[SimUser]:
+    """The world's six people and as many more as needed, all members of its server."""
+    found = list(w.users)
+    for name in NAMES[:max(0, count - len(found))]:
+        user = w.sim.add_user(name)
+        w.sim.add_member(w.guild, user)
+        found.append(user)
+    return found[:count]
+
+
+def minutes_ahead(minutes: float) -> str:
+    """A start as the command takes it (UTC, to the minute)."""
+    return datetime.fromtimestamp(time.time() + 60 * minutes, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+async def create(w: World, who: SimUser, channel: SimChannel, **options: Any) -> Any:
+    settings: dict[str, Any] = {"start": minutes_ahead(30), "checkin": 60, "pace": "off"}
+    settings.update(options)
+    r = await w.sim.slash(who, channel, "tournament create", settings)
+    await w.sim.settle()
+    return r
+
+
+def signup_message(w: World, channel: SimChannel) -> SimMessage:
+    found = [m for m in w.sim.messages(channel)
+             if any(ids.parse(str(b.get("custom_id"))) is not None
+                    and str(b.get("custom_id")).startswith("dh:tjoin") for b in m.buttons())]
+    assert found, "no sign-up message"
+    return w.sim.message(found[-1].id)
+
+
+async def sign_up(w: World, channel: SimChannel, who: list[SimUser],
+                  check_in: list[SimUser]) -> SimMessage:
+    for user in who:
+        message = signup_message(w, channel)
+        r = await w.sim.click(user, message, button(message, "tjoin")["custom_id"])
+        assert r.status == "ok", r
+    for user in check_in:
+        message = signup_message(w, channel)
+        r = await w.sim.click(user, message, button(message, "tcheck")["custom_id"])
+        assert r.status == "ok", r
+    await w.sim.settle()
+    return signup_message(w, channel)
+
+
+def texts(w: World, channel: SimChannel) -> list[str]:
+    return [m.text for m in w.sim.messages(channel)]
+
+
+async def wait_for(w: World, channel: SimChannel, words: str, count: int = 1) -> None:
+    """Until the channel shows ``words`` in ``count`` messages (news is shown in the
+    background, one tournament's in order)."""
+    for _ in range(400):
+        await w.sim.settle(idle=0.02)
+        if sum(words in text for text in texts(w, channel)) >= count:
+            return
+    raise AssertionError(f"{words!r} not shown {count} times: {texts(w, channel)[-3:]}")
+
+
+async def stored_tables(w: World, tid: int) -> list[RoundTableRow]:
+    return await w.bot.tournaments.rows.tables(tid)
+
+
+async def play_round(w: World, tid: int, number: int, moves: int | None = None) -> None:
+    """Each person's first legal move through the door until round ``number`` is in (or
+    ``moves`` moves were made)."""
+    made = 0
+    for _ in range(5000):
+        view = await w.bot.tournaments.view(tid)
+        if view.status != "running" or view.round > number:
+            return
+        acted = False
+        manager = w.bot.manager
+        for table in view.tables:
+            if table.table_id is None or not manager.is_open(table.table_id):
+                continue
+            public = await manager.position(table.table_id)
+            for user in sorted(public.people_due):
+                seen = await manager.position_for(table.table_id, user)
+                if not seen.moves:
+                    continue
+                try:
+                    await manager.act(table.table_id, user, seen.version, seen.moves[0].index)
+                except Refusal:
+                    continue
+                made += 1
+                acted = True
+                if moves is not None and made >= moves:
+                    return
+        if not acted:
+            await w.sim.settle(idle=0.01)
+    raise AssertionError(f"round {number} did not end")
+
+
+def by_hand(tables: list[RoundTableRow], rounds: int) -> dict[int, float]:
+    """Each player's place points over the first ``rounds`` rounds (absent: none)."""
+    found: dict[int, float] = {}
+    for row in tables:
+        if row.round > rounds:
+            continue
+        for seat, player in enumerate(row.seats):
+            if player is None:
+                continue
+            gained = 0.0
+            if row.places is not None and player not in row.absent:
+                gained = place_points(row.places)[seat]
+            found[player] = found.get(player, 0.0) + gained
+    return found
+
+
+def shown_points(points: float) -> str:
+    rounded = round(points, 1)
+    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
+
+
+def look_at(message: SimMessage, name: str) -> Image.Image:
+    """A picture of a message, opened (and saved where DECKHAND_PICTURES says)."""
+    found = [a for a in message.attachments if a["filename"] == name]
+    assert found, [a["filename"] for a in message.attachments]
+    data = found[0]["bytes"]
+    if PICTURES:
+        Path(PICTURES).mkdir(parents=True, exist_ok=True)
+        Path(PICTURES, f"{message.id}-{name}").write_bytes(data)
+    picture = Image.open(io.BytesIO(data))
+    assert picture.width == 900 and picture.height > 100
+    return picture
+
+
+async def test_a_swiss_of_thirteen_with_a_no_show_and_a_restart(tmp_path: Path) -> None:
+    async with world(tmp_path, people=6) as w:
+        players = people(w, 13)
+        alice, frank = players[0], players[5]
+        japanese = w.sim.add_user("Yuki", locale="ja")
+        w.sim.add_member(w.guild, japanese)
+        r = await create(w, alice, w.channel, game="twenty-two", format="swiss", rounds=3,
+                         size=4)
+        assert r.status == "ok" and not r.ephemeral, r
+        first = signup_message(w, w.channel)
+        assert "Twenty-two" in first.text or "22" in first.text
+        assert "3 rounds at tables of 4" in first.text and "Check-in is open" in first.text
+        message = await sign_up(w, w.channel, players, players[:12])  # the 13th never checks in
+        assert "Entrants (13)" in message.text
+        assert message.text.count("✅") == 12
+        tid = (await w.bot.tournaments.in_channel(int(w.channel.id))).id  # type: ignore[union-attr]
+
+        r = await w.sim.slash(frank, w.channel, "tournament start")  # a manager, not the organiser
+        assert r.status == "ok" and r.ephemeral and "Started." in str(r.content), r
+        await wait_for(w, w.channel, "Round 1 has begun")
+        shown = "\n".join(texts(w, w.channel))
+        assert f"{players[12].name} did not check in" in shown
+        announcement = next(m for m in w.sim.messages(w.channel)
+                            if "Round 1 has begun" in m.text)
+        assert announcement.text.count("Table ") == 3
+        view = await w.bot.tournaments.view(tid)
+        for table in view.tables:  # each table in a thread of its own, linked
+            assert table.table_id is not None
+            thread_id = w.bot.manager.tables[table.table_id].thread_id
+            assert thread_id is not None and f"<#{thread_id}>" in announcement.text
+        # Buttons gone once it began
+        assert signup_message is not None and not [
+            b for b in w.sim.message(first.id).buttons()]
+
+        await play_round(w, tid, 1)
+        await wait_for(w, w.channel, "standings after round 1")
+        tables = await stored_tables(w, tid)
+        points = by_hand(tables, 1)
+        after_one = next(m for m in w.sim.messages(w.channel)
+                         if "standings after round 1" in m.text)
+        names = {int(u.id): u.name for u in players}
+        for player, value in points.items():
+            assert f"{names[player]} — {shown_points(value)} pts" in after_one.text
+        look_at(after_one, "standings.png")
+        # the same standings in Japanese, asked for privately
+        r = await w.sim.slash(japanese, w.channel, "tournament standings", locale="ja")
+        await w.sim.settle()
+        assert r.status == "ok", r
+        private = r.message
+        assert private is not None and private.ephemeral
+        assert "順位" in private.text and "同点の決め方" in private.text, private.text
+        for player, value in points.items():
+            assert f"{names[player]} — {shown_points(value)}点" in private.text
+        look_at(private, "standings.png")
+
+        await wait_for(w, w.channel, "Round 2 has begun")
+        await play_round(w, tid, 2, moves=6)
+        before = await w.bot.tournaments.view(tid)
+        assert before.round == 2
+        await w.restart()
+        after = await w.bot.tournaments.view(tid)
+        assert after.round == 2 and after.tables == before.tables
+        await play_round(w, tid, 3)
+        await wait_for(w, w.channel, "final standings")
+        view = await w.bot.tournaments.view(tid)
+        assert view.status == "finished"
+
+        tables = await stored_tables(w, tid)
+        assert [t.round for t in tables] == [1, 1, 1, 2, 2, 2, 3, 3, 3]
+        points = by_hand(tables, 3)
+        assert int(players[12].id) not in points  # never started
+        assert sum(points.values()) == 9 * (3 + 2 + 1 + 0)
+        final_message = next(m for m in w.sim.messages(w.channel)
+                             if "final standings" in m.text)
+        lines = [line for line in final_message.text.splitlines() if " pts (" in line]
+        assert len(lines) == 12
+        ranked = sorted(points.items(), key=lambda kv: -kv[1])
+        for line, (_, value) in zip(lines, ranked, strict=True):
+            assert f"— {shown_points(value)} pts" in line  # ordered by points, by hand
+        for player, value in points.items():
+            assert f"{names[player]} — {shown_points(value)} pts" in final_message.text
+        assert "Tie-breaks" in final_message.text and "opponents" in final_message.text
+        look_at(final_message, "standings.png")
+        for n in (1, 2):  # each round told once, the restart's included
+            assert sum(f"standings after round {n}" in x for x in texts(w, w.channel)) == 1
+        assert sum("final standings" in x for x in texts(w, w.channel)) == 1
+        assert w.sim.spec_errors == [] and w.sim.client_errors == []
+
+
+async def test_a_spar_elimination_takes_two_of_each_table_through(tmp_path: Path) -> None:
+    async with world(tmp_path, people=6, locale="ja") as w:
+        players = people(w, 10)
+        alice = players[0]
+        r = await create(w, alice, w.channel, game="spar", format="elimination", size=4,
+                         advance=2, checkin=0)
+        assert r.status == "ok", r
+        await sign_up(w, w.channel, players, [])
+        tid = (await w.bot.tournaments.in_channel(int(w.channel.id))).id  # type: ignore[union-attr]
+        r = await w.sim.slash(alice, w.channel, "tournament start")
+        assert r.status == "ok", r
+        for number in (1, 2, 3):
+            await play_round(w, tid, number)
+        await wait_for(w, w.channel, "最終")
+        view = await w.bot.tournaments.view(tid)
+        assert view.status == "finished" and view.rounds == 3
+        tables = await stored_tables(w, tid)
+        seeded = [int(u.id) for u in players]
+        field = tuple(seeded)
+        for number in (1, 2):
+            played = [TableResult(Seating(t.number, t.seats), t.places, t.absent)
+                      for t in tables if t.round == number]
+            field = advancing(played, 2, field)
+            nxt = {p for t in tables if t.round == number + 1 for p in t.seats if p is not None}
+            assert nxt == set(field)
+        final = [m for m in w.sim.messages(w.channel) if "bracket.png" in
+                 [a["filename"] for a in m.attachments]]
+        # after rounds 1 and 2, and with the final standings (the champion's)
+        assert [m.text.splitlines()[0] for m in final] == [
+            "スパー：第1ラウンド後の順位", "スパー：第2ラウンド後の順位", "スパー：最終順位"]
+        look_at(final[-1], "bracket.png")
+        look_at(final[-1], "standings.png")
+
+
+async def test_a_duplicate_round_of_finesse_deals_every_table_alike(tmp_path: Path) -> None:
+    async with world(tmp_path, people=6) as w:
+        players = people(w, 8)
+        r = await create(w, players[0], w.channel, game="finesse", format="swiss", rounds=1,
+                         size=4, duplicate=True, checkin=0)
+        assert r.status == "ok", r
+        assert "same deals" in signup_message(w, w.channel).text
+        await sign_up(w, w.channel, players, [])
+        tid = (await w.bot.tournaments.in_channel(int(w.channel.id))).id  # type: ignore[union-attr]
+        await w.sim.slash(players[0], w.channel, "tournament start")
+        await wait_for(w, w.channel, "Round 1 has begun")
+        view = await w.bot.tournaments.view(tid)
+        hands = []
+        for table in view.tables:
+            assert table.table_id is not None
+            live = w.bot.manager.live(table.table_id)
+            assert live is not None and live.state is not None
+            hands.append({zone: sorted(str(c) for c in cards)
+                          for zone, cards in live.state.zones().items()})
+        assert len(hands) == 2 and hands[0] == hands[1] and any(hands[0].values())
+        await play_round(w, tid, 1)
+        await wait_for(w, w.channel, "final standings")
+
+
+async def test_bad_inputs_are_answered_and_leave_nothing_half_made(tmp_path: Path) -> None:
+    async with world(tmp_path, people=6) as w:
+        alice, bob = w.users[0], w.users[1]
+        past = await create(w, alice, w.channel, game="twenty-two", format="swiss",
+                            start=minutes_ahead(-60))
+        assert past.ephemeral and "start time has passed" in str(past.content), past
+        assert await w.bot.tournaments.in_channel(int(w.channel.id)) is None
+        r = await create(w, alice, w.channel, game="twenty-two", format="swiss", size=4,
+                         checkin=0)
+        assert not r.ephemeral, r
+        again = await create(w, bob, w.channel, game="spar", format="swiss")
+        assert again.ephemeral and "already has a tournament" in str(again.content), again
+        await sign_up(w, w.channel, [alice], [])
+        other = await w.sim.slash(bob, w.channel, "tournament cancel")
+        assert other.ephemeral and "Only the organiser" in str(other.content), other
+        few = await w.sim.slash(alice, w.channel, "tournament start")
+        assert few.ephemeral and "at least 2 players" in str(few.content), few
+        view = await w.bot.tournaments.in_channel(int(w.channel.id))
+        assert view is not None and view.status == "signup" and len(view.entrants) == 1
+        # a forged Join naming this tournament, from another server
+        elsewhere = w.sim.add_guild("Elsewhere")
+        far = w.sim.add_channel(elsewhere, "cards-b")
+        mallory = w.sim.add_user("Mallory")
+        w.sim.add_member(elsewhere, mallory, manage_guild=True)
+        await w.sim.settle()
+        r = await w.sim.slash(mallory, far, "help")
+        assert r.message is not None
+        forged = await w.sim._interact(3, mallory, far, {
+            "custom_id": ids.make("tjoin", view.id), "component_type": 2}, message=r.message)
+        await w.sim.settle()
+        assert forged.ephemeral and "another server or channel" in str(forged.content), forged
+        assert len((await w.bot.tournaments.view(view.id)).entrants) == 1
+        message = signup_message(w, w.channel)
+        assert "Entrants (1)" in message.text
+        assert button(message, "tjoin")
