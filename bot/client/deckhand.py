@@ -34,7 +34,7 @@ from bot.pictures import painter
 from bot.pictures.painter import Painter
 from bot.storage.db import is_postgres
 from bot.storage.store import Storage
-from bot.tables import TableManager
+from bot.tables import Clock, TableManager
 from bot.tables.model import RulesLookup
 from bot.tournaments.runner import Tournaments
 from bot.web.app import WebServer, web_server
@@ -93,7 +93,7 @@ class Deckhand(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings, store: Storage, rules_for: RulesLookup = games.get,
                  game_ids: Callable[[], list[str]] = games.ids, *, only_sync: bool = False,
-                 owns_store: bool = False) -> None:
+                 owns_store: bool = False, clock: Clock | None = None) -> None:
         # Only guilds (the names a DM gives, the channels tables sit in): interactions come
         # without any intent, and the messages, reactions and typing of the default intents
         # would be events the bot throws away, one for every message in every channel.
@@ -148,7 +148,10 @@ class Deckhand(commands.AutoShardedBot):
                                     timer_scale=settings.timer_scale,
                                     ai_level=settings.ai_level,
                                     ai_workers=settings.ai_workers,
-                                    ai_scheduler=settings.ai_scheduler)
+                                    ai_scheduler=settings.ai_scheduler,
+                                    # the tests' manual clock (None: the service's own,
+                                    # scaled by settings.timer_scale)
+                                    clock=clock)
         #: tournaments: their rounds' tables opened through the table service, on its clock
         self.tournaments = Tournaments(self.manager, store, self.manager.clock)
         #: draw the pictures: tables in ``render_workers`` processes, hands in one of their own
