@@ -240,6 +240,8 @@ def seat_label(position: Position, seat: int, lang: str, mention: bool = False) 
     if info.computer:
         return f"{info.name} ({t('computer', lang)})"
     name = f"<@{info.user_id}>" if mention and info.user_id is not None else plain(info.name)
+    if info.away_until is not None:  # away for a while (/settings away): their clock waits
+        name = f"{name} {t('away-until-mark', lang, when=f'<t:{int(info.away_until)}:f>')}"
     return f"{name} {t('away-mark', lang)}" if info.away else name
 
 

@@ -46,3 +46,34 @@ async def test_the_host_chooses_a_pace_over_days_and_what_a_missed_deadline_does
         assert pace_words in shown and deadline_words in shown, shown
         live = w.bot.manager.live_in(int(w.channel.id))
         assert live is not None and (live.timer, live.on_deadline) == ("24h", "drop")
+
+
+@pytest.mark.parametrize(("locale", "mark"), [("en-US", "(away until <t:"), ("ja", "まで不在）")])
+async def test_the_others_see_who_is_away_and_until_when(
+        tmp_path: Path, locale: str, mark: str) -> None:
+    """Away for a while (/settings away) shows on the table message: "away until …" (#50 item
+    3), as a Discord timestamp each reader sees in their own time."""
+    async with world(tmp_path, people=2, locale=locale) as w:
+        alice, bob = w.users[:2]
+        r = await w.sim.slash(alice, w.channel, "play", {"game": "high-card"})
+        assert r.status == "ok", r
+        await w.sim.settle()
+        message = w.table_message()
+        r = await w.sim.click(bob, message, button(message, "join")["custom_id"])
+        r = await w.sim.click(alice, message, button(message, "opts")["custom_id"])
+        assert r.message is not None, r
+        [timer] = [s for s in r.message.selects() if ":timer:" in s["custom_id"]]
+        r = await w.sim.select(alice, r.message, timer["custom_id"], ["24h"])
+        assert r.status == "ok", r
+        message = w.table_message()
+        r = await w.sim.click(alice, message, button(message, "start")["custom_id"])
+        assert r.status == "ok", r
+        await w.sim.settle()
+        assert mark not in str(w.table_message().embeds)
+        r = await w.sim.slash(bob, w.channel, "settings away", {"days": 2})
+        assert r.status == "ok", r
+        await w.sim.settle()
+        shown = str(w.table_message().embeds) + w.table_message().content
+        assert mark in shown, shown
+        until = w.bot.manager.live_in(int(w.channel.id)).seats[1].away_until  # type: ignore[union-attr]
+        assert until is not None and f"<t:{int(until)}:f>" in shown
