@@ -25,6 +25,7 @@ from bot import logs, tasks
 from bot.i18n import lang_of, t
 from bot.names import plain
 from bot.tables import DeadlineMissed, DigestDue, Position, TableEvent, TurnReminder
+from cogs.controls import open_button
 from cogs.prefs import Preferences
 from cogs.views import StaticView, game_name
 from cogs.yours import list_payload, mine_button, table_link, time_left
@@ -87,6 +88,8 @@ class Reminders:
         lang = self.public_lang(position)
         view = StaticView()
         view.add_item(mine_button(position, lang, 0))
+        if self.bot.activity_configured:  # the live web table, opened where the table plays
+            view.add_item(open_button(position.table_id, lang, 0))
         channel = self.bot.get_partial_messageable(where_it_plays(position))
         await channel.send(
             t("remind", lang, who=f"<@{user_id}>", game=game_name(position, lang), when=left),

@@ -13,6 +13,7 @@ import discord
 import pytest
 
 from bot.client.deckhand import Deckhand
+from bot.tables import TurnReminder
 from tests.bot.sim_helpers import button, make_bot, table_of
 from tests.discord_sim import SimChannel, SimGuild, SimulatedDiscord, SimUser
 
@@ -82,6 +83,36 @@ async def test_open_table_launches_the_activity_in_the_table_channel_for_a_spect
         assert launch.instance_id == r.activity_instance_id
         assert sim._activity_instances[launch.instance_id] == (channel, [carol])
         assert len(sim.ephemerals(carol)) == before  # the Activity is the whole answer
+        assert sim.spec_errors == [] and sim.client_errors == []
+
+
+async def test_a_reminder_opens_the_table_in_the_activity_in_its_thread(
+        tmp_path: Path, configured: None) -> None:
+    """A turn's reminder in the table's thread carries Open table: the Activity launches in
+    the thread, whose page shows that table (#50 item 7)."""
+    async with table_world(tmp_path) as (sim, bot, channel, (alice, bob, _)):
+        lobby = await open_lobby(sim, channel, alice)
+        await sim.click(bob, lobby, button(lobby, "join")["custom_id"])
+        await sim.settle()
+        await sim.click(alice, table_of(sim, channel), button(lobby, "start")["custom_id"])
+        await sim.settle()
+        [thread] = sim.threads_in(channel)
+        position = await bot.manager.table_in(int(channel.id))
+        assert position is not None and position.thread_id == int(thread.id)
+        seat = position.to_act[0]
+        due = position.seats[seat].user_id
+        assert due is not None
+        cog = bot.get_cog("PlayCog")
+        await cog.reminders.remind(TurnReminder(position, seat, due))  # type: ignore[union-attr]
+        await sim.settle()
+        [reminder] = [m for m in sim.messages(thread) if "open" in verbs(m)
+                      and f"<@{due}>" in m.content]
+        assert "mine" in verbs(reminder)  # and the hand, a fresh token each click
+        person = alice if int(alice.id) == due else bob
+        r = await sim.click(person, reminder, button(reminder, "open")["custom_id"])
+        assert r.status == "ok" and r.callback_type == 12, r
+        [launch] = sim.launches
+        assert (launch.user, launch.channel) == (person, thread)
         assert sim.spec_errors == [] and sim.client_errors == []
 
 
