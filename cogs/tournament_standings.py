@@ -64,6 +64,9 @@ class StandingsBoard:
                               or t("tournament-nobody", lang))
         embed.add_field(name=t("tournament-tie-breaks", lang), inline=False,
                         value=t("tournament-tie-breaks-about", lang)[:1024])
+        if view.fmt == "elimination":  # ranked by the bracket first (by_stage)
+            embed.add_field(name=t("tournament-fmt-elimination", lang), inline=False,
+                            value=t("tournament-stage-about", lang)[:1024])
         shown = [pictures.Row(r.rank, names.get(r.player, str(r.player)), r.points,
                               r.opponents, r.beaten, r.wins, r.dropped) for r in rows]
         headers = (t("tournament-col-rank", lang), t("tournament-col-player", lang),

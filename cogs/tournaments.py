@@ -37,7 +37,7 @@ from bot.names import plain
 from bot.tables import Refusal
 from bot.tables.pace import PACES
 from bot.tasks import background
-from bot.tournaments import TIE_BREAKS, Seating
+from bot.tournaments import STAGE, TIE_BREAKS, Seating
 from bot.tournaments.runner import (
     PlayerDropped,
     RoundEnded,
@@ -103,7 +103,8 @@ class TournamentsCog(commands.Cog):
             rounds=locale_str("Rounds of a Swiss"),
             size=locale_str("Seats at each table (the game's usual count when left out)"),
             advance=locale_str("Players of each table who go through (elimination)"),
-            duplicate=locale_str("Every table of a round plays the same deals"),
+            duplicate=locale_str(
+                "Finesse and Bear only: every table of a round plays the same deals"),
             checkin=locale_str("Minutes before the start when check-in opens"),
             pace=locale_str("Time for each move"))
         @app_commands.choices(game=choices, format=formats, pace=paces)
@@ -214,12 +215,18 @@ class TournamentsCog(commands.Cog):
         await self.service.set_message(view.id, message.id)
 
     async def show_standings(self, interaction: Interaction) -> None:
-        """/tournament standings: privately, in the caller's language, with the picture."""
-        view = await self._here(interaction)
+        """/tournament standings: privately, in the caller's language, with the picture; the
+        channel's newest event, an ended one's final standings until a new one is created."""
+        if interaction.channel_id is None:
+            raise Refusal("tournament-none-here")
+        view = await self.service.last_in_channel(interaction.channel_id)
+        if view is None:
+            raise Refusal("tournament-none-here")
         lang = lang_of(interaction.locale)
         await interaction.response.defer(ephemeral=True, thinking=True)
         rows = await self.service.standings(view.id)
-        kwargs = await self.board.standings_message(view, rows, lang)
+        kwargs = await self.board.standings_message(view, rows, lang,
+                                                    final=view.status == "finished")
         # an edit takes its new files as ``attachments``
         await interaction.edit_original_response(embeds=kwargs["embeds"],
                                                  attachments=kwargs["files"])
@@ -431,7 +438,7 @@ class TournamentsCog(commands.Cog):
 
 
 #: the tie-breaks the standings name (each worded as ``tournament-reason-<key>``)
-REASONS = ("first", "points", *TIE_BREAKS)
+REASONS = ("first", "points", *TIE_BREAKS, STAGE)
 
 
 async def setup(bot: Deckhand) -> None:

@@ -25,10 +25,19 @@ from bot.tournaments.pairing import (
     swiss_round,
     table_counts,
 )
-from bot.tournaments.standings import TIE_BREAKS, Standing, place_points, round_gains, standings
+from bot.tournaments.standings import (
+    STAGE,
+    TIE_BREAKS,
+    Standing,
+    by_stage,
+    place_points,
+    round_gains,
+    standings,
+)
 
 __all__ = [
     "SAME_DEALS",
+    "STAGE",
     "TIE_BREAKS",
     "Bracket",
     "DuplicateTable",
@@ -39,6 +48,7 @@ __all__ = [
     "TableResult",
     "advancing",
     "bracket",
+    "by_stage",
     "deal_seed",
     "elimination_plan",
     "elimination_round",

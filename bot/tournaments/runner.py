@@ -31,13 +31,29 @@ Decisions:
   window) is dropped before round 1. A seated person who never moved while the computer moved
   for their seat counts as absent at that table (no points) and is dropped from the rounds to
   come. Each drop is news (:class:`PlayerDropped`), with its reason: ``no-show``,
-  ``organiser`` or ``left`` (the person themselves, or the server they left).
+  ``organiser`` or ``withdrew`` (the person themselves).
+- **Leaving the server.** The bot runs without the members intent, so Discord never tells it
+  that someone left (no GUILD_MEMBER_REMOVE): such a player is not dropped when they leave but
+  by the no-show rule, at the end of the round they no longer play. ``left`` stays a reason a
+  front end that can know may give.
+- **Pause** holds the *next* round back: the tables of a round in progress play on, their
+  results are counted and the standings told; the next round is seated but its tables open
+  only at :meth:`Tournaments.resume`.
+- **Cancel** closes the open tables of the round (the table service cancels them: nothing of
+  a called-off event is played on, and the players are told so); the results already in stay,
+  and :meth:`Tournaments.last_in_channel` still finds the event for its standings.
+- **Duplicate** is offered only for the games whose every deal is shared
+  (:data:`bot.tournaments.duplicate.SAME_DEALS`): in another game only the first deal is the
+  same at every table, and comparing players seat by seat over deals they did not share would
+  reward the cards while claiming to cancel them, so it is refused.
 - **Too few.** An event starts with at least :data:`LEAST_PLAYERS` players present; at its
   time with fewer it is cancelled (``ended`` = ``too-few``), and an organiser's early start
   is refused.
 - **Standings** are those of :func:`bot.tournaments.standings.standings` over the players who
-  started, a duplicate event's from matchpoints. An elimination event plays as many rounds as
-  :func:`bot.tournaments.pairing.elimination_plan` says (its ``rounds`` is set at the start).
+  started, a duplicate event's from matchpoints; an elimination's are ordered first by how far
+  each player got in the bracket (:func:`bot.tournaments.standings.by_stage`), then so. An
+  elimination event plays as many rounds as :func:`bot.tournaments.pairing.elimination_plan`
+  says (its ``rounds`` is set at the start).
 """
 
 from __future__ import annotations
@@ -53,11 +69,11 @@ from bot.storage.store import Storage
 from bot.tables import Clock, Refusal, TableEvent, TableManager
 from bot.tables import pace as paces
 from bot.tables.deadlines import Deadlines, Due
-from bot.tournaments.duplicate import DuplicateTable, deal_seed, matchpoints
+from bot.tournaments.duplicate import SAME_DEALS, DuplicateTable, deal_seed, matchpoints
 from bot.tournaments.model import Seating, TableResult
 from bot.tournaments.opening import RoundTables
 from bot.tournaments.pairing import bracket, elimination_plan, swiss_round, table_counts
-from bot.tournaments.standings import Standing, standings
+from bot.tournaments.standings import Standing, by_stage, standings
 from bot.tournaments.store import (
     ACTIVE,
     CANCELLED,
@@ -79,8 +95,9 @@ LEAST_PLAYERS = 2
 MOST_ROUNDS = 20
 #: the longest check-in window, minutes (a day)
 MOST_CHECKIN = 1440
-#: why a player was dropped (PlayerDropped.reason)
-NO_SHOW, BY_ORGANISER, LEFT = "no-show", "organiser", "left"
+#: why a player was dropped (PlayerDropped.reason): not there, dropped by the organiser, left
+#: the event themselves, left the server (never given by this service: see the docstring)
+NO_SHOW, BY_ORGANISER, WITHDREW, LEFT = "no-show", "organiser", "withdrew", "left"
 #: why an event ended without finishing (TournamentView.ended)
 TOO_FEW, CALLED_OFF = "too-few", "cancelled"
 
@@ -172,7 +189,7 @@ class RoundEnded(TournamentNews):
 @dataclass(frozen=True)
 class PlayerDropped(TournamentNews):
     """A player is out of the rounds to come: ``reason`` is ``no-show``, ``organiser`` or
-    ``left``."""
+    ``withdrew``."""
 
     user_id: int
     reason: str
@@ -251,6 +268,12 @@ class Tournaments:
                 return await self.view(row.id)
         return None
 
+    async def last_in_channel(self, channel_id: int) -> TournamentView | None:
+        """The channel's newest event, whatever its status (one that ended stays the
+        channel's until a new one is created), or None."""
+        tid = await self.rows.latest(channel_id)
+        return None if tid is None else await self.view(tid)
+
     async def standings(self, tid: int) -> tuple[Standing, ...]:
         """The standings now (every entrant who started; before the start, none)."""
         row = await self._row(tid)
@@ -277,6 +300,9 @@ class Tournaments:
             raise Refusal("tournament-bad-rounds", most=MOST_ROUNDS)
         if fmt == "elimination" and not 1 <= advance < size:
             raise Refusal("tournament-bad-advance", most=size - 1)
+        if duplicate and rules.id not in SAME_DEALS:
+            # (the words name the games of SAME_DEALS, in each language's titles)
+            raise Refusal("tournament-duplicate-not-shared")
         if pace not in paces.PACES:
             raise Refusal("tournament-bad-pace", paces=", ".join(paces.PACES))
         if not 0 <= checkin_minutes <= MOST_CHECKIN:
@@ -367,8 +393,8 @@ class Tournaments:
 
     async def drop(self, tid: int, by_user: int, user_id: int,
                    can_manage: bool = False) -> TournamentView:
-        """Drop a player from the rounds to come: the person themselves (``left``), or the
-        organiser or a manager (``organiser``). A seat they hold at an open table of the
+        """Drop a player from the rounds to come: the person themselves (``withdrew``), or
+        the organiser or a manager (``organiser``). A seat they hold at an open table of the
         round is handed to the computer."""
         async with self._hold(tid):
             row = await self._row(tid)
@@ -382,7 +408,7 @@ class Tournaments:
                 raise Refusal("tournament-not-entered")
             if entrant.dropped is not None:
                 raise Refusal("tournament-already-dropped")
-            reason = LEFT if by_user == user_id else BY_ORGANISER
+            reason = WITHDREW if by_user == user_id else BY_ORGANISER
             await self.rows.drop(tid, user_id, reason)
             view = await self.view(tid)
             for table in view.tables:
@@ -399,7 +425,8 @@ class Tournaments:
         return view
 
     async def pause(self, tid: int, by: int, can_manage: bool = False) -> TournamentView:
-        """Hold the next round back (the tables playing go on)."""
+        """Hold the next round back: the tables of a round in progress play on and are
+        counted; the next round's tables open at :meth:`resume`."""
         async with self._hold(tid):
             row = await self._row(tid)
             self._organiser(row, by, can_manage)
@@ -676,7 +703,27 @@ def _standings(row: EventRow, entrants: Sequence[EntrantRow],
     if not starters:
         return ()
     dropped = [e.user_id for e in entrants if e.dropped is not None]
-    return standings(starters, _results(tables), dropped=dropped, gains=_gains(row, tables))
+    results = _results(tables)
+    found = standings(starters, results, dropped=dropped, gains=_gains(row, tables))
+    if row.fmt != "elimination":
+        return found
+    return by_stage(found, _stages(row, starters, results))
+
+
+def _stages(row: EventRow, starters: Sequence[int],
+            results: Sequence[tuple[TableResult, ...]]) -> dict[int, int]:
+    """How far each player got in an elimination's bracket: two steps per round reached, one
+    more for going through it (the final's: for winning it)."""
+    plan = bracket(starters, results, size=row.size, advance=row.advance, seed=row.seed)
+    stage = dict.fromkeys(starters, 0)
+    for number, tables in enumerate(plan.rounds, start=1):
+        for seating in tables:
+            for player in seating.players:
+                stage[player] = 2 * number
+        if number <= len(plan.through):
+            for player in plan.through[number - 1]:
+                stage[player] = 2 * number + 1
+    return stage
 
 
 def _view(row: EventRow, entrants: Sequence[EntrantRow],

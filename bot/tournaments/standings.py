@@ -30,6 +30,11 @@ Decisions:
   above: ``points``, one of the tie-break names, or ``first`` for rank 1. Words come from the
   catalogues (``tournament-reason-<key>``), not from here.
 
+- **Elimination** (:func:`by_stage`): how far a player got in the bracket comes before
+  points: a player who reached a later round (or went through the one both reached, or won
+  the final) ranks above one who did not, whatever their points; within one stage the order
+  above holds. Its explanation key is ``stage``.
+
 The points of a duplicate event are matchpoints instead (:mod:`bot.tournaments.duplicate`):
 :func:`standings` takes them as ``gains`` and computes the same tie-breaks from them.
 """
@@ -37,12 +42,14 @@ The points of a duplicate event are matchpoints instead (:mod:`bot.tournaments.d
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.tournaments.model import TableResult
 
 #: the tie-breaks in the order they are applied (their names are the explanation keys)
 TIE_BREAKS = ("opponents", "beaten", "wins", "seed")
+#: the explanation key of an elimination's row below a player who got further (by_stage)
+STAGE = "stage"
 
 
 @dataclass(frozen=True)
@@ -157,3 +164,28 @@ def standings(
                              wins[player], played[player], no_shows[player],
                              player in set(dropped), reason))
     return tuple(rows)
+
+
+def _key(row: Standing) -> tuple[float, float, float, int]:
+    """A row's points and tie-breaks as compared (the seed is the order given)."""
+    return (-round(row.points, 9), -round(row.opponents, 9), -round(row.beaten, 9), -row.wins)
+
+
+def by_stage(rows: Sequence[Standing], stage: Mapping[int, int]) -> tuple[Standing, ...]:
+    """An elimination's standings: ``rows`` (as :func:`standings` ordered them) reordered by
+    each player's ``stage`` (larger: further in the bracket; a player left out is at 0), the
+    ranks numbered again and each row's ``reason`` said again against its new neighbour."""
+    order = sorted(rows, key=lambda r: (-stage.get(r.player, 0), r.rank))
+    found: list[Standing] = []
+    for rank, row in enumerate(order, start=1):
+        reason = "first"
+        if rank > 1:
+            above = order[rank - 2]
+            if stage.get(above.player, 0) != stage.get(row.player, 0):
+                reason = STAGE
+            else:
+                names = ("points", *TIE_BREAKS[:-1])
+                reason = next((n for n, a, b in zip(names, _key(above), _key(row), strict=True)
+                               if a != b), "seed")
+        found.append(replace(row, rank=rank, reason=reason))
+    return tuple(found)

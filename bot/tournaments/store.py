@@ -144,6 +144,12 @@ class TournamentStore:
             *ACTIVE)
         return [_event(r) for r in rows]
 
+    async def latest(self, channel_id: int) -> int | None:
+        """The id of a channel's newest event, whatever its status, or None."""
+        row = await self.db.one(
+            "SELECT id FROM tournaments WHERE channel_id=? ORDER BY id DESC LIMIT 1", channel_id)
+        return None if row is None else int(row[0])
+
     async def update(self, tid: int, **fields: Any) -> None:
         """Change some of an event's fields (status, round, paused, ended, message_id,
         rounds)."""

@@ -259,6 +259,27 @@ async def test_a_spar_elimination_takes_two_of_each_table_to_a_final(world: Worl
     assert len(by_round[3]) == 1 and len(by_round[3][0].seats) == 4
     assert [n.round for n in w.of(RoundEnded) if isinstance(n, RoundEnded)] == [1, 2, 3]
     assert len(w.of(TournamentEnded)) == 1
+    # the standings go by how far each got in the bracket, then by points: the champion
+    # (the final's best place, then seed), the final table, round 2's out, round 1's out
+    final_table = by_round[3][0]
+    assert final_table.places is not None
+    champion = min((final_table.places[i], p) for i, p in enumerate(final_table.seats)
+                   if p is not None)[1]
+    in_round = [{p for t in by_round[r] for p in t.seats if p is not None} for r in (1, 2, 3)]
+    rows = await w.t.standings(view.id)
+    order = [row.player for row in rows]
+    assert order[0] == champion and rows[0].reason == "first"
+    assert set(order[:4]) == in_round[2]
+    assert set(order[4:6]) == in_round[1] - in_round[2]
+    assert set(order[6:]) == in_round[0] - in_round[1]
+    assert [row.rank for row in rows] == list(range(1, 11))
+    for above, row in itertools.pairwise(rows):
+        stage = [sum(row.player in players for players in in_round),
+                 sum(above.player in players for players in in_round)]
+        if row.rank == 2 or stage[0] != stage[1]:
+            assert row.reason == "stage"
+        else:  # as far as the row above: points, then the tie-breaks
+            assert row.reason != "stage" and above.points >= row.points
 
 
 async def test_a_duplicate_round_of_finesse_deals_every_table_alike(world: World) -> None:
@@ -310,6 +331,9 @@ async def test_bad_inputs_are_refused_and_leave_nothing_half_made(world: World) 
     await refused("tournament-bad-rounds", rounds=0)
     await refused("tournament-bad-advance", fmt="elimination", advance=4)
     await refused("tournament-bad-pace", pace="slowly")
+    # duplicate only where every deal is shared (Finesse, Bear): 22's later deals are not
+    await refused("tournament-duplicate-not-shared", duplicate=True)
+    await refused("tournament-duplicate-not-shared", game="spar", duplicate=True)
     assert await w.t.in_channel(CHANNEL) is None  # nothing half-made
     view = await signed_up(w, "swiss", "twenty-two", 1)
     await refused("tournament-channel-busy")
@@ -337,3 +361,122 @@ async def test_bad_inputs_are_refused_and_leave_nothing_half_made(world: World) 
     with pytest.raises(Refusal) as gone:
         await w.t.view(12345)
     assert gone.value.key == "tournament-none"
+
+
+async def test_the_organiser_drops_pauses_resumes_and_cancels(world: World) -> None:
+    w = world
+    view = await signed_up(w, "swiss", "twenty-two", 8)
+    tid = view.id
+    view = await w.t.start_now(tid, ORGANISER)
+    assert view.round == 1 and len(view.tables) == 2
+    # the organiser drops 1; 2 drops themselves: each told, each seat the computer's at once
+    view = await w.t.drop(tid, ORGANISER, 1)
+    view = await w.t.drop(tid, 2, 2)
+    told = [(n.user_id, n.reason) for n in w.of(PlayerDropped) if isinstance(n, PlayerDropped)]
+    assert told == [(1, "organiser"), (2, "withdrew")]
+    for user in (1, 2):
+        table = next(t for t in view.tables if user in t.seating.seats)
+        assert table.table_id is not None
+        seat = (await w.m.position(table.table_id)).seats[table.seating.seat_of(user)]
+        assert seat.user_id == user and seat.away  # the computer keeps it
+    with pytest.raises(Refusal) as again:
+        await w.t.drop(tid, ORGANISER, 1)
+    assert again.value.key == "tournament-already-dropped"
+    # paused mid-round: the round plays on and is counted, the next is seated but not opened
+    view = await w.t.pause(tid, ORGANISER)
+    assert view.paused
+    view = await play(w, tid, until_round=1)
+    for _ in range(5):
+        await settle()
+    view = await w.t.view(tid)
+    assert view.round == 2 and view.paused and view.status == "running"
+    assert view.tables and all(t.table_id is None for t in view.tables)
+    assert [n.round for n in w.of(RoundEnded) if isinstance(n, RoundEnded)] == [1]
+    assert [n.round for n in w.of(RoundStarted) if isinstance(n, RoundStarted)] == [1]
+    seated = {p for t in view.tables for p in t.seating.players}
+    assert seated == {3, 4, 5, 6, 7, 8}  # the dropped are out of the next rounds
+    rows = {row.player: row for row in await w.t.standings(tid)}
+    assert rows[1].dropped and rows[2].dropped and not rows[3].dropped
+    assert rows[1].no_shows == 1 and rows[1].points == 0  # the computer's seat scores nothing
+    view = await w.t.resume(tid, ORGANISER)
+    await settle()
+    view = await w.t.view(tid)
+    assert not view.paused and all(t.table_id is not None for t in view.tables)
+    assert [n.round for n in w.of(RoundStarted) if isinstance(n, RoundStarted)] == [1, 2]
+    open_ids = [t.table_id for t in view.tables if t.table_id is not None]
+    assert open_ids and all(w.m.is_open(i) for i in open_ids)
+    # cancelled mid-round: its open tables are closed, nothing more is played
+    view = await w.t.cancel(tid, ORGANISER)
+    assert view.status == "cancelled" and view.ended == "cancelled"
+    assert not any(w.m.is_open(i) for i in open_ids)
+    await settle()
+    view = await w.t.view(tid)
+    assert view.round == 2 and all(t.done and t.places is None for t in view.tables)
+    assert any(isinstance(n, TournamentChanged) and n.view.ended == "cancelled" for n in w.news)
+    assert not w.of(TournamentEnded)
+    assert await w.t.in_channel(CHANNEL) is None
+    # the channel's last event keeps its standings until a new one is created
+    last = await w.t.last_in_channel(CHANNEL)
+    assert last is not None and last.id == tid
+    assert len(await w.t.standings(tid)) == 8
+    for call in (w.t.pause(tid, ORGANISER), w.t.cancel(tid, ORGANISER)):
+        with pytest.raises(Refusal):
+            await call
+    newer = await signed_up(w, "swiss", "twenty-two", 0)
+    found = await w.t.last_in_channel(CHANNEL)
+    assert found is not None and found.id == newer.id != tid
+    assert await w.t.last_in_channel(CHANNEL + 1) is None
+
+
+async def play_without(w: World, tid: int, absent: int, until_round: int) -> TournamentView:
+    """Every person but ``absent`` makes their first legal move; when only ``absent`` is due,
+    the clock moves past the live turn timer (the computer then moves for them)."""
+    for _ in range(5000):
+        view = await w.t.view(tid)
+        if view.status != "running" or view.round > until_round:
+            return view
+        acted = False
+        for table in view.tables:
+            if table.table_id is None or not w.m.is_open(table.table_id):
+                continue
+            public = await w.m.position(table.table_id)
+            for user in sorted(public.people_due - {absent}):
+                seen = await w.m.position_for(table.table_id, user)
+                if not seen.moves:
+                    continue
+                try:
+                    await w.m.act(table.table_id, user, seen.version, seen.moves[0].index)
+                except Refusal:
+                    continue
+                acted = True
+        if not acted:
+            w.clock.advance(31.0)  # the "fast" pace: 30 s a move
+            await settle()
+    raise AssertionError("the round did not end")
+
+
+async def test_a_seated_person_who_never_moves_is_dropped_from_the_next_rounds(
+        world: World) -> None:
+    w = world
+    view = await signed_up(w, "swiss", "twenty-two", 4, rounds=2, pace="fast")
+    tid = view.id
+    await w.t.start_now(tid, ORGANISER)
+    view = await play_without(w, tid, 4, until_round=1)
+    assert view.round == 2
+    told = [(n.user_id, n.reason) for n in w.of(PlayerDropped) if isinstance(n, PlayerDropped)]
+    assert told == [(4, "no-show")]
+    first = (await TournamentStore(w.t.storage.db).tables(tid))[0]
+    assert first.places is not None and first.absent == frozenset({4})
+    # actions at their seat were the computer's alone
+    assert first.table_id is not None
+    hows = {a.how for a in await w.t.storage.actions(first.table_id)
+            if a.seat == first.seats.index(4)}
+    assert hows and "player" not in hows
+    view = await w.t.view(tid)
+    assert view.entrant(4) is not None and view.entrant(4).dropped == "no-show"  # type: ignore[union-attr]
+    assert all(4 not in t.seating.seats for t in view.tables)
+    assert {p for t in view.tables for p in t.seating.players} == {1, 2, 3}
+    view = await play(w, tid)
+    assert view.status == "finished"
+    rows = {row.player: row for row in await w.t.standings(tid)}
+    assert rows[4].points == 0 and rows[4].no_shows == 1 and rows[4].dropped

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tournaments import Seating, TableResult, place_points, round_gains, standings
+from bot.tournaments import (
+    TIE_BREAKS,
+    Seating,
+    TableResult,
+    by_stage,
+    place_points,
+    round_gains,
+    standings,
+)
 
 
 def test_place_points_share_tied_places() -> None:
@@ -80,3 +88,28 @@ def test_bad_results_are_refused() -> None:
         TableResult(Seating(1, (1, 2)), (1, 2), absent=frozenset({9}))
     with pytest.raises(ValueError, match="did not enter"):
         standings([1], [[TableResult(Seating(1, (1, 2)), (1, 2))]])
+
+
+def test_an_elimination_ranks_by_the_bracket_first() -> None:
+    # round 1: two tables; 1, 2, 4 and 5 go through... only 1 and 5 reach "the final"
+    rows = standings([1, 2, 3, 4, 5], _hand_made())
+    by_points = [r.player for r in rows]
+    stage = {1: 5, 5: 4, 2: 2, 3: 2, 4: 2}  # 1 won the final, 5 lost it, the rest out before
+    ranked = by_stage(rows, stage)
+    assert [r.player for r in ranked][:2] == [1, 5]
+    assert [r.rank for r in ranked] == [1, 2, 3, 4, 5]
+    assert [r.reason for r in ranked][:3] == ["first", "stage", "stage"]
+    # those who got as far keep the points order among themselves, and its reasons
+    rest = [p for p in by_points if p in (2, 3, 4)]
+    assert [r.player for r in ranked][2:] == rest
+    again = {r.player: r for r in rows}
+    for row in ranked[3:]:
+        assert row.reason in ("points", *TIE_BREAKS)
+        assert again[row.player].points <= again[ranked[2].player].points
+    # nothing else of a row changes
+    assert {(r.player, r.points, r.wins) for r in ranked} == {
+        (r.player, r.points, r.wins) for r in rows}
+    # a player left out of the stages ranks last
+    alone = by_stage(rows, {2: 1})
+    assert alone[0].player == 2 and alone[1].reason == "stage"
+    assert [r.player for r in alone[1:]] == [p for p in by_points if p != 2]
