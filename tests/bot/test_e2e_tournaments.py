@@ -341,3 +341,78 @@ async def test_bad_inputs_are_answered_and_leave_nothing_half_made(tmp_path: Pat
         message = signup_message(w, w.channel)
         assert "Entrants (1)" in message.text
         assert button(message, "tjoin")
+
+
+async def test_the_organisers_drop_pause_resume_and_cancel(tmp_path: Path) -> None:
+    async with world(tmp_path, people=6) as w:
+        players = people(w, 8)
+        alice, bob, carol = players[0], players[1], players[2]
+        japanese = w.sim.add_user("Yuki", locale="ja")
+        w.sim.add_member(w.guild, japanese)
+        r = await create(w, alice, w.channel, game="twenty-two", format="swiss", rounds=3,
+                         size=4, checkin=0)
+        assert r.status == "ok", r
+        await sign_up(w, w.channel, players, [])
+        tid = (await w.bot.tournaments.in_channel(int(w.channel.id))).id  # type: ignore[union-attr]
+        await w.sim.slash(alice, w.channel, "tournament start")
+        await wait_for(w, w.channel, "Round 1 has begun")
+
+        r = await w.sim.slash(alice, w.channel, "tournament drop", {"user": bob})
+        assert r.ephemeral and "Dropped." in str(r.content), r
+        await wait_for(w, w.channel, "Bob was dropped by the organiser.")
+        r = await w.sim.slash(carol, w.channel, "tournament drop", {"user": carol})
+        assert r.ephemeral and "Dropped." in str(r.content), r
+        await wait_for(w, w.channel, "Carol withdrew from the tournament")
+        assert not any("Carol left the server" in x for x in texts(w, w.channel))
+        other = await w.sim.slash(carol, w.channel, "tournament drop", {"user": players[3]})
+        assert other.ephemeral and "Only the organiser" in str(other.content), other
+
+        r = await w.sim.slash(alice, w.channel, "tournament pause")
+        assert r.ephemeral and "the tables playing go on" in str(r.content), r
+        await w.sim.settle()
+        signup = next(m for m in w.sim.messages(w.channel) if "Entrants (8)" in m.text)
+        assert "Paused by the organiser" in w.sim.message(signup.id).text
+        # the round in progress plays on and is counted; the next one waits
+        await play_round(w, tid, 1)
+        await wait_for(w, w.channel, "standings after round 1")
+        for _ in range(10):
+            await w.sim.settle(idle=0.02)
+        assert not any("Round 2 has begun" in x for x in texts(w, w.channel))
+        view = await w.bot.tournaments.view(tid)
+        assert view.round == 2 and all(t.table_id is None for t in view.tables)
+        after_one = next(m for m in w.sim.messages(w.channel)
+                         if "standings after round 1" in m.text)
+        assert "Bob — 0 pts" in after_one.text and "dropped" in after_one.text
+
+        r = await w.sim.slash(alice, w.channel, "tournament resume")
+        assert r.ephemeral and "Resumed." in str(r.content), r
+        await wait_for(w, w.channel, "Round 2 has begun")
+        second = next(m for m in w.sim.messages(w.channel) if "Round 2 has begun" in m.text)
+        assert "Bob" not in second.text and "Carol" not in second.text
+        assert f"<@{players[3].id}>" in second.text
+        view = await w.bot.tournaments.view(tid)
+        open_ids = [t.table_id for t in view.tables if t.table_id is not None]
+        assert open_ids and all(w.bot.manager.is_open(i) for i in open_ids)
+
+        r = await w.sim.slash(alice, w.channel, "tournament cancel")
+        assert r.ephemeral and "the tables still playing are closed" in str(r.content), r
+        await wait_for(w, w.channel, "Cancelled by the organiser: the tables still playing")
+        assert not any(w.bot.manager.is_open(i) for i in open_ids)
+        assert "Cancelled by the organiser" in w.sim.message(signup.id).text
+        # the ended event still answers its standings, in each reader's language
+        r = await w.sim.slash(bob, w.channel, "tournament standings")
+        await w.sim.settle()
+        assert r.status == "ok" and r.message is not None, r
+        assert "standings" in r.message.text and "Alice" in r.message.text, r.message.text
+        look_at(r.message, "standings.png")
+        r = await w.sim.slash(japanese, w.channel, "tournament standings", locale="ja")
+        await w.sim.settle()
+        assert r.message is not None and "順位" in r.message.text, r
+        # until a new one is created: then the new one's (nobody yet)
+        r = await create(w, alice, w.channel, game="spar", format="swiss", size=4, checkin=0)
+        assert r.status == "ok" and not r.ephemeral, r
+        r = await w.sim.slash(bob, w.channel, "tournament standings")
+        await w.sim.settle()
+        assert r.message is not None and "Alice" not in r.message.text, r.message.text
+        assert w.sim.spec_errors == [] and w.sim.client_errors == []
+
