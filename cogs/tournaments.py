@@ -35,7 +35,7 @@ from bot.client.tree import refusal_text, reply, server_only
 from bot.i18n import lang_of, t
 from bot.names import plain
 from bot.tables import Refusal
-from bot.tables.pace import PACES
+from bot.tables.pace import PACES, seconds
 from bot.tasks import background
 from bot.tournaments import STAGE, TIE_BREAKS, Seating
 from bot.tournaments.runner import (
@@ -92,7 +92,8 @@ class TournamentsCog(commands.Cog):
         formats = [app_commands.Choice(name=locale_str(t(f"cmd-tournament-fmt-{f}")), value=f)
                    for f in ("swiss", "elimination")]
         paces = [app_commands.Choice(name=locale_str(t(f"cmd-tournament-pace-{pace}")),
-                                     value=pace) for pace in PACES][:25]
+                                     value=pace) for pace in PACES
+                 if seconds(pace) is not None][:25]  # a round needs a clock: never "off"
         group = app_commands.Group(name=locale_str("tournament"),
                                    description=locale_str("Tournaments in this channel"))
 

@@ -303,8 +303,10 @@ class Tournaments:
         if duplicate and rules.id not in SAME_DEALS:
             # (the words name the games of SAME_DEALS, in each language's titles)
             raise Refusal("tournament-duplicate-not-shared")
-        if pace not in paces.PACES:
-            raise Refusal("tournament-bad-pace", paces=", ".join(paces.PACES))
+        # a round needs a clock: with none ("off"), one idle person would hold it up forever
+        timed = [p for p in paces.PACES if paces.seconds(p) is not None]
+        if pace not in timed:
+            raise Refusal("tournament-bad-pace", paces=", ".join(timed))
         if not 0 <= checkin_minutes <= MOST_CHECKIN:
             raise Refusal("tournament-bad-checkin", most=MOST_CHECKIN)
         if not starts_at > self.clock.now():
