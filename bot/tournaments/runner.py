@@ -69,6 +69,7 @@ from bot.storage.store import Storage
 from bot.tables import Clock, Refusal, TableEvent, TableManager
 from bot.tables import pace as paces
 from bot.tables.deadlines import Deadlines, Due
+from bot.tables.model import RulesLookup
 from bot.tournaments.duplicate import SAME_DEALS, DuplicateTable, deal_seed, matchpoints
 from bot.tournaments.model import Seating, TableResult
 from bot.tournaments.opening import RoundTables
@@ -85,6 +86,7 @@ from bot.tournaments.store import (
     RoundTableRow,
     TournamentStore,
 )
+from games.core import Rules
 
 log = logging.getLogger(__name__)
 
@@ -287,28 +289,8 @@ class Tournaments:
         clock); refused for an unknown game, format, seat count, number of rounds, number
         through, check-in window or pace, a start not in the future, and a channel that has
         an event already."""
-        try:
-            rules = self.manager.rules_for(game)
-        except KeyError:
-            raise Refusal("tournament-unknown-game", game=game) from None
-        if fmt not in FORMATS:
-            raise Refusal("tournament-bad-format", formats=", ".join(FORMATS))
-        counts = [n for n in rules.player_counts() if n >= 2]
-        if size not in counts:
-            raise Refusal("tournament-bad-size", sizes=", ".join(str(n) for n in counts))
-        if fmt == "swiss" and not 1 <= rounds <= MOST_ROUNDS:
-            raise Refusal("tournament-bad-rounds", most=MOST_ROUNDS)
-        if fmt == "elimination" and not 1 <= advance < size:
-            raise Refusal("tournament-bad-advance", most=size - 1)
-        if duplicate and rules.id not in SAME_DEALS:
-            # (the words name the games of SAME_DEALS, in each language's titles)
-            raise Refusal("tournament-duplicate-not-shared")
-        # a round needs a clock: with none ("off"), one idle person would hold it up forever
-        timed = [p for p in paces.PACES if paces.seconds(p) is not None]
-        if pace not in timed:
-            raise Refusal("tournament-bad-pace", paces=", ".join(timed))
-        if not 0 <= checkin_minutes <= MOST_CHECKIN:
-            raise Refusal("tournament-bad-checkin", most=MOST_CHECKIN)
+        rules = _checked(self.manager.rules_for, game, fmt, rounds, size, advance, duplicate,
+                         checkin_minutes, pace)
         if not starts_at > self.clock.now():
             raise Refusal("tournament-past-start")
         if any(r.channel_id == channel_id for r in await self.rows.active()):
@@ -737,3 +719,33 @@ def _view(row: EventRow, entrants: Sequence[EntrantRow],
         tuple(Entrant(e.user_id, e.name, e.checked_in, e.dropped) for e in entrants),
         tuple(RoundTable(Seating(t.number, t.seats), t.table_id, t.done, t.places)
               for t in tables))
+
+
+def _checked(rules_for: RulesLookup, game: str, fmt: str, rounds: int, size: int, advance: int,
+             duplicate: bool, checkin_minutes: int, pace: str) -> Rules:
+    """The rules of a new event's game once its settings are allowed; Refusal naming the
+    first that is not: an unknown game, format, seat count, number of rounds, number through,
+    duplicate for a game whose deals are not shared, pace or check-in window."""
+    try:
+        rules = rules_for(game)
+    except KeyError:
+        raise Refusal("tournament-unknown-game", game=game) from None
+    if fmt not in FORMATS:
+        raise Refusal("tournament-bad-format", formats=", ".join(FORMATS))
+    counts = [n for n in rules.player_counts() if n >= 2]
+    if size not in counts:
+        raise Refusal("tournament-bad-size", sizes=", ".join(str(n) for n in counts))
+    if fmt == "swiss" and not 1 <= rounds <= MOST_ROUNDS:
+        raise Refusal("tournament-bad-rounds", most=MOST_ROUNDS)
+    if fmt == "elimination" and not 1 <= advance < size:
+        raise Refusal("tournament-bad-advance", most=size - 1)
+    if duplicate and rules.id not in SAME_DEALS:
+        # (the words name the games of SAME_DEALS, in each language's titles)
+        raise Refusal("tournament-duplicate-not-shared")
+    # a round needs a clock: with none ("off"), one idle person would hold it up forever
+    timed = [p for p in paces.PACES if paces.seconds(p) is not None]
+    if pace not in timed:
+        raise Refusal("tournament-bad-pace", paces=", ".join(timed))
+    if not 0 <= checkin_minutes <= MOST_CHECKIN:
+        raise Refusal("tournament-bad-checkin", most=MOST_CHECKIN)
+    return rules
