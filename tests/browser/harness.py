@@ -27,6 +27,7 @@ from playwright.async_api import Browser, BrowserContext, Page, Playwright, Rout
 from bot.client.deckhand import Deckhand
 from bot.config import ActivitySettings, Settings
 from bot.storage.store import Storage
+from bot.web.discord_calls import Buckets
 from bot.web.model import codes_in
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import World, button, choose_options, game_ids
@@ -91,6 +92,18 @@ class Site:
         viewer = Viewer(page, None, page)
         await page.goto(self.base + path)
         return viewer
+
+    def fresh_visit(self) -> None:
+        """Give this machine's address a full budget of sign-ins again. The web server lets an
+        address make a few calls to Discord at once, then one every few seconds
+        (bot.web.discord_calls.Buckets); the tests sign in from one address, game after game,
+        faster than people do, so each game's test starts as a fresh visit."""
+        web = self.world.bot.web
+        assert web is not None
+        for route in web.app.router.routes():
+            owner = getattr(route.handler, "__self__", None)
+            if owner is not None and hasattr(owner, "auth"):
+                owner.auth.buckets = Buckets()
 
     def channel(self, name: str) -> SimChannel:
         """A fresh channel of the guild (one table each: the launcher opens it directly)."""

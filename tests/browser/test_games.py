@@ -122,6 +122,7 @@ async def play_through(site: Site, table_id: int, viewers: list[Viewer], game_id
 async def test_a_whole_game_in_two_activity_pages(table_site: Site, browser: Browser,
                                                   game_id: str) -> None:
     site = table_site
+    site.fresh_visit()
     truth = Truth(site)
     alice, bob = site.world.users[:2]
     channel = site.channel(game_id)
