@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.sim_helpers import button, world
+from tests.bot.sim_helpers import World, button, world
+from tests.discord_sim import SimMessage
 
 CASES = [
     ("en-US", "1 day a move", "When a deadline is missed: dropped at the second miss"),
@@ -15,20 +16,26 @@ CASES = [
 ]
 
 
+async def host_options(w: World) -> SimMessage:
+    """Alice opens a table of the test game, Bob joins, and Alice opens her options: the menu."""
+    alice, bob = w.users[:2]
+    r = await w.sim.slash(alice, w.channel, "play", {"game": "high-card"})
+    assert r.status == "ok", r
+    await w.sim.settle()
+    message = w.table_message()
+    r = await w.sim.click(bob, message, button(message, "join")["custom_id"])
+    assert r.status == "ok", r
+    r = await w.sim.click(alice, message, button(message, "opts")["custom_id"])
+    assert r.message is not None, r
+    return r.message
+
+
 @pytest.mark.parametrize(("locale", "pace_words", "deadline_words"), CASES)
 async def test_the_host_chooses_a_pace_over_days_and_what_a_missed_deadline_does(
         tmp_path: Path, locale: str, pace_words: str, deadline_words: str) -> None:
     async with world(tmp_path, people=2, locale=locale) as w:
-        alice, bob = w.users[:2]
-        r = await w.sim.slash(alice, w.channel, "play", {"game": "high-card"})
-        assert r.status == "ok", r
-        await w.sim.settle()
-        message = w.table_message()
-        r = await w.sim.click(bob, message, button(message, "join")["custom_id"])
-        assert r.status == "ok", r
-        r = await w.sim.click(alice, message, button(message, "opts")["custom_id"])
-        menu = r.message
-        assert menu is not None
+        alice = w.users[0]
+        menu = await host_options(w)
         [timer] = [s for s in menu.selects() if ":timer:" in s["custom_id"]]
         offered = [o["value"] for o in timer["options"]]
         assert offered == ["off", "relaxed", "normal", "fast", "1h", "8h", "24h", "3d", "7d"]
@@ -55,15 +62,9 @@ async def test_the_others_see_who_is_away_and_until_when(
     3), as a Discord timestamp each reader sees in their own time."""
     async with world(tmp_path, people=2, locale=locale) as w:
         alice, bob = w.users[:2]
-        r = await w.sim.slash(alice, w.channel, "play", {"game": "high-card"})
-        assert r.status == "ok", r
-        await w.sim.settle()
-        message = w.table_message()
-        r = await w.sim.click(bob, message, button(message, "join")["custom_id"])
-        r = await w.sim.click(alice, message, button(message, "opts")["custom_id"])
-        assert r.message is not None, r
-        [timer] = [s for s in r.message.selects() if ":timer:" in s["custom_id"]]
-        r = await w.sim.select(alice, r.message, timer["custom_id"], ["24h"])
+        menu = await host_options(w)
+        [timer] = [s for s in menu.selects() if ":timer:" in s["custom_id"]]
+        r = await w.sim.select(alice, menu, timer["custom_id"], ["24h"])
         assert r.status == "ok", r
         message = w.table_message()
         r = await w.sim.click(alice, message, button(message, "start")["custom_id"])
