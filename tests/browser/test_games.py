@@ -135,9 +135,7 @@ async def test_a_whole_game_in_two_activity_pages(table_site: Site, browser: Bro
         a = await site.discord_page(phone, alice, channel, instance, "mobile")
         b = await site.discord_page(desktop, bob, channel, instance)
         for viewer in (a, b):  # no table yet: the launcher says how to start one
-            # (the module's first pages start the browser's and the server's caches cold: on
-            # a busy machine that alone took over Playwright's default 30 s)
-            await viewer.ui.locator(".launcher .none").wait_for(timeout=90_000)
+            await viewer.ui.locator(".launcher .none").wait_for()
         assert await a.ui.locator(".launcher .none").inner_text() == \
             "No table here — start one with /play"
         rules = lookup(game_id)
