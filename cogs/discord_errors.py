@@ -1,12 +1,15 @@
 """Discord's refusals for now: a server error or a rate limit that outlasted discord.py's own
 tries (it sends a request again after a 429's ``Retry-After`` and after a 500, 502, 504 or
-524, five times at most; a 503 it does not send again). What Discord refused for now is sent
-again a little later by the part that sent it; anything else (a message deleted, a spent
-token, a missing permission) is not.
+524, five times at most; a 503 it does not send again), or a connection to Discord that broke
+on the way (aiohttp's ``ServerDisconnectedError`` and kin: discord.py sends those again only
+for two Windows error numbers). What Discord refused for now is sent again a little later by
+the part that sent it; anything else (a message deleted, a spent token, a missing permission)
+is not.
 """
 
 from __future__ import annotations
 
+import aiohttp
 import discord
 
 #: seconds before each new try of what Discord refused for now; then the part gives up
@@ -17,7 +20,7 @@ UNKNOWN_INTERACTION = 10062
 
 def for_now(error: BaseException) -> bool:
     """Whether Discord refused a request for now: the same request may succeed later."""
-    if isinstance(error, discord.RateLimited):
+    if isinstance(error, discord.RateLimited | aiohttp.ClientConnectionError):
         return True
     return isinstance(error, discord.HTTPException) and (
         error.status >= 500 or error.status == 429)

@@ -3,6 +3,7 @@ together in the next edit, and the message always ends on the latest position.""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import re
 from pathlib import Path
@@ -55,8 +56,14 @@ async def test_with_no_gap_every_position_is_edited_in(tmp_path: Path) -> None:
         alice, bob = w.users[:2]
         table = await open_table(w, "high-card", [alice, bob], 2, {"hand": "4"})
         for _ in range(3):
-            shown = VERSION.search(str(w.table_message().components))
-            assert shown is not None
+            # (an edit whose connection broke is sent again a second later: waited for)
+            await w.sim.settle()
+            for _wait in range(40):
+                shown = VERSION.search(str(w.table_message().components))
+                assert shown is not None
+                if int(shown.group(1)) == w.bot.manager.tables[1].version:
+                    break
+                await asyncio.sleep(0.1)
             assert int(shown.group(1)) == w.bot.manager.tables[1].version
             mover = alice if f"<@{alice.id}>" in w.table_message().content else bob
             hand = await open_hand(w, mover)

@@ -1,6 +1,8 @@
 """Faults a test makes the simulated Discord answer with, and the limits it may enforce.
 
-A test chooses routes (or all of them) that answer 500 (or another server error) or 429 for
+A test chooses routes (or all of them) whose connection drops before an answer (``drop``: the
+client sees aiohttp's ``ServerDisconnectedError``, as when a connection to Discord breaks), or
+that answer 500 (or another server error) or 429 for
 the next N requests or for a while of the simulation's clock; 429s come in Discord's shape
 (https://discord.com/developers/docs/topics/rate-limits): per route with the bucket headers
 ``X-RateLimit-*`` and ``X-RateLimit-Scope: user``, global with ``X-RateLimit-Global: true``,
@@ -29,6 +31,8 @@ from .models import CapturedRequest
 #: the window Discord counts invalid requests in, and how many it allows there
 INVALID_WINDOW = 600.0
 INVALID_ALLOWED = 10_000
+#: a fault's status that answers nothing: the connection is closed
+DROP = 0
 #: Discord's global limit: requests a second per bot token
 GLOBAL_PER_SECOND = 50
 SCOPES = ("user", "global", "shared")
@@ -65,6 +69,8 @@ class Fault:
 
     def refusal(self, route: str) -> Refusal:
         """The answer in Discord's shape."""
+        if self.status == DROP:
+            return Refusal(DROP, {}, {})
         if self.status != 429:
             phrase = HTTPStatus(self.status).phrase
             return Refusal(self.status, {"message": f"{self.status}: {phrase}", "code": 0}, {})
@@ -119,6 +125,11 @@ class Faults:
                       None if seconds is None else self.clock() + seconds)
         self.faults.append(fault)
         return fault
+
+    def drop(self, *, routes: Iterable[str] | None = None, count: int | None = None,
+             seconds: float | None = None) -> Fault:
+        """:meth:`fail` by closing the connection without an answer."""
+        return self.fail(DROP, routes=routes, count=count, seconds=seconds)
 
     def rate_limit(self, *, routes: Iterable[str] | None = None, count: int | None = None,
                    seconds: float | None = None, scope: str = "user",

@@ -20,7 +20,7 @@ import discord.http
 import yarl
 from aiohttp import web
 
-from .faults import Faults
+from .faults import DROP, Faults
 from .gateway import RECONNECT, GatewaySession
 from .interactions import (
     APPLICATION_COMMAND,
@@ -1123,6 +1123,11 @@ class SimulatedDiscord:
             if not self._authorized(route or "", request):
                 raise SimHTTPError(401, 0, "401: Unauthorized")
             refusal = self.faults.check(captured, exempt=self._exempt(route or "", params))
+            if refusal is not None and refusal.status == DROP:  # the connection breaks
+                captured.status = DROP
+                assert request.transport is not None
+                request.transport.close()
+                return web.Response(status=500)  # (never reaches the client)
             if refusal is not None:  # + an injected fault or the global limit
                 captured.status, captured.response = refusal.status, refusal.body
                 self.faults.answered(refusal.status, refusal.headers)
