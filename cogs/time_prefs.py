@@ -9,7 +9,6 @@ Each answer says what is now set, in the person's language.
 
 from __future__ import annotations
 
-import time
 from datetime import datetime
 from functools import cache
 from zoneinfo import available_timezones
@@ -136,7 +135,9 @@ class TimeSettings:
         tz = str(where.key)
         await self.prefs.change(interaction.user.id, locale=lang, tz=tz)
         await self.manager.refresh_person(interaction.user.id)  # the digest's hour moves
-        now = datetime.fromtimestamp(time.time(), where).strftime("%H:%M")
+        # the service's clock, which quiet hours and the digest are reckoned on (a test's, or
+        # one run faster by the timer scale), not the wall clock
+        now = datetime.fromtimestamp(self.manager.clock.now(), where).strftime("%H:%M")
         await reply(interaction, t("tz-set", lang, tz=tz, now=now))
 
     async def zones(self, interaction: Interaction, current: str
