@@ -354,6 +354,10 @@ class TournamentsCog(commands.Cog):
             with contextlib.suppress(Exception):
                 await asyncio.shield(previous)
         try:
+            # news told at a restart (a round announced again) comes before the bot is
+            # connected: a round's threads open from messages of the cached channel, which
+            # a partial channel cannot stand in for (its message has no server)
+            await self.bot.wait_until_ready()
             await self._show(news)
         except Exception as exc:
             log.warning("tournament news %s not shown (%s)", type(news).__name__,

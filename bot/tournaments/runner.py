@@ -13,6 +13,13 @@ Decisions:
   (:meth:`Tournaments.resume_all`) opens what was not opened yet, and counts a table that
   finished (or was cancelled) while the bot was down from the stored result, once: a result
   is written only where it is not in yet.
+- **Half-made tables.** A crash while a table is being opened leaves a lobby: its id not
+  stored yet (found again by the table's own deal seed, stored with the round) or stored but
+  the lobby not yet seated and started. The restart finishes it from where it stood rather
+  than opening a second table (:mod:`bot.tournaments.opening`). A round's tables count as
+  announced once the front end gave each its message (``TableManager.set_message``): those
+  open without one at a restart are announced again (:class:`RoundStarted`), since the crash
+  came before the round's news was told or shown.
 - **One scheduler, no task per event.** The start instants live in one
   :class:`bot.tables.deadlines.Deadlines` of its own on the injected clock (kind ``expire``,
   the subject an event's id); results come by the table service's events.
@@ -174,7 +181,9 @@ class TournamentNews:
 
 @dataclass(frozen=True)
 class RoundStarted(TournamentNews):
-    """A round's tables are open: ``tables`` pairs each service table id with its seating."""
+    """A round's tables are open: ``tables`` pairs each service table id with its seating.
+    A front end gives each table its message (``TableManager.set_message``); a table open
+    without one at a restart is announced again, in a RoundStarted of its own."""
 
     round: int
     tables: tuple[tuple[int, Seating], ...]
@@ -459,8 +468,9 @@ class Tournaments:
     async def resume_all(self) -> list[TournamentView]:
         """After the table service resumed: every event taking sign-ups has its start
         scheduled again (one whose time passed starts now), every running one goes on — a
-        table that finished or was cancelled while the bot was down counted once, the tables
-        not opened yet opened."""
+        table that finished or was cancelled while the bot was down counted once, a table a
+        crash left half-made finished, the tables not opened yet opened, and the round's
+        tables never announced announced."""
         self._starts.start()
         found = []
         for row in await self.rows.active():
@@ -475,6 +485,9 @@ class Tournaments:
                     if not self.manager.is_open(table.table_id):
                         await self._tables.gone_while_down(row.id, table)
                 async with self._hold(row.id) as live:
+                    shown = await self._tables.resumed(row, await self.rows.entrants(row.id))
+                    if shown:
+                        await self._tell(RoundStarted(await self.view(row.id), row.round, shown))
                     live.dirty = True
             found.append(await self.view(row.id))
         return found

@@ -2,29 +2,43 @@
 tables of four over three rounds with a no-show and a restart mid-round, standings checked by
 hand and shown in English and Japanese; a 10-person Spar elimination, two of each table through,
 its bracket shown; a duplicate round of Finesse whose tables hold the same deals; and the bad
-inputs. Sign-ups, check-ins and the organiser's commands are clicks and slash commands; the
-players' moves go through the table door (to keep the test fast), and every message the players
-read is checked through the simulated Discord."""
+inputs. On a manual clock (a deadline passes when the test moves the clock): a seated player
+who never moves, timed out and dropped across a restart, and a round's table half-made by a
+crash, finished and announced at the restart. Sign-ups, check-ins and the organiser's
+commands are clicks and slash commands; the players' moves go through the table door (to keep
+the test fast), and every message the players read is checked through the simulated
+Discord."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
 
-from bot.tables import Refusal
+from bot.client.deckhand import Deckhand
+from bot.config import Settings
+from bot.storage.store import Storage
+from bot.tables import ManualClock, Refusal
 from bot.tournaments import place_points
 from bot.tournaments.model import Seating, TableResult
 from bot.tournaments.pairing import advancing
 from bot.tournaments.store import RoundTableRow
 from cogs import ids
-from tests.bot.sim_helpers import World, button, world
-from tests.discord_sim import SimChannel, SimMessage, SimUser
+from tests.bot import sim_helpers
+from tests.bot.fakegame import lookup
+from tests.bot.sim_helpers import World, button, game_ids, world
+from tests.discord_sim import SimChannel, SimMessage, SimulatedDiscord, SimUser
 
 NAMES = ["Gina", "Hugo", "Ines", "Jack", "Kate", "Liam", "Mona", "Nils", "Olga", "Pete"]
 #: where the standings pictures are saved to be looked at (DECKHAND_PICTURES=<folder>)
@@ -86,6 +100,11 @@ async def wait_for(w: World, channel: SimChannel, words: str, count: int = 1) ->
     # (a guard, not a timing: a round of computers' games takes a while on a busy machine)
     give_up = time.monotonic() + 120
     while time.monotonic() < give_up:
+        # a turn of the loop first: the simulated Discord's settle returns at once, without
+        # one, when its wire has been quiet, and a wait made of settles alone would then hold
+        # the loop so that nothing it waits for (a picture drawn in a thread, a computer's
+        # move, a deadline the clock made due) could run
+        await asyncio.sleep(0.005)
         await w.sim.settle(idle=0.02)
         if sum(words in text for text in texts(w, channel)) >= count:
             return
@@ -263,7 +282,7 @@ async def test_a_spar_elimination_takes_two_of_each_table_through(tmp_path: Path
         assert r.status == "ok", r
         for number in (1, 2, 3):
             await play_round(w, tid, number)
-        await wait_for(w, w.channel, "最終")
+        await wait_for(w, w.channel, "最終順位")  # the title (a card game says 最終 too)
         view = await w.bot.tournaments.view(tid)
         assert view.status == "finished" and view.rounds == 3
         tables = await stored_tables(w, tid)
@@ -418,6 +437,250 @@ async def test_the_organisers_drop_pause_resume_and_cancel(tmp_path: Path) -> No
         assert r.status == "ok" and not r.ephemeral, r
         r = await w.sim.slash(bob, w.channel, "tournament standings")
         await w.sim.settle()
-        assert r.message is not None and "Alice" not in r.message.text, r.message.text
+        assert r.message is not None and "Alice" not in r.message.text, r
         assert w.sim.spec_errors == [] and w.sim.client_errors == []
 
+
+
+
+# -- a seated player who never moves, on a manual clock ----------------------------------------
+
+#: how long the clocked bot is down at its restart (clock seconds)
+DOWN = 120.0
+
+
+async def clocked_bot(db: str, clock: ManualClock) -> Deckhand:
+    """The real bot on a database, its table service (so its tournaments too) on the test's
+    clock: a deadline passes when the test moves the clock, never by waiting."""
+    settings = Settings(token="sim-token", db_path=db, ai_delay=0.0, ai_level="random",
+                        edit_gap=0.0)
+    store = await Storage.open(settings.db_path)
+    return Deckhand(settings, store, rules_for=lookup, game_ids=game_ids, clock=clock)
+
+
+@dataclass
+class ClockedWorld(World):
+    """A world whose bot runs on a manual clock, restarted on the same clock."""
+
+    clock: ManualClock = field(default_factory=ManualClock)
+
+    async def restart(self) -> Deckhand:
+        """The bot stops (its services with it: nothing of the old process acts on the
+        shared clock again), the clock moves on by DOWN, a new bot starts on the same
+        database and clock."""
+        await self.sim.stop_bot()
+        await self.bot.tournaments.close()
+        await self.bot.manager.close()
+        await self.bot.store.close()
+        self.clock.advance(DOWN)
+        self.bot = await clocked_bot(self.db, self.clock)
+        self.bots.append(self.bot)
+        await self.sim.start(self.bot)
+        await self.sim.settle(idle=0.2)
+        return self.bot
+
+
+@asynccontextmanager
+async def clocked_world(tmp_path: Path) -> AsyncIterator[ClockedWorld]:
+    """The bot on a manual clock in a simulated server of six people (as :func:`world`)."""
+    async with SimulatedDiscord(interaction_deadline=3.0) as sim:
+        guild = sim.add_guild("Test Server", locale="en-US")
+        channel = sim.add_channel(guild, "cards")
+        users = []
+        for i, name in enumerate(["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]):
+            user = sim.add_user(name, locale="en-US")
+            sim.add_member(guild, user, manage_guild=(i == 5))
+            users.append(user)
+        clock = ManualClock()
+        db = sim_helpers.DATABASE or str(tmp_path / "deckhand.sqlite3")
+        bot = await clocked_bot(db, clock)
+        await sim.start(bot)
+        here = ClockedWorld(sim, guild, channel, users, bot, db, [bot], clock)
+        try:
+            yield here
+        finally:
+            await sim.stop_bot()
+            await here.bot.tournaments.close()
+            await here.bot.manager.close()
+            await here.bot.store.close()
+
+
+async def play_without(w: ClockedWorld, tid: int, number: int, idle: int,
+                       made: Counter[tuple[int, int]],
+                       restart_when_due: bool = False) -> None:
+    """Everyone's first legal move but ``idle``'s through the door until round ``number`` is
+    in; whenever ``idle`` alone is due anywhere, the clock is moved to their deadline (no one
+    else's runs then). ``made`` counts each move made by (table, seat). With
+    ``restart_when_due``, the bot restarts the first time ``idle``'s deadline runs."""
+    for _ in range(5000):
+        view = await w.bot.tournaments.view(tid)
+        if view.status != "running" or view.round > number:
+            return
+        manager = w.bot.manager
+        acted = False
+        due: set[int] = set()
+        deadlines = []
+        for table in view.tables:
+            if table.table_id is None or not manager.is_open(table.table_id):
+                continue
+            public = await manager.position(table.table_id)
+            due |= public.people_due
+            if idle in public.people_due and public.deadline is not None:
+                deadlines.append(public.deadline[1])
+            for user in sorted(public.people_due - {idle}):
+                seen = await manager.position_for(table.table_id, user)
+                if not seen.moves or seen.seat is None:
+                    continue
+                try:
+                    await manager.act(table.table_id, user, seen.version, seen.moves[0].index)
+                except Refusal:
+                    continue  # a computer moved first: looked at again
+                made[table.table_id, seen.seat] += 1
+                acted = True
+        if not acted and due == {idle} and deadlines:
+            if restart_when_due:
+                restart_when_due = False
+                await w.restart()
+                # the time the bot was down is added to the deadline: it has not passed
+                again = await w.bot.tournaments.view(tid)
+                shown = [(await w.bot.manager.position(t.table_id)).deadline
+                         for t in again.tables if idle in t.seating.seats
+                         and t.table_id is not None]
+                assert [d[1] if d else None for d in shown] == [min(deadlines) + DOWN], shown
+                continue
+            w.clock.set(max(w.clock.now(), min(deadlines)))
+        if not acted:
+            await asyncio.sleep(0.005)  # (a turn of the loop: see wait_for)
+            await w.sim.settle(idle=0.01)
+    raise AssertionError(f"round {number} did not end")
+
+
+async def test_a_seated_player_who_never_moves_is_timed_out_and_dropped(
+        tmp_path: Path) -> None:
+    """The no-show of a round (#51): seated at a round's table, Hugo never moves. Each time
+    his turn's deadline passes (the test moves the clock; the bot restarts once while it
+    runs, and the downtime is added to it) the computer moves for him, then keeps his seat;
+    at the round's end he is dropped and this is said in the channel, his 0 points shown in
+    the standings (checked by hand), and round 2 seats the others without him. Every move the
+    others made is stored as theirs."""
+    async with clocked_world(tmp_path) as w:
+        players = people(w, 8)
+        hugo = players[7]
+        idle = int(hugo.id)
+        start = datetime.fromtimestamp(w.clock.now() + 30 * 60, UTC).strftime(
+            "%Y-%m-%d %H:%M")
+        r = await create(w, players[0], w.channel, game="twenty-two", format="swiss",
+                         rounds=2, size=4, checkin=0, pace="fast", start=start)
+        assert r.status == "ok", r
+        await sign_up(w, w.channel, players, [])
+        tid = (await w.bot.tournaments.in_channel(int(w.channel.id))).id  # type: ignore[union-attr]
+        r = await w.sim.slash(players[0], w.channel, "tournament start")
+        assert r.status == "ok", r
+        await wait_for(w, w.channel, "Round 1 has begun")
+        made: Counter[tuple[int, int]] = Counter()
+
+        await play_without(w, tid, 1, idle, made, restart_when_due=True)
+        assert len(w.bots) == 2  # it restarted while Hugo's deadline ran
+        await wait_for(w, w.channel, f"{hugo.name} did not check in, or did not play at their"
+                                     " table")
+        await wait_for(w, w.channel, "standings after round 1")
+        tables = await stored_tables(w, tid)
+        [his] = [t for t in tables if idle in t.seats]
+        assert his.absent == frozenset({idle}) and his.places is not None
+        assert his.table_id is not None
+        hows = [a.how for a in await w.bot.store.actions(his.table_id)
+                if a.seat == his.seats.index(idle)]
+        assert "timeout" in hows and "player" not in hows, hows
+        after_one = next(m for m in w.sim.messages(w.channel)
+                         if "standings after round 1" in m.text)
+        names = {int(u.id): u.name for u in players}
+        points = by_hand(tables, 1)
+        assert points[idle] == 0
+        for player, value in points.items():
+            assert f"{names[player]} — {shown_points(value)} pts" in after_one.text
+        [line] = [x for x in after_one.text.splitlines() if f"{hugo.name} — " in x]
+        assert line.endswith("; dropped)"), line
+
+        await wait_for(w, w.channel, "Round 2 has begun")
+        view = await w.bot.tournaments.view(tid)
+        assert view.round == 2 and all(idle not in t.seating.seats for t in view.tables)
+        await play_without(w, tid, 2, idle, made)
+        await wait_for(w, w.channel, "final standings")
+        tables = await stored_tables(w, tid)
+        points = by_hand(tables, 2)
+        final = next(m for m in w.sim.messages(w.channel) if "final standings" in m.text)
+        for player, value in points.items():
+            assert f"{names[player]} — {shown_points(value)} pts" in final.text
+        assert points[idle] == 0 and sum(points.values()) > 0
+        # no move lost: each one the others made, the restart's round included, is stored as
+        # theirs, at the seat they made it from
+        stored: Counter[tuple[int, int]] = Counter()
+        for table in tables:
+            assert table.table_id is not None
+            for action in await w.bot.store.actions(table.table_id):
+                if action.how == "player":
+                    stored[table.table_id, action.seat] += 1
+        assert stored == made and sum(made.values()) > 0
+        told = [x for x in texts(w, w.channel) if "did not play at their table" in x]
+        assert len(told) == 1 and hugo.name in told[0]
+        assert w.sim.spec_errors == [] and w.sim.client_errors == []
+
+
+class Crash(Exception):
+    """The bot dying at that instant (the test then restarts it)."""
+
+
+async def test_a_table_half_made_by_a_crash_is_finished_and_announced_at_the_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#51: the bot dies while seating round 1's second table (its lobby open and its id
+    stored, one of its people not seated yet), before the round was announced. At the
+    restart the lobby is seated and started (not left behind, not opened twice) and the round
+    is announced once, each table in its own thread, before it is played to its end."""
+    async with clocked_world(tmp_path) as w:
+        players = people(w, 8)
+        start = datetime.fromtimestamp(w.clock.now() + 30 * 60, UTC).strftime(
+            "%Y-%m-%d %H:%M")
+        r = await create(w, players[0], w.channel, game="twenty-two", format="swiss",
+                         rounds=1, size=4, checkin=0, pace="fast", start=start)
+        assert r.status == "ok", r
+        await sign_up(w, w.channel, players, [])
+        tid = (await w.bot.tournaments.in_channel(int(w.channel.id))).id  # type: ignore[union-attr]
+        joins = 0
+        real_join = w.bot.manager.join
+
+        async def join(*args: Any) -> Any:
+            nonlocal joins
+            joins += 1
+            if joins == 5:  # three joined table 1, one table 2
+                raise Crash
+            return await real_join(*args)
+
+        monkeypatch.setattr(w.bot.manager, "join", join)
+        await w.sim.slash(players[0], w.channel, "tournament start")
+        await w.sim.settle()
+        assert joins == 5
+        [lobby] = [p.table_id for p in await w.bot.manager.tables_in(int(w.channel.id))
+                   if p.status == "lobby"]
+        assert not any("has begun" in x for x in texts(w, w.channel))
+        await w.restart()
+
+        await wait_for(w, w.channel, "Round 1 has begun")
+        view = await w.bot.tournaments.view(tid)
+        assert lobby in {t.table_id for t in view.tables}
+        shown = await w.bot.manager.tables_in(int(w.channel.id))
+        assert sorted(p.table_id for p in shown) == sorted(
+            t.table_id for t in view.tables if t.table_id is not None)
+        assert all(p.status == "playing" for p in shown)
+        announcement = next(m for m in w.sim.messages(w.channel)
+                            if "Round 1 has begun" in m.text)
+        for table in view.tables:
+            assert table.table_id is not None
+            position = await w.bot.manager.position(table.table_id)
+            assert tuple(s.user_id for s in position.seats) == table.seating.seats
+            assert position.thread_id is not None
+            assert f"<#{position.thread_id}>" in announcement.text
+        made: Counter[tuple[int, int]] = Counter()
+        await play_without(w, tid, 1, 0, made)
+        await wait_for(w, w.channel, "final standings")
+        assert sum("has begun" in x for x in texts(w, w.channel)) == 1
+        assert w.sim.spec_errors == []

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -488,3 +489,76 @@ async def test_a_seated_person_who_never_moves_is_dropped_from_the_next_rounds(
     assert view.status == "finished"
     rows = {row.player: row for row in await w.t.standings(tid)}
     assert rows[4].points == 0 and rows[4].no_shows == 1 and rows[4].dropped
+
+
+class Crash(Exception):
+    """The bot dying at that instant: nothing after it runs (the test then restarts it)."""
+
+
+def crash_on(calls: int, real: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """``real`` as it is, but the ``calls``-th call raises :class:`Crash` before it acts."""
+    count = itertools.count(1)
+
+    async def maybe(*args: Any, **kwargs: Any) -> Any:
+        if next(count) == calls:
+            raise Crash
+        return await real(*args, **kwargs)
+
+    return maybe
+
+
+@pytest.mark.parametrize("where", ["before-its-id-is-stored", "half-seated"])
+async def test_a_table_half_made_by_a_crash_is_finished_at_the_restart(
+        world: World, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """#51: the bot dies while it opens a round's tables — table 2's lobby open but its id
+    not stored yet, or table 3's stored but only half seated. The restart finds that lobby
+    and finishes it (seated as paired, started), opens the tables not opened yet, leaves no
+    lobby behind, and announces the round once; a restart after the front end showed the
+    tables does not announce it again."""
+    w = world
+    view = await signed_up(w, "swiss", "twenty-two", 12)
+    tid = view.id
+    if where == "before-its-id-is-stored":
+        monkeypatch.setattr(w.t.rows, "set_table", crash_on(2, w.t.rows.set_table))
+    else:  # two people join at each of the first two tables, then one at the third
+        monkeypatch.setattr(w.m, "join", crash_on(3 * 2 + 2, w.m.join))
+    with pytest.raises(Crash):
+        await w.t.start_now(tid, ORGANISER)
+    lobbies = [p.table_id for p in await w.m.tables_in(CHANNEL) if p.status == "lobby"]
+    assert len(lobbies) == 1
+    stored = {t.seating.number: t.table_id for t in (await w.t.view(tid)).tables}
+    if where == "before-its-id-is-stored":
+        assert stored[2] is None and stored[3] is None
+    else:
+        assert stored[3] == lobbies[0]
+    assert not w.of(RoundStarted)
+    await w.down()
+    monkeypatch.undo()
+    await w.up()
+
+    view = await opened(w, tid)
+    assert view.round == 1 and [t.seating.number for t in view.tables] == [1, 2, 3]
+    found = {t.table_id for t in view.tables}
+    assert lobbies[0] in found  # finished, not opened a second time
+    shown = await w.m.tables_in(CHANNEL)
+    assert {p.table_id for p in shown} == found  # no lobby left behind
+    for table in view.tables:
+        assert table.table_id is not None
+        position = await w.m.position(table.table_id)
+        assert position.status == "playing" and position.timer == "relaxed"
+        assert tuple(s.user_id for s in position.seats) == table.seating.seats
+    started = [n for n in w.of(RoundStarted) if isinstance(n, RoundStarted)]
+    assert [(n.round, len(n.tables)) for n in started] == [(1, 3)]
+    assert sorted(p for t in view.tables for p in t.seating.players) == list(range(1, 13))
+
+    # the front end shows the tables (a message each), the bot restarts: not announced again
+    for table_id, _ in started[0].tables:
+        await w.m.set_message(table_id, 5000 + table_id)
+    await play(w, tid, moves=4)
+    await w.down()
+    await w.up()
+    view = await play(w, tid, until_round=1)
+    assert view.round == 2
+    assert [n.round for n in w.of(RoundStarted) if isinstance(n, RoundStarted)][:2] == [1, 2]
+    tables = await TournamentStore(w.t.storage.db).tables(tid)
+    assert all(t.done and t.places is not None for t in tables if t.round == 1)
