@@ -12,14 +12,22 @@ turned alerts off (``/settings alerts``). An alert mentions only the people it i
 button: a way back to a live panel whose token has run out.
 
 Rate limits: per human turn one message posted and one deleted in the table's channel, one
-request at a time per table. Each table's alert is stored (``bot_state``), so after a restart
-the old one is deleted before a new one is posted.
+request at a time per table.
+
+A restart pings nobody again. Each table's alert is stored (``bot_state``: its message, where
+it is, whom it names and the deadline it shows; :class:`StoredAlert`), and Discord keeps the
+message while the bot is down. The first time a process hears of a table it had at its start,
+the stored alert is looked at: one that names exactly the people who would be alerted now is
+kept (its words edited, which notifies nobody, when the deadline moved by the downtime); one
+that does not (someone moved for a person at a deadline that had passed, a thread the table
+left) is deleted and the alert that is due posted, as at any change.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -29,7 +37,7 @@ import discord
 
 from bot import lane, logs, tasks
 from bot.i18n import t
-from bot.tables import PLAYING, Position, Refusal, TableManager
+from bot.tables import LOBBY, PLAYING, Position, Refusal, TableManager
 from cogs import discord_errors, ids
 from cogs.discord_errors import gone_reason
 from cogs.prefs import Preferences
@@ -39,6 +47,45 @@ if TYPE_CHECKING:
     from bot.client.deckhand import Deckhand
 
 log = logging.getLogger(__name__)
+
+
+def shown_deadline(table: Position) -> int | None:
+    """The deadline an alert of the table shows now (None: none, or not this turn's)."""
+    deadline = table.deadline  # the turn's deadline as the service keeps it (any pace)
+    return None if deadline is None or deadline[0] != table.version else int(deadline[1])
+
+
+@dataclass(frozen=True)
+class StoredAlert:
+    """A table's alert as stored for the next process: enough to tell whether it still says
+    the right thing then, without asking Discord."""
+
+    message_id: int
+    channel_id: int | None  # None: stored by an older bot (where the table plays)
+    named: frozenset[int] | None  # None: stored by an older bot (not known)
+    deadline: int | None = None  # the deadline its words show
+
+    def text(self) -> str:
+        """The stored form."""
+        return json.dumps({"m": self.message_id, "c": self.channel_id,
+                           "who": sorted(self.named or ()), "at": self.deadline})
+
+    @staticmethod
+    def read(value: str | None) -> StoredAlert | None:
+        """The stored form read (None: no alert, or one that cannot be read)."""
+        if not value:
+            return None
+        if value.isdigit():  # an older bot's: the message alone
+            return StoredAlert(int(value), None, None)
+        try:
+            found = json.loads(value)
+            at = found.get("at")
+            return StoredAlert(int(found["m"]), int(found["c"]),
+                               frozenset(int(u) for u in found["who"]),
+                               None if at is None else int(at))
+        except (ValueError, TypeError, KeyError, AttributeError):
+            log.warning("a stored turn alert could not be read (%r)", value[:80])
+            return None
 
 
 @dataclass(eq=False)
@@ -55,6 +102,10 @@ class TableAlert:
     position: Position | None = None
     #: where the posted alert is: the table's thread, or its channel
     channel_id: int | None = None
+    #: the deadline the posted alert shows
+    shown: int | None = None
+    #: whether the alert a process before this one stored for the table was looked at
+    looked: bool = True
 
 
 class Alerts:
@@ -69,6 +120,10 @@ class Alerts:
         self.tables: dict[int, TableAlert] = {}
         self.posted = 0
         self.deleted = 0
+        self.kept = 0  # alerts of a process before this one kept at a restart
+        #: until the tables resumed at the start are all heard of: a table first heard of
+        #: meanwhile may have an alert stored by the process before
+        self.restarting = True
         #: told when the table's thread refuses its alert for good (table, thread, why): the
         #: table then plays in its channel (:meth:`cogs.threads.TableThreads.left`)
         self.thread_lost: Callable[[int, int, str], Awaitable[None]] | None = None
@@ -84,7 +139,10 @@ class Alerts:
     def changed(self, position: Position) -> None:
         """The service's news (quick): the table's public position now; note whose turn
         began, and start the table's alert task if there is something to post or delete."""
-        entry = self.tables.setdefault(position.table_id, TableAlert())
+        entry = self.tables.get(position.table_id)
+        if entry is None:  # (a lobby never had an alert)
+            entry = self.tables[position.table_id] = TableAlert(
+                looked=not self.restarting or position.status == LOBBY)
         entry.position = position
         due = position.people_due
         entry.fresh |= due - entry.due
@@ -99,9 +157,10 @@ class Alerts:
 
     @staticmethod
     def _work(entry: TableAlert) -> bool:
-        """Whether the alert must change: someone to alert, or an alert nobody needs."""
-        return bool(entry.fresh) or (entry.message_id is not None
-                                     and not entry.mentioned & entry.due)
+        """Whether the alert must change: someone to alert, an alert nobody needs, or one
+        stored before a restart to look at."""
+        return not entry.looked or bool(entry.fresh) or (
+            entry.message_id is not None and not entry.mentioned & entry.due)
 
     async def _wants(self, user_id: int) -> bool:
         """Whether a person wants alerts: on, and hands not by direct message."""
@@ -143,6 +202,8 @@ class Alerts:
 
     async def _step(self, table: Position, entry: TableAlert) -> None:
         """One change of a table's alert: the one nobody needs deleted, the due one posted."""
+        if not entry.looked and await self._adopt(table, entry):
+            return  # the alert from before the restart still says the right thing: kept
         if entry.message_id is not None:
             found, named = entry.message_id, entry.mentioned
             entry.message_id, entry.mentioned = None, frozenset()
@@ -178,58 +239,117 @@ class Alerts:
                 raise
             return
         entry.message_id, entry.mentioned = message.id, frozenset(wanted)
-        entry.channel_id = target
+        entry.channel_id, entry.shown = target, shown_deadline(table)
         self.posted += 1
-        await self._remember(table.table_id, message.id)
+        await self._remember(table.table_id, StoredAlert(message.id, target, entry.mentioned,
+                                                         entry.shown))
 
-    async def _remember(self, table_id: int, message_id: int | None) -> None:
-        """Store a table's alert (or that it has none), so a restart can delete it."""
+    async def _adopt(self, table: Position, entry: TableAlert) -> bool:
+        """The first news of a table the process had at its start: the alert the process
+        before stored for it, kept when it names exactly the people who would be alerted
+        now, where the table plays now; otherwise noted to be deleted. Whether kept."""
+        entry.looked = True
         try:
-            await self.bot.store.set_state(f"alert:{table_id}", str(message_id or ""))
+            stored = StoredAlert.read(await self.bot.store.state(f"alert:{table.table_id}"))
+        except Exception as exc:  # as if none: at worst an alert is posted a second time
+            log.warning("table %s: could not read its stored turn alert (%s)", table.table_id,
+                        type(exc).__name__, extra=logs.failure(exc))
+            return False
+        if stored is None or entry.message_id is not None:
+            return False
+        here = table.thread_id or table.channel_id
+        wanted = frozenset([u for u in entry.due if await self._wants(u)])
+        if table.status == PLAYING and wanted and stored.named == wanted and (
+                stored.channel_id == here):
+            entry.message_id, entry.mentioned, entry.channel_id = stored.message_id, wanted, here
+            entry.shown = stored.deadline
+            entry.fresh = set()  # each person due is named, or wants no alert
+            if stored.deadline != shown_deadline(table):
+                await self._redate(table, entry)
+            if entry.message_id is not None:
+                self.kept += 1
+                return True
+            return False
+        entry.message_id, entry.channel_id = stored.message_id, stored.channel_id or here
+        entry.mentioned = frozenset()  # deleted at once, whoever it names
+        return False
+
+    async def _redate(self, table: Position, entry: TableAlert) -> None:
+        """A kept alert's words show the deadline the table has now (the downtime was added
+        to it): an edit, which notifies nobody."""
+        assert entry.message_id is not None and entry.channel_id is not None
+        alert = self.bot.get_partial_messageable(entry.channel_id).get_partial_message(
+            entry.message_id)
+        words = self._message(table, sorted(entry.mentioned))
+        try:
+            await alert.edit(content=words["content"], allowed_mentions=words["allowed_mentions"])
+        except discord.NotFound:  # deleted while the bot was down: the alert is posted again
+            entry.message_id, entry.mentioned = None, frozenset()
+            entry.fresh = set(entry.due)
+            await self._remember(table.table_id, None)
+            return
+        except Exception as exc:  # kept all the same: its deadline is a little early
+            log.warning("table %s: could not show the moved deadline on its turn alert (%s)",
+                        table.table_id, type(exc).__name__, extra=logs.failure(exc))
+            return
+        entry.shown = shown_deadline(table)
+        await self._remember(table.table_id, StoredAlert(entry.message_id, entry.channel_id,
+                                                         entry.mentioned, entry.shown))
+
+    async def _remember(self, table_id: int, alert: StoredAlert | None) -> None:
+        """Store a table's alert (or that it has none), for the process after this one."""
+        try:
+            await self.bot.store.set_state(f"alert:{table_id}",
+                                           "" if alert is None else alert.text())
         except Exception as exc:  # the alert still works; only a restart would miss it
             log.warning("table %s: could not store its turn alert (%s)", table_id,
                         type(exc).__name__, extra=logs.failure(exc))
 
     async def resumed(self, tables: list[Position]) -> None:
-        """After a restart: delete the alert each resumed table had, then alert whoever the
-        table waits for (a table keeps one alert, across restarts too)."""
+        """After a restart (the table messages refreshed): every resumed table's stored alert
+        looked at by the table's alert task, kept or replaced (:meth:`_adopt`); a table heard
+        of since the start has had its look already. A table closed meanwhile loses its
+        alert."""
         await self.bot.wait_until_ready()
-        for table in tables:
-            found = None
-            try:
-                found = await self.bot.store.state(f"alert:{table.table_id}")
-                if found:  # (posted in the table's thread, or its channel if it has none)
-                    channel = self.bot.get_partial_messageable(table.thread_id
-                                                               or table.channel_id)
-                    with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                        await channel.get_partial_message(int(found)).delete()
-                    self.deleted += 1
-                    await self._remember(table.table_id, None)
-            except Exception as exc:
-                if found and discord_errors.for_now(exc):  # deleted by the table's alert task
-                    entry = self.tables.setdefault(table.table_id, TableAlert())
-                    entry.message_id = int(found)
-                    entry.channel_id = table.thread_id or table.channel_id
-                    log.warning("table %s: Discord refused a turn alert's change (%s);"
-                                " trying again", table.table_id, discord_errors.described(exc))
-                else:
-                    log.warning("table %s: could not delete its old turn alert (%s)",
-                                table.table_id, type(exc).__name__, extra=logs.failure(exc))
-            if self.manager.is_open(table.table_id):
+        try:
+            for table in tables:
+                if table.table_id in self.tables:
+                    continue
+                if not self.manager.is_open(table.table_id):
+                    await self._drop_stored(table)
+                    continue
                 with contextlib.suppress(Refusal):  # closed meanwhile: no alert
                     self.changed(await self.manager.position(table.table_id))
+        finally:
+            self.restarting = False
+
+    async def _drop_stored(self, table: Position) -> None:
+        """A table closed by the time its alert is looked at: the stored alert deleted."""
+        try:
+            stored = StoredAlert.read(await self.bot.store.state(f"alert:{table.table_id}"))
+            if stored is None:
+                return
+            channel = self.bot.get_partial_messageable(stored.channel_id or table.thread_id
+                                                       or table.channel_id)
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                await channel.get_partial_message(stored.message_id).delete()
+            self.deleted += 1
+            await self._remember(table.table_id, None)
+        except Exception as exc:
+            log.warning("table %s: could not delete its old turn alert (%s)", table.table_id,
+                        type(exc).__name__, extra=logs.failure(exc))
 
     def _message(self, table: Position, users: list[int]) -> dict[str, Any]:
         """The alert: the people named, the game, the timer as a relative time, a Hand
         button."""
         lang = self.public_lang(table)
         who = ", ".join(f"<@{u}>" for u in users)
-        deadline = table.deadline  # the turn's deadline as the service keeps it (any pace)
-        if deadline is None or deadline[0] != table.version:
+        deadline = shown_deadline(table)
+        if deadline is None:
             text = t("alert", lang, who=who, game=game_name(table, lang))
         else:
             text = t("alert-timer", lang, who=who, game=game_name(table, lang),
-                     when=f"<t:{int(deadline[1])}:R>")
+                     when=f"<t:{deadline}:R>")
         view = StaticView()
         view.add_item(button_item(t("hand", lang), ids.make("hand", table.table_id, table.version),
                                   discord.ButtonStyle.primary, 0))
