@@ -11,12 +11,21 @@ table has ended is told how it ended (:mod:`cogs.yours`).
 
 Rate limits: one message per reminder, notice or digest, each posted once in a task of its
 own; a failure is logged and the game goes on.
+
+A digest whose hour came while the bot was down is sent once, soon after the start: the
+service schedules each person's next digest after its start, so it would otherwise be lost.
+Which were missed is told by the instant the service was last alive before the start (its
+heartbeat, read here before the service marks itself alive again): a person's latest 09:00
+after it fell in the downtime. Each digest sent is stored with its local day
+(``bot_state`` ``digest:<user>``), so a day's digest is never sent twice, whatever the
+restarts.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,7 +33,16 @@ import discord
 from bot import logs, tasks
 from bot.i18n import lang_of, t
 from bot.names import plain
-from bot.tables import DeadlineMissed, DigestDue, Position, TableEvent, TurnReminder
+from bot.tables import (
+    PLAYING,
+    DeadlineMissed,
+    DigestDue,
+    Position,
+    Refusal,
+    TableEvent,
+    TurnReminder,
+)
+from bot.tables.pace import DAY, next_digest, zone
 from cogs.controls import open_button
 from cogs.prefs import Preferences
 from cogs.views import StaticView, game_name
@@ -34,6 +52,19 @@ if TYPE_CHECKING:
     from bot.client.deckhand import Deckhand
 
 log = logging.getLogger(__name__)
+
+
+def last_digest(now: float, tz: str) -> float:
+    """A person's latest digest instant at or before ``now`` (09:00 local in ``tz``)."""
+    found = when = next_digest(now - 2 * DAY, tz)
+    while when <= now:
+        found, when = when, next_digest(when, tz)
+    return found
+
+
+def digest_day(instant: float, tz: str) -> str:
+    """The local day of a digest, as it is stored (``2031-03-04``)."""
+    return datetime.fromtimestamp(instant, zone(tz)).date().isoformat()
 
 
 def where_it_plays(position: Position) -> int:
@@ -51,6 +82,10 @@ class Reminders:
         self.public_lang = public_lang  # the language of a table's server
         self.prefs = prefs
         self.sent = 0  # messages posted (reminders, notices, digests)
+        # made before the service resumes its tables (the cog is loaded first): the instant it
+        # was last alive is still the process before's (a command sync alone sends nothing)
+        if not getattr(bot, "only_sync", False):
+            tasks.background(self._catch_up(bot.manager.clock.now()))
 
     async def on_event(self, update: TableEvent) -> None:
         """A table's news (quick): a reminder or a missed deadline, each sent in a task."""
@@ -111,15 +146,56 @@ class Reminders:
                            allowed_mentions=discord.AllowedMentions.none())
         self.sent += 1
 
-    async def digest(self, news: DigestDue) -> None:
-        """The daily digest: the tables where it is the person's move, in a DM."""
+    async def digest(self, news: DigestDue, day: str | None = None) -> None:
+        """The daily digest: the tables where it is the person's move, in a DM; stored as
+        sent for its local day (``day``; None: today's, in the person's time zone)."""
         positions = tuple(news.positions)
         if not positions:
             return
-        lang = lang_of((await self.prefs.of(news.user_id)).locale)
+        chosen = await self.prefs.of(news.user_id)
+        lang = lang_of(chosen.locale)
+        if day is None:
+            day = digest_day(self.bot.manager.clock.now(), chosen.tz)
         _, embed, view = list_payload(positions, news.user_id, lang)
         await self._dm(news.user_id, content=t("digest-title", lang, count=len(positions)),
                        embed=embed, view=view)
+        try:
+            await self.bot.store.set_state(f"digest:{news.user_id}", day)
+        except Exception as exc:  # sent; only a restart today could send it again
+            log.warning("could not store a digest as sent (%s)", type(exc).__name__,
+                        extra=logs.failure(exc))
+
+    async def _catch_up(self, started: float) -> None:
+        """At the start: each digest that fell due while the bot was down, sent once."""
+        try:
+            last = await self.bot.store.last_alive()
+        except Exception as exc:
+            log.warning("could not tell which digests the downtime missed (%s)",
+                        type(exc).__name__, extra=logs.failure(exc))
+            return
+        if last is None or last >= started:
+            return  # a first start, or the service marked itself alive first: not known
+        await self.bot.wait_until_ready()  # the tables resumed
+        now = self.bot.manager.clock.now()
+        for user_id, tz in (await self.bot.store.digest_people()).items():
+            try:
+                zone(tz)
+            except Refusal:  # a zone no longer known: UTC, as the service takes it
+                tz = "UTC"
+            await self._guarded(self._missed_digest(user_id, tz, last, now), None)
+
+    async def _missed_digest(self, user_id: int, tz: str, last: float, now: float) -> None:
+        """A person's digest, when its latest hour came after the bot was last alive (the
+        service was down at it) and none was sent that day."""
+        due = last_digest(now, tz)
+        if due <= last:  # the bot was alive then: sent, or nothing waited
+            return
+        day = digest_day(due, tz)
+        if await self.bot.store.state(f"digest:{user_id}") == day:
+            return  # sent then, and the heartbeat missed it
+        waiting = tuple(p for p in await self.bot.manager.tables_of(user_id, None)
+                        if p.status == PLAYING and user_id in p.people_due)
+        await self.digest(DigestDue(user_id, waiting), day)
 
     async def _dm(self, user_id: int, **message: Any) -> None:
         user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
