@@ -158,7 +158,8 @@ class Viewer:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     #: the page's uncaught script errors (none is expected)
     errors: list[str] = field(default_factory=list)
-    #: how the person's moves were made: 'tap' (one card), 'tick' (cards, then Play), 'button'
+    #: how the person's moves were made: 'tap' (one card), 'tick' (cards, then the button of
+    #: their move), 'menu' (a card's menu of its moves), 'button' (a move's own button)
     ways: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -203,6 +204,13 @@ class Viewer:
     async def wait_version(self, after: int, timeout: float = 20.0) -> dict[str, Any]:
         return await self.wait_for(
             lambda m: m.get("type") == "table" and m["version"] > after, timeout)
+
+
+async def shown(viewer: Viewer, model: dict[str, Any]) -> None:
+    """Wait until the page draws the table of a person's turn it was sent (the test hears a
+    frame before the page's script has drawn it: a click then would be on the table before)."""
+    await viewer.ui.locator(
+        f'.table-view.my-turn:not(.frozen)[data-version="{model["version"]}"]').wait_for()
 
 
 def parent_page(activity_url: str, user: SimUser, client_id: str) -> str:

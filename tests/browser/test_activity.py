@@ -207,9 +207,11 @@ async def click_move(viewer: Viewer, move: dict[str, Any]) -> None:
     for code in move["cards"]:
         await viewer.ui.locator(f'.hand button.hcard[data-code="{code}"]').first.click(
             position={"x": 8, "y": 24})
-    play = viewer.ui.locator("button.move.play")
-    if await play.count() and await play.is_enabled():
-        await play.click()
+    # the ticked cards' button, or the card's menu's item, says the move (a tap that played it
+    # froze the page)
+    chosen = viewer.ui.locator(f'.table-view:not(.frozen) button.move[data-move="{move["index"]}"]')
+    if await chosen.count():
+        await chosen.click()
 
 
 async def test_japanese_from_the_persons_discord_locale_inside_the_safe_area(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from bot.tables import FINISHED
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import button
 from tests.bot.test_e2e_games import quick_options
-from tests.browser.harness import DESKTOP, GALLERY, PHONE, Site, Truth, Viewer, fill_lobby
+from tests.browser.harness import DESKTOP, GALLERY, PHONE, Site, Truth, Viewer, fill_lobby, shown
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -43,9 +44,13 @@ document.addEventListener('DOMContentLoaded', () => {
 """
 
 
-async def perform(viewer: Viewer, move: dict[str, Any], keys: bool = False) -> None:
+async def perform(viewer: Viewer, move: dict[str, Any], keys: bool = False,
+                  between: Callable[[], Awaitable[None]] | None = None) -> None:
     """Make a move through the page as a person would: tapping, or (``keys``) with the
-    keyboard alone — Tab's focus on a card or a button, Enter or Space."""
+    keyboard alone — Tab's focus on a card or a button, Enter or Space. A move is a button
+    with its words, or its cards: one tapped (played at once, or offering its moves in a
+    menu on the card when it has several), or several ticked, then the button that says
+    the move. ``between``: called once the cards are tapped or ticked, before that button."""
     ui = viewer.ui
 
     async def press(target: Any, corner: bool = False) -> None:
@@ -57,7 +62,11 @@ async def perform(viewer: Viewer, move: dict[str, Any], keys: bool = False) -> N
         else:
             await target.click()
 
-    button = ui.locator(f'button.move[data-move="{move["index"]}"]')
+    # the move's button on the table drawn now (a tap that played the move freezes it, and
+    # the next table may have a button of the same index)
+    version = await ui.locator(".table-view").get_attribute("data-version")
+    button = ui.locator(f'.table-view[data-version="{version}"]:not(.frozen) '
+                        f'button.move[data-move="{move["index"]}"]')
     if await button.count():
         await press(button)
         viewer.ways.add("button")
@@ -65,10 +74,14 @@ async def perform(viewer: Viewer, move: dict[str, Any], keys: bool = False) -> N
     for code in move["cards"]:
         await press(ui.locator(f'.hand button.hcard[data-code="{code}"]:not(.ticked)').first,
                     corner=True)
-    play = ui.locator("button.move.play")
-    if len(move["cards"]) > 1 or (await play.count() and await play.is_enabled()):
-        await press(play)
-        viewer.ways.add("tick")
+    # the cards' own move (the page draws it in the click's handler, so it is there now):
+    # an item of the card's menu, or the button of the ticked cards; else the tap played
+    if await button.count():
+        if between is not None:
+            await between()
+        menu = await ui.locator(".card-menu").count() > 0
+        await press(button)
+        viewer.ways.add("menu" if menu else "tick")
     else:
         viewer.ways.add("tap")
     if keys:
@@ -104,7 +117,8 @@ async def play_through(site: Site, table_id: int, viewers: list[Viewer], game_id
             if not shot and moves >= MID and viewer is viewers[0]:
                 await shoot(viewers, f"{game_id}-mid")
                 shot = True
-            # moves of several cards half the time they are offered (ticked, then Play)
+            await shown(viewer, model)
+            # moves of several cards half the time they are offered (ticked, then their button)
             several = [m for m in choices if len(m["cards"]) > 1]
             # the desktop's person plays by keyboard alone
             await perform(viewer, rng.choice(several if several and rng.random() < 0.5
@@ -162,6 +176,7 @@ async def test_a_whole_game_in_two_activity_pages(table_site: Site, browser: Bro
             result = viewer.ui.locator(".result .box")
             await result.wait_for()
             assert final["scene"]["result"][0] in await result.inner_text()
+            await deciding_cards_shown(viewer, final)
         await shoot([a, b], f"{game_id}-end")
         await site.sim.settle()
         # the chat's table message moved along with the pages
@@ -181,6 +196,31 @@ async def test_a_whole_game_in_two_activity_pages(table_site: Site, browser: Bro
     finally:
         await phone.close()
         await desktop.close()
+
+
+async def deciding_cards_shown(viewer: Viewer, final: dict[str, Any]) -> None:
+    """The end shows how the game ended: the last trick (or the deal's last cards: the rows
+    of the middle, else the last move's) stays on the felt, clear of the result."""
+    scene = final["scene"]
+    plays = scene["trick"] or scene["last_trick"]
+    if not plays and not scene["rows"] and final["last"] and final["last"]["cards"]:
+        plays = [[final["last"]["seat"], final["last"]["cards"]]]
+    wanted = [c for _, codes in plays + scene["rows"] for c in codes if c is not None]
+    assert wanted, f"{final['game']}: the end's model holds no cards to show"
+    frame = viewer.page.frame_locator("#activity")
+    await frame.locator("body").evaluate(
+        "() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => 0)))")
+    cards = frame.locator(".felt .play .card, .felt .middle .card")
+    shown = await cards.evaluate_all("(els) => els.map((e) => e.dataset.code)")
+    assert sorted(wanted) == sorted(c for c in shown if c), (final["game"], wanted, shown)
+    result = await frame.locator(".result .box").bounding_box()
+    assert result is not None
+    for card in await cards.all():
+        box = await card.bounding_box()
+        assert box is not None
+        assert box["y"] + box["height"] <= result["y"] + 1 or box["y"] >= \
+            result["y"] + result["height"] - 1 or box["x"] + box["width"] <= result["x"] + 1 \
+            or box["x"] >= result["x"] + result["width"] - 1, (final["game"], box, result)
 
 
 def edits_of(site: Site, channel: Any) -> list[Any]:

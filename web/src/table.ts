@@ -2,18 +2,16 @@
 // below. Everything worded comes from the server (the scene's lines and labels, the moves'
 // labels, hello's words); the client adds only cards, places and colours.
 
-import {cardEl, cardName, cardRow} from './cards';
+import {cardName, cardRow} from './cards';
 import {h} from './dom';
+import {Hand} from './hand';
 import {w} from './words';
-import type {Code, Move, Scene, SeatInfo, SeatScene, TableModel} from './types';
-
-const key = (codes: string[]): string => [...codes].sort().join(',');
+import type {Code, Scene, SeatInfo, SeatScene, TableModel} from './types';
 
 export class TableView {
   readonly el: HTMLElement;
   private model: TableModel | null = null;
-  /** the hand's ticked cards, by place (a two-pack hand may hold a card twice) */
-  private ticked = new Set<number>();
+  private hand: Hand;
   private pending = false;
   private resultClosed = -1;
   private clock = 0;
@@ -25,6 +23,17 @@ export class TableView {
     this.clock = window.setInterval(() => this.tick(), 1000);
     // the felt's size changes with the window, a phone turned, Discord's safe areas
     this.sized = new ResizeObserver(() => this.place());
+    const view = this;
+    this.hand = new Hand({act: (what) => this.act(what), render: () => this.render(),
+      get pending() { return view.pending; }});
+    // a card's menu of moves closes at a tap elsewhere, or Escape
+    this.el.addEventListener('click', (event) => {
+      const target = event.target as HTMLElement;
+      if (!target.closest('.card-menu, .hcard') && this.hand.dismiss()) this.render();
+    });
+    this.el.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.hand.dismiss()) this.render();
+    });
   }
 
   private sized: ResizeObserver;
@@ -49,7 +58,7 @@ export class TableView {
 
   update(model: TableModel): void {
     const previous = this.model;
-    if (!previous || previous.version !== model.version) this.ticked.clear();
+    if (!previous || previous.version !== model.version) this.hand.reset();
     this.model = model;
     this.pending = false;
     this.el.classList.remove('frozen');
@@ -64,6 +73,8 @@ export class TableView {
     const spectator = m.you.seat === null && !m.seats.some((s) => s.user_id === this.me);
     this.el.className = `table-view game-${m.game} status-${m.status}` +
       (spectator ? ' spectator' : '') + (m.you.may_act ? ' my-turn' : '');
+    // the version drawn (a test waits for the page to show the table it was sent)
+    this.el.dataset.version = String(m.version);
 
     const header = h('header', {class: 'bar'},
       h('button', {type: 'button', class: 'back', 'aria-label': w('back'), title: w('back')},
@@ -78,7 +89,11 @@ export class TableView {
     const info = this.info(m, scene);
     const felt = this.felt(m, scene);
     const parts: (HTMLElement | null)[] = [header, info, felt];
-    parts.push(spectator ? null : this.controls(m));
+    // a game over: no hand to draw, the result in its place (below the felt, not over it:
+    // the cards that decided the game stay in sight)
+    const over = m.status === 'finished' || m.status === 'cancelled';
+    parts.push(spectator || (over && !m.you.hand.length) ? null : this.hand.draw(m));
+    parts.push(this.result(m, scene));
     const log = h('aside', {class: 'log'},
       h('ol', {}, m.log.map((line) => h('li', {}, line))));
     const board = h('div', {class: 'board'}, parts);
@@ -86,7 +101,7 @@ export class TableView {
     const focused = document.activeElement;
     const again = focused instanceof HTMLElement && this.el.contains(focused)
       ? focusKey(focused) : null;
-    this.el.replaceChildren(board, m.log.length ? log : '', this.result(m, scene));
+    this.el.replaceChildren(board, m.log.length ? log : '');
     if (again) this.el.querySelector<HTMLElement>(again)?.focus();
     this.sized.disconnect();
     this.sized.observe(felt);
@@ -133,18 +148,26 @@ export class TableView {
   private felt(m: TableModel, scene: Scene): HTMLElement {
     const felt = h('section', {class: 'felt'}, h('div', {class: 'oval'}));
     scene.seats.forEach((seat, i) => felt.append(this.seat(m, scene, i, seat, m.seats[i])));
-    const last = !scene.trick.length && !scene.result.length && scene.last_trick.length > 0;
-    const plays = last ? scene.last_trick : scene.trick;
+    // the previous trick while none is on the table, the game's result shown or not
+    const last = !scene.trick.length && scene.last_trick.length > 0;
+    let plays = last ? scene.last_trick : scene.trick;
+    // a game over without a trick or a row to show (a round's cards gathered in): the last
+    // move's cards, where its seat laid them
+    const final = m.status === 'finished' && !plays.length && !scene.rows.length &&
+      m.last !== null && m.last.seat !== null && m.last.cards.length > 0;
+    if (final && m.last && m.last.seat !== null) plays = [[m.last.seat, m.last.cards]];
     const crowded = plays.length > 4;
     const seen = new Map<number, number>();
     plays.forEach(([seat, codes], i) => {
       const a = this.angle(m, seat);
       const again = seen.get(seat) ?? 0;
       seen.set(seat, again + 1);
-      const lead = i === 0 && scene.lead_label;
+      // (the last move's cards alone at the end are no lead)
+      const lead = i === 0 && scene.lead_label && !final;
       const play = h('div', {
         class: 'play' + (!last && i === scene.trick_best ? ' best' : '') +
-          (crowded ? ' crowded' : '') + (last ? ' last' : ''),
+          (crowded ? ' crowded' : '') + (last || final ? ' last' : '') +
+          (m.status === 'finished' ? ' final' : ''),
         'data-seat': seat,
         'data-again': again,
         style: `--x:${50 + 22 * Math.cos(a)}%;--y:${50 + 20 * Math.sin(a)}%`,
@@ -205,91 +228,7 @@ export class TableView {
       cardRow(seat.cards, 'tiny', 'fit')) : null);
   }
 
-  /** The person's moves and hand. A move of one card is a tap on it; a move of several is
-   * ticked then played with the Play button; any other move is a button with its words. */
-  private controls(m: TableModel): HTMLElement {
-    const you = m.you;
-    const bySet = new Map<string, Move[]>();
-    for (const move of you.moves) {
-      if (!move.cards.length) continue;
-      const k = key(move.cards);
-      bySet.set(k, [...(bySet.get(k) ?? []), move]);
-    }
-    // a move is played by its cards when they are in the hand and no other move has the same
-    // cards; any other move (a take of the pile's cards, a bid) is a button
-    const inHand = (cards: string[]): boolean => {
-      const left = [...you.hand];
-      return cards.every((c) => {
-        const at = left.indexOf(c);
-        if (at >= 0) left.splice(at, 1);
-        return at >= 0;
-      });
-    };
-    const cardMoves = you.moves.filter((mv) => mv.cards.length && inHand(mv.cards) &&
-      bySet.get(key(mv.cards))!.length === 1);
-    const buttonMoves = you.moves.filter((mv) => !cardMoves.includes(mv));
-    const multi = cardMoves.some((mv) => mv.cards.length > 1);
-    const playable = new Set(you.playable);
-
-    const buttons = h('div', {class: 'moves'});
-    for (const move of buttonMoves) {
-      const b = h('button', {type: 'button', class: `move kind-${move.kind}`,
-        'data-move': move.index, disabled: this.pending}, move.label);
-      b.addEventListener('click', () => this.act({move: move.index}));
-      buttons.append(b);
-    }
-    let play: HTMLButtonElement | null = null;
-    if (multi && you.may_act) {
-      const chosen = key(this.tickedCodes(you.hand));
-      const ok = this.ticked.size > 0 && cardMoves.some((mv) => key(mv.cards) === chosen);
-      play = h('button', {type: 'button', class: 'move play primary', disabled: !ok || this.pending},
-        w('play'));
-      play.addEventListener('click', () => this.act({cards: this.tickedCodes(you.hand)}));
-      buttons.append(play);
-      if (this.ticked.size) {
-        const clear = h('button', {type: 'button', class: 'move clear'}, w('clear'));
-        clear.addEventListener('click', () => {
-          this.ticked.clear();
-          this.render();
-        });
-        buttons.append(clear);
-      }
-    }
-
-    const hand = h('div', {class: 'hand', 'data-n': you.hand.length, 'aria-label': w('your-hand'),
-      style: `--n:${Math.max(you.hand.length, 1)}`});
-    you.hand.forEach((code, place) => {
-      const usable = you.may_act && playable.has(code);
-      const single = cardMoves.filter((mv) => mv.cards.includes(code));
-      const alone = single.length > 0 && single.every((mv) => mv.cards.length === 1);
-      const b = h('button', {type: 'button', class: 'hcard' + (usable ? ' playable' : '') +
-        (you.may_act && !usable ? ' dim' : '') + (this.ticked.has(place) ? ' ticked' : ''),
-      'data-code': code, 'data-place': place, 'aria-label': cardName(code),
-      'aria-pressed': multi && !alone ? String(this.ticked.has(place)) : null,
-      disabled: !usable || this.pending}, cardEl(code, 'hand'));
-      b.addEventListener('click', () => {
-        if (alone && this.ticked.size === 0) this.act({cards: [code]});
-        else if (single.length) {
-          if (this.ticked.has(place)) this.ticked.delete(place); else this.ticked.add(place);
-          this.render();
-        }
-      });
-      hand.append(b);
-    });
-    let note: HTMLElement | null = null;
-    if (!you.may_act && m.status === 'playing') {
-      const acting = (m.scene?.seats ?? []).map((s, i) => s.acting ? this.seatName(m, i) : '')
-        .filter(Boolean);
-      if (acting.length) note = h('div', {class: 'waiting'}, w('waiting-for', {who: acting.join(', ')}));
-    }
-    return h('section', {class: 'controls'}, note, buttons.childElementCount ? buttons : null, hand);
-  }
-
-  private tickedCodes(hand: string[]): string[] {
-    return hand.filter((_, place) => this.ticked.has(place));
-  }
-
-  private act(what: {move?: number; cards?: string[]}): void {
+  private act(what: {move: number}): void {
     const m = this.model;
     if (!m || this.pending) return;
     this.pending = true;
@@ -297,15 +236,15 @@ export class TableView {
     this.send({type: 'act', table: m.table, version: m.version, ...what});
   }
 
-  private result(m: TableModel, scene: Scene): HTMLElement | string {
+  private result(m: TableModel, scene: Scene): HTMLElement | null {
     const lines = scene.result;
-    if (!lines.length || this.resultClosed === m.version) return '';
+    if (!lines.length || this.resultClosed === m.version) return null;
     const close = h('button', {type: 'button', class: 'close', 'aria-label': w('close') || '×'}, '×');
     close.addEventListener('click', () => {
       this.resultClosed = m.version;
       this.render();
     });
-    return h('div', {class: 'result', role: 'dialog'},
+    return h('section', {class: 'result', role: 'status'},
       h('div', {class: 'box'}, close, h('h2', {}, lines[0]),
         lines.slice(1).map((l) => h('p', {}, l))));
   }
@@ -313,6 +252,7 @@ export class TableView {
   /** Seats kept inside the felt: each box centred on its place on the oval, then moved in
    * as far as it sticks out. */
   private place(): void {
+    this.hand.place(this.el);
     const felt = this.el.querySelector<HTMLElement>('.felt');
     if (!felt) return;
     const W = felt.clientWidth;
@@ -418,7 +358,7 @@ export class TableView {
 function focusKey(el: HTMLElement): string | null {
   if (el.dataset.place !== undefined) return `.hand [data-place="${el.dataset.place}"]`;
   if (el.dataset.move !== undefined) return `button[data-move="${el.dataset.move}"]`;
-  for (const name of ['play', 'clear', 'back']) {
+  for (const name of ['chosen', 'clear', 'back']) {
     if (el.classList.contains(name)) return `button.${name}`;
   }
   return null;

@@ -1,0 +1,172 @@
+// The person's hand and moves, below the felt. Every move is reachable by its own words
+// (the server's label, as the chat's panel words it):
+// - a move without cards of the hand (a bid, "Keep hand", a card of the partner's table) is a
+//   button with its label;
+// - a card whose only move is itself is played by a tap;
+// - a card with several moves of its own ("Play A♦", "Lead A♦, no trumps") offers them in a
+//   small menu on the card;
+// - cards that go together are ticked, then the button of the ticked cards' move (its label:
+//   "Exchange 5♥ 9♥ K♦"), one button for each move those cards make.
+
+import {cardEl, cardName} from './cards';
+import {h} from './dom';
+import {w} from './words';
+import type {Move, TableModel} from './types';
+
+const key = (codes: string[]): string => [...codes].sort().join(',');
+
+/** What the hand needs of its table view: to send a move, to be drawn again. */
+export interface HandHost {
+  act(what: {move: number}): void;
+  render(): void;
+  readonly pending: boolean;
+}
+
+export class Hand {
+  /** the hand's ticked cards, by place (a two-pack hand may hold a card twice) */
+  private ticked = new Set<number>();
+  /** the place of the card whose menu of moves is open */
+  private menu: number | null = null;
+  /** the menu was just opened: its first move takes the focus (a keyboard goes on there) */
+  private opened = false;
+
+  constructor(private host: HandHost) {}
+
+  /** A new position: nothing ticked, no menu open. */
+  reset(): void {
+    this.ticked.clear();
+    this.menu = null;
+  }
+
+  /** Close the card's menu (a tap elsewhere, Escape); whether one was open. */
+  dismiss(): boolean {
+    if (this.menu === null) return false;
+    this.menu = null;
+    return true;
+  }
+
+  draw(m: TableModel): HTMLElement {
+    const you = m.you;
+    const pending = this.host.pending;
+    // a move is played by its cards when they are all in the hand; any other move (a take
+    // of the pile's cards, a bid, a card of the partner's table) is a button
+    const inHand = (cards: string[]): boolean => {
+      const left = [...you.hand];
+      return cards.every((c) => {
+        const at = left.indexOf(c);
+        if (at >= 0) left.splice(at, 1);
+        return at >= 0;
+      });
+    };
+    const cardMoves = you.moves.filter((mv) => mv.cards.length && inHand(mv.cards));
+    const buttonMoves = you.moves.filter((mv) => !cardMoves.includes(mv));
+    const multi = cardMoves.some((mv) => mv.cards.length > 1);
+    const playable = new Set(you.playable);
+
+    const buttons = h('div', {class: 'moves'});
+    for (const move of buttonMoves) buttons.append(this.moveButton(move, `move kind-${move.kind}`));
+    if (multi && you.may_act) {
+      const chosen = key(this.tickedCodes(you.hand));
+      const matching = this.ticked.size
+        ? cardMoves.filter((mv) => key(mv.cards) === chosen) : [];
+      for (const move of matching) {
+        buttons.append(this.moveButton(move, `move chosen primary kind-${move.kind}`));
+      }
+      if (!matching.length) {
+        // its place kept while no move is ticked, so the hand does not jump at the first tick
+        buttons.append(h('button', {type: 'button', class: 'move chosen primary',
+          disabled: true}, w('play')));
+      }
+      if (this.ticked.size) {
+        const clear = h('button', {type: 'button', class: 'move clear'}, w('clear'));
+        clear.addEventListener('click', () => {
+          this.ticked.clear();
+          this.host.render();
+        });
+        buttons.append(clear);
+      }
+    }
+
+    const hand = h('div', {class: 'hand', 'data-n': you.hand.length, 'aria-label': w('your-hand'),
+      style: `--n:${Math.max(you.hand.length, 1)}`});
+    let menu: HTMLElement | null = null;
+    you.hand.forEach((code, place) => {
+      const usable = you.may_act && playable.has(code);
+      const withCard = cardMoves.filter((mv) => mv.cards.includes(code));
+      // its moves are of this card alone: a tap plays it, or opens the menu of its moves
+      const alone = withCard.length > 0 && withCard.every((mv) => mv.cards.length === 1);
+      const open = alone && withCard.length > 1 && this.menu === place && usable;
+      const b = h('button', {type: 'button', class: 'hcard' + (usable ? ' playable' : '') +
+        (you.may_act && !usable ? ' dim' : '') + (this.ticked.has(place) ? ' ticked' : '') +
+        (open ? ' menu-open' : ''),
+      'data-code': code, 'data-place': place, 'aria-label': cardName(code),
+      'aria-pressed': multi && !alone ? String(this.ticked.has(place)) : null,
+      'aria-haspopup': alone && withCard.length > 1 ? 'menu' : null,
+      'aria-expanded': alone && withCard.length > 1 ? String(open) : null,
+      disabled: !usable || pending}, cardEl(code, 'hand'));
+      b.addEventListener('click', () => {
+        if (alone && this.ticked.size === 0) {
+          if (withCard.length === 1) this.host.act({move: withCard[0].index});
+          else {
+            this.menu = this.menu === place ? null : place;
+            this.opened = this.menu !== null;
+            this.host.render();
+          }
+        } else if (withCard.length) {
+          if (this.ticked.has(place)) this.ticked.delete(place); else this.ticked.add(place);
+          this.menu = null;
+          this.host.render();
+        }
+      });
+      hand.append(b);
+      if (open) {
+        menu = h('div', {class: 'card-menu', role: 'menu', 'data-place': place,
+          'aria-label': cardName(code)},
+        withCard.map((move) => {
+          const item = this.moveButton(move, `move choice kind-${move.kind}`);
+          item.setAttribute('role', 'menuitem');
+          return item;
+        }));
+      }
+    });
+    let note: HTMLElement | null = null;
+    if (!you.may_act && m.status === 'playing') {
+      const acting = (m.scene?.seats ?? []).map((s, i) => s.acting
+        ? m.scene?.seats[i]?.name || m.seats[i]?.name || '' : '').filter(Boolean);
+      if (acting.length) note = h('div', {class: 'waiting'}, w('waiting-for', {who: acting.join(', ')}));
+    }
+    // the menu just above its card, in the flow: it covers nothing (the felt above gives
+    // way) and the hand stays where the finger is
+    return h('section', {class: 'controls'}, note, buttons.childElementCount ? buttons : null,
+      menu, hand);
+  }
+
+  /** A button playing one move, worded by the move's own label. */
+  private moveButton(move: Move, cls: string): HTMLButtonElement {
+    const b = h('button', {type: 'button', class: cls, 'data-move': move.index,
+      disabled: this.host.pending}, move.label);
+    b.addEventListener('click', () => this.host.act({move: move.index}));
+    return b;
+  }
+
+  private tickedCodes(hand: string[]): string[] {
+    return hand.filter((_, place) => this.ticked.has(place));
+  }
+
+  /** The open menu over its card, kept inside the controls' width. */
+  place(root: HTMLElement): void {
+    const menu = root.querySelector<HTMLElement>('.controls .card-menu');
+    const controls = menu?.parentElement;
+    const card = menu && root.querySelector<HTMLElement>(
+      `.hand .hcard[data-place="${menu.dataset.place}"]`);
+    if (!menu || !controls || !card) return;
+    const box = controls.getBoundingClientRect();
+    const at = card.getBoundingClientRect();
+    const width = menu.offsetWidth;
+    const left = Math.min(Math.max(at.left + at.width / 2 - box.left - width / 2, 4),
+      box.width - width - 4);
+    menu.style.marginLeft = `${left}px`;
+    if (this.opened) menu.querySelector<HTMLElement>('button')?.focus();
+    this.opened = false;
+  }
+}
