@@ -38,7 +38,15 @@ from bot.web.auth import Auth, SignInFailed, dev_user_id, lang_of_locale, origin
 from bot.web.discord_calls import TryLater
 from bot.web.routing import HEADER, router_of
 from bot.web.routing import ServeFailed as ServeFailed  # (where the bot catches it)
-from bot.web.viewers import OPENS_RATE, Person, Viewers, client_words, error
+from bot.web.viewers import (
+    NO_CHANNEL,
+    NOT_VOUCHED,
+    OPENS_RATE,
+    Person,
+    Viewers,
+    client_words,
+    error,
+)
 from games import wording
 
 log = logging.getLogger(__name__)
@@ -265,10 +273,11 @@ class Handlers:
         lang = person.lang if person is not None else request_lang(request)
         channel = query.get("channel_id", "")
         try:  # asked before the upgrade: a page told to wait backs off instead of reopening
-            allowed = person is not None and await self._instance_allows(request, person,
-                                                                         channel)
+            why_not = None if person is None else await self._instance_refusal(
+                request, person, channel)
         except TryLater as busy:
             return _try_later(busy, lang)
+        allowed = person is not None and why_not is None
         turned_away = self.viewers.refusal(person) if person is not None and allowed else None
         if turned_away is not None and turned_away[0] == "too-many-opens":
             # a page opening socket after socket is answered before the upgrade, the cheapest
@@ -288,15 +297,15 @@ class Handlers:
         await ws.prepare(request)
         if vouching:
             log.warning("a socket on the public web table carried a process's vouch: refused")
-            await ws.send_json(error("forbidden", lang))
+            await ws.send_json(error("forbidden", lang, wording.text(NOT_VOUCHED, lang)))
             await ws.close(code=4403)
             return ws
         if person is None:
             await ws.send_json(error("signed-out", lang))
             await ws.close(code=4401)
             return ws
-        if not allowed:
-            await ws.send_json(error("forbidden", lang))
+        if why_not is not None:  # each cause in its own words (the code is the same)
+            await ws.send_json(error("forbidden", lang, wording.text(why_not, lang)))
             await ws.close(code=4403)
             return ws
         if turned_away is not None:
@@ -310,13 +319,16 @@ class Handlers:
                                  admitted=True)
         return ws
 
-    async def _instance_allows(self, request: web.Request, person: Person, channel: str
-                               ) -> bool:
-        """Whether the person may watch the channel's tables: they are in an Activity instance
-        there (development mode: no check); TryLater when Discord cannot be asked now."""
+    async def _instance_refusal(self, request: web.Request, person: Person, channel: str
+                                ) -> str | None:
+        """Why the person may not watch the channel's tables (its sentence's key), or None:
+        they are in an Activity instance there (development mode: no check); TryLater when
+        Discord cannot be asked now."""
         if not (channel.isdigit() and len(channel) <= 20):
-            return False
-        return self.settings.dev or await self.auth.in_instance(
+            return NO_CHANNEL
+        if self.settings.dev:
+            return None
+        return await self.auth.instance_refusal(
             request.query.get("instance_id", ""), int(channel), person.user_id,
             client_address(request))
 

@@ -54,6 +54,14 @@ REQUEST_SECONDS = 10.0
 #: an Activity instance id as Discord makes them (``i-<id>-gc-<guild>-<channel>``): letters,
 #: digits and hyphens, nothing a URL reads otherwise
 INSTANCE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,99}")
+#: why an Activity instance lets no one watch (the sentence's key, each its own cause): it is
+#: not one Discord knows (ended, or never was), it was launched in another channel than the
+#: page names, the person is not among its people, or Discord could not be asked
+UNKNOWN_INSTANCE = "web-instance-unknown"
+ELSEWHERE = "web-instance-elsewhere"
+NOT_IN_IT = "web-not-in-instance"
+UNCHECKED = "web-instance-unchecked"
+INSTANCE_REFUSALS = (UNKNOWN_INSTANCE, ELSEWHERE, NOT_IN_IT, UNCHECKED)
 #: the most entries a remembered answer table holds before it is emptied
 MOST_KEPT = 10_000
 
@@ -258,16 +266,24 @@ class Auth:
     async def in_instance(self, instance_id: str, channel_id: int, user_id: int,
                           address: str = "") -> bool:
         """Whether the Activity instance exists, sits in the channel and has the person in it
-        (asked with the bot's token; a pass is remembered a minute, an unknown instance half
-        a minute); TryLater when no call may be made now (``address``: the client's)."""
+        (:meth:`instance_refusal` finds none)."""
+        return await self.instance_refusal(instance_id, channel_id, user_id, address) is None
+
+    async def instance_refusal(self, instance_id: str, channel_id: int, user_id: int,
+                               address: str = "") -> str | None:
+        """Why the person may not watch the channel from this Activity instance, as the key
+        of its sentence (:data:`INSTANCE_REFUSALS`), or None when the instance exists, sits in
+        the channel and has the person in it (asked with the bot's token; a pass is
+        remembered a minute, an unknown instance half a minute); TryLater when no call may
+        be made now (``address``: the client's)."""
         key = (instance_id, channel_id, user_id)
         now = self.clock()
         if self._instances.get(key, 0.0) > now:
-            return True
+            return None
         if not INSTANCE_ID.fullmatch(instance_id):
-            return False
+            return UNKNOWN_INSTANCE
         if self._unknown.get(instance_id, 0.0) > now:
-            return False
+            return UNKNOWN_INSTANCE
         self.gate.check("activity-instances")
         self.buckets.take(address)
         url = (f"{self.api}/applications/{self.client_id}/activity-instances/"
@@ -279,19 +295,22 @@ class Auth:
         except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
             log.warning("activity instance check failed: Discord could not be asked (%s)",
                         type(exc).__name__)
-            return False
+            return UNCHECKED
         if status == 404:
             _remember(self._unknown, instance_id, now + UNKNOWN_KEPT)
+            return UNKNOWN_INSTANCE
         if not isinstance(found, dict):
             log.info("activity instance check: Discord answered %s", status)
-            return False
+            return UNCHECKED
         location = found.get("location")
         where = location.get("channel_id") if isinstance(location, dict) else None
         users = {str(u) for u in found.get("users") or []}
-        passed = str(where) == str(channel_id) and str(user_id) in users
-        if passed:
-            _remember(self._instances, key, now + INSTANCE_KEPT)
-        return passed
+        if str(where) != str(channel_id):
+            return ELSEWHERE
+        if str(user_id) not in users:
+            return NOT_IN_IT
+        _remember(self._instances, key, now + INSTANCE_KEPT)
+        return None
 
     def secrets(self) -> list[str]:
         """What must never reach a log line (for the log filter)."""

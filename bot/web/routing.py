@@ -37,7 +37,7 @@ import aiohttp
 from aiohttp import web
 
 from bot.web.auth import seal, unseal
-from bot.web.viewers import Person, Viewers, error
+from bot.web.viewers import NOT_VOUCHED, Person, Viewers, error
 from games import wording
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ class Router:
         if found is None or self._viewers is None:
             log.warning("a forwarded socket without a good vouch was refused (from %s)",
                         request.remote)
-            await ws.send_json(error("forbidden", "en"))
+            await ws.send_json(error("forbidden", "en", wording.text(NOT_VOUCHED, "en")))
             await ws.close(code=4403)
             return ws
         person, fields = found

@@ -107,6 +107,13 @@ ERRORS = {
 }
 
 
+#: the sentences of the socket refused before it is served, beyond an instance's own causes
+#: (bot.web.auth.INSTANCE_REFUSALS): the page named no channel, or a socket came with a
+#: vouch of the bot's processes that is not taken there (the code is 'forbidden' for all)
+NO_CHANNEL = "web-no-channel"
+NOT_VOUCHED = "web-not-vouched"
+
+
 def client_words(lang: str) -> dict[str, str]:
     """The page's own words in a language: every ``web-ui-*`` message of the catalogues."""
     keys = [k for k in wording.catalogue(wording.DEFAULT) if k.startswith(CLIENT_PREFIX)]
