@@ -79,7 +79,9 @@ async def test_an_instance_that_is_unknown_elsewhere_or_without_the_person_is_fo
             socket = await web.connect(session, instance, channel)
             assert socket.received[0]["type"] == "error", what
             assert socket.received[0]["code"] == "forbidden", what
-            assert socket.received[0]["message"] == wording.text("web-forbidden", "ja")
+            key = {"unknown": "web-instance-unknown", "another channel": "web-instance-elsewhere",
+                   "not in it": "web-not-in-instance"}[what]  # one sentence per cause
+            assert socket.received[0]["message"] == wording.text(key, "ja"), what
         good = await web.connect(session, web.sim.add_activity_instance(web.channel, [aiko, bob]))
         assert good.received[0]["type"] == "hello"
         assert web.sim.spec_errors == []
