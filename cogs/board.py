@@ -1,5 +1,10 @@
 """The public table message: its recent events, and edits coalesced one writer at a time.
 
+A table in a thread has two public messages: the whole table (picture, log, buttons) in its
+thread, and a compact one in the channel (:func:`cogs.views.overview_payload`), the thread's
+starter; ``Position.board_at`` and ``overview_at`` say where each is. Both are edited by the
+same coalesced writer; the compact one only when what it shows changes.
+
 A part of the table cog (:class:`cogs.play.PlayCog`), given to the parts that show the table's
 news (the hands' recent lines) or answer a click on the public message (the lobby) with the
 table as it is now.
@@ -24,12 +29,14 @@ from bot.names import plain
 from bot.tables import CANCELLED, FINISHED, Position, TableEvent
 from cogs import discord_errors
 from cogs.guards import is_private
-from cogs.views import Payload, card_words, table_payload
+from cogs.views import Payload, card_words, overview_payload, table_payload
 
 if TYPE_CHECKING:
     from bot.client.deckhand import Deckhand
 
 log = logging.getLogger(__name__)
+#: the bot_state name (+ the table's id) of why a table left its thread
+NOTICE = "thread-left:"
 #: seconds the log of a finished or cancelled table is kept after its last edit
 BOARD_KEPT = 60.0
 Interaction = discord.Interaction[Any]
@@ -41,6 +48,7 @@ class Board:
 
     log: deque[tuple[str, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=6))
     sent: tuple[Any, ...] | None = None
+    sent_overview: tuple[Any, ...] | None = None  # the compact message's, in the channel
     dirty: bool = False
     task: asyncio.Task[None] | None = None
     dm_turns: dict[int, int] = field(default_factory=dict)  # seat -> the version last DMed
@@ -75,7 +83,17 @@ class TableMessages:
         """Once the bot is ready: post again the message of each resumed table that has none,
         and refresh the others."""
         await self.bot.wait_until_ready()
+        left: dict[str, str] = {}
+        try:  # why a table left its thread, said in its message (threads.TableThreads.left)
+            if any(table.thread_id is None and not table.closed for table in tables):
+                left = await self.bot.store.states(NOTICE)
+        except Exception as exc:  # the tables are shown without it
+            log.warning("could not read why tables left their threads (%s)",
+                        type(exc).__name__, extra=logs.failure(exc))
         for table in tables:
+            reason = left.get(f"{NOTICE}{table.table_id}")
+            if reason and table.thread_id is None and not table.closed:
+                self.board(table.table_id).notice = reason
             if table.message_id is None:
                 await self._repost(table)
             else:
@@ -166,19 +184,43 @@ class TableMessages:
                 payload.content + "\n" + t(notice, lang)).strip())
         return payload
 
-    def notice(self, table_id: int, key: str) -> None:
-        """A table's message says this from now on (a message key): why it left its thread."""
+    def render_overview(self, position: Position) -> Payload:
+        """The compact message in the channel of a table in a thread."""
+        return overview_payload(position, self.public_lang(position), self.activity)
+
+    def into_thread(self, table_id: int, posted: Payload | None) -> None:
+        """The whole table went to its thread (``posted``: as sent there; None: it stays in
+        the channel's message): what the channel's message shows is now the compact one's."""
+        if posted is not None:
+            board = self.board(table_id)
+            board.sent_overview, board.sent = board.sent, posted.key()
+
+    def out_of_thread(self, table_id: int) -> None:
+        """The table left its thread: the channel's message, compact until now, is edited to
+        the whole table at the next edit."""
+        board = self.board(table_id)
+        board.sent = board.sent_overview = None
+
+    async def notice(self, table_id: int, key: str) -> None:
+        """A table's message says this from now on (a message key): why it left its thread;
+        stored, so a restart says it too."""
         self.board(table_id).notice = key
+        try:
+            await self.bot.store.set_state(f"{NOTICE}{table_id}", key)
+        except Exception as exc:  # said until the next restart
+            log.warning("table %s: could not store why it left its thread (%s)", table_id,
+                        type(exc).__name__, extra=logs.failure(exc))
 
     def mark(self, table: Position) -> None:
         """Edit a table's message to the table as it is now (coalesced)."""
         self._mark(table)
 
     async def _send_edit(self, table: Position, payload: Payload) -> None:
-        if table.message_id is None:
+        where = table.board_at
+        if where is None:
             return
-        channel = self.bot.get_partial_messageable(table.channel_id)
-        message = channel.get_partial_message(table.message_id)
+        channel = self.bot.get_partial_messageable(where[0])
+        message = channel.get_partial_message(where[1])
         files = await payload.files()
         # the gap runs from the edit's sending, not from before its picture was drawn: a slow
         # drawing then a quick one would otherwise send two edits closer than the gap
@@ -187,6 +229,24 @@ class TableMessages:
                            attachments=files,
                            allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                                     roles=False))
+
+    async def _send_overview(self, table: Position, payload: Payload) -> None:
+        where = table.overview_at
+        assert where is not None
+        message = self.bot.get_partial_messageable(where[0]).get_partial_message(where[1])
+        await message.edit(content=payload.content, embed=None, view=payload.view,
+                           attachments=[],
+                           allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
+                                                                    roles=False))
+
+    async def idle(self, table_id: int) -> None:
+        """Wait until a table's messages show it as it is (its edits made): before its thread
+        is archived, since Discord refuses an edit in an archived thread."""
+        board = self.boards.get(table_id)
+        while board is not None and board.task is not None and not board.task.done():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(board.task)
+            board = self.boards.get(table_id)
 
     def _mark(self, table: Position) -> None:
         board = self.board(table.table_id)
@@ -215,33 +275,46 @@ class TableMessages:
                 board.status = position.status
                 payload = self.render(position)  # (drawn from the position: no lock needed)
                 key = payload.key()
-                if key == board.sent:
+                overview = (None if position.overview_at is None
+                            else self.render_overview(position))
+                if key == board.sent and (overview is None
+                                          or overview.key() == board.sent_overview):
                     continue
-                try:
-                    await self._send_edit(position, payload)
-                    board.sent = key
+                edits: list[tuple[str, Any, Payload]] = []
+                if key != board.sent:
+                    edits.append(("sent", self._send_edit, payload))
+                if overview is not None and overview.key() != board.sent_overview:
+                    edits.append(("sent_overview", self._send_overview, overview))
+                failed: Exception | None = None
+                for attr, send, shown in edits:  # one failing does not stop the other
+                    try:
+                        await send(position, shown)
+                        setattr(board, attr, shown.key())
+                    except Exception as exc:
+                        failed = failed or exc
+                if failed is None:
                     if refused:
                         log.info("table %s: its message shows the table again", table.table_id)
                     refused = 0
-                except Exception as exc:  # a failed edit must not stop later ones
+                else:  # a failed edit must not stop later ones
                     # what Discord refused for now is tried again here, since nothing else
                     # may edit the message (after a game's last move); not at a stop, whose
                     # restart shows every table again
-                    if (discord_errors.for_now(exc) and refused < len(discord_errors.RETRIES)
+                    if (discord_errors.for_now(failed) and refused < len(discord_errors.RETRIES)
                             and not self.hurry.is_set()):
                         retry, board.dirty = discord_errors.RETRIES[refused], True
                         if not refused:
                             log.warning("table %s: Discord refused its message's edit (%s);"
                                         " trying again", table.table_id,
-                                        discord_errors.described(exc))
+                                        discord_errors.described(failed))
                         refused += 1
-                    elif discord_errors.for_now(exc):
+                    elif discord_errors.for_now(failed):
                         log.warning("table %s: Discord refused its message's edit %d times"
                                     " (%s); it shows the table again at its next edit",
-                                    table.table_id, refused + 1, discord_errors.described(exc))
+                                    table.table_id, refused + 1, discord_errors.described(failed))
                     else:
                         log.warning("table %s: could not edit its message (%s)", table.table_id,
-                                    type(exc).__name__, extra=logs.failure(exc))
+                                    type(failed).__name__, extra=logs.failure(failed))
             if retry:  # (a stop ends the wait, and the tries)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.hurry.wait(), retry)
@@ -285,6 +358,18 @@ class TableMessages:
             self._mark(table)
             await self._adopt(interaction, table)
             return
+        overview = now.overview_at
+        clicked = None if interaction.message is None else interaction.message.id
+        if overview is not None and clicked == overview[1]:  # the compact one, in the channel
+            compact = self.render_overview(now)
+            async with board.lock:
+                await interaction.response.edit_message(
+                    content=compact.content, embed=None, view=compact.view, attachments=[],
+                    allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
+                                                             roles=False))
+            board.sent_overview = compact.key()
+            self._mark(now)  # the thread's message shows the change too
+            return
         payload = self.render(now)
         embed = payload.embed
         if payload.picture is not None and embed is not None:
@@ -301,6 +386,8 @@ class TableMessages:
         else:
             board.sent = None
             self._mark(table)
+        if overview is not None:
+            self._mark(now)  # the channel's message shows the change too
         await self._adopt(interaction, table)
 
     async def _adopt(self, interaction: Interaction, table: Position) -> None:

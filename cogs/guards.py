@@ -23,7 +23,7 @@ def own_message(interaction: Interaction, table: Position) -> None:
     message into the table, which would overwrite another table's message."""
     message = interaction.message
     if message is not None and table.message_id is not None \
-            and message.id != table.message_id:
+            and not table.is_public_message(message.id):
         raise Refusal("unknown-component")
 
 
@@ -31,7 +31,7 @@ def private_only(interaction: Interaction, table: Position) -> None:
     """Controls of private messages (a hand, a confirmation, a host's menu) never act on a
     public message: the answer edits the clicked message, and would show everyone a hand."""
     message = interaction.message
-    if message is not None and (message.id == table.message_id or (
+    if message is not None and (table.is_public_message(message.id) or (
             interaction.guild_id is not None and not message.flags.ephemeral)):
         raise Refusal("unknown-component")
 

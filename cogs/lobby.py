@@ -81,7 +81,7 @@ class LobbyControls:
         if not is_private(interaction):
             own_message(interaction, table)
         await self.manager.cancel(table.table_id, interaction.user.id, can_manage(interaction))
-        if interaction.message is not None and interaction.message.id == table.message_id:
+        if interaction.message is not None and table.is_public_message(interaction.message.id):
             await self.messages.answer_public(interaction, table)
         else:
             await interaction.response.edit_message(content=t("done", lang), embed=None,

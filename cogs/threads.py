@@ -35,7 +35,7 @@ from bot.tables import Cancelled, DealEnded, GameEnded, Position, Refusal, Table
 from bot.tables.results import deal_title, points_text
 from cogs import discord_errors
 from cogs.discord_errors import gone_reason
-from cogs.views import game_name, result_text
+from cogs.views import Payload, game_name, result_text
 
 if TYPE_CHECKING:
     from bot.client.deckhand import Deckhand
@@ -114,10 +114,34 @@ class TableThreads:
                 await self._tell_host(interaction, ["perm-create-public-threads"])
             return
         self.by_thread[thread.id] = table.table_id
+        posted = await self._post_board(table.table_id, thread)
         try:
-            await self.manager.set_thread(table.table_id, thread.id)
+            await self.manager.set_thread(table.table_id, thread.id,
+                                          None if posted is None else posted[0].id)
         except Refusal:  # cancelled meanwhile: its thread has nothing to say
             self.by_thread.pop(thread.id, None)
+            return
+        self.messages.into_thread(table.table_id, None if posted is None else posted[1])
+        now = await self.manager.latest(table.table_id)
+        if now is not None:  # what changed meanwhile; the channel's message turns compact
+            self.messages.mark(now)
+
+    async def _post_board(self, table_id: int, thread: discord.Thread
+                          ) -> tuple[discord.Message, Payload] | None:
+        """The whole table's message, posted in its new thread (None: it could not be: the
+        whole table then stays in the channel's message, as before threads held it)."""
+        position = await self.manager.latest(table_id)
+        if position is None:
+            return None
+        payload = self.messages.render(position)
+        try:
+            message = await thread.send(**payload.send(), files=await payload.files(),
+                                        allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not post the table in its thread (%s)", table_id,
+                        discord_errors.described(exc))
+            return None
+        return message, payload
 
     async def _tell_host(self, interaction: Interaction, missing: list[str]) -> None:
         """The host learns, privately and once per channel, what the server should grant."""
@@ -200,7 +224,9 @@ class TableThreads:
                             self.posted += 1
                             refused = 0
                             continue
-                    await self.alerts.idle(table_id)  # its last alert goes before the archive
+                    # its last alert and its messages' last edits go before the archive
+                    await self.alerts.idle(table_id)
+                    await self.messages.idle(table_id)
                     async with self.bot.lane.slot(lane.ALERT):
                         await self._archive(entry.thread_id)
                     entry.archive = False
@@ -251,8 +277,11 @@ class TableThreads:
             return  # left already
         log.info("table %s: its thread is gone (%s); it plays in its channel", table_id, reason)
         with contextlib.suppress(Refusal):  # closed meanwhile
-            await self.manager.set_thread(table_id, None)
-        self.messages.notice(table_id, reason)
+            # the channel's message (the thread's starter: the same id) shows the whole
+            # table again
+            await self.manager.set_thread(table_id, None, thread_id)
+        self.messages.out_of_thread(table_id)
+        await self.messages.notice(table_id, reason)
         now = await self.manager.latest(table_id)
         if now is not None:
             self.messages.mark(now)

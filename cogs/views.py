@@ -53,6 +53,7 @@ __all__ = [
     "button_item", "card_words", "computers_line",
     "game_name", "hand_payload", "level_select",
     "lobby_payload", "manage_payload", "option_value_text", "options_payload",
+    "overview_payload",
     "result_text", "seat_faces", "seat_label", "select_menu", "table_payload",
 ]
 
@@ -129,6 +130,45 @@ def table_payload(position: Position, lang: str, log_lines: list[str],
     if activity:
         view.add_item(open_button(tid, lang, 0))
     return Payload(f"**{title}**\n{line}", embed, view, mentions, picture)
+
+
+def overview_payload(position: Position, lang: str, activity: bool = False) -> Payload:
+    """A table's compact message in its channel, while the whole table is in its thread: the
+    game, the seats, whose turn (or the result), and Hand / Watch / Open table. No picture
+    and no log, so a channel with many tables reads as a list of them; it changes only when
+    one of these does (the thread's message follows every move)."""
+    if position.status in (LOBBY, CANCELLED):  # the lobby is where people join: all of it
+        return table_payload(position, lang, [], activity)
+    title = t("table-title", lang, game=game_name(position, lang), id=position.table_id)
+    seats = " · ".join(seat_label(position, i, lang) for i in range(len(position.seats)))
+    view = StaticView()
+    if position.status == FINISHED or position.over:
+        _watch_button(view, position, lang)
+        if position.status == FINISHED and reviewable(position):
+            view.add_item(review_button(position.table_id, lang))
+        return Payload(f"**{title}**\n{seats}\n"
+                       + t("finished", lang, result=result_text(position, lang)), None, view)
+    full = table_payload(position, lang, [], activity)  # the same turn line and mentions
+    line = full.content.split("\n", 1)[1] if "\n" in full.content else ""
+    tid, version = position.table_id, position.version
+    view.add_item(button_item(t("hand", lang), ids.make("hand", tid, version),
+                              discord.ButtonStyle.primary, 0))
+    if any(s.away for s in position.seats):
+        view.add_item(button_item(t("im-back", lang), ids.make("back", tid, version),
+                                  discord.ButtonStyle.success, 0))
+    _watch_button(view, position, lang)
+    if activity:
+        view.add_item(open_button(tid, lang, 0))
+    return Payload(f"**{title}**\n{seats}\n{line}", None, view, full.mentions)
+
+
+def _watch_button(view: StaticView, position: Position, lang: str) -> None:
+    """Watch: a link to the whole table's message in the table's thread."""
+    board = position.board_at
+    if board is not None:
+        view.add_item(discord.ui.Button(
+            label=t("watch", lang)[:80], style=discord.ButtonStyle.link, row=0,
+            url=f"https://discord.com/channels/{position.guild_id}/{board[0]}/{board[1]}"))
 
 
 def result_text(position: Position, lang: str) -> str:

@@ -585,6 +585,14 @@ class Storage:
         row = await self.db.one("SELECT value FROM bot_state WHERE name=?", name)
         return None if row is None else str(row[0])
 
+    async def states(self, prefix: str) -> dict[str, str]:
+        """Every value the bot stored for itself under a name starting with ``prefix`` (one
+        query, e.g. at start for every table at once)."""
+        # (LIKE's wildcards in a prefix only widen the query: the names are checked after)
+        rows = await self.db.all("SELECT name, value FROM bot_state WHERE name LIKE ?",
+                                 prefix + "%")
+        return {str(r[0]): str(r[1]) for r in rows if str(r[0]).startswith(prefix)}
+
     async def set_state(self, name: str, value: str) -> None:
         """Store a value for the bot itself under ``name`` (replacing the one there): one
         small row, stored as quickly as a move (a turn alert stores one on every turn)."""

@@ -67,15 +67,19 @@ class Lobby:
             self.registry.add(table)
         return table
 
-    async def set_thread(self, table_id: int, thread_id: int | None) -> Table:
-        """The table plays in that thread from now on (None: in its channel), stored."""
+    async def set_thread(self, table_id: int, thread_id: int | None,
+                         message_id: int | None = None) -> Table:
+        """The table plays in that thread from now on (None: in its channel), stored; with
+        ``message_id``, its public message is that one from now on (the one in the thread,
+        or back in the channel), in the same save."""
         registry = self.registry
         table = registry.get(table_id)
         async with registry.locked(table):
             registry.get(table_id)  # (closed while its lock was waited for)
-            if table.thread_id != thread_id:
+            wanted = table.message_id if message_id is None else message_id
+            if table.thread_id != thread_id or table.message_id != wanted:
                 async with registry.saving(table):
-                    table.thread_id = thread_id
+                    table.thread_id, table.message_id = thread_id, wanted
         return table
 
     def _host(self, table: Table, user_id: int) -> None:

@@ -210,11 +210,14 @@ class TableManager:
         """Remember the public message of a table; the first one announces the table."""
         await self._lobby.set_message(table_id, message_id)
 
-    async def set_thread(self, table_id: int, thread_id: int | None) -> None:
+    async def set_thread(self, table_id: int, thread_id: int | None,
+                         message_id: int | None = None) -> None:
         """The table plays in that thread from now on (None: in its channel, e.g. once its
         thread is gone), stored: a click from the thread is the table's own (:meth:`at`).
-        Its message stays in the channel (``Position.channel_id``)."""
-        await self._lobby.set_thread(table_id, thread_id)
+        ``message_id``: its public message from now on, in the same save (the whole table's
+        message posted in the thread; or, leaving the thread, the channel's message again);
+        ``Position.board_at`` and ``overview_at`` say where each message is."""
+        await self._lobby.set_thread(table_id, thread_id, message_id)
 
     # -- a server's caps ----------------------------------------------------------------------
     async def limits(self, guild_id: int) -> GuildSettings:

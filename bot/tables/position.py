@@ -153,6 +153,36 @@ class Position:
             return False
         return not self.seats[self.seat].auto and (self.seat in self.to_act or bool(self.moves))
 
+    @property
+    def board_at(self) -> tuple[int, int] | None:
+        """Where the whole table is shown (picture, log, buttons): (channel or thread id,
+        message id), or None before its message is posted. A table in a thread shows it in
+        the thread (``message_id`` is then a message of the thread); a table in its channel,
+        and one whose thread was opened before the thread held the table (``message_id`` is
+        the thread's starter message), in its channel."""
+        if self.message_id is None:
+            return None
+        if self.overview_at is not None:
+            assert self.thread_id is not None
+            return self.thread_id, self.message_id
+        return self.channel_id, self.message_id
+
+    @property
+    def overview_at(self) -> tuple[int, int] | None:
+        """Where a table in a thread keeps its compact message in the channel: (channel id,
+        message id), or None. A thread started from a message takes the message's id, so
+        the channel's message is the thread's starter, ``thread_id``."""
+        if self.thread_id is None or self.message_id in (None, self.thread_id):
+            return None
+        return self.channel_id, self.thread_id
+
+    def is_public_message(self, message_id: int) -> bool:
+        """Whether a message is one of the table's public messages (its board or, for a
+        table in a thread, its compact message in the channel)."""
+        overview = self.overview_at
+        return message_id == self.message_id or (
+            overview is not None and message_id == overview[1])
+
     def seat_of(self, user_id: int) -> int | None:
         """The seat a person holds here, or None."""
         for index, seat in enumerate(self.seats):

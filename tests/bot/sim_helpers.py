@@ -59,18 +59,26 @@ class World:
         return self.bot
 
     def table_message(self) -> SimMessage:
-        """The last message the bot posted in the channel that is not a turn alert (the
-        table)."""
+        """The whole table's message of the last table: in its thread when it has one, else
+        the last message the bot posted in the channel that is not a turn alert."""
         found = table_of(self.sim, self.channel)
         assert found is not None
         return found
 
+    def channel_message(self) -> SimMessage:
+        """The last table's message in the channel (compact when the table is in a thread)."""
+        found = [m for m in self.sim.messages(self.channel) if not is_alert(m)]
+        assert found
+        return found[-1]
+
     def thread(self, table: SimMessage | None = None) -> SimChannel:
-        """The thread started from a table message (the last table's by default)."""
-        return thread_of(self.sim, table or self.table_message())
+        """The thread started from a table's channel message (the last table's by
+        default)."""
+        return thread_of(self.sim, table or self.channel_message())
 
 
 REPLY = 19  # a message's type when it replies to another: the turn alerts
+THREAD_STARTER = 21  # a thread's first message when the thread started from a message
 
 
 def is_alert(message: SimMessage) -> bool:
@@ -87,17 +95,37 @@ def thread_of(sim: SimulatedDiscord, table: SimMessage) -> SimChannel:
 
 
 def table_of(sim: SimulatedDiscord, channel: SimChannel) -> SimMessage | None:
-    """The last message in a channel that is not a turn alert: the table."""
+    """The whole table's message of a channel's last table: the board in its thread, or the
+    last message in the channel that is not a turn alert."""
     found = [m for m in sim.messages(channel) if not is_alert(m)]
-    return found[-1] if found else None
+    if not found:
+        return None
+    return board_of(sim, found[-1]) or found[-1]
+
+
+def board_of(sim: SimulatedDiscord, message: SimMessage) -> SimMessage | None:
+    """The whole table's message in the thread started from a table's channel message (the
+    thread's first message: posted as the thread opens), or None."""
+    threads = [th for th in sim.threads_in(sim.channel(message.channel_id))
+               if th.id == message.id]
+    for thread in threads:
+        for m in sim.messages(thread):
+            if m.type != THREAD_STARTER and not is_turn_alert(m):
+                return m
+    return None
+
+
+def is_turn_alert(message: SimMessage) -> bool:
+    """Whether a message is a turn alert: a Hand button and nothing of the table's."""
+    verbs = {verb_of(b.get("custom_id")) for b in message.buttons()}
+    return "hand" in verbs and not message.embeds and "manage" not in verbs
 
 
 def alerts_in(sim: SimulatedDiscord, channel: SimChannel) -> list[SimMessage]:
     """The turn alerts a channel shows now: in a table's thread, its messages with a Hand
     button (the thread's other lines are results); in a channel, the replies."""
     if channel.is_thread:
-        return [m for m in sim.messages(channel)
-                if any(verb_of(b.get("custom_id")) == "hand" for b in m.buttons())]
+        return [m for m in sim.messages(channel) if is_turn_alert(m)]
     return [m for m in sim.messages(channel) if is_alert(m)]
 
 
@@ -181,8 +209,21 @@ def is_public(sim: SimulatedDiscord, request: Any, channel: SimChannel) -> bool:
             return not sim.message(record.message_id).ephemeral
         if record.original_message_id is not None and "@original" in request.path:
             return not sim.message(record.original_message_id).ephemeral
-        return record.channel.id == channel.id
-    return f"/channels/{channel.id}/" in request.path
+        return in_channel(sim, record.channel.id, channel)
+    found = re.search(r"/channels/(\d+)/", request.path)
+    return found is not None and in_channel(sim, found.group(1), channel)
+
+
+def in_channel(sim: SimulatedDiscord, channel_id: str, channel: SimChannel) -> bool:
+    """Whether a channel id is the channel or one of its threads (everyone sees a public
+    thread: a table in a thread shows itself there)."""
+    if str(channel_id) == channel.id:
+        return True
+    try:
+        found = sim.channel(str(channel_id))
+    except KeyError:
+        return False
+    return found.parent_id == channel.id
 
 
 class PublicCards:

@@ -60,7 +60,7 @@ async def open_lobby(sim: SimulatedDiscord, channel: SimChannel, host: SimUser) 
     r = await sim.slash(host, channel, "play", {"game": "high-card"})
     assert r.status == "ok", r
     await sim.settle()
-    return table_of(sim, channel)
+    return r.message  # the table's message in the channel
 
 
 async def test_open_table_launches_the_activity_in_the_table_channel_for_a_spectator(
@@ -72,8 +72,9 @@ async def test_open_table_launches_the_activity_in_the_table_channel_for_a_spect
         await sim.settle()
         r = await sim.click(alice, table_of(sim, channel), button(lobby, "start")["custom_id"])
         await sim.settle()
-        playing = table_of(sim, channel)
-        assert playing is not None and "hand" in verbs(playing) and "open" in verbs(playing)
+        # the table's compact message in the channel (the whole table is in its thread)
+        playing = next(m for m in sim.messages(channel) if m.id == lobby.id)
+        assert not playing.embeds and "hand" in verbs(playing) and "open" in verbs(playing)
         before = len(sim.ephemerals(carol))
         r = await sim.click(carol, playing, button(playing, "open")["custom_id"])  # not seated
         assert r.status == "ok" and r.callback_type == 12, r
@@ -106,7 +107,7 @@ async def test_a_reminder_opens_the_table_in_the_activity_in_its_thread(
         await cog.reminders.remind(TurnReminder(position, seat, due))  # type: ignore[union-attr]
         await sim.settle()
         [reminder] = [m for m in sim.messages(thread) if "open" in verbs(m)
-                      and f"<@{due}>" in m.content]
+                      and f"<@{due}>" in m.content and not m.embeds]  # (not the table)
         assert "mine" in verbs(reminder)  # and the hand, a fresh token each click
         person = alice if int(alice.id) == due else bob
         r = await sim.click(person, reminder, button(reminder, "open")["custom_id"])

@@ -214,7 +214,8 @@ async def test_a_week_of_correspondence_with_away_quiet_hours_digest_and_restart
         position = await w.bot.manager.position(table_id)
         assert position.timer == "24h" and position.on_deadline == "computer"
         assert position.thread_id is not None
-        thread = thread_of(sim, sim.message(str(position.message_id)))
+        thread = sim.channel(str(position.thread_id))
+        assert thread.parent_id == w.channel.id and thread_of(sim, sim.message(thread.id))
         assert (await w.bot.manager.position(live)).thread_id != position.thread_id
         people = {int(u.id): u for u in (alice, bob, carol)}
         quiet = {int(bob.id): BOB_QUIET}

@@ -235,6 +235,11 @@ async def test_a_thread_taken_away_mid_game_leaves_the_table_in_the_channel(
         assert position.thread_id is None
         message = w.sim.message(table.id)
         assert f"thread was {how}" in message.content, message.content
+        # a restart says it too (the bot remembers why, not only in memory)
+        await w.restart()
+        await w.sim.settle(idle=0.3)
+        message = w.sim.message(table.id)
+        assert f"thread was {how}" in message.content and message.embeds, message.content
         # the game goes on; its alerts come to the channel now, replying to the table
         before = len(w.sim.requests)
         await play_out(w, [table], [alice, bob], random.Random(4))
@@ -246,5 +251,66 @@ async def test_a_thread_taken_away_mid_game_leaves_the_table_in_the_channel(
                     if f"/channels/{thread.id}/messages" in q.path and q.method == "POST"]
         final = w.sim.message(table.id)
         assert "The game is over" in final.content
+        assert final.embeds  # the whole table is in the channel's message again
         assert "thread was" not in final.content  # the result alone at the end
+        assert w.sim.spec_errors == []
+
+
+@pytest.mark.parametrize(("locale", "watch", "over"), [("en-US", "Watch", "The game is over"),
+                                                       ("ja", "観戦", "ゲーム終了")])
+async def test_the_channel_keeps_a_compact_message_and_the_thread_the_whole_table(
+        tmp_path: Path, locale: str, watch: str, over: str) -> None:
+    async with world(tmp_path, people=2, locale=locale) as w:
+        alice, bob = w.users
+        table = await open_and_start(w, alice, [bob], 0, options={"hand": "4"})
+        await w.sim.settle(idle=0.3)
+        thread = thread_of(w.sim, table)
+        compact, board = w.channel_message(), w.table_message()
+        assert compact.id == table.id and board.channel_id == thread.id
+        # the channel: the game, the seats and whose turn, in a few lines; no picture, no log
+        assert not compact.embeds and not compact.raw.get("attachments"), compact.raw
+        lines = compact.content.splitlines()
+        assert 3 <= len(lines) <= 4 and "1" in lines[0], lines
+        assert lines[1] == "Alice · Bob", lines
+        due = w.bot.manager.tables[1].state.to_act  # type: ignore[union-attr]
+        assert f"<@{w.users[due[0]].id}>" in lines[2], lines
+        links = [b for b in compact.buttons() if b.get("url")]
+        assert [b["label"] for b in links] == [watch]
+        assert links[0]["url"].endswith(f"/{thread.id}/{board.id}"), links
+        assert verb_of(compact.buttons()[0]["custom_id"]) == "hand"
+        # the thread: the whole table, its picture and its log
+        assert board.embeds and board.raw.get("attachments"), board.raw
+        before = len(w.sim.requests)
+        await play_out(w, [table], [alice, bob], random.Random(6))
+        await w.sim.settle(idle=0.3)
+        edits = [q for q in w.sim.requests[before:] if q.method == "PATCH"]
+        to_compact = [q for q in edits if q.path.endswith(f"/channels/{w.channel.id}"
+                                                          f"/messages/{compact.id}")]
+        to_board = [q for q in edits if q.path.endswith(f"/messages/{board.id}")]
+        assert to_compact and to_board
+        for q in to_compact:  # never a picture or an embed in the channel
+            assert not (q.json or {}).get("embeds") and not q.files, q.json
+        # at the end: the result stays in the channel, the thread archived with the table
+        final = w.sim.message(compact.id)
+        assert over in final.content and "Alice" in final.content, final.content
+        assert [b["label"] for b in final.buttons() if b.get("url")] == [watch]
+        assert over in w.sim.message(board.id).content
+        assert w.sim.message(board.id).embeds
+        assert w.sim.channel(thread.id).archived
+        assert w.sim.spec_errors == [], w.sim.spec_errors[:3]
+
+
+async def test_a_table_whose_thread_holds_no_table_keeps_the_whole_table_in_the_channel(
+        tmp_path: Path) -> None:
+    """A table opened before the thread held the table (its message is the thread's
+    starter) keeps showing the whole table in the channel, as it did."""
+    async with world(tmp_path, people=2) as w:
+        alice, bob = w.users
+        table = await open_and_start(w, alice, [bob], 0, options={"hand": "4"})
+        thread = thread_of(w.sim, table)
+        await w.bot.manager.set_thread(1, int(thread.id), int(table.id))  # as stored before
+        await play_out(w, [table], [alice, bob], random.Random(7))
+        await w.sim.settle(idle=0.3)
+        final = w.sim.message(table.id)
+        assert "The game is over" in final.content and final.embeds, final.raw
         assert w.sim.spec_errors == []

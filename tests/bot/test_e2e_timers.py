@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.bot.sim_helpers import World, button, world
+from tests.bot.sim_helpers import World, button, is_public, world
 from tests.bot.test_e2e_games import open_table
 from tests.discord_sim import SimMessage
 
@@ -48,9 +48,9 @@ async def with_fast_timer(w: World, hand: int = 10) -> SimMessage:
 
 
 def public_text(w: World) -> str:
-    """Everything the bot sent to the channel so far (requests, as text)."""
-    return " ".join(str(q.json) for q in w.sim.requests if f"/channels/{w.channel.id}/" in q.path
-                    or q.interaction_id is not None)
+    """Everything the bot sent to the channel and its threads so far (requests, as text)."""
+    return " ".join(str(q.json) for q in w.sim.requests
+                    if is_public(w.sim, q, w.channel) or q.interaction_id is not None)
 
 
 async def test_a_timeout_lets_the_computer_move_and_twice_keeps_the_seat_until_im_back(

@@ -263,3 +263,17 @@ async def test_appends_on_the_event_loop_leave_checkpoints_to_aiosqlite(
     await db._checkpointing
     assert [sql for sql in asked if "wal_checkpoint" in sql] == ["PRAGMA wal_checkpoint(PASSIVE)"]
     assert len(await store.actions(table)) == 3
+
+
+async def test_the_bot_s_own_values_are_read_by_their_names_prefix(store: Storage) -> None:
+    """``states(prefix)``: every value stored under names starting so, in one query (why
+    tables left their threads, read at start); a name that only matches LIKE's wildcards
+    is not one of them."""
+    await store.set_state("thread-left:1", "thread-deleted")
+    await store.set_state("thread-left:22", "thread-locked")
+    await store.set_state("threadXleft:3", "other")
+    await store.set_state("alert:1", "7")
+    assert await store.states("thread-left:") == {"thread-left:1": "thread-deleted",
+                                                  "thread-left:22": "thread-locked"}
+    assert await store.states("thread_left:") == {}
+    assert await store.states("none:") == {}
