@@ -304,33 +304,6 @@ async def test_a_table_played_under_discords_global_limit(
         assert w.sim.spec_errors == []
 
 
-async def test_an_old_alert_discord_refused_to_delete_at_a_restart_goes_later(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    """After a restart the bot deletes the turn alert it had posted before; when Discord
-    refuses that for now (503), it is deleted a little later, so the channel ends with one
-    alert, and the log says so in one line."""
-    caplog.set_level(logging.INFO)
-    async with world(tmp_path, people=2) as w:
-        people = w.users[:2]
-        await open_table(w, "high-card", people, 2, {"hand": CARDS})
-        played = Played()
-        await play(w, people, played, 1)
-        await w.sim.settle(idle=0.3)
-        before = alerts_in(w.sim, w.thread())
-        assert len(before) == 1
-        deletes = w.sim.faults.fail(503, routes=[ALERT_DELETE], count=1)
-        await w.restart()
-        await w.sim.settle(idle=1.5)
-        assert len(deletes.refused) == 1
-        tries = [q.status for q in w.sim.requests if q.path == deletes.refused[0].path]
-        assert tries == [503, 204], tries  # (the alert's task tries once more at once)
-        now = alerts_in(w.sim, w.thread())
-        assert len(now) == 1 and now[0].id != before[0].id, now
-        due = w.bot.manager.tables[1].state.to_act  # type: ignore[union-attr]
-        assert mentioned(now[0]) == {people[s].id for s in due}
-        clear_log(caplog.records, "Discord refused a turn alert's change (HTTP 503)")
-
-
 async def test_a_connection_to_discord_that_breaks_is_tried_again(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The connection breaks before Discord answers the table message's edit and the turn
