@@ -38,6 +38,7 @@ from bot.web.auth import Auth, SignInFailed, dev_user_id, lang_of_locale, origin
 from bot.web.discord_calls import TryLater
 from bot.web.routing import HEADER, router_of
 from bot.web.routing import ServeFailed as ServeFailed  # (where the bot catches it)
+from bot.web.social import Social
 from bot.web.viewers import (
     NO_CHANNEL,
     NOT_VOUCHED,
@@ -357,6 +358,8 @@ def create_app(manager: TableManager, settings: Activity, auth: Auth, avatars: A
     """The web table's application over its parts (``viewers``: made here when not given;
     either way it receives the service's events once the application starts)."""
     chosen = viewers if viewers is not None else Viewers(manager)
+    if chosen.social is None:  # a free seat taken, the table's picture shared
+        chosen.social = Social(manager, lambda at, message: auth.message_picture(at, message))
     handlers = Handlers(manager, settings, auth, avatars, chosen, static)
     app = web.Application(client_max_size=MAX_BODY * 4)
     app[VIEWERS] = chosen

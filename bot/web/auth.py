@@ -312,6 +312,26 @@ class Auth:
         _remember(self._instances, key, now + INSTANCE_KEPT)
         return None
 
+    async def message_picture(self, channel_id: int, message_id: int) -> str | None:
+        """The address of a message's first picture on Discord's CDN (the table picture the
+        bot drew, to share: bot/web/social.py), read with the bot's token; None when it has
+        none or Discord does not answer it; TryLater when no call may be made now."""
+        url = f"{self.api}/channels/{int(channel_id)}/messages/{int(message_id)}"
+        status, found = await self._ask("channels/messages", "GET", url,
+                                        headers={"Authorization": f"Bot {self._bot_token}"})
+        if status != 200 or not isinstance(found, dict):
+            log.info("the table message's picture: Discord answered %s", status)
+            return None
+        for attachment in found.get("attachments") or []:
+            if not isinstance(attachment, dict):
+                continue
+            kind = str(attachment.get("content_type") or "")
+            name = str(attachment.get("filename") or "")
+            if kind.startswith("image/") or name.lower().endswith(".png"):
+                address = attachment.get("url")
+                return address if isinstance(address, str) and address else None
+        return None
+
     def secrets(self) -> list[str]:
         """What must never reach a log line (for the log filter)."""
         return [self._secret, self._bot_token]

@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.pictures.scenes import scene_for
 from bot.pictures.table import Scene
-from bot.tables import CANCELLED, FINISHED, PLAYING, Move, Position
+from bot.tables import CANCELLED, FINISHED, LOBBY, PLAYING, Move, Position
 from games import wording
 from games.cards import RANKS, SUITS, parse, pretty
 from games.core import Action, Event, Rules
@@ -178,6 +178,9 @@ def public_part(position: Position, lang: str, news: Iterable[News] = (),
         "status": position.status,
         "deadline": round(deadline[1], 3) if running and deadline is not None else None,
         "seats": seats,
+        # seats still to take in the lobby (the page offers them: take one, or invite)
+        "free": max(0, position.rules.max_players - len(position.seats))
+        if position.status == LOBBY else 0,
         "scene": scene,
         "log": log_lines(position, news, lang),
         "last": last,

@@ -40,6 +40,8 @@ from bot.tables import (
     TableManager,
 )
 from bot.web.model import News, last_of, news_of, public_part, you_part
+from bot.web.social import KINDS as SOCIAL
+from bot.web.social import Social
 from games import wording
 
 log = logging.getLogger(__name__)
@@ -279,6 +281,8 @@ class Viewers:
         self.count = 0
         #: models sent (tests and the benchmark read it)
         self.sent = 0
+        #: the social requests' part (bot/web/social.py), given by the application
+        self.social: Social | None = None
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- the service's events ---------------------------------------------------------------
@@ -539,6 +543,8 @@ class Viewers:
             table = await self._table_of(viewer, message)
             if table is not None:
                 await self.act(viewer, table, message)
+        elif kind in SOCIAL and self.social is not None:  # a free seat taken, a share
+            await self.social.receive(viewer, message, error, refusal_sentence)
         else:
             viewer.push_json(error("bad-message", lang))
 

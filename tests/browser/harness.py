@@ -240,8 +240,17 @@ const answers = {{
   GET_INSTANCE_CONNECTED_PARTICIPANTS: async () => ({{participants: [user]}}),
   GET_PLATFORM_BEHAVIORS: async () => ({{}}),
   SET_CONFIG: async () => ({{use_interactive_pip: false}}),
+  SET_ACTIVITY: async (args) => ({{...args.activity, name: 'Deckhand', type: 0,
+    application_id: '{client_id}'}}),
+  OPEN_INVITE_DIALOG: async () => ({{}}),
+  OPEN_SHARE_MOMENT_DIALOG: async () => ({{}}),
 }};
 window.commandsSeen = [];
+// every command with its arguments (SET_ACTIVITY's presence, a share's mediaUrl), and an
+// event sent as Discord's client sends one (ACTIVITY_JOIN: a join from someone's presence)
+window.commandArgs = [];
+window.sdkEvent = (evt, data) => document.getElementById('activity').contentWindow
+  .postMessage([1, {{cmd: 'DISPATCH', evt, nonce: null, data}}], '*');
 window.addEventListener('message', async (event) => {{
   const frame = document.getElementById('activity').contentWindow;
   if (event.source !== frame || !Array.isArray(event.data)) return;
@@ -254,6 +263,8 @@ window.addEventListener('message', async (event) => {{
   }}
   if (opcode !== 1) return;
   window.commandsSeen.push(payload.cmd);
+  window.commandArgs.push({{cmd: payload.cmd, evt: payload.evt || null,
+    args: payload.args || {{}}}});
   const answer = answers[payload.cmd];
   const data = answer ? await answer(payload.args || {{}}, payload) : {{}};
   frame.postMessage([1, {{cmd: payload.cmd, evt: null, nonce: payload.nonce, data}}], '*');

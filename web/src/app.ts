@@ -17,6 +17,8 @@ export class App {
   private me = '';
   /** Open the only table by itself (not after the person asked for the list). */
   private auto = true;
+  /** Told of every table drawn (its view's element and model): the social parts. */
+  onTable: ((el: HTMLElement, model: TableModel) => void) | null = null;
 
   constructor(private root: HTMLElement, private base: string,
     private send: (message: unknown) => void) {
@@ -53,6 +55,15 @@ export class App {
     } else {
       this.status(w('reconnecting'));
     }
+  }
+
+  /** Open a table the person was sent to (a join from someone's Discord presence). */
+  visit(table: TableId): void {
+    if (this.watching !== null && String(this.watching) === String(table)) return;
+    this.view?.close();
+    this.view = null;
+    this.auto = false;
+    this.watch(table);
   }
 
   private watch(table: TableId): void {
@@ -113,6 +124,7 @@ export class App {
       this.main.replaceChildren(this.view.el);
     }
     this.view.update(model);
+    this.onTable?.(this.view.el, model);
   }
 
   private error(code: string, message: string): void {

@@ -5,6 +5,7 @@
 import {DiscordSDK} from '@discord/embedded-app-sdk';
 import {h} from './dom';
 import {App} from './app';
+import {Social} from './social';
 import {setWords, w} from './words';
 import type {ServerMessage} from './types';
 
@@ -18,6 +19,8 @@ interface Session {session: string; instance: string; channel: string}
 
 const root = document.getElementById('app') as HTMLElement;
 const app = new App(root, base, (message) => socket.send(message));
+const social = new Social((message) => socket.send(message));
+app.onTable = (el, model) => social.shown(el, model);
 
 async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(base + path, {
@@ -32,9 +35,11 @@ async function discordSignIn(config: Config): Promise<Session> {
   await sdk.ready();
   const {code} = await sdk.commands.authorize({
     client_id: config.client_id, response_type: 'code', state: '', prompt: 'none',
-    scope: ['identify']});
+    // rpc.activities.write: the person's presence shows the table (setActivity)
+    scope: ['identify', 'rpc.activities.write']});
   const answer = await post('/api/token', {code});
   await sdk.commands.authenticate({access_token: String(answer.access_token)});
+  social.connect(sdk, (table) => app.visit(table));
   return {session: String(answer.session), instance: sdk.instanceId,
     channel: sdk.channelId ?? ''};
 }
@@ -137,6 +142,7 @@ async function start(): Promise<void> {
   const query = new URLSearchParams({instance_id: session.instance, channel_id: session.channel});
   const protocols = ['deckhand', `session.${session.session}`];
   socket = new Socket(`${scheme}//${location.host}${base}/ws?${query}`, protocols, (message) => {
+    if (social.receive(message)) return;
     if (message.type === 'hello') {
       setWords(message.words);
       document.documentElement.lang = message.lang;
