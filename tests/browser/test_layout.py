@@ -2,9 +2,12 @@
 
 A whole game of 22 in two Activity pages, a phone's (390x844, touch) and a desktop's
 (1280x800): at every turn of each person, and again once a move's cards are ticked, no button
-of the page overlaps another button, a hand's card or a seat's box, nor leaves the viewport
-(measured from the page's own boxes, as the browser lays them out). 22's exchange is where
-the ticked cards' button once sat on "Keep hand" (the felt's ``.play`` rule matched it)."""
+of the page overlaps another button, a hand's card or a seat's box, nor leaves the viewport,
+and every button and every hand card gives a finger at least 24x24 px of itself (WCAG 2.5.8;
+measured from the page's own boxes and where a tap lands, as the browser lays them out).
+22's exchange is where the ticked cards' button once sat on "Keep hand" (the felt's ``.play``
+rule matched it). A game of Getaway for three on two phones (360x640 and 390x844), whose 17-18
+cards a hand once squeezed into 19 px slivers, and whose known cards open larger on a tap."""
 
 from __future__ import annotations
 
@@ -37,9 +40,51 @@ BOXES = """() => [...document.querySelectorAll('button, .felt .seat')].flatMap((
   if (!shown) return [];
   const kind = e.matches('.seat') ? 'seat' : e.matches('.hcard') ? 'card' : 'control';
   const name = (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 40);
+  // a control of a seat's own (its cards in front, opening larger) lies inside its box
+  const within = kind === 'control' ? e.closest('.seat')?.dataset.seat ?? null : null;
   return [[kind, `${JSON.stringify(e.className)} ${JSON.stringify(name)}`,
-    {x: r.x, y: r.y, width: r.width, height: r.height}]];
+    {x: r.x, y: r.y, width: r.width, height: r.height}, within ?? e.dataset.seat ?? null]];
 })"""
+#: the side of the square a finger is given (WCAG 2.5.8's 24 px)
+TARGET = 24
+#: every hand card whose part a tap reaches (where elementFromPoint finds it, every 4 px: the
+#: cards after it in the row, the row below and a rising card cover the rest) holds no
+#: TARGET-sided square: its name and the largest square's side found. A card that no other
+#: card's box touches is sampled only at its middle (thousands of samples a check otherwise)
+SMALL_CARDS = """(body, side) => {
+  const step = 4, k = side / step + 1;
+  const cards = [...document.querySelectorAll('.hand .hcard')];
+  const boxes = cards.map((card) => card.getBoundingClientRect());
+  const touch = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom
+    && b.top < a.bottom;
+  return cards.flatMap((card, at) => {
+    let r = boxes[at];
+    if (!boxes.some((other, i) => i !== at && touch(r, other))) {
+      const x = r.left + r.width / 2 - side / 2, y = r.top + r.height / 2 - side / 2;
+      r = {left: x, top: y, width: side + 1, height: side + 1};
+    }
+    const cols = Math.floor((r.width - 1) / step) + 1, rows = Math.floor((r.height - 1) / step) + 1;
+    // sums[j][i]: the samples reaching the card above and left of (i, j)
+    const sums = Array.from({length: rows + 1}, () => new Array(cols + 1).fill(0));
+    for (let j = 0; j < rows; j++) {
+      for (let i = 0; i < cols; i++) {
+        const hit = document.elementFromPoint(r.left + 0.5 + i * step, r.top + 0.5 + j * step);
+        const on = hit !== null && hit.closest('.hcard') === card ? 1 : 0;
+        sums[j + 1][i + 1] = on + sums[j][i + 1] + sums[j + 1][i] - sums[j][i];
+      }
+    }
+    let best = 0;
+    for (let size = Math.min(k, cols, rows); size > best; size--) {
+      for (let j = size; j <= rows && best < size; j++) {
+        for (let i = size; i <= cols; i++) {
+          if (sums[j][i] - sums[j - size][i] - sums[j][i - size] + sums[j - size][i - size]
+              === size * size) { best = size; break; }
+        }
+      }
+    }
+    return best >= k ? [] : [[card.getAttribute('aria-label'), Math.max(best - 1, 0) * step]];
+  });
+}"""
 
 
 def overlap(a: dict[str, float], b: dict[str, float]) -> float:
@@ -55,21 +100,27 @@ async def collisions(viewer: Viewer) -> list[str]:
     body = viewer.page.frame_locator("#activity").locator("body")
     await body.evaluate(SETTLED)
     size = viewer.page.viewport_size or DESKTOP
-    found: list[tuple[str, str, dict[str, float]]] = await body.evaluate(BOXES)
+    found: list[tuple[str, str, dict[str, float], str | None]] = await body.evaluate(BOXES)
     problems = []
-    for i, (kind, name, box) in enumerate(found):
+    for i, (kind, name, box, seat) in enumerate(found):
         if kind == "seat":
             continue
         if box["x"] < -1 or box["y"] < -1 or box["x"] + box["width"] > size["width"] + 1 \
                 or box["y"] + box["height"] > size["height"] + 1:
             problems.append(f"{name} leaves the viewport: {box}")
-        for j, (other_kind, other, other_box) in enumerate(found):
+        if kind == "control" and min(box["width"], box["height"]) < TARGET - 0.5:
+            problems.append(f"{name} is under {TARGET}x{TARGET} px: {box}")
+        for j, (other_kind, other, other_box, other_seat) in enumerate(found):
             if j == i or (kind == "card" and other_kind in ("card", "seat")):
                 continue
             if other_kind == "control" and j < i:
                 continue  # each pair of controls once
+            if other_kind == "seat" and seat is not None and seat == other_seat:
+                continue  # its own seat's control
             if overlap(box, other_box):
                 problems.append(f"{name} overlaps {other_kind} {other}")
+    for name, side in await body.evaluate(SMALL_CARDS, TARGET):
+        problems.append(f"the hand's {name} gives a tap {side} px, under {TARGET}x{TARGET}")
     return problems
 
 
@@ -79,26 +130,34 @@ def one_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: 5302)
 
 
+#: a small phone's screen (an older Android's, in CSS pixels)
+SMALL_PHONE = {"width": 360, "height": 640}
+
+
 @contextlib.asynccontextmanager
-async def pages(site: Site, browser: Browser, game_id: str
-                ) -> AsyncIterator[tuple[Viewer, Viewer, int]]:
-    """Alice on a phone and Bob on a desktop at a started table of ``game_id`` (computers
-    in the other seats), each in their own Activity page; the table's id."""
+async def pages(site: Site, browser: Browser, game_id: str,
+                sizes: tuple[dict[str, int], dict[str, int]] = (PHONE, DESKTOP),
+                players: int | None = None) -> AsyncIterator[tuple[Viewer, Viewer, int]]:
+    """Alice and Bob at a started table of ``game_id`` (computers in the other seats), each
+    in their own Activity page of the size given (a phone's by touch: under 700 px wide); the
+    table's id."""
     site.fresh_visit()
     alice, bob = site.world.users[:2]
     channel = site.channel(f"layout-{game_id}")
     instance = site.sim.add_activity_instance(channel, [alice, bob])
-    phone = await browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    desktop = await browser.new_context(viewport=DESKTOP)
+    phone = await browser.new_context(viewport=sizes[0], has_touch=True, is_mobile=True)
+    touch = sizes[1]["width"] < 700
+    desktop = await browser.new_context(viewport=sizes[1], has_touch=touch, is_mobile=touch)
     try:
         a = await site.discord_page(phone, alice, channel, instance, "mobile")
-        b = await site.discord_page(desktop, bob, channel, instance)
+        b = await site.discord_page(desktop, bob, channel, instance,
+                                    "mobile" if touch else "desktop")
         r = await site.sim.slash(alice, channel, "play", {"game": game_id})
         assert r.status == "ok", r
         table = site.world.table_message()
         r = await site.sim.click(bob, table, button(table, "join")["custom_id"])
         assert r.status == "ok", r
-        await fill_lobby(site.world, [alice, bob], lookup(game_id).usual_players,
+        await fill_lobby(site.world, [alice, bob], players or lookup(game_id).usual_players,
                          quick_options(game_id), join=False)
         table_id = max(site.world.bot.manager.tables)
         for viewer in (a, b):
@@ -165,6 +224,90 @@ async def test_no_control_overlaps_another_a_card_or_a_seat_in_a_game_of_22(
             assert problems == [], (name, "the end", problems)
             assert viewer.errors == []
     assert min(checked.values()) >= 5 and ticked >= 3, (checked, ticked)
+
+
+async def known_open_larger(viewer: Viewer, name: str) -> bool:
+    """A seat's cards in front of it open larger on a tap, whole inside the viewport, and
+    close again at a tap elsewhere; whether the page showed any to open."""
+    ui = viewer.ui
+    fronts = ui.locator(".felt .seat button.front")
+    if not await fronts.count():
+        return False
+    front = fronts.first
+    tiny = await front.locator(".card").first.bounding_box()
+    codes = await front.locator(".card").evaluate_all("(els) => els.map((e) => e.dataset.code)")
+    await front.click()
+    panel = ui.locator(".felt .known-cards")
+    await panel.wait_for()
+    await panel.evaluate(SETTLED)
+    assert await panel.locator(".card").evaluate_all(
+        "(els) => els.map((e) => e.dataset.code)") == codes
+    size = viewer.page.viewport_size or DESKTOP
+    for card in await panel.locator(".card").all():
+        box = await card.bounding_box()
+        assert tiny is not None and box is not None
+        assert box["width"] >= 1.5 * tiny["width"], (name, box, tiny)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (name, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (name, box)
+    if name not in KNOWN_PICTURED:
+        KNOWN_PICTURED.add(name)
+        GALLERY.mkdir(parents=True, exist_ok=True)
+        await viewer.page.screenshot(path=str(GALLERY / f"bhabhi-known-{name}.png"))
+    await ui.locator(".titles").click()
+    await panel.wait_for(state="detached")
+    return True
+
+
+KNOWN_PICTURED: set[str] = set()
+#: Getaway's turns checked by each page (a game for three lasts some 40 of a person's turns;
+#: past these the game plays on through the pages unchecked, to its end)
+GETAWAY_CHECKS = 14
+
+
+async def test_getaway_on_two_phones_every_card_a_finger_wide(
+        table_site: Site, browser: Browser, one_deal: None) -> None:
+    site = table_site
+    manager = site.world.bot.manager
+    rng = random.Random(53)
+    checked = {"small": 0, "phone": 0}
+    rows = {"small": 0, "phone": 0}
+    known = {"small": False, "phone": False}
+    async with pages(site, browser, "bhabhi", (SMALL_PHONE, PHONE), players=3) as (a, b, tid):
+        viewers = {"small": a, "phone": b}
+        while True:
+            table = manager.tables.get(tid)
+            if table is None or table.status == FINISHED:
+                break
+            turn: tuple[str, Viewer, dict[str, Any]] | None = None
+            for name, viewer in viewers.items():
+                model = viewer.latest
+                if model and model["version"] == table.version and model["you"]["may_act"]:
+                    turn = (name, viewer, model)
+            if turn is None:
+                await asyncio.sleep(0.02)
+                continue
+            name, viewer, model = turn
+            await shown(viewer, model)
+            if checked[name] < GETAWAY_CHECKS:
+                problems = await collisions(viewer)
+                assert problems == [], (name, len(model["you"]["hand"]), problems)
+                checked[name] += 1
+                hand = viewer.ui.locator(".controls > .hand")
+                rows[name] = max(rows[name], int(await hand.get_attribute("data-rows") or 1))
+                if not known[name] and await known_open_larger(viewer, name):
+                    known[name] = True
+                    assert await collisions(viewer) == []
+            await perform(viewer, rng.choice(model["you"]["moves"]))
+            await viewer.wait_for(lambda m, v=model["version"]: (
+                m.get("type") == "table" and m["version"] > v) or m.get("type") == "error")
+        for name, viewer in viewers.items():
+            await viewer.wait_for(lambda m: m.get("type") == "table" and m["status"] == FINISHED)
+            await viewer.ui.locator(".result .box").wait_for()
+            assert await collisions(viewer) == [], name
+            assert viewer.errors == []
+    # the deal's 17-18 cards took two rows on both phones, and known cards were opened
+    assert checked == {"small": GETAWAY_CHECKS, "phone": GETAWAY_CHECKS}, checked
+    assert min(rows.values()) >= 2 and all(known.values()), (rows, known)
 
 
 #: a deal whose first lead is Alice's (seat 0) in Finesse: her A♥ may be played or led with no

@@ -29,6 +29,10 @@ export class Hand {
   private menu: number | null = null;
   /** the menu was just opened: its first move takes the focus (a keyboard goes on there) */
   private opened = false;
+  /** the hand's width when it was last laid out: how many cards a row holds */
+  private width = 0;
+  /** how many cards each row held when drawn */
+  private perRow = 0;
 
   constructor(private host: HandHost) {}
 
@@ -87,8 +91,22 @@ export class Hand {
       }
     }
 
+    // as many rows as it takes for each card to show a finger's width of itself (a phone's
+    // 15-18 cards of Getaway make two rows), the rows as even as they go
+    const perRow = rowLength(you.hand.length, this.width || window.innerWidth);
+    this.perRow = perRow;
     const hand = h('div', {class: 'hand', 'data-n': you.hand.length, 'aria-label': w('your-hand'),
-      style: `--n:${Math.max(you.hand.length, 1)}`});
+      'data-rows': Math.ceil(you.hand.length / perRow) || 1});
+    const rows: HTMLElement[] = [];
+    const rowOf = (place: number): HTMLElement => {
+      const at = Math.floor(place / perRow);
+      if (!rows[at]) {
+        const n = Math.min(perRow, you.hand.length - at * perRow);
+        rows[at] = h('div', {class: 'hand-row', style: `--n:${Math.max(n, 1)}`});
+        hand.append(rows[at]);
+      }
+      return rows[at];
+    };
     let menu: HTMLElement | null = null;
     you.hand.forEach((code, place) => {
       const usable = you.may_act && playable.has(code);
@@ -118,7 +136,7 @@ export class Hand {
           this.host.render();
         }
       });
-      hand.append(b);
+      rowOf(place).append(b);
       if (open) {
         menu = h('div', {class: 'card-menu', role: 'menu', 'data-place': place,
           'aria-label': cardName(code)},
@@ -153,8 +171,18 @@ export class Hand {
     return hand.filter((_, place) => this.ticked.has(place));
   }
 
-  /** The open menu over its card, kept inside the controls' width. */
+  /** The open menu over its card, kept inside the controls' width; the hand drawn again
+   * when its width holds another number of cards a row (a phone turned, the log shown). */
   place(root: HTMLElement): void {
+    const drawn = root.querySelector<HTMLElement>('.controls .hand');
+    if (drawn && drawn.clientWidth !== this.width) {
+      this.width = drawn.clientWidth;
+      const n = Number(drawn.dataset.n);
+      if (rowLength(n, this.width) !== this.perRow) {
+        this.host.render();
+        return;
+      }
+    }
     const menu = root.querySelector<HTMLElement>('.controls .card-menu');
     const controls = menu?.parentElement;
     const card = menu && root.querySelector<HTMLElement>(
@@ -169,4 +197,17 @@ export class Hand {
     if (this.opened) menu.querySelector<HTMLElement>('button')?.focus();
     this.opened = false;
   }
+}
+
+/** The narrowest part of a hand's card a finger is given (WCAG 2.5.8 asks 24 px; the rise of
+ * a playable card in the row below takes some of a card's height, none of its width). */
+const MIN_STEP = 30;
+
+/** How many of a hand's ``n`` cards go in one row of ``width`` px: all of them when each shows
+ * at least MIN_STEP px, else the fewest rows that give that, their cards shared evenly. */
+export function rowLength(n: number, width: number): number {
+  const card = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--hw')) || 64;
+  const most = Math.max(1, Math.floor((width - card) / MIN_STEP) + 1);
+  const rows = Math.max(1, Math.ceil(n / most));
+  return Math.max(1, Math.ceil(n / rows));
 }

@@ -5,6 +5,7 @@
 import {cardName, cardRow} from './cards';
 import {h} from './dom';
 import {Hand} from './hand';
+import {Known} from './known';
 import {w} from './words';
 import type {Code, Scene, SeatInfo, SeatScene, TableModel} from './types';
 
@@ -12,6 +13,7 @@ export class TableView {
   readonly el: HTMLElement;
   private model: TableModel | null = null;
   private hand: Hand;
+  private known = new Known();
   private pending = false;
   private resultClosed = -1;
   private clock = 0;
@@ -30,9 +32,10 @@ export class TableView {
     this.el.addEventListener('click', (event) => {
       const target = event.target as HTMLElement;
       if (!target.closest('.card-menu, .hcard') && this.hand.dismiss()) this.render();
+      else if (!target.closest('.known-cards') && this.known.dismiss()) this.render();
     });
     this.el.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && this.hand.dismiss()) this.render();
+      if (event.key === 'Escape' && (this.hand.dismiss() || this.known.dismiss())) this.render();
     });
   }
 
@@ -59,6 +62,7 @@ export class TableView {
   update(model: TableModel): void {
     const previous = this.model;
     if (!previous || previous.version !== model.version) this.hand.reset();
+    if (previous && previous.table !== model.table) this.known.reset();
     this.model = model;
     this.pending = false;
     this.el.classList.remove('frozen');
@@ -183,6 +187,8 @@ export class TableView {
       cardRow(codes, 'small', 'fit')));
     if (last && scene.last_label) middle.push(h('div', {class: 'label'}, scene.last_label));
     if (middle.length) felt.append(h('div', {class: 'middle'}, middle));
+    scene.seats.forEach((seat, i) => felt.append(this.known.panel(this.seatName(m, i), i,
+      seat.cards_label, seat.cards, () => this.render()) ?? ''));
     return felt;
   }
 
@@ -223,9 +229,8 @@ export class TableView {
       clock ? h('span', {class: 'clock', 'data-deadline': m.deadline}) : null,
       seat.badges.map(([kind, text]) => h('span', {class: `badge kind-${kind}`}, text))),
     seat.lines.length ? h('div', {class: 'lines'}, seat.lines.map((l) => h('div', {}, l))) : null,
-    seat.cards.length ? h('div', {class: 'front'},
-      seat.cards_label ? h('div', {class: 'label'}, seat.cards_label) : null,
-      cardRow(seat.cards, 'tiny', 'fit')) : null);
+    seat.cards.length
+      ? this.known.front(i, seat.cards_label, seat.cards, () => this.render()) : null);
   }
 
   private act(what: {move: number}): void {
@@ -278,6 +283,9 @@ export class TableView {
         const top = seat.offsetTop;
         const bottom = top + seat.offsetHeight;
         if (bottom < H / 2 - 60 || top > H / 2 + 60) return;
+        // (a seat above or below the middle, reaching into its band on a short felt, is
+        // no neighbour beside it)
+        if (seat.offsetLeft < W / 2 && seat.offsetLeft + seat.offsetWidth > W / 2) return;
         if (seat.offsetLeft + seat.offsetWidth / 2 < W / 2) {
           left = Math.max(left, seat.offsetLeft + seat.offsetWidth);
         } else right = Math.min(right, seat.offsetLeft);
@@ -307,7 +315,8 @@ export class TableView {
       // the place nearest its seat that is clear of the seats, the middle and the plays
       // placed before; else along the line to the seat a little to either side
       let spot: [number, number] | null = null;
-      for (const side of [0, 0.6, -0.6, 1.2, -1.2]) {
+      // (a short felt's seat above or below the middle: beside it)
+      for (const side of [0, 0.6, -0.6, 1.2, -1.2, 1.8, -1.8, 2.4, -2.4]) {
         for (let t = 0.8 - again * 0.25; t > 0.05 && !spot; t -= 0.05) {
           const x = W / 2 + sx * t + nx * side * 2 * pw;
           const y = H / 2 + sy * t + ny * side * 2 * ph;
