@@ -13,6 +13,7 @@ import games
 from bot.client.deckhand import Deckhand
 from bot.config import Settings
 from bot.storage.store import Storage
+from bot.tables import ManualClock
 from tests.bot.fakegame import RULES as HIGH_CARD
 from tests.bot.fakegame import lookup
 from tests.discord_sim import SimChannel, SimGuild, SimMessage, SimulatedDiscord, SimUser
@@ -28,12 +29,15 @@ def game_ids() -> list[str]:
 
 
 async def make_bot(db: Path | str, ai_delay: float = 0.0, timer_scale: float = 1.0,
-                   edit_gap: float = 0.0) -> Deckhand:
-    """A bot on a database (a file or a PostgreSQL address), with no computer pause."""
+                   edit_gap: float = 0.0, *, clock: ManualClock | None = None,
+                   ai_level: str = "normal") -> Deckhand:
+    """A bot on a database (a file or a PostgreSQL address), with no computer pause; its
+    service on ``clock`` (a test's manual clock: a deadline passes when the test moves it),
+    else on its own."""
     settings = Settings(token="sim-token", db_path=str(db), ai_delay=ai_delay,
-                        timer_scale=timer_scale, ai_level="normal", edit_gap=edit_gap)
+                        timer_scale=timer_scale, ai_level=ai_level, edit_gap=edit_gap)
     store = await Storage.open(settings.db_path)
-    return Deckhand(settings, store, rules_for=lookup, game_ids=game_ids)
+    return Deckhand(settings, store, rules_for=lookup, game_ids=game_ids, clock=clock)
 
 
 @dataclass
@@ -47,12 +51,25 @@ class World:
     bot: Deckhand
     db: str
     bots: list[Deckhand] = field(default_factory=list)
+    #: the manual clock the bots run on (None: their own), kept across restarts
+    clock: ManualClock | None = None
+    #: the rest of what :func:`make_bot` was given, kept across restarts
+    making: dict[str, Any] = field(default_factory=dict)
 
-    async def restart(self) -> Deckhand:
-        """Stop the bot abruptly and start a new one on the same database."""
+    async def restart(self, down: float = 0.0) -> Deckhand:
+        """Stop the bot abruptly and start a new one on the same database, made as the one
+        before (its clock too). On a manual clock, the old bot's services stop first (the
+        clock is shared: nothing of the dead process may act when it moves) and the clock
+        moves on by ``down`` seconds, the time the bot was down."""
         await self.sim.stop_bot()
+        if self.clock is not None:
+            await self.bot.tournaments.close()
+            await self.bot.manager.close()
+            self.clock.advance(down)
+        elif down:
+            raise ValueError("only a world on a manual clock can be down a while")
         await self.bot.store.close()
-        self.bot = await make_bot(self.db)
+        self.bot = await make_bot(self.db, clock=self.clock, **self.making)
         self.bots.append(self.bot)
         await self.sim.start(self.bot)
         await self.sim.settle(idle=0.2)
@@ -131,9 +148,10 @@ def alerts_in(sim: SimulatedDiscord, channel: SimChannel) -> list[SimMessage]:
 
 @asynccontextmanager
 async def world(tmp_path: Path, people: int = 4, locale: str = "en-US",
-                ai_delay: float = 0.0, timer_scale: float = 1.0, edit_gap: float = 0.0
+                ai_delay: float = 0.0, timer_scale: float = 1.0, edit_gap: float = 0.0,
+                clock: ManualClock | None = None, ai_level: str = "normal"
                 ) -> AsyncIterator[World]:
-    """A running bot in a simulated server."""
+    """A running bot in a simulated server; on ``clock`` when given (see :func:`make_bot`)."""
     async with SimulatedDiscord(interaction_deadline=3.0) as sim:
         guild = sim.add_guild("Test Server", locale=locale)
         channel = sim.add_channel(guild, "cards")
@@ -143,13 +161,16 @@ async def world(tmp_path: Path, people: int = 4, locale: str = "en-US",
             sim.add_member(guild, user, manage_guild=(i == people - 1))
             users.append(user)
         db = DATABASE or str(tmp_path / "deckhand.sqlite3")
-        bot = await make_bot(db, ai_delay=ai_delay, timer_scale=timer_scale, edit_gap=edit_gap)
+        making: dict[str, Any] = {"ai_delay": ai_delay, "timer_scale": timer_scale,
+                                  "edit_gap": edit_gap, "ai_level": ai_level}
+        bot = await make_bot(db, clock=clock, **making)
         await sim.start(bot)
-        here = World(sim, guild, channel, users, bot, db, [bot])
+        here = World(sim, guild, channel, users, bot, db, [bot], clock, making)
         try:
             yield here
         finally:
             await sim.stop_bot()
+            await here.bot.tournaments.close()
             await here.bot.manager.close()
             await here.bot.store.close()
 

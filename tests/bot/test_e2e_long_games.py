@@ -26,15 +26,12 @@ import pytest
 
 from bot import tasks
 from bot.client.deckhand import Deckhand
-from bot.config import Settings
-from bot.storage.store import Storage
 from bot.tables import ManualClock, Position, pace
 from bot.tables import lobby as table_lobby
 from tests.bot import sim_helpers
-from tests.bot.fakegame import lookup
-from tests.bot.sim_helpers import alerts_in, button, game_ids, thread_of, verb_of
+from tests.bot.sim_helpers import World, alerts_in, button, thread_of, verb_of
 from tests.bot.test_e2e_games import make_a_move
-from tests.discord_sim import SimChannel, SimGuild, SimMessage, SimulatedDiscord, SimUser
+from tests.discord_sim import SimMessage, SimulatedDiscord, SimUser
 
 HOUR, DAY = 3600.0, pace.DAY
 DOWN = 2 * HOUR  # how long the bot is down at each restart
@@ -46,39 +43,35 @@ SHOW = bool(os.environ.get("DECKHAND_SHOW_WORDS"))
 
 async def make_bot(db: str, clock: ManualClock) -> Deckhand:
     """The real bot on a database, its service on the test's clock."""
-    settings = Settings(token="sim-token", db_path=db, ai_delay=0.0, ai_level="random",
-                        edit_gap=0.0, render_workers=0)
-    store = await Storage.open(settings.db_path)
-    return Deckhand(settings, store, rules_for=lookup, game_ids=game_ids, clock=clock)
+    return await sim_helpers.make_bot(db, clock=clock, ai_level="random")
 
 
 @dataclass
-class Week:
-    """The server, its people, the running bot and the clock."""
+class Week(World):
+    """The server, its people (Alice, Bob and Carol), the running bot and the clock."""
 
-    sim: SimulatedDiscord
-    guild: SimGuild
-    channel: SimChannel
-    alice: SimUser
-    bob: SimUser
-    carol: SimUser
-    bot: Deckhand
-    db: str
-    clock: ManualClock
+    clock: ManualClock = field(default_factory=ManualClock)
     restarts: list[float] = field(default_factory=list)  # the instants the bot came back
 
-    async def restart(self) -> None:
+    @property
+    def alice(self) -> SimUser:
+        return self.users[0]
+
+    @property
+    def bob(self) -> SimUser:
+        return self.users[1]
+
+    @property
+    def carol(self) -> SimUser:
+        return self.users[2]
+
+    async def restart(self, down: float = DOWN) -> Deckhand:
         """The bot stops (as the harness stops it: the task cancelled, the socket dropped),
-        its service's last heartbeat at the stop; two hours later a new bot starts on the
-        same database."""
-        await self.sim.stop_bot()
-        await self.bot.manager.close()  # nothing of the old process runs on
-        await self.bot.store.close()
-        self.clock.advance(DOWN)
-        self.bot = await make_bot(self.db, self.clock)
-        await self.sim.start(self.bot)
-        await self.sim.settle(idle=0.2)
+        its service's last heartbeat at the stop; ``down`` (two hours) later a new bot starts
+        on the same database and clock."""
+        bot = await super().restart(down)
         self.restarts.append(self.clock.now())
+        return bot
 
 
 @asynccontextmanager
@@ -97,11 +90,13 @@ async def week(tmp_path: Path, server: str) -> AsyncIterator[Week]:
         db = sim_helpers.DATABASE or str(tmp_path / "deckhand.sqlite3")
         bot = await make_bot(db, clock)
         await sim.start(bot)
-        here = Week(sim, guild, channel, alice, bob, carol, bot, db, clock)
+        here = Week(sim, guild, channel, [alice, bob, carol], bot, db, [bot], clock,
+                    {"ai_level": "random"})
         try:
             yield here
         finally:
             await sim.stop_bot()
+            await here.bot.tournaments.close()
             await here.bot.manager.close()
             await here.bot.store.close()
 
@@ -271,7 +266,7 @@ async def test_a_week_of_correspondence_with_away_quiet_hours_digest_and_restart
                 assert clicked is not None
                 r = await sim.click(user, where, str(clicked["custom_id"]), locale=user.locale)
                 assert r.status == "ok" and r.message is not None and r.message.ephemeral, r
-                assert await make_a_move(w, user, r.message, rng), r.message.text  # type: ignore[arg-type]
+                assert await make_a_move(w, user, r.message, rng), r.message.text
                 await sim.settle()
                 assert (await w.bot.manager.position(table_id)).version == shown.version + 1
                 made.append((shown.version, due, where.id))

@@ -16,9 +16,6 @@ import io
 import os
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,19 +23,14 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.client.deckhand import Deckhand
-from bot.config import Settings
-from bot.storage.store import Storage
 from bot.tables import ManualClock, Refusal
 from bot.tournaments import place_points
 from bot.tournaments.model import Seating, TableResult
 from bot.tournaments.pairing import advancing
 from bot.tournaments.store import RoundTableRow
 from cogs import ids
-from tests.bot import sim_helpers
-from tests.bot.fakegame import lookup
-from tests.bot.sim_helpers import World, button, game_ids, world
-from tests.discord_sim import SimChannel, SimMessage, SimulatedDiscord, SimUser
+from tests.bot.sim_helpers import World, button, world
+from tests.discord_sim import SimChannel, SimMessage, SimUser
 
 NAMES = ["Gina", "Hugo", "Ines", "Jack", "Kate", "Liam", "Mona", "Nils", "Olga", "Pete"]
 #: where the standings pictures are saved to be looked at (DECKHAND_PICTURES=<folder>)
@@ -441,77 +433,21 @@ async def test_the_organisers_drop_pause_resume_and_cancel(tmp_path: Path) -> No
         assert w.sim.spec_errors == [] and w.sim.client_errors == []
 
 
-
-
 # -- a seated player who never moves, on a manual clock ----------------------------------------
 
 #: how long the clocked bot is down at its restart (clock seconds)
 DOWN = 120.0
 
 
-async def clocked_bot(db: str, clock: ManualClock) -> Deckhand:
-    """The real bot on a database, its table service (so its tournaments too) on the test's
-    clock: a deadline passes when the test moves the clock, never by waiting."""
-    settings = Settings(token="sim-token", db_path=db, ai_delay=0.0, ai_level="random",
-                        edit_gap=0.0)
-    store = await Storage.open(settings.db_path)
-    return Deckhand(settings, store, rules_for=lookup, game_ids=game_ids, clock=clock)
-
-
-@dataclass
-class ClockedWorld(World):
-    """A world whose bot runs on a manual clock, restarted on the same clock."""
-
-    clock: ManualClock = field(default_factory=ManualClock)
-
-    async def restart(self) -> Deckhand:
-        """The bot stops (its services with it: nothing of the old process acts on the
-        shared clock again), the clock moves on by DOWN, a new bot starts on the same
-        database and clock."""
-        await self.sim.stop_bot()
-        await self.bot.tournaments.close()
-        await self.bot.manager.close()
-        await self.bot.store.close()
-        self.clock.advance(DOWN)
-        self.bot = await clocked_bot(self.db, self.clock)
-        self.bots.append(self.bot)
-        await self.sim.start(self.bot)
-        await self.sim.settle(idle=0.2)
-        return self.bot
-
-
-@asynccontextmanager
-async def clocked_world(tmp_path: Path) -> AsyncIterator[ClockedWorld]:
-    """The bot on a manual clock in a simulated server of six people (as :func:`world`)."""
-    async with SimulatedDiscord(interaction_deadline=3.0) as sim:
-        guild = sim.add_guild("Test Server", locale="en-US")
-        channel = sim.add_channel(guild, "cards")
-        users = []
-        for i, name in enumerate(["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]):
-            user = sim.add_user(name, locale="en-US")
-            sim.add_member(guild, user, manage_guild=(i == 5))
-            users.append(user)
-        clock = ManualClock()
-        db = sim_helpers.DATABASE or str(tmp_path / "deckhand.sqlite3")
-        bot = await clocked_bot(db, clock)
-        await sim.start(bot)
-        here = ClockedWorld(sim, guild, channel, users, bot, db, [bot], clock)
-        try:
-            yield here
-        finally:
-            await sim.stop_bot()
-            await here.bot.tournaments.close()
-            await here.bot.manager.close()
-            await here.bot.store.close()
-
-
-async def play_without(w: ClockedWorld, tid: int, number: int, idle: int,
+async def play_without(w: World, tid: int, number: int, idle: int,
                        made: Counter[tuple[int, int]],
                        restart_when_due: bool = False) -> None:
     """Everyone's first legal move but ``idle``'s through the door until round ``number`` is
     in; whenever ``idle`` alone is due anywhere, the clock is moved to their deadline (no one
     else's runs then). ``made`` counts each move made by (table, seat). With
     ``restart_when_due``, the bot restarts the first time ``idle``'s deadline runs."""
+    clock = w.clock
+    assert clock is not None
     for _ in range(5000):
         view = await w.bot.tournaments.view(tid)
         if view.status != "running" or view.round > number:
@@ -540,7 +476,7 @@ async def play_without(w: ClockedWorld, tid: int, number: int, idle: int,
         if not acted and due == {idle} and deadlines:
             if restart_when_due:
                 restart_when_due = False
-                await w.restart()
+                await w.restart(DOWN)
                 # the time the bot was down is added to the deadline: it has not passed
                 again = await w.bot.tournaments.view(tid)
                 shown = [(await w.bot.manager.position(t.table_id)).deadline
@@ -548,7 +484,7 @@ async def play_without(w: ClockedWorld, tid: int, number: int, idle: int,
                          and t.table_id is not None]
                 assert [d[1] if d else None for d in shown] == [min(deadlines) + DOWN], shown
                 continue
-            w.clock.set(max(w.clock.now(), min(deadlines)))
+            clock.set(max(clock.now(), min(deadlines)))
         if not acted:
             await asyncio.sleep(0.005)  # (a turn of the loop: see wait_for)
             await w.sim.settle(idle=0.01)
@@ -563,11 +499,12 @@ async def test_a_seated_player_who_never_moves_is_timed_out_and_dropped(
     at the round's end he is dropped and this is said in the channel, his 0 points shown in
     the standings (checked by hand), and round 2 seats the others without him. Every move the
     others made is stored as theirs."""
-    async with clocked_world(tmp_path) as w:
+    clock = ManualClock()  # a deadline passes when the test moves it, never by waiting
+    async with world(tmp_path, people=6, clock=clock, ai_level="random") as w:
         players = people(w, 8)
         hugo = players[7]
         idle = int(hugo.id)
-        start = datetime.fromtimestamp(w.clock.now() + 30 * 60, UTC).strftime(
+        start = datetime.fromtimestamp(clock.now() + 30 * 60, UTC).strftime(
             "%Y-%m-%d %H:%M")
         r = await create(w, players[0], w.channel, game="twenty-two", format="swiss",
                          rounds=2, size=4, checkin=0, pace="fast", start=start)
@@ -636,9 +573,10 @@ async def test_a_table_half_made_by_a_crash_is_finished_and_announced_at_the_res
     stored, one of its people not seated yet), before the round was announced. At the
     restart the lobby is seated and started (not left behind, not opened twice) and the round
     is announced once, each table in its own thread, before it is played to its end."""
-    async with clocked_world(tmp_path) as w:
+    clock = ManualClock()  # a deadline passes when the test moves it, never by waiting
+    async with world(tmp_path, people=6, clock=clock, ai_level="random") as w:
         players = people(w, 8)
-        start = datetime.fromtimestamp(w.clock.now() + 30 * 60, UTC).strftime(
+        start = datetime.fromtimestamp(clock.now() + 30 * 60, UTC).strftime(
             "%Y-%m-%d %H:%M")
         r = await create(w, players[0], w.channel, game="twenty-two", format="swiss",
                          rounds=1, size=4, checkin=0, pace="fast", start=start)
@@ -662,7 +600,7 @@ async def test_a_table_half_made_by_a_crash_is_finished_and_announced_at_the_res
         [lobby] = [p.table_id for p in await w.bot.manager.tables_in(int(w.channel.id))
                    if p.status == "lobby"]
         assert not any("has begun" in x for x in texts(w, w.channel))
-        await w.restart()
+        await w.restart(DOWN)
 
         await wait_for(w, w.channel, "Round 1 has begun")
         view = await w.bot.tournaments.view(tid)
