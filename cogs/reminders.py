@@ -15,8 +15,9 @@ own; a failure is logged and the game goes on.
 A digest whose hour came while the bot was down is sent once, soon after the start: the
 service schedules each person's next digest after its start, so it would otherwise be lost.
 Which were missed is told by the instant the service was last alive before the start (its
-heartbeat, read here before the service marks itself alive again): a person's latest 09:00
-after it fell in the downtime. Each digest sent is stored with its local day
+last heartbeat, as the service found it when it resumed: ``TableManager.down_since``, read
+once the bot is ready; the store's heartbeat is the new process's by then): a person's latest
+09:00 after it fell in the downtime. Each digest sent is stored with its local day
 (``bot_state`` ``digest:<user>``), so a day's digest is never sent twice, whatever the
 restarts.
 """
@@ -82,10 +83,10 @@ class Reminders:
         self.public_lang = public_lang  # the language of a table's server
         self.prefs = prefs
         self.sent = 0  # messages posted (reminders, notices, digests)
-        # made before the service resumes its tables (the cog is loaded first): the instant it
-        # was last alive is still the process before's (a command sync alone sends nothing)
+        # made before the service resumes its tables (the cog is loaded first): the catch-up
+        # waits for the resume (a command sync alone sends nothing)
         if not getattr(bot, "only_sync", False):
-            tasks.background(self._catch_up(bot.manager.clock.now()))
+            tasks.background(self._catch_up())
 
     async def on_event(self, update: TableEvent) -> None:
         """A table's news (quick): a reminder or a missed deadline, each sent in a task."""
@@ -165,17 +166,12 @@ class Reminders:
             log.warning("could not store a digest as sent (%s)", type(exc).__name__,
                         extra=logs.failure(exc))
 
-    async def _catch_up(self, started: float) -> None:
+    async def _catch_up(self) -> None:
         """At the start: each digest that fell due while the bot was down, sent once."""
-        try:
-            last = await self.bot.store.last_alive()
-        except Exception as exc:
-            log.warning("could not tell which digests the downtime missed (%s)",
-                        type(exc).__name__, extra=logs.failure(exc))
-            return
-        if last is None or last >= started:
-            return  # a first start, or the service marked itself alive first: not known
-        await self.bot.wait_until_ready()  # the tables resumed
+        await self.bot.wait_until_ready()  # the tables resumed: how long it was down is known
+        last = self.bot.manager.down_since
+        if last is None:
+            return  # a first start
         now = self.bot.manager.clock.now()
         for user_id, tz in (await self.bot.store.digest_people()).items():
             try:

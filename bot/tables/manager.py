@@ -127,6 +127,7 @@ class TableManager:
         #: ``30 * timer_scale`` real seconds, a correspondence day ``86400 * timer_scale``)
         self._clock: Clock = SystemClock(timer_scale) if clock is None else clock
         self._time = Timing(self._registry, self._computers, self._clock)
+        self.down_since: float | None = None  # last alive before this start (set by resume)
         self._computers.arm = self._time.arm
         self._computers.flush = self._time.flush
         self._turns.after_stored.append(self._time.flush)
@@ -466,7 +467,7 @@ class TableManager:
         """Rebuild every unfinished table from storage and start its computers and timers
         (the computer players' worker processes first, warmed up)."""
         await self._thinker.start()
-        await self._time.before_load()  # the downtime added to the stored deadlines first
+        self.down_since = await self._time.before_load()  # the downtime added first
         resumed = await self._registry.load(owns, self._stored_level)
         await self._time.after_load()
         for table in resumed:

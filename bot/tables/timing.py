@@ -361,13 +361,15 @@ class Timing:
                           type(exc).__name__, extra=logs.failure(exc))
 
     # -- restart and stop -------------------------------------------------------------------
-    async def before_load(self) -> None:
+    async def before_load(self) -> float | None:
         """Before the tables are loaded: the clock carries on from the last instant the bot
         was alive (a scaled clock would otherwise start again from the wall clock's), and
-        the downtime is added to every running deadline."""
+        the downtime is added to every running deadline. Answers that instant (None on a
+        first start): :meth:`after_load` overwrites it, so whoever needs to know how long
+        the bot was down (the missed digests) reads this answer, not the store."""
         last = await self.store.last_alive()
         if last is None:
-            return
+            return None
         if isinstance(self.clock, SystemClock):
             self.clock.carry_on(last)
         now = self.clock.now()
@@ -375,6 +377,7 @@ class Timing:
             shifted = await self.store.shift_deadlines(now - last, last)
             log.info("the bot was down %.0f s: %d running deadlines moved on", now - last,
                      shifted)
+        return last
 
     async def after_load(self) -> None:
         """After the tables are loaded: away periods and digests scheduled, the heartbeat
