@@ -13,6 +13,10 @@ Decisions:
   (:meth:`Tournaments.resume_all`) opens what was not opened yet, and counts a table that
   finished (or was cancelled) while the bot was down from the stored result, once: a result
   is written only where it is not in yet.
+- **Several processes.** With the bot's shards on several processes (one database), each
+  resumes only the events of the guilds it owns (``resume_all(owns=...)``, the test the table
+  service's resume takes): another process's round tables are not open here, and would
+  otherwise be taken for tables that ended while the bot was down.
 - **Half-made tables.** A crash while a table is being opened leaves a lobby: its id not
   stored yet (found again by the table's own deal seed, stored with the round) or stored but
   the lobby not yet seated and started. The restart finishes it from where it stood rather
@@ -465,15 +469,19 @@ class Tournaments:
         return view
 
     # -- restart and stop ---------------------------------------------------------------------
-    async def resume_all(self) -> list[TournamentView]:
+    async def resume_all(self, owns: Callable[[int], bool] | None = None
+                         ) -> list[TournamentView]:
         """After the table service resumed: every event taking sign-ups has its start
         scheduled again (one whose time passed starts now), every running one goes on — a
         table that finished or was cancelled while the bot was down counted once, a table a
         crash left half-made finished, the tables not opened yet opened, and the round's
-        tables never announced announced."""
+        tables never announced announced. ``owns``: only the events of the guilds it
+        accepts, as the table service resumes only their tables (a process of some shards)."""
         self._starts.start()
         found = []
         for row in await self.rows.active():
+            if owns is not None and not owns(row.guild_id):
+                continue  # another process's: its tables are not open here
             self._live.setdefault(row.id, _Live())
             if row.status == SIGNUP:
                 self._starts.schedule("expire", row.id, row.starts_at)
