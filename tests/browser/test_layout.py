@@ -3,11 +3,12 @@
 A whole game of 22 in two Activity pages, a phone's (390x844, touch) and a desktop's
 (1280x800): at every turn of each person, and again once a move's cards are ticked, no button
 of the page overlaps another button, a hand's card or a seat's box, nor leaves the viewport,
-and every button and every hand card gives a finger at least 24x24 px of itself (WCAG 2.5.8;
-measured from the page's own boxes and where a tap lands, as the browser lays them out).
-22's exchange is where the ticked cards' button once sat on "Keep hand" (the felt's ``.play``
-rule matched it). A game of Getaway for three on two phones (360x640 and 390x844), whose 17-18
-cards a hand once squeezed into 19 px slivers, and whose known cards open larger on a tap."""
+no seat's box or button lies on a card played on the felt, and every button and every hand
+card gives a finger at least 24x24 px of itself (WCAG 2.5.8; measured from the page's own boxes
+and where a tap lands, as the browser lays them out). 22's exchange is where the ticked cards'
+button once sat on "Keep hand" (the felt's ``.play`` rule matched it). A game of Getaway for
+three on two phones (360x640 and 390x844), whose 17-18 cards a hand once squeezed into 19 px
+slivers, and whose known cards open larger on a tap."""
 
 from __future__ import annotations
 
@@ -34,11 +35,13 @@ SETTLED = "() => Promise.all(document.getAnimations().map((a) => a.finished.catc
 #: every button and seat box of the frame, as the page lays it out (getBoundingClientRect:
 #: the box Playwright's bounding_box measures, less the frame's offset, which is none here:
 #: the frame fills the page), in one call rather than two calls an element
-BOXES = """() => [...document.querySelectorAll('button, .felt .seat')].flatMap((e) => {
+BOXES = """() => [...document.querySelectorAll('button, .felt .seat, .felt .play .card')
+].flatMap((e) => {
   const r = e.getBoundingClientRect();
   const shown = r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden';
   if (!shown) return [];
-  const kind = e.matches('.seat') ? 'seat' : e.matches('.hcard') ? 'card' : 'control';
+  const kind = e.matches('.seat') ? 'seat' : e.matches('.hcard') ? 'card'
+    : e.matches('.play .card') ? 'played' : 'control';
   const name = (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 40);
   // a control of a seat's own (its cards in front, opening larger) lies inside its box
   const within = kind === 'control' ? e.closest('.seat')?.dataset.seat ?? null : null;
@@ -105,13 +108,21 @@ async def collisions(viewer: Viewer) -> list[str]:
     for i, (kind, name, box, seat) in enumerate(found):
         if kind == "seat":
             continue
+        if kind == "played":
+            # a card on the felt (the trick, the last trick, a game's last cards) is in sight:
+            # no seat's box or control lies on it (its own play's cards may overlap it)
+            problems += [f"{name} on the felt is under {other_kind} {other}"
+                         for other_kind, other, other_box, _ in found
+                         if other_kind in ("seat", "control") and overlap(box, other_box)]
+            continue
         if box["x"] < -1 or box["y"] < -1 or box["x"] + box["width"] > size["width"] + 1 \
                 or box["y"] + box["height"] > size["height"] + 1:
             problems.append(f"{name} leaves the viewport: {box}")
         if kind == "control" and min(box["width"], box["height"]) < TARGET - 0.5:
             problems.append(f"{name} is under {TARGET}x{TARGET} px: {box}")
         for j, (other_kind, other, other_box, other_seat) in enumerate(found):
-            if j == i or (kind == "card" and other_kind in ("card", "seat")):
+            if j == i or (kind == "card" and other_kind in ("card", "seat")) \
+                    or other_kind == "played":
                 continue
             if other_kind == "control" and j < i:
                 continue  # each pair of controls once
@@ -243,10 +254,12 @@ async def known_open_larger(viewer: Viewer, name: str) -> bool:
     assert await panel.locator(".card").evaluate_all(
         "(els) => els.map((e) => e.dataset.code)") == codes
     size = viewer.page.viewport_size or DESKTOP
+    # (a short phone shows the cards' count alone in the seat's box)
+    wide = max(40.0, 1.5 * tiny["width"] if tiny else 0)
     for card in await panel.locator(".card").all():
         box = await card.bounding_box()
-        assert tiny is not None and box is not None
-        assert box["width"] >= 1.5 * tiny["width"], (name, box, tiny)
+        assert box is not None
+        assert box["width"] >= wide, (name, box, tiny)
         assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (name, box)
         assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (name, box)
     if name not in KNOWN_PICTURED:

@@ -201,7 +201,7 @@ export class Hand {
 
 /** The narrowest part of a hand's card a finger is given (WCAG 2.5.8 asks 24 px; the rise of
  * a playable card in the row below takes some of a card's height, none of its width). */
-const MIN_STEP = 30;
+const MIN_STEP = 28;
 
 /** How many of a hand's ``n`` cards go in one row of ``width`` px: all of them when each shows
  * at least MIN_STEP px, else the fewest rows that give that, their cards shared evenly. */

@@ -30,6 +30,9 @@ export class Known {
       'aria-expanded': String(opened), 'aria-haspopup': 'dialog',
       'aria-label': `${label} ${cards.map(cardName).join(' ')}`.trim()},
     label ? h('div', {class: 'label'}, label) : null,
+    // a short phone shows their count alone (app.css): the seat box stays small enough for
+    // four of them round a felt above the result
+    h('span', {class: 'count'}, String(cards.length)),
     cardRow(cards, 'tiny', 'fit'));
     b.addEventListener('click', (event) => {
       // (the table view's click elsewhere would close them again)

@@ -6,6 +6,7 @@ import {cardName, cardRow} from './cards';
 import {h} from './dom';
 import {Hand} from './hand';
 import {Known} from './known';
+import {placePlays} from './spots';
 import {w} from './words';
 import type {Code, Scene, SeatInfo, SeatScene, TableModel} from './types';
 
@@ -293,42 +294,7 @@ export class TableView {
       const room = 2 * Math.min(W / 2 - left, right - W / 2) - 16;
       middle.style.width = `${Math.max(Math.min(room, 0.56 * W, 320), 80)}px`;
     }
-    const at = felt.getBoundingClientRect();
-    const boxes = [...felt.querySelectorAll<HTMLElement>('.seat, .middle')].map((el) => {
-      const box = el.getBoundingClientRect();
-      return {l: box.left - at.left - 6, t: box.top - at.top - 6,
-        r: box.right - at.left + 6, b: box.bottom - at.top + 6};
-    });
-    felt.querySelectorAll<HTMLElement>('.play').forEach((play) => {
-      const seat = felt.querySelector<HTMLElement>(`.seat[data-seat="${play.dataset.seat}"]`);
-      if (!seat) return;
-      const sx = seat.offsetLeft + seat.offsetWidth / 2 - W / 2;
-      const sy = seat.offsetTop + seat.offsetHeight / 2 - H / 2;
-      const pw = play.offsetWidth / 2;
-      const ph = play.offsetHeight / 2;
-      const length = Math.hypot(sx, sy) || 1;
-      const [nx, ny] = [-sy / length, sx / length];  // across the line to the seat
-      const again = Number(play.dataset.again ?? 0);
-      const clear = (x: number, y: number): boolean => x - pw > 0 && x + pw < W &&
-        y - ph > 0 && y + ph < H && boxes.every((box) =>
-        x + pw < box.l || x - pw > box.r || y + ph < box.t || y - ph > box.b);
-      // the place nearest its seat that is clear of the seats, the middle and the plays
-      // placed before; else along the line to the seat a little to either side
-      let spot: [number, number] | null = null;
-      // (a short felt's seat above or below the middle: beside it)
-      for (const side of [0, 0.6, -0.6, 1.2, -1.2, 1.8, -1.8, 2.4, -2.4]) {
-        for (let t = 0.8 - again * 0.25; t > 0.05 && !spot; t -= 0.05) {
-          const x = W / 2 + sx * t + nx * side * 2 * pw;
-          const y = H / 2 + sy * t + ny * side * 2 * ph;
-          if (clear(x, y)) spot = [x, y];
-        }
-        if (spot) break;
-      }
-      const [x, y] = spot ?? [W / 2 + sx * 0.45, H / 2 + sy * 0.45];
-      play.style.left = `${x}px`;
-      play.style.top = `${y}px`;
-      boxes.push({l: x - pw - 4, t: y - ph - 4, r: x + pw + 4, b: y + ph + 4});
-    });
+    placePlays(felt, W, H);
   }
 
   /** The move just made: its cards fly from the mover's seat to where they lie now. */
