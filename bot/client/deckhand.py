@@ -199,7 +199,7 @@ class Deckhand(commands.AutoShardedBot):
         await self.load_commands()
         resumed = await self.manager.resume(owns=self.owns_guild)
         # after the tables: a round's table finished while the bot was down is found closed
-        await self.tournaments.resume_all()
+        await self.tournaments.resume_all(owns=self.owns_guild)  # this process's guilds
         if self.syncs_commands():
             await sync_commands(self.tree, self.store, dev_guild=self.settings.dev_guild,
                                 activity=self.activity_configured)
