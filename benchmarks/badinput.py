@@ -56,7 +56,7 @@ from bot.client.deckhand import Deckhand  # noqa: E402
 from bot.tables import PLAYING  # noqa: E402
 from bot.tables.model import Table  # noqa: E402
 from tests.bot.fakegame import lookup  # noqa: E402
-from tests.bot.sim_helpers import make_bot, table_of, verb_of  # noqa: E402
+from tests.bot.sim_helpers import make_bot, table_message_of, table_of, verb_of  # noqa: E402
 from tests.discord_sim import (  # noqa: E402
     InteractionResult,
     SimChannel,
@@ -203,7 +203,10 @@ class Storm:
         return self.bot.manager.tables.get(place.table_id)
 
     def public(self, place: Place) -> SimMessage:
-        found = table_of(self.sim, place.channel)
+        # (a channel holds many tables: a /play of the storm opens another one there)
+        # (a finished table's message names it in no button: the channel's last one then)
+        found = (table_message_of(self.sim, place.channel, place.table_id)
+                 or table_of(self.sim, place.channel))
         assert found is not None
         return found
 
@@ -485,7 +488,7 @@ async def play_move(sim: SimulatedDiscord, bot: Deckhand, place: Place,
     if not acting:
         return False
     user = acting[0]
-    shown = table_of(sim, place.channel)
+    shown = table_message_of(sim, place.channel, place.table_id)
     assert shown is not None
     if not any(verb_of(c["custom_id"]) == "hand" for c in ids_on(shown)):
         raise AssertionError(f"table {place.table_id}: its message has no Hand button: "
@@ -547,7 +550,7 @@ async def corrupted(bot: Deckhand, sim: SimulatedDiscord, place: Place) -> list[
             problems.append(f"table {table.id}: seat {seat}'s view differs from the replay")
     if tuple(replay.to_act) != tuple(table.state.to_act):
         problems.append(f"table {table.id}: to act differs from the replay")
-    shown = table_of(sim, place.channel)
+    shown = table_message_of(sim, place.channel, place.table_id)
     hand_ids = [c["custom_id"] for c in ids_on(shown)] if shown else []
     versions = {int(c.split(":")[3]) for c in hand_ids if verb_of(c) == "hand"}
     if versions != {table.version}:

@@ -120,16 +120,37 @@ def table_of(sim: SimulatedDiscord, channel: SimChannel) -> SimMessage | None:
     return board_of(sim, found[-1]) or found[-1]
 
 
+def table_message_of(sim: SimulatedDiscord, channel: SimChannel,
+                     table_id: int) -> SimMessage | None:
+    """The whole table's message of one table of a channel that holds many (its board in its
+    thread, or its message in the channel); None when no message of the channel names it."""
+    mine = [m for m in sim.messages(channel)
+            if not is_alert(m) and str(table_id) in tables_named(m)]
+    if not mine:
+        return None
+    return board_of(sim, mine[-1]) or mine[-1]
+
+
 def board_of(sim: SimulatedDiscord, message: SimMessage) -> SimMessage | None:
     """The whole table's message in the thread started from a table's channel message (the
-    thread's first message: posted as the thread opens), or None."""
+    first message there of the same table that is not a turn alert: posted as the thread
+    opens), or None."""
     threads = [th for th in sim.threads_in(sim.channel(message.channel_id))
                if th.id == message.id]
+    table = tables_named(message)
     for thread in threads:
         for m in sim.messages(thread):
-            if m.type != THREAD_STARTER and not is_turn_alert(m):
+            if m.type != THREAD_STARTER and not is_turn_alert(m) and (
+                    not table or tables_named(m) in (table, set())):
                 return m
     return None
+
+
+def tables_named(message: SimMessage) -> set[str]:
+    """The table ids a message's buttons name (``dh:<verb>:<table>:...``)."""
+    return {str(b.get("custom_id")).split(":")[2] for b in message.buttons()
+            if str(b.get("custom_id", "")).startswith("dh:")
+            and len(str(b.get("custom_id")).split(":")) > 2}
 
 
 def is_turn_alert(message: SimMessage) -> bool:

@@ -24,7 +24,7 @@ from bot.web.routing import FORWARD_PATH, HEADER, VOUCH_SECONDS, Router, router_
 from bot.web.viewers import Person
 from tests.bot.conftest import Backend
 from tests.bot.realbot import RealBot
-from tests.bot.sim_helpers import button, table_of, verb_of
+from tests.bot.sim_helpers import button, is_alert, table_of, verb_of
 from tests.bot.test_e2e_shards import guild_on_shard, people
 from tests.discord_sim import SimChannel, SimulatedDiscord, SimUser
 from tests.web.helpers import Socket, site
@@ -112,8 +112,9 @@ async def test_a_viewer_of_another_process_watches_and_plays_through_it(
             await sim.settle()
             # Alice opens the Activity from the table message (B answers the click), and her
             # page's socket reaches A
-            playing = table_of(sim, channel)
-            assert playing is not None
+            # (its compact message in the channel: the whole table's is in the thread, where
+            # Open table launches the Activity in the thread)
+            playing = [m for m in sim.messages(channel) if not is_alert(m)][-1]
             r = await sim.click(alice, playing, button(playing, "open")["custom_id"])
             assert r.callback_type == 12 and r.activity_instance_id is not None, r
             watcher = await viewer(http, sim, port_a, alice, channel, r.activity_instance_id)
