@@ -37,6 +37,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 #: the bot_state name (+ the table's id) of why a table left its thread
 NOTICE = "thread-left:"
+#: least seconds between two edits of a table's compact message in the channel, unless the
+#: table's status changes (it starts, ends): whose turn there may lag the thread's message by
+#: this much. Each such edit counts against Discord's global request limit (docs/deploy.md),
+#: and at a live table the turn changes every move or two: edited at every turn it doubled
+#: the table edits per move (benchmarks/bot.py: 1.00 -> 1.99)
+OVERVIEW_GAP = 10.0
 #: seconds the log of a finished or cancelled table is kept after its last edit
 BOARD_KEPT = 60.0
 Interaction = discord.Interaction[Any]
@@ -49,6 +55,10 @@ class Board:
     log: deque[tuple[str, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=6))
     sent: tuple[Any, ...] | None = None
     sent_overview: tuple[Any, ...] | None = None  # the compact message's, in the channel
+    #: when the compact message was last edited, and the table's phase it showed (its status,
+    #: or "over" from the game's end on)
+    overview_edited: float = -math.inf
+    overview_status: str = ""
     dirty: bool = False
     task: asyncio.Task[None] | None = None
     dm_turns: dict[int, int] = field(default_factory=dict)  # seat -> the version last DMed
@@ -284,7 +294,18 @@ class TableMessages:
                 if key != board.sent:
                     edits.append(("sent", self._send_edit, payload))
                 if overview is not None and overview.key() != board.sent_overview:
-                    edits.append(("sent_overview", self._send_overview, overview))
+                    later = (board.overview_edited + OVERVIEW_GAP
+                             - asyncio.get_running_loop().time())
+                    phase = "over" if position.over or position.closed else position.status
+                    if (later > 0 and phase == board.overview_status
+                            and not self.hurry.is_set()):
+                        board.dirty = True  # edited once its gap is over
+                        # (looked at again within the thread's gap: its message stays live)
+                        retry = max(retry, min(later, max(gap, 0.25)))
+                    else:
+                        board.overview_edited = asyncio.get_running_loop().time()
+                        board.overview_status = phase
+                        edits.append(("sent_overview", self._send_overview, overview))
                 failed: Exception | None = None
                 for attr, send, shown in edits:  # one failing does not stop the other
                     try:

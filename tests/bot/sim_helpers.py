@@ -136,7 +136,7 @@ def board_of(sim: SimulatedDiscord, message: SimMessage) -> SimMessage | None:
     first message there of the same table that is not a turn alert: posted as the thread
     opens), or None."""
     threads = [th for th in sim.threads_in(sim.channel(message.channel_id))
-               if th.id == message.id]
+               if th.id == message.id and not th.locked]  # (locked: the table left it)
     table = tables_named(message)
     for thread in threads:
         for m in sim.messages(thread):

@@ -17,6 +17,7 @@ from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import (
     World,
     alerts_in,
+    board_of,
     button,
     is_alert,
     thread_of,
@@ -81,14 +82,15 @@ async def play_out(w: World, tables: list[SimMessage], people: list[SimUser],
             return
         moved = False
         for table in going:
-            message = w.sim.message(table.id)
+            # whose turn: the whole table's message (the channel's compact one may lag)
+            message = board_of(w.sim, w.sim.message(table.id)) or w.sim.message(table.id)
             due = [u for u in people if f"<@{u.id}>" in message.content]
             if not due:
                 continue
             user = rng.choice(due)
             where = message
             if from_thread and w.sim.channel(table.id) is not None:
-                thread = thread_of(w.sim, message)
+                thread = thread_of(w.sim, w.sim.message(table.id))
                 mine = [a for a in alerts_in(w.sim, thread) if f"<@{user.id}>" in a.content]
                 if not mine:
                     continue  # its alert is on its way

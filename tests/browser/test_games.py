@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,7 +19,7 @@ from playwright.async_api import Browser
 import games
 from bot.tables import FINISHED
 from tests.bot.fakegame import lookup
-from tests.bot.sim_helpers import button
+from tests.bot.sim_helpers import button, in_channel
 from tests.bot.test_e2e_games import quick_options
 from tests.browser.harness import DESKTOP, GALLERY, PHONE, Site, Truth, Viewer, fill_lobby, shown
 
@@ -224,6 +225,11 @@ async def deciding_cards_shown(viewer: Viewer, final: dict[str, Any]) -> None:
 
 
 def edits_of(site: Site, channel: Any) -> list[Any]:
-    """The bot's edits of messages in a channel (the table message's updates)."""
-    return [q for q in site.sim.requests if q.method == "PATCH"
-            and f"/channels/{channel.id}/messages/" in q.path]
+    """The bot's edits of messages in a channel and its threads (the table messages'
+    updates: the whole table's is in the table's thread)."""
+    found = []
+    for q in site.sim.requests:
+        where = re.search(r"/channels/(\d+)/messages/", q.path)
+        if q.method == "PATCH" and where and in_channel(site.sim, where.group(1), channel):
+            found.append(q)
+    return found
