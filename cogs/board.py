@@ -26,7 +26,7 @@ import discord
 from bot import lane, logs, tasks
 from bot.i18n import lang_of, t
 from bot.names import plain
-from bot.tables import CANCELLED, FINISHED, Position, TableEvent
+from bot.tables import CANCELLED, FINISHED, LOBBY, Position, TableEvent
 from cogs import discord_errors
 from cogs.guards import is_private
 from cogs.views import Payload, card_words, overview_payload, table_payload
@@ -59,6 +59,7 @@ class Board:
     #: or "over" from the game's end on)
     overview_edited: float = -math.inf
     overview_status: str = ""
+    overview_timer: asyncio.TimerHandle | None = None  # its edit put off until its gap is over
     dirty: bool = False
     task: asyncio.Task[None] | None = None
     dm_turns: dict[int, int] = field(default_factory=dict)  # seat -> the version last DMed
@@ -84,6 +85,13 @@ class TableMessages:
         every table message shows the position as stored."""
         self.hurry.set()
         self.bot.lane.widen(len(self.boards) + 1)  # no clicks now: every edit goes at once
+        for table_id, board in list(self.boards.items()):  # the compact edits put off: now
+            if board.overview_timer is not None:
+                board.overview_timer.cancel()
+                board.overview_timer = None
+                position = await self.manager.latest(table_id)
+                if position is not None:
+                    self._mark(position)
         pending = [board.task for board in self.boards.values()
                    if board.task is not None and not board.task.done()]
         if pending:
@@ -258,6 +266,19 @@ class TableMessages:
                 await asyncio.shield(board.task)
             board = self.boards.get(table_id)
 
+    def close(self) -> None:
+        """At unload: the compact edits put off are not made by this cog any more."""
+        for board in self.boards.values():
+            if board.overview_timer is not None:
+                board.overview_timer.cancel()
+                board.overview_timer = None
+
+    def _overview_due(self, table: Position) -> None:
+        """A compact message's put-off edit is due (a timer, not a task: nothing runs till
+        then); the flush edits what changed."""
+        self.board(table.table_id).overview_timer = None
+        self._mark(table)
+
     def _mark(self, table: Position) -> None:
         board = self.board(table.table_id)
         board.dirty = True
@@ -297,11 +318,11 @@ class TableMessages:
                     later = (board.overview_edited + OVERVIEW_GAP
                              - asyncio.get_running_loop().time())
                     phase = "over" if position.over or position.closed else position.status
-                    if (later > 0 and phase == board.overview_status
+                    if (later > 0 and phase == board.overview_status and phase != LOBBY
                             and not self.hurry.is_set()):
-                        board.dirty = True  # edited once its gap is over
-                        # (looked at again within the thread's gap: its message stays live)
-                        retry = max(retry, min(later, max(gap, 0.25)))
+                        if board.overview_timer is None:  # edited once its gap is over
+                            board.overview_timer = asyncio.get_running_loop().call_later(
+                                later, self._overview_due, position)
                     else:
                         board.overview_edited = asyncio.get_running_loop().time()
                         board.overview_status = phase

@@ -250,6 +250,7 @@ class PlayCog(commands.Cog, name=COG):
         await self.panels.close()
         await self.alerts.close()
         await self.threads.close()
+        self.messages.close()
 
     @commands.Cog.listener()
     async def on_tables_resumed(self, tables: list[Position]) -> None:

@@ -120,11 +120,7 @@ def table_payload(position: Position, lang: str, log_lines: list[str],
             seat_label(position, s, lang, mention=True) for s in others))
         mentions += tuple(position.seats[s].user_id for s in others)  # type: ignore[misc]
     tid, version = position.table_id, position.version
-    view.add_item(button_item(t("hand", lang), ids.make("hand", tid, version),
-                          discord.ButtonStyle.primary, 0))
-    if any(s.away for s in position.seats):
-        view.add_item(button_item(t("im-back", lang), ids.make("back", tid, version),
-                              discord.ButtonStyle.success, 0))
+    _hand_buttons(view, position, lang)
     view.add_item(button_item(t("manage", lang), ids.make("manage", tid, version),
                           discord.ButtonStyle.secondary, 0))
     if activity:
@@ -150,16 +146,21 @@ def overview_payload(position: Position, lang: str, activity: bool = False) -> P
                        + t("finished", lang, result=result_text(position, lang)), None, view)
     full = table_payload(position, lang, [], activity)  # the same turn line and mentions
     line = full.content.split("\n", 1)[1] if "\n" in full.content else ""
+    _hand_buttons(view, position, lang)
+    _watch_button(view, position, lang)
+    if activity:
+        view.add_item(open_button(position.table_id, lang, 0))
+    return Payload(f"**{title}**\n{seats}\n{line}", None, view, full.mentions)
+
+
+def _hand_buttons(view: StaticView, position: Position, lang: str) -> None:
+    """Hand, and I'm back while someone is away: the table's buttons for its people."""
     tid, version = position.table_id, position.version
     view.add_item(button_item(t("hand", lang), ids.make("hand", tid, version),
                               discord.ButtonStyle.primary, 0))
     if any(s.away for s in position.seats):
         view.add_item(button_item(t("im-back", lang), ids.make("back", tid, version),
                                   discord.ButtonStyle.success, 0))
-    _watch_button(view, position, lang)
-    if activity:
-        view.add_item(open_button(tid, lang, 0))
-    return Payload(f"**{title}**\n{seats}\n{line}", None, view, full.mentions)
 
 
 def _watch_button(view: StaticView, position: Position, lang: str) -> None:

@@ -37,7 +37,9 @@ def test_every_call_is_a_real_method_with_a_docstring(manager: Manager) -> None:
         assert name not in vars(m), f"{name} is set on the instance"
     # nothing public on the instance is a part of the service, nor a part's bound method
     public = {name: value for name, value in vars(m).items() if not name.startswith("_")}
-    assert set(public) <= {"store", "rules_for", "ai_level"}, sorted(public)
+    # (values given to it, and down_since: a number its resume found, the last heartbeat)
+    assert set(public) <= {"store", "rules_for", "ai_level", "down_since"}, sorted(public)
+    assert m.down_since is None or isinstance(m.down_since, float)
 
 
 async def test_open_tables_and_table_in_answer_with_frozen_positions(manager: Manager) -> None:
