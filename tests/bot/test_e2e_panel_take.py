@@ -32,7 +32,11 @@ def labels(panel: SimMessage) -> set[str]:
     return found
 
 
-async def test_take_comes_to_every_live_panel_while_the_window_is_open(tmp_path: Path) -> None:
+async def test_take_comes_to_every_live_panel_while_the_window_is_open(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # one deal, the same every run: a random one sometimes opened no take window to a person
+    # within the test's 400 rounds (it failed so twice in full runs), and then said nothing
+    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: 20261202)
     async with world(tmp_path, people=2) as w:
         humans = w.users[:2]
         await open_table(w, "bhabhi", humans, 4, {"take_hand": "any"})
