@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import random
+import re
 import sqlite3
 import statistics
 import sys
@@ -45,7 +47,24 @@ sys.path.insert(0, str(ROOT))
 
 import games  # noqa: E402
 from benchmarks.botproc import BotProcess, ProcDiscord  # noqa: E402
-from tests.bot.sim_helpers import table_of as table_in  # noqa: E402
+from tests.bot.sim_helpers import is_alert  # noqa: E402
+
+
+def table_in(sim: Any, channel: Any) -> SimMessage | None:
+    """The channel's table: its message there, or the whole table's message its Watch link
+    leads to (in the table's thread). Read from the link, not from the thread: a bot killed
+    between posting the table in a new thread and storing that message leaves a copy there
+    that is not the table's message, and clicks on it are refused."""
+    found = [m for m in sim.messages(channel) if not is_alert(m)]
+    if not found:
+        return None
+    for b in found[-1].buttons():
+        link = re.fullmatch(r"https://discord\.com/channels/\d+/\d+/(\d+)",
+                            str(b.get("url") or ""))
+        if link:
+            with contextlib.suppress(KeyError):
+                return sim.message(link.group(1))
+    return found[-1]
 from tests.bot.sim_helpers import verb_of  # noqa: E402
 from tests.discord_sim import SimChannel, SimMessage, SimUser  # noqa: E402
 from tests.discord_sim.models import walk_components  # noqa: E402
