@@ -252,7 +252,8 @@ class TableMessages:
         where = table.overview_at
         assert where is not None
         message = self.bot.get_partial_messageable(where[0]).get_partial_message(where[1])
-        await message.edit(content=payload.content, embed=None, view=payload.view,
+        # (the lobby's embed is the lobby's; a table in play shows no embed here)
+        await message.edit(content=payload.content, embed=payload.embed, view=payload.view,
                            attachments=[],
                            allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                                     roles=False))
@@ -406,7 +407,8 @@ class TableMessages:
             compact = self.render_overview(now)
             async with board.lock:
                 await interaction.response.edit_message(
-                    content=compact.content, embed=None, view=compact.view, attachments=[],
+                    content=compact.content, embed=compact.embed, view=compact.view,
+                    attachments=[],
                     allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                              roles=False))
             board.sent_overview = compact.key()

@@ -316,3 +316,24 @@ async def test_a_table_whose_thread_holds_no_table_keeps_the_whole_table_in_the_
         final = w.sim.message(table.id)
         assert "The game is over" in final.content and final.embeds, final.raw
         assert w.sim.spec_errors == []
+
+
+async def test_the_channel_s_lobby_keeps_its_details_once_the_thread_holds_the_table(
+        tmp_path: Path) -> None:
+    """The lobby in the channel is where people join: edited alongside the thread's copy, it
+    keeps its embed (the host, the seats, the options), not the compact message's words
+    alone (it once lost them at the first change)."""
+    async with world(tmp_path, people=2) as w:
+        alice, bob = w.users
+        r = await w.sim.slash(alice, w.channel, "play", {"game": "high-card"})
+        assert r.status == "ok" and r.message is not None, r
+        await w.sim.settle(idle=0.2)
+        lobby = w.sim.message(r.message.id)
+        r = await w.sim.click(bob, lobby, button(lobby, "join")["custom_id"])
+        assert r.status == "ok", r
+        await w.sim.settle(idle=0.3)
+        r = await w.sim.click(alice, w.table_message(), button(lobby, "addc")["custom_id"])
+        await w.sim.settle(idle=0.3)
+        shown = w.sim.message(lobby.id)
+        assert "Bob" in str(shown.embeds) and "CPU 1" in str(shown.embeds), shown.raw
+        assert w.sim.spec_errors == []
