@@ -1,18 +1,21 @@
 """The simulated Discord's faults: 500s and 429s (per route and global) a test injects, the
-requests it refused, the invalid requests it counts, and its global limit (off by default)."""
+requests it refused, the invalid requests it counts, its global limit and its per-route buckets
+(both off by default)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
 
 from tests.discord_sim import SimulatedDiscord
-from tests.discord_sim.faults import GLOBAL_PER_SECOND
+from tests.discord_sim.faults import GLOBAL_PER_SECOND, RouteLimit
 from tests.test_discord_sim import SampleBot, World, raw
 
 CHANNEL = "/channels/{channel_id}"
 MESSAGES = "/channels/{channel_id}/messages"
+POSTS = f"POST {MESSAGES}"
 
 
 @pytest.fixture
@@ -162,7 +165,9 @@ async def test_the_global_limit_refuses_the_bots_requests_but_not_interactions(
     assert status == 429
     assert [q.status for q in sim.requests[start:]] == [200, 200, 200, 429, 429]
     assert isinstance(body, dict) and body["global"] is True and 0 < body["retry_after"] <= 1
-    assert headers["X-RateLimit-Global"] == "true"
+    assert headers["X-RateLimit-Global"] == "true" and headers["X-RateLimit-Scope"] == "global"
+    assert headers["Retry-After"] == "1" and headers["Via"]
+    assert "X-RateLimit-Bucket" not in headers
     # the interaction's callback and its follow-up (through its token) are exempt
     r = await sim.slash(alice, channel, "hand", {})
     assert r.status == "ok" and [q.status for q in r.responses] == [200, 200]
@@ -170,3 +175,152 @@ async def test_the_global_limit_refuses_the_bots_requests_but_not_interactions(
     # a second later the window has room again
     sim.advance_time(1.0)
     assert (await raw(sim, "GET", f"/channels/{channel.id}"))[0] == 200
+
+
+async def test_interaction_routes_take_nothing_from_the_global_limit(world: World) -> None:
+    sim, _, channel, alice = world
+    bot = SampleBot()
+    await sim.start(bot)
+    sim.faults.global_limit = 2
+    start = len(sim.requests)
+    # callbacks and follow-ups first: had they counted, the window would be full
+    for _ in range(2):
+        r = await sim.slash(alice, channel, "hand", {})
+        assert [q.status for q in r.responses] == [200, 200]
+    status, _, _ = await raw(sim, "POST", f"/webhooks/{sim.application_id}/{r.token}",
+                             json={"content": "and a third thought"})
+    assert status == 204  # (no ?wait=true: Discord answers nothing)
+    counted = [q for q in sim.requests[start:] if q.route.startswith("/channels/")]
+    assert counted == []  # (discord.py sent nothing else that counts meanwhile)
+    for _ in range(2):
+        assert (await raw(sim, "GET", f"/channels/{channel.id}"))[0] == 200
+    assert (await raw(sim, "GET", f"/channels/{channel.id}"))[0] == 429
+    assert sim.faults.invalid() == 1
+
+
+async def test_route_buckets_are_off_unless_asked(world: World) -> None:
+    sim, _, channel, _ = world
+    assert sim.faults.route_limits is False
+    for _ in range(7):
+        status, _, headers = await raw(sim, "POST", f"/channels/{channel.id}/messages",
+                                       json={"content": "hi"})
+        assert status == 200 and headers["X-RateLimit-Remaining"] == "49"
+    assert len(sim.messages(channel)) == 7
+
+
+async def test_a_buckets_remaining_counts_down_and_resets_after_its_window(
+        world: World) -> None:
+    sim, guild, channel, _ = world
+    sim.faults.route_limits = True
+    path = f"/channels/{channel.id}/messages"
+    seen = []
+    for _ in range(3):
+        status, _, headers = await raw(sim, "POST", path, json={"content": "hi"})
+        assert status == 200
+        seen.append(headers)
+    assert [h["X-RateLimit-Remaining"] for h in seen] == ["4", "3", "2"]
+    assert {h["X-RateLimit-Limit"] for h in seen} == {"5"}
+    assert {h["X-RateLimit-Scope"] for h in seen} == {"user"}
+    assert len({h["X-RateLimit-Bucket"] for h in seen}) == 1
+    assert all(4.0 < float(h["X-RateLimit-Reset-After"]) <= 5.0 for h in seen)
+    sim.advance_time(2.0)  # the reset comes nearer on the simulation's clock
+    _, _, headers = await raw(sim, "POST", path, json={"content": "hi"})
+    assert headers["X-RateLimit-Remaining"] == "1"
+    assert 2.0 < float(headers["X-RateLimit-Reset-After"]) <= 3.0
+    # another route is another bucket, with its own size and hash
+    _, _, other = await raw(sim, "GET", f"/guilds/{guild.id}")
+    assert other["X-RateLimit-Limit"] == "50" and other["X-RateLimit-Remaining"] == "49"
+    assert other["X-RateLimit-Bucket"] != headers["X-RateLimit-Bucket"]
+    sim.advance_time(3.0)  # the window is over: the bucket is whole again
+    _, _, headers = await raw(sim, "POST", path, json={"content": "hi"})
+    assert headers["X-RateLimit-Remaining"] == "4"
+    assert float(headers["X-RateLimit-Reset-After"]) > 4.0
+    assert sim.faults.refused == [] and sim.faults.invalid() == 0
+
+
+async def test_a_sixth_message_in_five_seconds_is_refused_in_its_channel_only(
+        world: World) -> None:
+    sim, guild, channel, _ = world
+    sim.faults.route_limits = True
+    other = sim.add_channel(guild, "more-cards")
+    path = f"/channels/{channel.id}/messages"
+    for _ in range(5):
+        assert (await raw(sim, "POST", path, json={"content": "hi"}))[0] == 200
+    sim.advance_time(1.5)
+    status, body, headers = await raw(sim, "POST", path, json={"content": "one too many"})
+    assert status == 429
+    assert isinstance(body, dict) and body["global"] is False
+    assert 3.0 < body["retry_after"] <= 3.5
+    assert headers["X-RateLimit-Scope"] == "user" and "X-RateLimit-Global" not in headers
+    assert headers["X-RateLimit-Limit"] == "5" and headers["X-RateLimit-Remaining"] == "0"
+    assert headers["Retry-After"] == "4" and headers["Via"]
+    assert 3.0 < float(headers["X-RateLimit-Reset-After"]) <= 3.5
+    assert len(sim.messages(channel)) == 5  # the refused message was not posted
+    assert sim.faults.refused == [sim.requests[-1]] and sim.faults.invalid() == 1
+    # another channel's bucket is its own (the hash is the route's, as Discord's)
+    status, _, elsewhere = await raw(sim, "POST", f"/channels/{other.id}/messages",
+                                     json={"content": "hi"})
+    assert status == 200 and elsewhere["X-RateLimit-Remaining"] == "4"
+    assert elsewhere["X-RateLimit-Bucket"] == headers["X-RateLimit-Bucket"]
+    # and so is an edit's in the same channel
+    first = sim.messages(channel)[0]
+    status, _, edit = await raw(sim, "PATCH", f"/channels/{channel.id}/messages/{first.id}",
+                                json={"content": "edited"})
+    assert status == 200 and edit["X-RateLimit-Remaining"] == "4"
+    sim.advance_time(3.5)
+    assert (await raw(sim, "POST", path, json={"content": "now"}))[0] == 200
+
+
+async def test_an_interactions_token_keeps_its_own_bucket(world: World) -> None:
+    sim, _, channel, alice = world
+    bot = SampleBot()
+    await sim.start(bot)
+    sim.faults.route_limits = True
+    first = await sim.slash(alice, channel, "hand", {})  # its follow-up takes one of 5
+    second = await sim.slash(alice, channel, "hand", {})
+    hook = f"/webhooks/{sim.application_id}"
+    remaining = []
+    for _ in range(4):
+        status, _, headers = await raw(sim, "POST", f"{hook}/{first.token}",
+                                       json={"content": "more"})
+        assert status == 204  # (no ?wait=true: Discord answers nothing, but the headers)
+        remaining.append(headers["X-RateLimit-Remaining"])
+    assert remaining == ["3", "2", "1", "0"] and headers["X-RateLimit-Limit"] == "5"
+    assert float(headers["X-RateLimit-Reset-After"]) <= 2.0
+    status, body, refused = await raw(sim, "POST", f"{hook}/{first.token}",
+                                      json={"content": "too many"})
+    assert status == 429 and isinstance(body, dict) and body["global"] is False
+    assert refused["X-RateLimit-Scope"] == "user"
+    status, _, headers = await raw(sim, "POST", f"{hook}/{second.token}",
+                                   json={"content": "more"})
+    assert status == 204 and headers["X-RateLimit-Remaining"] == "3"
+    # a callback has no bucket: many at once are all answered
+    results = await asyncio.gather(*(sim.slash(alice, channel, "hand", {})
+                                     for _ in range(6)))
+    assert all(r.status == "ok" for r in results)
+    assert len(sim.faults.refused) == 1 and sim.faults.invalid() == 1
+
+
+async def test_discord_py_waits_out_a_bucket_and_is_never_refused(world: World) -> None:
+    sim, _, channel, _ = world
+    bot = SampleBot()
+    await sim.start(bot)
+    sim.faults.route_limits = True
+    # Discord's size, a shorter window (discord.py sleeps on the real clock)
+    sim.faults.limits[POSTS] = RouteLimit(5, 1.0)
+    start = len(sim.requests)
+    # another process with the same token took 3 of the channel's 5 first: discord.py knows
+    # only what the headers tell it
+    for _ in range(3):
+        assert (await raw(sim, "POST", f"/channels/{channel.id}/messages",
+                          json={"content": "elsewhere"}))[0] == 200
+    where = bot.get_partial_messageable(int(channel.id))
+    sent = await asyncio.gather(*(where.send(f"message {n}") for n in range(5)))
+    await sent[0].edit(content="message 0, edited")
+    posts = [q for q in sim.requests[start:] if q.method == "POST"]
+    assert [q.status for q in posts] == [200] * 8
+    assert posts[5].time - posts[0].time >= 1.0  # it waited for the window, told by Remaining
+    assert [q for q in sim.requests[start:] if q.status == 429] == []
+    assert sim.faults.refused == [] and sim.faults.invalid() == 0
+    assert not any("rate limited" in w for w in sim.client_warnings)
+    assert len(sim.messages(channel)) == 8

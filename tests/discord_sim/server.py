@@ -1091,6 +1091,7 @@ class SimulatedDiscord:
         )
         self.requests.append(captured)
         context: RequestContext | None = None
+        bucket: dict[str, str] = {}  # + the route's bucket headers, when buckets are kept
         try:
             params = _path_params(route, path) if route else {}
             body, files, content_type = await self._read_body(request)
@@ -1122,13 +1123,14 @@ class SimulatedDiscord:
                 raise SimHTTPError(404, 0, "404: Not Found")
             if not self._authorized(route or "", request):
                 raise SimHTTPError(401, 0, "401: Unauthorized")
-            refusal = self.faults.check(captured, exempt=self._exempt(route or "", params))
+            refusal, bucket = self.faults.check(captured, exempt=self._exempt(route or "", params),
+                                                params=params)
             if refusal is not None and refusal.status == DROP:  # the connection breaks
                 captured.status = DROP
                 assert request.transport is not None
                 request.transport.close()
                 return web.Response(status=500)  # (never reaches the client)
-            if refusal is not None:  # + an injected fault or the global limit
+            if refusal is not None:  # + an injected fault, the global limit or a bucket
                 captured.status, captured.response = refusal.status, refusal.body
                 self.faults.answered(refusal.status, refusal.headers)
                 return self._respond(refusal.status, refusal.body, route or path,
@@ -1147,7 +1149,7 @@ class SimulatedDiscord:
         captured.status = status
         captured.response = answer
         self.faults.answered(status, {})
-        return self._respond(status, answer, route or path)
+        return self._respond(status, answer, route or path, bucket)
 
     async def _call(self, handler: Handler, context: RequestContext) -> tuple[int, Any]:
         return await handler(context)
