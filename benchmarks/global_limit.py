@@ -1,0 +1,573 @@
+"""Discord's global limit, shared by every process of one bot: N processes on one PostgreSQL.
+
+    .venv/bin/python benchmarks/global_limit.py [--processes 4] [--tables 1000] [--moves 2]
+        [--per-guild 10] [--think 5,15] [--opening S] [--ai-delay 1.0] [--rate R]
+        [--pg postgresql://...] [--validate]
+
+Discord allows a bot token 50 requests a second in all, whatever the number of processes or
+machines it runs on; interaction callbacks, and follow-ups and edits through an interaction's
+token, are exempt (issue #52). Here ``--processes`` bot processes, each running
+``DECKHAND_SHARDS=i/N``, share one PostgreSQL database (a throwaway server, as
+``benchmarks/shards.py`` starts, unless ``--pg`` or ``DECKHAND_TEST_PG`` names one) and one
+simulated Discord that enforces the global limit (``faults.global_limit = 50``) and, where the
+simulator has them, its per-route buckets; the first lines say which were on.
+
+``--tables`` tables of mixed games, ``--per-guild`` a server, each in its own channel (its
+thread once it starts), two scripted people each and computers in the other seats, are opened
+over ``--opening`` seconds; once every table has started, the people play: each presses Hand
+once, then moves on their live panel (the bot edits it when their turn comes) after a think
+time drawn from ``--think``, ``--moves`` moves each (fewer when the game ends first).
+
+Printed: the 429s Discord's global limit answered (there must be none: exit 1 otherwise) and
+those of route buckets, in the start, the openings and the play; the invalid requests of the
+simulator's last 10 minutes (401, 403, 429: Discord bans an address beyond 10,000); the
+requests that count against the global limit (every request but the exempt ones, as the
+simulator's ``_exempt`` rule says) per person's move while the people played, by kind, and
+those that do not; the table message's delay behind a person's move (from the move's callback
+at the simulated Discord to the first edit of a table message showing that position or a later
+one), p50 and p99; the whole bot's ceiling in person-moves a second, derived as 50 divided by
+the counted requests per move; errors (error lines the bots logged, interactions not answered
+in time, spec errors, tables that stalled) and each process's CPU.
+
+``--rate R`` passes ``DECKHAND_GLOBAL_RATE=R`` to every process (the requests a second the bot
+token may make outside interactions, all processes together); unset, each process keeps its
+default, and a bot that knows no such setting ignores it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import games  # noqa: E402
+from benchmarks.botproc import BotProcess, ProcDiscord  # noqa: E402
+from benchmarks.shards import fresh_database, postgres, shard_of  # noqa: E402
+from benchmarks.waits import percentile  # noqa: E402
+from tests.bot.sim_helpers import REPLY, THREAD_STARTER, is_turn_alert, verb_of  # noqa: E402
+from tests.discord_sim import InteractionResult, SimChannel, SimGuild, SimMessage, SimUser  # noqa: E402
+from tests.discord_sim.faults import GLOBAL_PER_SECOND  # noqa: E402
+from tests.discord_sim.server import _path_params  # noqa: E402
+
+#: the table and position a table message shows (its Hand button), and any control's
+TABLE_VERSION = re.compile(r"dh:hand:(\d+):(\d+):")
+ANY_VERSION = re.compile(r"dh:[a-z]+:(\d+):(\d+):")
+POLL = 0.25  # seconds between two looks of a scripted person at their panel or the table
+#: the switches of the simulator's per-route buckets this script knows (whichever exists)
+ROUTE_SWITCHES = ("route_limits", "route_buckets", "buckets")
+
+
+# -- the servers, their tables and their people -----------------------------------------------
+@dataclass
+class Place:
+    """One table's channel, its two people and what is known of the table."""
+
+    guild: SimGuild
+    channel: SimChannel
+    people: list[SimUser]
+    game: str
+    table: str | None = None  # the table's id, from its buttons
+    board: str | None = None  # the whole table's message (in its thread) once started
+    made: int = 0  # moves its people made
+    shown: str = ""  # the last position its message showed
+    moved_at: float = 0.0  # when its message last showed a new position
+    stalled: str = ""  # why the table did not get going or its people did not finish
+
+
+@dataclass
+class Run:
+    """The simulated Discord and every interaction's result and kind."""
+
+    sim: ProcDiscord
+    rng: random.Random
+    think: tuple[float, float]
+    results: list[InteractionResult] = field(default_factory=list)
+    kinds: dict[str, str] = field(default_factory=dict)
+    #: each person's move made: its interaction, its table and the position it made
+    moves: list[tuple[str, str, int]] = field(default_factory=list)
+
+    def note(self, r: InteractionResult, kind: str) -> InteractionResult:
+        self.results.append(r)
+        self.kinds[r.id] = kind
+        return r
+
+
+def make_places(sim: ProcDiscord, tables: int, per_guild: int, processes: int,
+                mix: list[str]) -> list[Place]:
+    """``tables`` channels, ``per_guild`` a server, the servers spread evenly over the shards.
+    A guild's shard is its id's time part modulo the shard count: a guild made on a shard that
+    has its share already stays empty (the next one, a moment later, falls elsewhere)."""
+    guilds = -(-tables // per_guild)
+    wanted = {s: guilds // processes + (s < guilds % processes) for s in range(processes)}
+    made: list[SimGuild] = []
+    serial = 0
+    while len(made) < guilds:
+        guild = sim.add_guild(f"Server {serial}", locale="en-US")
+        serial += 1
+        shard = shard_of(guild.id, processes)
+        if wanted[shard] == 0:
+            time.sleep(0.001)  # the next snowflake's time part moves on
+            continue
+        wanted[shard] -= 1
+        made.append(guild)
+    places = []
+    for i in range(tables):
+        guild = made[i // per_guild]
+        channel = sim.add_channel(guild, f"table-{i}")
+        people = []
+        for k in range(2):
+            user = sim.add_user(f"p{i}-{k}")
+            sim.add_member(guild, user)
+            people.append(user)
+        places.append(Place(guild, channel, people, mix[i % len(mix)]))
+    return places
+
+
+def by_verb(message: SimMessage | None, verb: str) -> str | None:
+    """The custom id of a message's control with that verb."""
+    if message is None:
+        return None
+    for control in [*message.buttons(), *message.selects()]:
+        if verb_of(control.get("custom_id")) == verb:
+            return str(control["custom_id"])
+    return None
+
+
+def whole(sim: ProcDiscord, place: Place) -> tuple[SimMessage | None, bool]:
+    """The whole table's message: the first message of the thread started from the channel's
+    last message that is not a turn alert, else that channel message; and whether a thread
+    holds it. (Faster than ``sim_helpers.table_of``, which looks through every channel.)"""
+    if place.board is not None:
+        return sim.message(place.board), True
+    found = [m for m in sim.messages(place.channel) if m.type != REPLY]
+    if not found:
+        return None, False
+    try:
+        thread = sim.channel(found[-1].id)  # a thread from a message takes the message's id
+    except KeyError:
+        return found[-1], False
+    if thread.locked or thread.deleted:
+        return found[-1], False
+    for m in sim.messages(thread):
+        if m.type != THREAD_STARTER and not is_turn_alert(m):
+            return m, True
+    return found[-1], False
+
+
+async def open_table(run: Run, place: Place, delay: float, limit: float) -> None:
+    """/play, the other person joins, computers fill the usual seats, the host starts; each
+    click made again when it was answered late or not at all (a repeated join is refused)."""
+    sim = run.sim
+    await asyncio.sleep(delay)
+    host, other = place.people
+    extra = games.get(place.game).usual_players - 2
+    steps = [(other, "join"), *[(host, "addc")] * extra, (host, "start")]
+    done = 0
+    asked = 0.0  # when /play or the last step was last made
+    shown: SimMessage | None = None
+    while time.monotonic() < limit:
+        shown, in_thread = whole(sim, place)
+        if shown is None:
+            if time.monotonic() - asked > 10.0:
+                asked = time.monotonic()
+                run.note(await sim.slash(host, place.channel, "play", {"game": place.game}),
+                         "/play")
+            await asyncio.sleep(POLL)
+            continue
+        hand = TABLE_VERSION.search(by_verb(shown, "hand") or "")
+        if hand is not None and (in_thread or time.monotonic() - asked > 20.0):
+            place.board, place.table = shown.id, hand.group(1)
+            return
+        if done >= len(steps):  # started: its message in the thread is on its way
+            await asyncio.sleep(POLL)
+            if by_verb(shown, "start") is not None and time.monotonic() - asked > 10.0:
+                done -= 1  # the start was lost: press it again
+            continue
+        user, verb = steps[done]
+        control = by_verb(shown, verb)
+        if control is None:
+            await asyncio.sleep(POLL)
+            continue
+        try:
+            r = run.note(await sim.click(user, shown, control), verb)
+        except AssertionError:  # the message changed under the click: look again
+            await asyncio.sleep(POLL)
+            continue
+        if r.status != "ok":
+            await asyncio.sleep(1.0)  # late: it may have been done; a repeat is refused
+            continue
+        if verb == "start" and r.ephemeral:
+            done -= 1  # refused (a seat short): the step before it once more
+            continue
+        done += 1
+        asked = time.monotonic()
+    place.stalled = f"{place.game} did not start: {shown.content[:120] if shown else None!r}"
+
+
+def version_of(message: SimMessage) -> str | None:
+    found = ANY_VERSION.search(json.dumps(message.components))
+    return found.group(2) if found else None
+
+
+def offers_at(message: SimMessage | None, version: str | None) -> bool:
+    """Whether a panel still offers moves at ``version`` (a choice the rules refused)."""
+    if message is None:
+        return False
+    return any(verb_of(i) in ("act", "pick", "set") and i.split(":")[3] == version
+               for i in (str(c.get("custom_id")) for c in [*message.buttons(),
+                                                           *message.selects()]))
+
+
+def watch(place: Place, board: SimMessage) -> None:
+    """Note when the table's message last showed a new position."""
+    found = TABLE_VERSION.search(by_verb(board, "hand") or "")
+    if found is not None and found.group(2) != place.shown:
+        place.shown, place.moved_at = found.group(2), time.monotonic()
+
+
+async def person(run: Run, place: Place, user: SimUser, moves: int, patience: float,
+                 limit: float) -> None:
+    """One person: Hand once when the table first names them, then a move on their live panel
+    each time it shows them moves at a new position, after a think time. When the table shows
+    no new position for ``patience`` seconds, they stop: stalled if it names them (their turn
+    came and their panel did not offer it), else there is no turn left for them."""
+    sim, rng = run.sim, run.rng
+    panel: SimMessage | None = None
+    acted: str | None = None
+    made = 0
+    while made < moves and time.monotonic() < limit:
+        board, _ = whole(sim, place)
+        if board is None or by_verb(board, "hand") is None:
+            return  # the game is over
+        watch(place, board)
+        named = f"<@{user.id}>" in board.content
+        if time.monotonic() - place.moved_at > patience:
+            if named:
+                shown = sim.message(panel.id) if panel is not None else None
+                place.stalled = (
+                    f"{place.game}: {user.name}'s turn for {patience:.0f} s and no move made "
+                    f"(made {made} of {moves}); the panel shows "
+                    f"{shown.content[:80] if shown else None!r} with "
+                    f"{[str(c.get('custom_id')) for c in shown.buttons()][:6] if shown else []}")
+            return
+        if panel is None:
+            if not named:
+                await asyncio.sleep(POLL)
+                continue
+            await asyncio.sleep(rng.uniform(*run.think))
+            try:
+                r = run.note(await sim.click(user, board, by_verb(board, "hand")), "hand")
+            except AssertionError:
+                continue
+            if r.message is None or not r.message.ephemeral:
+                continue
+            panel = r.message
+        panel = sim.message(panel.id)
+        version = version_of(panel)
+        controls: list[tuple[str, dict[str, Any]]] = [
+            ("b", x) for x in panel.buttons()
+            if verb_of(x.get("custom_id")) == "act" and not x.get("disabled")]
+        controls += [("s", x) for x in panel.selects()
+                     if verb_of(x["custom_id"]) in ("pick", "set")]
+        if not controls or version == acted:
+            await asyncio.sleep(POLL)
+            continue
+        await asyncio.sleep(rng.uniform(*run.think))
+        kind, control = rng.choice(controls)
+        clicked = str(control["custom_id"])
+        try:
+            if kind == "b":
+                r = run.note(await sim.click(user, panel, control["custom_id"]), "move")
+            else:
+                values = [o["value"] for o in control["options"]]
+                size = rng.randint(control.get("min_values", 1), control.get("max_values", 1))
+                r = run.note(await sim.select(user, panel, control["custom_id"],
+                                              rng.sample(values, size)), "choose cards")
+            answer = r.message
+            if answer is not None and answer.id == panel.id:
+                confirm = [x for x in answer.buttons() if verb_of(x.get("custom_id")) == "act"]
+                if confirm and by_verb(answer, "view") is not None:
+                    clicked = str(confirm[0]["custom_id"])
+                    r = run.note(await sim.click(user, answer, clicked), "move")
+                    answer = r.message
+        except AssertionError:  # the panel changed during the think: look again
+            continue
+        if r.status != "ok" or offers_at(answer, version):
+            continue  # not made: refused (cards the rules do not take), or answered late
+        acted = version
+        made += 1
+        place.made += 1
+        _, _, table, at, _ = clicked.split(":")
+        run.moves.append((r.id, table, int(at) + 1))
+    if made < moves and time.monotonic() >= limit:
+        place.stalled = f"{place.game}: {user.name} made {made} of {moves} moves in time"
+
+
+# -- what the simulated Discord saw ------------------------------------------------------------
+def is_global(q: Any) -> bool:
+    return q.status == 429 and isinstance(q.response, dict) and bool(q.response.get("global"))
+
+
+def counted_kind(q: Any, exempt: bool) -> str:
+    """What a request was, for the count per move; exempt ones are marked so."""
+    route, method = q.route or q.path, q.method
+    if exempt:
+        return ("interaction callbacks" if route.startswith("/interactions/")
+                else f"{method} through an interaction's token")
+    if route == "/channels/{channel_id}/messages/{message_id}":
+        return {"PATCH": "message edits (tables, lobbies)",
+                "DELETE": "messages deleted (turn alerts)"}.get(method, f"{method} message")
+    if route == "/channels/{channel_id}/messages" and method == "POST":
+        text = json.dumps(q.json) if q.json is not None else ""
+        return ("turn alerts posted" if '"dh:hand:' in text and '"embeds": [{' not in text
+                else "other messages posted")
+    if "threads" in route:
+        return f"threads ({method})"
+    return f"{method} {route}"
+
+
+def exempt_of(sim: ProcDiscord, q: Any) -> bool:
+    """The simulator's own rule (``SimulatedDiscord._exempt``)."""
+    if not q.route:
+        return False
+    return bool(sim._exempt(q.route, _path_params(q.route, q.path)))
+
+
+def table_message_ids(sim: ProcDiscord, places: list[Place]) -> set[str]:
+    """The ids of every table's messages: its whole message and the channel's own."""
+    found = {p.board for p in places if p.board is not None}
+    for place in places:
+        found.update(m.id for m in sim.messages(place.channel) if m.type != REPLY)
+    return found
+
+
+def table_lags_ms(run: Run, requests: list[Any], tables: set[str]) -> tuple[list[float], int]:
+    """For each person's move: from its callback's arrival to the first edit of one of the
+    table's messages (``tables``: their ids; an edit through a channel's route or an
+    interaction's token alike) showing the position it made or a later one; and the moves no
+    edit showed by the end."""
+    moves = {i: (table, version) for i, table, version in run.moves}
+    shown: dict[str, list[tuple[float, int]]] = {}
+    answered: list[tuple[str, int, float]] = []
+    for q in requests:
+        if not 200 <= q.status < 300:
+            continue
+        if q.method == "PATCH" and isinstance(q.response, dict) and str(
+                q.response.get("id")) in tables:
+            found = TABLE_VERSION.search(json.dumps(q.json) if q.json is not None else "")
+            if found:
+                shown.setdefault(found.group(1), []).append((q.time, int(found.group(2))))
+        elif q.interaction_id in moves and "/callback" in q.path:
+            answered.append((*moves.pop(q.interaction_id), q.time))
+    lags = []
+    unshown = 0
+    for table, version, at in answered:
+        later = [t for t, v in shown.get(table, []) if v >= version and t >= at]
+        if later:
+            lags.append((min(later) - at) * 1000)
+        else:
+            unshown += 1
+    return sorted(lags), unshown
+
+
+def switch_on_limits(sim: ProcDiscord) -> list[str]:
+    """Turn on Discord's limits in the simulator; what was turned on, in words."""
+    faults = sim.faults
+    faults.global_limit = GLOBAL_PER_SECOND
+    on = [f"global {GLOBAL_PER_SECOND}/s per bot token"]
+    for name in ROUTE_SWITCHES:
+        if not hasattr(faults, name):
+            continue
+        current = getattr(faults, name)
+        if isinstance(current, bool) or current is None:
+            setattr(faults, name, True)
+        on.append(f"per-route buckets (faults.{name})")
+        break
+    else:
+        on.append("no per-route buckets (the simulator has none)")
+    return on
+
+
+def phase_line(name: str, requests: list[Any]) -> str:
+    glob = sum(is_global(q) for q in requests)
+    route = sum(q.status == 429 and not is_global(q) for q in requests)
+    return f"{name}: {len(requests)} requests, global 429s {glob}, route 429s {route}"
+
+
+# -- the run -----------------------------------------------------------------------------------
+async def run(processes: int, tables: int, per_guild: int, moves: int,
+              think: tuple[float, float], opening: float, patience: float, ai_delay: float,
+              rate: str | None,
+              pg: str | None, validate: bool, seed: int) -> int:
+    mix = [*games.ids()] or ["high-card"]
+    with postgres(pg or os.environ.get("DECKHAND_TEST_PG")) as server_address:
+        db = await fresh_database(server_address)
+        async with ProcDiscord(interaction_deadline=3.0, shards=processes, validate=validate,
+                               quick=True) as sim:
+            r = Run(sim, random.Random(seed), think)
+            places = make_places(sim, tables, per_guild, processes, mix)
+            limits_on = switch_on_limits(sim)
+            env = {"DECKHAND_GLOBAL_RATE": rate} if rate else {}
+            bots = [BotProcess(sim, db, ai_delay=ai_delay, shards=f"{i}/{processes}", env=env)
+                    for i in range(processes)]
+            try:
+                began = time.perf_counter()
+                await asyncio.gather(*(b.start(timeout=180) for b in bots))
+                ready = time.perf_counter() - began
+                cpu_before = [b.cpu_seconds() for b in bots]
+                helpers_before = [b.helpers_cpu_seconds() for b in bots]
+                first_open = len(sim.requests)
+                began = time.perf_counter()
+                limit = time.monotonic() + opening + 300.0
+                await asyncio.gather(*(open_table(r, p, opening * i / tables, limit)
+                                       for i, p in enumerate(places)))
+                opened = time.perf_counter() - began
+                with contextlib.suppress(TimeoutError):
+                    await sim.settle(idle=0.5, timeout=60)
+                first_play = len(sim.requests)
+                began = time.perf_counter()
+                playing = [p for p in places if p.board is not None]
+                for p in playing:
+                    p.moved_at = time.monotonic()
+                limit = time.monotonic() + 2 * moves * (think[1] + patience) + 120.0
+                await asyncio.gather(*(person(r, p, u, moves, patience, limit)
+                                       for p in playing for u in p.people))
+                with contextlib.suppress(TimeoutError):
+                    await sim.settle(idle=0.5, timeout=60)
+                played = time.perf_counter() - began
+                last_play = len(sim.requests)
+                cpu = [b.cpu_seconds() - c for b, c in zip(bots, cpu_before, strict=True)]
+                helpers = [b.helpers_cpu_seconds() - c
+                           for b, c in zip(bots, helpers_before, strict=True)]
+                invalid = sim.faults.invalid()
+                await asyncio.gather(*(b.stop() for b in bots))
+            finally:
+                for b in bots:
+                    b.kill()
+                    with contextlib.suppress(Exception):
+                        await b.wait()
+            requests = list(sim.requests)
+            spec_errors = list(sim.spec_errors)
+            table_ids = table_message_ids(sim, places)
+
+    start, opens, plays = (requests[:first_open], requests[first_open:first_play],
+                           requests[first_play:last_play])
+    made = sum(p.made for p in places)
+    kinds: Counter[str] = Counter()
+    exempt = counted = 0
+    for q in plays:
+        if q.status == 429:
+            continue  # refused: its repeat, if answered, is the one counted
+        free = exempt_of(sim, q)
+        kinds[counted_kind(q, free)] += 1
+        exempt += free
+        counted += not free
+    per_move = counted / max(1, made)
+    lags, unshown = table_lags_ms(r, plays, table_ids)
+    failed = [x for x in r.results if x.status != "ok"]
+    errors = [e for b in bots for e in b.errors]
+    warnings = [w for b in bots for w in b.warnings]
+    stalled = [p for p in places if p.stalled]
+    global_429 = sum(is_global(q) for q in requests)
+
+    shards = Counter(shard_of(p.guild.id, processes) for p in places)
+    print(f"{processes} bot processes (DECKHAND_SHARDS=i/{processes}) on one PostgreSQL "
+          f"database, ready in {ready:.1f} s; DECKHAND_GLOBAL_RATE "
+          f"{rate if rate else 'unset (the bot default)'}")
+    print("the simulated Discord enforces: " + "; ".join(limits_on))
+    print(f"{tables} tables of {', '.join(mix)} in {len({p.guild.id for p in places})} servers "
+          f"({per_guild} a server, each table in its own channel), per process: "
+          + ", ".join(f"{shards[s]}" for s in range(processes))
+          + f"; opened over {opening:.0f} s, all started after {opened:.1f} s; "
+          f"{len(playing)} started")
+    print(f"people: 2 a table, {moves} moves each on their live panels, thinking "
+          f"{think[0]:g}-{think[1]:g} s; computers wait {ai_delay:g} s; {made} moves made by "
+          f"people in {played:.1f} s ({made / max(played, 1e-9):.1f} a second)")
+    print("429s: " + "; ".join(phase_line(name, part) for name, part in
+                               (("start", start), ("openings", opens), ("play", plays))))
+    print(f"global 429s in all: {global_429} (must be 0); route 429s in all: "
+          f"{sum(q.status == 429 and not is_global(q) for q in requests)}; invalid requests in "
+          f"the simulator's last 10 minutes: {invalid} (Discord bans beyond 10,000)")
+    print(f"requests counted against the global limit while the people played: {counted} in "
+          f"{played:.1f} s ({counted / max(played, 1e-9):.1f} a second), "
+          f"{per_move:.2f} per person's move; exempt (interactions): {exempt}, "
+          f"{exempt / max(1, made):.2f} per move")
+    print("  by kind, per person's move: " + ", ".join(
+        f"{k} {v / max(1, made):.2f}" for k, v in sorted(kinds.items())))
+    if lags:
+        print(f"the table message behind a person's move (its callback -> the first table "
+              f"edit showing it): {len(lags)} moves, p50 {percentile(lags, 0.5):.0f} ms, "
+              f"p99 {percentile(lags, 0.99):.0f} ms, max {lags[-1]:.0f} ms; "
+              f"not shown by the end: {unshown}")
+    else:
+        print(f"the table message behind a person's move: no move measured; not shown by the "
+              f"end: {unshown}")
+    print(f"ceiling for the whole bot (derived: {GLOBAL_PER_SECOND} / {per_move:.2f} counted "
+          f"requests per move): {GLOBAL_PER_SECOND / max(per_move, 1e-9):.1f} person-moves a "
+          "second")
+    print(f"errors: {len(errors)} error lines logged by the bots, {len(failed)} interactions "
+          f"not answered in time or refused, {len(spec_errors)} spec errors, {len(stalled)} "
+          f"tables stalled; {len(warnings)} warning lines")
+    print("CPU per bot process over openings and play: " + ", ".join(
+        f"{c:.1f} s (+{h:.1f} s workers)" for c, h in zip(cpu, helpers, strict=True)))
+    for line in errors[:5]:
+        print("  bot error:", line[:400])
+    for spec in spec_errors[:3]:
+        print("  spec:", spec)
+    for p in stalled[:5]:
+        print("  stalled:", p.guild.name, p.channel.name, p.stalled)
+    if failed or errors or stalled:
+        for line in warnings[:5]:
+            print("  bot warning:", line[:400])
+    return 1 if global_429 or errors or failed or spec_errors or stalled else 0
+
+
+def pair(text: str) -> tuple[float, float]:
+    low, _, high = text.partition(",")
+    return float(low), float(high or low)
+
+
+def main() -> int:
+    """Parse arguments and run the benchmark."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--processes", type=int, default=4)
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--per-guild", type=int, default=10, help="tables a server")
+    parser.add_argument("--moves", type=int, default=2, help="moves each person makes")
+    parser.add_argument("--think", type=pair, default=(5.0, 15.0),
+                        help="seconds a person thinks before a move: LOW,HIGH")
+    parser.add_argument("--opening", type=float, default=None,
+                        help="seconds over which the tables are opened (default: 0.1 a table)")
+    parser.add_argument("--patience", type=float, default=120.0,
+                        help="seconds a table may show no new position before its people stop")
+    parser.add_argument("--ai-delay", type=float, default=1.0,
+                        help="seconds a computer waits before its move (the bot's default: 1)")
+    parser.add_argument("--rate", default=None,
+                        help="DECKHAND_GLOBAL_RATE for every process (default: unset)")
+    parser.add_argument("--pg", default=None, help="a PostgreSQL server's address (default: "
+                        "DECKHAND_TEST_PG, else a throwaway server)")
+    parser.add_argument("--validate", action="store_true",
+                        help="validate every request against the OpenAPI spec (slower)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    opening = args.opening if args.opening is not None else 0.1 * args.tables
+    return asyncio.run(run(args.processes, args.tables, args.per_guild, args.moves, args.think,
+                           opening, args.patience, args.ai_delay, args.rate, args.pg,
+                           args.validate, args.seed))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
