@@ -278,7 +278,7 @@ class Faults:
         who = "" if "webhook_token" in params else captured.headers.get("Authorization", "")
         key = (who, f"{captured.method} {captured.route}", major)
         bucket = self._buckets.get(key)
-        if bucket is None:
+        if bucket is None or bucket.limit != limit:  # (a size a test changed starts afresh)
             if len(self._buckets) >= self._sweep_at:  # (an interaction's token lives 15 min)
                 now = self.clock()
                 self._buckets = {k: b for k, b in self._buckets.items() if b.reset_at > now}
