@@ -65,6 +65,8 @@ from tests.discord_sim.server import _path_params  # noqa: E402
 #: the table and position a table message shows (its Hand button), and any control's
 TABLE_VERSION = re.compile(r"dh:hand:(\d+):(\d+):")
 ANY_VERSION = re.compile(r"dh:[a-z]+:(\d+):(\d+):")
+TAIL = 12.0  # seconds of a table's requests still counted after its people's last move
+STALE = 15.0  # seconds a person's panel may offer nothing on their turn before Hand again
 POLL = 0.25  # seconds between two looks of a scripted person at their panel or the table
 #: the switches of the simulator's per-route buckets this script knows (whichever exists)
 ROUTE_SWITCHES = ("route_limits", "route_buckets", "buckets")
@@ -85,6 +87,17 @@ class Place:
     shown: str = ""  # the last position its message showed
     moved_at: float = 0.0  # when its message last showed a new position
     stalled: str = ""  # why the table did not get going or its people did not finish
+    #: on the simulator's clock: when its message showed it started, when its people's last
+    #: move was made and when they stopped (the bounds of its play)
+    started_at: float | None = None
+    playing_from: float | None = None  # its people's first press of Hand
+    last_move_at: float = 0.0
+    done_at: float = 0.0
+
+    def play_ends(self) -> float:
+        """The end of its play: its people stopped, and TAIL after their last move (the
+        channel's compact message is edited at most once per 10 s: the last move's edit)."""
+        return max(self.done_at, self.last_move_at + TAIL)
 
 
 @dataclass
@@ -98,10 +111,13 @@ class Run:
     kinds: dict[str, str] = field(default_factory=dict)
     #: each person's move made: its interaction, its table and the position it made
     moves: list[tuple[str, str, int]] = field(default_factory=list)
+    #: interaction id -> the table it was made at
+    place_of: dict[str, Place] = field(default_factory=dict)
 
-    def note(self, r: InteractionResult, kind: str) -> InteractionResult:
+    def note(self, r: InteractionResult, kind: str, place: Place) -> InteractionResult:
         self.results.append(r)
         self.kinds[r.id] = kind
+        self.place_of[r.id] = place
         return r
 
 
@@ -184,12 +200,13 @@ async def open_table(run: Run, place: Place, delay: float, limit: float) -> None
             if time.monotonic() - asked > 10.0:
                 asked = time.monotonic()
                 run.note(await sim.slash(host, place.channel, "play", {"game": place.game}),
-                         "/play")
+                         "/play", place)
             await asyncio.sleep(POLL)
             continue
         hand = TABLE_VERSION.search(by_verb(shown, "hand") or "")
         if hand is not None and (in_thread or time.monotonic() - asked > 20.0):
             place.board, place.table = shown.id, hand.group(1)
+            place.started_at = run.sim.now()
             return
         if done >= len(steps):  # started: its message in the thread is on its way
             await asyncio.sleep(POLL)
@@ -202,7 +219,7 @@ async def open_table(run: Run, place: Place, delay: float, limit: float) -> None
             await asyncio.sleep(POLL)
             continue
         try:
-            r = run.note(await sim.click(user, shown, control), verb)
+            r = run.note(await sim.click(user, shown, control), verb, place)
         except AssertionError:  # the message changed under the click: look again
             await asyncio.sleep(POLL)
             continue
@@ -248,12 +265,17 @@ async def person(run: Run, place: Place, user: SimUser, moves: int, patience: fl
     panel: SimMessage | None = None
     acted: str | None = None
     made = 0
+    named_since: float | None = None  # since when the table names them (their turn)
     while made < moves and time.monotonic() < limit:
         board, _ = whole(sim, place)
         if board is None or by_verb(board, "hand") is None:
             return  # the game is over
         watch(place, board)
         named = f"<@{user.id}>" in board.content
+        if not named:
+            named_since = None
+        elif named_since is None:
+            named_since = time.monotonic()
         if time.monotonic() - place.moved_at > patience:
             if named:
                 shown = sim.message(panel.id) if panel is not None else None
@@ -268,8 +290,11 @@ async def person(run: Run, place: Place, user: SimUser, moves: int, patience: fl
                 await asyncio.sleep(POLL)
                 continue
             await asyncio.sleep(rng.uniform(*run.think))
+            if place.playing_from is None:
+                place.playing_from = sim.now()
             try:
-                r = run.note(await sim.click(user, board, by_verb(board, "hand")), "hand")
+                r = run.note(await sim.click(user, board, by_verb(board, "hand")), "hand",
+                             place)
             except AssertionError:
                 continue
             if r.message is None or not r.message.ephemeral:
@@ -283,6 +308,8 @@ async def person(run: Run, place: Place, user: SimUser, moves: int, patience: fl
         controls += [("s", x) for x in panel.selects()
                      if verb_of(x["custom_id"]) in ("pick", "set")]
         if not controls or version == acted:
+            if named_since is not None and time.monotonic() - named_since > STALE:
+                panel, named_since = None, None  # as a person would: Hand again
             await asyncio.sleep(POLL)
             continue
         await asyncio.sleep(rng.uniform(*run.think))
@@ -290,26 +317,27 @@ async def person(run: Run, place: Place, user: SimUser, moves: int, patience: fl
         clicked = str(control["custom_id"])
         try:
             if kind == "b":
-                r = run.note(await sim.click(user, panel, control["custom_id"]), "move")
+                r = run.note(await sim.click(user, panel, control["custom_id"]), "move", place)
             else:
                 values = [o["value"] for o in control["options"]]
                 size = rng.randint(control.get("min_values", 1), control.get("max_values", 1))
                 r = run.note(await sim.select(user, panel, control["custom_id"],
-                                              rng.sample(values, size)), "choose cards")
+                                              rng.sample(values, size)), "choose cards", place)
             answer = r.message
             if answer is not None and answer.id == panel.id:
                 confirm = [x for x in answer.buttons() if verb_of(x.get("custom_id")) == "act"]
                 if confirm and by_verb(answer, "view") is not None:
                     clicked = str(confirm[0]["custom_id"])
-                    r = run.note(await sim.click(user, answer, clicked), "move")
+                    r = run.note(await sim.click(user, answer, clicked), "move", place)
                     answer = r.message
         except AssertionError:  # the panel changed during the think: look again
             continue
         if r.status != "ok" or offers_at(answer, version):
             continue  # not made: refused (cards the rules do not take), or answered late
-        acted = version
+        acted, named_since = version, None
         made += 1
         place.made += 1
+        place.last_move_at = sim.now()
         _, _, table, at, _ = clicked.split(":")
         run.moves.append((r.id, table, int(at) + 1))
     if made < moves and time.monotonic() >= limit:
@@ -401,17 +429,61 @@ def switch_on_limits(sim: ProcDiscord) -> list[str]:
     return on
 
 
-def phase_line(name: str, requests: list[Any]) -> str:
+def phases(sim: ProcDiscord, run: Run, places: list[Place],
+           requests: list[Any]) -> dict[str, list[Any]]:
+    """The requests by the part of the run they belong to. A request belongs to a table by its
+    interaction, or by its channel (the table's channel, or its thread: a thread started from
+    a message takes the message's id); then to its openings before its people first pressed
+    Hand (the start's edits, the computers' first moves), to its play from then to the end of
+    its play, or after. The rest: before the first /play ("start"), or of no table
+    ("other": the people fetched for their names and pictures)."""
+    channel_of: dict[str, Place] = {}
+    for place in places:
+        channel_of[place.channel.id] = place
+        for m in sim.messages(place.channel):
+            channel_of.setdefault(m.id, place)
+    first = min((q.time for q in requests if q.interaction_id in run.place_of), default=0.0)
+    found: dict[str, list[Any]] = {k: [] for k in ("start", "openings", "play", "after",
+                                                    "other")}
+    for q in requests:
+        place = run.place_of.get(q.interaction_id or "")
+        if place is None and q.route and "{channel_id}" in q.route:
+            place = channel_of.get(_path_params(q.route, q.path).get("channel_id", ""))
+        if place is None:
+            found["start" if q.time < first else "other"].append(q)
+        elif place.playing_from is None or q.time < place.playing_from:
+            found["openings"].append(q)
+        elif q.time <= place.play_ends():
+            found["play"].append(q)
+        else:
+            found["after"].append(q)
+    return found
+
+
+def refusals(requests: list[Any]) -> str:
     glob = sum(is_global(q) for q in requests)
     route = sum(q.status == 429 and not is_global(q) for q in requests)
-    return f"{name}: {len(requests)} requests, global 429s {glob}, route 429s {route}"
+    return f"{len(requests)} requests, {glob} global 429s, {route} route 429s"
 
 
 # -- the run -----------------------------------------------------------------------------------
+async def table_life(run: Run, place: Place, moves: int, delay: float, patience: float,
+                     limit: float) -> None:
+    """A table opened, then its two people's moves from the moment it started (a table left
+    waiting for them would see its turns' deadlines pass and computers move for them)."""
+    await open_table(run, place, delay, limit)
+    if place.started_at is None:
+        return
+    place.moved_at = time.monotonic()
+    until = time.monotonic() + 2 * moves * (run.think[1] + patience) + 120.0
+    await asyncio.gather(*(person(run, place, u, moves, patience, until)
+                           for u in place.people))
+    place.done_at = run.sim.now()
+
+
 async def run(processes: int, tables: int, per_guild: int, moves: int,
               think: tuple[float, float], opening: float, patience: float, ai_delay: float,
-              rate: str | None,
-              pg: str | None, validate: bool, seed: int) -> int:
+              rate: str | None, pg: str | None, validate: bool, seed: int) -> int:
     mix = [*games.ids()] or ["high-card"]
     with postgres(pg or os.environ.get("DECKHAND_TEST_PG")) as server_address:
         db = await fresh_database(server_address)
@@ -429,26 +501,14 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
                 ready = time.perf_counter() - began
                 cpu_before = [b.cpu_seconds() for b in bots]
                 helpers_before = [b.helpers_cpu_seconds() for b in bots]
-                first_open = len(sim.requests)
                 began = time.perf_counter()
                 limit = time.monotonic() + opening + 300.0
-                await asyncio.gather(*(open_table(r, p, opening * i / tables, limit)
+                await asyncio.gather(*(table_life(r, p, moves, opening * i / tables, patience,
+                                                  limit)
                                        for i, p in enumerate(places)))
-                opened = time.perf_counter() - began
                 with contextlib.suppress(TimeoutError):
-                    await sim.settle(idle=0.5, timeout=60)
-                first_play = len(sim.requests)
-                began = time.perf_counter()
-                playing = [p for p in places if p.board is not None]
-                for p in playing:
-                    p.moved_at = time.monotonic()
-                limit = time.monotonic() + 2 * moves * (think[1] + patience) + 120.0
-                await asyncio.gather(*(person(r, p, u, moves, patience, limit)
-                                       for p in playing for u in p.people))
-                with contextlib.suppress(TimeoutError):
-                    await sim.settle(idle=0.5, timeout=60)
-                played = time.perf_counter() - began
-                last_play = len(sim.requests)
+                    await sim.settle(idle=0.5, timeout=30)
+                wall = time.perf_counter() - began
                 cpu = [b.cpu_seconds() - c for b, c in zip(bots, cpu_before, strict=True)]
                 helpers = [b.helpers_cpu_seconds() - c
                            for b, c in zip(bots, helpers_before, strict=True)]
@@ -462,9 +522,9 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
             requests = list(sim.requests)
             spec_errors = list(sim.spec_errors)
             table_ids = table_message_ids(sim, places)
+            parts = phases(sim, r, places, requests)
 
-    start, opens, plays = (requests[:first_open], requests[first_open:first_play],
-                           requests[first_play:last_play])
+    plays = parts["play"]
     made = sum(p.made for p in places)
     kinds: Counter[str] = Counter()
     exempt = counted = 0
@@ -481,7 +541,13 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
     errors = [e for b in bots for e in b.errors]
     warnings = [w for b in bots for w in b.warnings]
     stalled = [p for p in places if p.stalled]
+    started = [p for p in places if p.started_at is not None]
     global_429 = sum(is_global(q) for q in requests)
+    counted_all = [q for q in requests if q.status != 429 and not exempt_of(sim, q)]
+    span = (max(q.time for q in counted_all) - min(q.time for q in counted_all)
+            if counted_all else 0.0)
+    opened = (max(p.started_at or 0.0 for p in started) - min(q.time for q in parts["openings"])
+              if started and parts["openings"] else 0.0)
 
     shards = Counter(shard_of(p.guild.id, processes) for p in places)
     print(f"{processes} bot processes (DECKHAND_SHARDS=i/{processes}) on one PostgreSQL "
@@ -489,29 +555,32 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
           f"{rate if rate else 'unset (the bot default)'}")
     print("the simulated Discord enforces: " + "; ".join(limits_on))
     print(f"{tables} tables of {', '.join(mix)} in {len({p.guild.id for p in places})} servers "
-          f"({per_guild} a server, each table in its own channel), per process: "
-          + ", ".join(f"{shards[s]}" for s in range(processes))
-          + f"; opened over {opening:.0f} s, all started after {opened:.1f} s; "
-          f"{len(playing)} started")
-    print(f"people: 2 a table, {moves} moves each on their live panels, thinking "
-          f"{think[0]:g}-{think[1]:g} s; computers wait {ai_delay:g} s; {made} moves made by "
-          f"people in {played:.1f} s ({made / max(played, 1e-9):.1f} a second)")
-    print("429s: " + "; ".join(phase_line(name, part) for name, part in
-                               (("start", start), ("openings", opens), ("play", plays))))
+          f"({per_guild} a server, each in its own channel), tables per process "
+          + "/".join(f"{shards[s]}" for s in range(processes))
+          + f"; /play spread over {opening:.0f} s, {len(started)} started, the last "
+          f"{opened:.1f} s after the first /play")
+    print(f"people: 2 a table, each playing from the table's start: {moves} moves each on "
+          f"their live panels, thinking {think[0]:g}-{think[1]:g} s; computers wait "
+          f"{ai_delay:g} s; {made} moves made by people; the run {wall:.1f} s")
+    print("requests by part: " + "; ".join(f"{name}: {refusals(part)}"
+                                           for name, part in parts.items()))
     print(f"global 429s in all: {global_429} (must be 0); route 429s in all: "
           f"{sum(q.status == 429 and not is_global(q) for q in requests)}; invalid requests in "
           f"the simulator's last 10 minutes: {invalid} (Discord bans beyond 10,000)")
-    print(f"requests counted against the global limit while the people played: {counted} in "
-          f"{played:.1f} s ({counted / max(played, 1e-9):.1f} a second), "
-          f"{per_move:.2f} per person's move; exempt (interactions): {exempt}, "
+    print(f"requests counted against the global limit: {len(counted_all)} in all, "
+          f"{len(counted_all) / max(span, 1e-9):.1f} a second over {span:.0f} s")
+    print(f"of them while the people played (each table from their first Hand to {TAIL:g} s "
+          f"after "
+          f"its people's last move, the computers' moves in between included): {counted}, "
+          f"{per_move:.2f} per person's move; not counted (interactions): {exempt}, "
           f"{exempt / max(1, made):.2f} per move")
     print("  by kind, per person's move: " + ", ".join(
         f"{k} {v / max(1, made):.2f}" for k, v in sorted(kinds.items())))
     if lags:
-        print(f"the table message behind a person's move (its callback -> the first table "
-              f"edit showing it): {len(lags)} moves, p50 {percentile(lags, 0.5):.0f} ms, "
-              f"p99 {percentile(lags, 0.99):.0f} ms, max {lags[-1]:.0f} ms; "
-              f"not shown by the end: {unshown}")
+        print(f"the table message behind a person's move (its callback -> the first edit of "
+              f"the table's message showing it): {len(lags)} moves, p50 "
+              f"{percentile(lags, 0.5):.0f} ms, p99 {percentile(lags, 0.99):.0f} ms, max "
+              f"{lags[-1]:.0f} ms; not shown by the end: {unshown}")
     else:
         print(f"the table message behind a person's move: no move measured; not shown by the "
               f"end: {unshown}")
@@ -521,17 +590,18 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
     print(f"errors: {len(errors)} error lines logged by the bots, {len(failed)} interactions "
           f"not answered in time or refused, {len(spec_errors)} spec errors, {len(stalled)} "
           f"tables stalled; {len(warnings)} warning lines")
-    print("CPU per bot process over openings and play: " + ", ".join(
-        f"{c:.1f} s (+{h:.1f} s workers)" for c, h in zip(cpu, helpers, strict=True)))
-    for line in errors[:5]:
-        print("  bot error:", line[:400])
+    print("CPU per bot process over the run: " + ", ".join(
+        f"{c:.1f} s (+{h:.1f} s workers)" for c, h in zip(cpu, helpers, strict=True))
+          + f"; load average {os.getloadavg()[0]:.1f}")
+    for line in errors[:3]:
+        print("  bot error:", line[:200], "...", line[-600:].replace("\n", " | "))
     for spec in spec_errors[:3]:
         print("  spec:", spec)
     for p in stalled[:5]:
         print("  stalled:", p.guild.name, p.channel.name, p.stalled)
     if failed or errors or stalled:
-        for line in warnings[:5]:
-            print("  bot warning:", line[:400])
+        for line in Counter(w[:160] for w in warnings).most_common(5):
+            print("  bot warning:", line[1], "x", line[0])
     return 1 if global_429 or errors or failed or spec_errors or stalled else 0
 
 
