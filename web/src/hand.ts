@@ -33,6 +33,8 @@ export class Hand {
   private width = 0;
   /** how many cards each row held when drawn */
   private perRow = 0;
+  /** the hand was drawn for a game over (nothing to tap) */
+  private over = false;
 
   constructor(private host: HandHost) {}
 
@@ -93,9 +95,14 @@ export class Hand {
 
     // as many rows as it takes for each card to show a finger's width of itself (a phone's
     // 15-18 cards of Getaway make two rows), the rows as even as they go
-    const perRow = rowLength(you.hand.length, this.width || window.innerWidth);
+    // a game over leaves nothing to tap: the hand shows each card's corner alone (Getaway's
+    // loser may hold all 52 cards), clear of the result below it
+    const over = m.status === 'finished' || m.status === 'cancelled';
+    this.over = over;
+    const perRow = rowLength(you.hand.length, this.width || window.innerWidth, over);
     this.perRow = perRow;
-    const hand = h('div', {class: 'hand', 'data-n': you.hand.length, 'aria-label': w('your-hand'),
+    const hand = h('div', {class: 'hand' + (over ? ' over' : ''), 'data-n': you.hand.length,
+      'aria-label': w('your-hand'),
       'data-rows': Math.ceil(you.hand.length / perRow) || 1});
     const rows: HTMLElement[] = [];
     const rowOf = (place: number): HTMLElement => {
@@ -154,9 +161,10 @@ export class Hand {
       if (acting.length) note = h('div', {class: 'waiting'}, w('waiting-for', {who: acting.join(', ')}));
     }
     // the menu just above its card, in the flow: it covers nothing (the felt above gives
-    // way) and the hand stays where the finger is
-    return h('section', {class: 'controls'}, note, buttons.childElementCount ? buttons : null,
-      menu, hand);
+    // way) and the hand stays where the finger is. It takes the place of the move buttons
+    // while open (a tap elsewhere brings them back): a short phone's felt gives no more way
+    return h('section', {class: 'controls'}, note,
+      buttons.childElementCount && !menu ? buttons : null, menu, hand);
   }
 
   /** A button playing one move, worded by the move's own label. */
@@ -178,7 +186,7 @@ export class Hand {
     if (drawn && drawn.clientWidth !== this.width) {
       this.width = drawn.clientWidth;
       const n = Number(drawn.dataset.n);
-      if (rowLength(n, this.width) !== this.perRow) {
+      if (rowLength(n, this.width, this.over) !== this.perRow) {
         this.host.render();
         return;
       }
@@ -202,12 +210,15 @@ export class Hand {
 /** The narrowest part of a hand's card a finger is given (WCAG 2.5.8 asks 24 px; the rise of
  * a playable card in the row below takes some of a card's height, none of its width). */
 const MIN_STEP = 28;
+/** What a card shows of itself in a hand nobody taps any more (the game over): its corner */
+const OVER_STEP = 12;
 
 /** How many of a hand's ``n`` cards go in one row of ``width`` px: all of them when each shows
- * at least MIN_STEP px, else the fewest rows that give that, their cards shared evenly. */
-export function rowLength(n: number, width: number): number {
+ * at least MIN_STEP px (OVER_STEP when the game is ``over``), else the fewest rows that give
+ * that, their cards shared evenly. */
+export function rowLength(n: number, width: number, over = false): number {
   const card = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--hw')) || 64;
-  const most = Math.max(1, Math.floor((width - card) / MIN_STEP) + 1);
+  const most = Math.max(1, Math.floor((width - card) / (over ? OVER_STEP : MIN_STEP)) + 1);
   const rows = Math.max(1, Math.ceil(n / most));
   return Math.max(1, Math.ceil(n / rows));
 }
