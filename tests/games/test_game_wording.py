@@ -3,6 +3,7 @@ its fields) and every sentence is in games/locales, in English and in Japanese."
 
 from __future__ import annotations
 
+import functools
 import pickle
 import random
 import re
@@ -59,17 +60,26 @@ def test_every_key_the_games_name_is_in_every_language() -> None:
         assert any(key.startswith(prefix) for key in japanese), prefix
 
 
-def _refusals(gid: str, seeds: int = 3) -> list[IllegalAction]:
+@functools.cache
+def _refusals(gid: str, seeds: int = 3) -> tuple[IllegalAction, ...]:
     """Refused moves met while playing a few games at random: each move kind with each card
-    of the hand, a malformed one and a move out of turn."""
+    of the hand, a malformed one and a move out of turn. Kept per game: two tests read them,
+    and finding them is most of this file's time."""
     rules = games.get(gid)
     found: list[IllegalAction] = []
+    # One copy of the position takes every try: a refused move leaves a state untouched
+    # (test_conformance checks it), so a copy is made again only after a move it accepted.
+    scratch: list[State] = []
 
     def tried(state: State, seat: int, move: Action | str) -> None:
+        if not scratch:
+            scratch.append(state.clone())
         try:
-            state.clone().apply(seat, move)
+            scratch[0].apply(seat, move)
         except IllegalAction as exc:
             found.append(exc)
+            return
+        scratch.clear()
 
     for seed in range(seeds):
         players = rules.usual_players
@@ -90,7 +100,8 @@ def _refusals(gid: str, seeds: int = 3) -> list[IllegalAction]:
             tried(state, (seat + 1) % players, legal[0])
             tried(state, seat, "play:ZZ")
             state.apply(seat, rng.choice(legal))
-    return found
+            scratch.clear()
+    return tuple(found)
 
 
 @pytest.mark.parametrize("gid", games.ids())
