@@ -20,6 +20,7 @@ import pytest
 
 import games
 from bot.pictures import table_png
+from bot.storage.db import POSTGRESQL, SQLITE
 from bot.tables import FINISHED
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import (
@@ -304,7 +305,16 @@ async def play_to_the_end(w: World, humans: list[SimUser], rng: random.Random,
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize("game_id", game_ids())
+#: the games whose whole game is played on PostgreSQL as well as on SQLite. The storage keeps
+#: every game alike (its moves and options as text, the result and the record), and its own
+#: tests, the restarts and the leaderboard run on both back ends: a game of trick taking and
+#: one of shedding on PostgreSQL cover the whole path at a tenth of every game's time.
+ON_POSTGRESQL = ("1234", "spar")
+
+
+@pytest.mark.parametrize(("backend", "game_id"), [
+    *((SQLITE, g) for g in game_ids()), *((POSTGRESQL, g) for g in ON_POSTGRESQL)],
+    indirect=["backend"])
 async def test_a_whole_game_through_discord(tmp_path: Path, game_id: str) -> None:
     rules = lookup(game_id)
     async with world(tmp_path, people=2) as w:
