@@ -110,6 +110,11 @@ class Settings:
     #: draws the table. 0 (the default of settings made in code, and of tests) edits at once;
     #: ``load`` gives the environment's, 1 s by default
     edit_gap: float = 0.0
+    #: counted requests a second the whole bot may make (Discord allows 50, interactions
+    #: aside; this process keeps to its shards' share: :mod:`bot.budget`); 0 (the default of
+    #: settings made in code, and of tests) keeps no budget; ``load`` gives the environment's,
+    #: 45 by default
+    global_rate: float = 0.0
     log_level: str = "INFO"
     timer_scale: float = 1.0
     #: shard ids this process runs and the bot's total shard count (None: discord.py decides)
@@ -131,7 +136,7 @@ class Settings:
             f"ai_delay={self.ai_delay!r}, ai_level={self.ai_level!r}, "
             f"ai_workers={self.ai_workers!r}, ai_scheduler={self.ai_scheduler!r}, "
             f"render_workers={self.render_workers!r}, "
-            f"edit_gap={self.edit_gap!r}, "
+            f"edit_gap={self.edit_gap!r}, global_rate={self.global_rate!r}, "
             f"log_level={self.log_level!r}, timer_scale={self.timer_scale!r}, "
             f"shards={shards_text(self.shard_ids, self.shard_count)!r}, "
             f"log_format={self.log_format!r}, heartbeat_path={self.heartbeat_path!r}, "
@@ -230,6 +235,7 @@ def whole(raw: str, most_digits: int) -> int | None:
 NUMBER_SETTINGS: dict[str, tuple[float, float, str, bool]] = {
     "DECKHAND_AI_DELAY": (1.0, 60.0, "a number of seconds", False),
     "DECKHAND_EDIT_GAP": (1.0, 60.0, "a number of seconds", False),
+    "DECKHAND_GLOBAL_RATE": (45.0, 10_000.0, "a number of requests a second", True),
     "DECKHAND_TIMER_SCALE": (1.0, 100.0, "a scale (1: the timers as they are)", True),
 }
 
@@ -471,6 +477,7 @@ def load(env: Mapping[str, str] | None = None) -> Settings:
         ai_scheduler=_switch(source, "DECKHAND_AI_SCHEDULER", True),
         render_workers=render_workers,
         edit_gap=_number(source, "DECKHAND_EDIT_GAP"),
+        global_rate=_number(source, "DECKHAND_GLOBAL_RATE"),
         log_level=log_level_of(source),
         timer_scale=_number(source, "DECKHAND_TIMER_SCALE"),
         shard_ids=shard_ids,

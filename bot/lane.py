@@ -25,6 +25,8 @@ import heapq
 import itertools
 from collections.abc import AsyncIterator
 
+from bot import budget
+
 #: background jobs that may run at the same time (each holds its slot over its request)
 DEFAULT_WIDTH = 6
 
@@ -100,7 +102,8 @@ class Lane:
                 raise
         self.served += 1
         try:
-            yield
+            with budget.priority(priority):  # its requests wait in the budget in this order
+                yield
         finally:
             self._release()
 

@@ -25,6 +25,7 @@ from discord.ext import commands
 
 import games
 from bot import logs, memory
+from bot.budget import Budget, share
 from bot.client.translator import Translator
 from bot.client.tree import DeckhandTree, sync_commands
 from bot.config import Settings
@@ -104,6 +105,13 @@ class Deckhand(commands.AutoShardedBot):
         sharding: dict[str, Any] = {"shard_count": settings.shard_count}
         if settings.shard_ids is not None:  # a slice; otherwise every shard of the count
             sharding["shard_ids"] = list(settings.shard_ids)
+        #: this process's share of Discord's global request limit (None: none kept, the
+        #: default of settings made in code); every request of discord.py passes it
+        self.budget: Budget | None = None
+        if settings.global_rate > 0:
+            self.budget = Budget(share(settings.global_rate, settings.shard_ids,
+                                       settings.shard_count))
+            sharding["http_trace"] = self.budget.trace()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          tree_cls=DeckhandTree, help_command=None, **sharding)
         self.settings = settings
@@ -367,6 +375,8 @@ class Deckhand(commands.AutoShardedBot):
                 log.warning("a stop step failed (%s)", type(exc).__name__,
                             extra=logs.failure(exc))
         await super().close()
+        if self.budget is not None:
+            self.budget.close()
         for kind, chosen in self.painters.items():
             if painter.current(kind) is chosen:
                 painter.use(Painter(), kind)

@@ -30,12 +30,13 @@ def game_ids() -> list[str]:
 
 async def make_bot(db: Path | str, ai_delay: float = 0.0, timer_scale: float = 1.0,
                    edit_gap: float = 0.0, *, clock: ManualClock | None = None,
-                   ai_level: str = "normal") -> Deckhand:
+                   ai_level: str = "normal", global_rate: float = 0.0) -> Deckhand:
     """A bot on a database (a file or a PostgreSQL address), with no computer pause; its
     service on ``clock`` (a test's manual clock: a deadline passes when the test moves it),
-    else on its own."""
+    else on its own; keeping to ``global_rate`` requests a second (0: no budget)."""
     settings = Settings(token="sim-token", db_path=str(db), ai_delay=ai_delay,
-                        timer_scale=timer_scale, ai_level=ai_level, edit_gap=edit_gap)
+                        timer_scale=timer_scale, ai_level=ai_level, edit_gap=edit_gap,
+                        global_rate=global_rate)
     store = await Storage.open(settings.db_path)
     return Deckhand(settings, store, rules_for=lookup, game_ids=game_ids, clock=clock)
 
@@ -146,6 +147,14 @@ def board_of(sim: SimulatedDiscord, message: SimMessage) -> SimMessage | None:
     return None
 
 
+def edits_of(sim: SimulatedDiscord, message: SimMessage, since: int = 0) -> list[Any]:
+    """The requests that edited a message from request ``since`` on: by the bot's token
+    (``PATCH /channels/.../messages/{id}``) or through an interaction's token whose original
+    response it is (``PATCH /webhooks/.../messages/@original``)."""
+    return [q for q in sim.requests[since:] if q.method == "PATCH"
+            and isinstance(q.response, dict) and str(q.response.get("id")) == str(message.id)]
+
+
 def tables_named(message: SimMessage) -> set[str]:
     """The table ids a message's buttons name (``dh:<verb>:<table>:...``)."""
     return {str(b.get("custom_id")).split(":")[2] for b in message.buttons()
@@ -170,8 +179,8 @@ def alerts_in(sim: SimulatedDiscord, channel: SimChannel) -> list[SimMessage]:
 @asynccontextmanager
 async def world(tmp_path: Path, people: int = 4, locale: str = "en-US",
                 ai_delay: float = 0.0, timer_scale: float = 1.0, edit_gap: float = 0.0,
-                clock: ManualClock | None = None, ai_level: str = "normal"
-                ) -> AsyncIterator[World]:
+                clock: ManualClock | None = None, ai_level: str = "normal",
+                global_rate: float = 0.0) -> AsyncIterator[World]:
     """A running bot in a simulated server; on ``clock`` when given (see :func:`make_bot`)."""
     async with SimulatedDiscord(interaction_deadline=3.0) as sim:
         guild = sim.add_guild("Test Server", locale=locale)
@@ -183,7 +192,8 @@ async def world(tmp_path: Path, people: int = 4, locale: str = "en-US",
             users.append(user)
         db = DATABASE or str(tmp_path / "deckhand.sqlite3")
         making: dict[str, Any] = {"ai_delay": ai_delay, "timer_scale": timer_scale,
-                                  "edit_gap": edit_gap, "ai_level": ai_level}
+                                  "edit_gap": edit_gap, "ai_level": ai_level,
+                                  "global_rate": global_rate}
         bot = await make_bot(db, clock=clock, **making)
         await sim.start(bot)
         here = World(sim, guild, channel, users, bot, db, [bot], clock, making)

@@ -10,9 +10,10 @@ import sys
 
 import pytest
 
+from bot.budget import share
 from bot.config import ConfigError, load
 
-FLOATS = ["DECKHAND_AI_DELAY", "DECKHAND_EDIT_GAP", "DECKHAND_TIMER_SCALE"]
+FLOATS = ["DECKHAND_AI_DELAY", "DECKHAND_EDIT_GAP", "DECKHAND_TIMER_SCALE", "DECKHAND_GLOBAL_RATE"]
 ODD = ["nan", "NaN", "inf", "-inf", "Infinity", "-1", "-0.5", "1e308", "100000", "²"]
 
 
@@ -32,6 +33,17 @@ def test_a_timer_scale_of_zero_is_refused_and_reasonable_values_pass() -> None:
     settings = load({"DISCORD_TOKEN": "t", "DECKHAND_AI_DELAY": "0", "DECKHAND_EDIT_GAP": "60",
                      "DECKHAND_TIMER_SCALE": "0.5"})
     assert (settings.ai_delay, settings.edit_gap, settings.timer_scale) == (0.0, 60.0, 0.5)
+
+
+def test_the_global_rate_is_45_by_default_more_than_0_and_a_process_takes_its_shards_share(
+) -> None:
+    assert load({"DISCORD_TOKEN": "t"}).global_rate == 45.0
+    with pytest.raises(ConfigError, match="DECKHAND_GLOBAL_RATE must be a number of requests"):
+        load({"DISCORD_TOKEN": "t", "DECKHAND_GLOBAL_RATE": "0"})
+    settings = load({"DISCORD_TOKEN": "t", "DECKHAND_GLOBAL_RATE": "48",
+                     "DECKHAND_SHARDS": "0-1/8"})
+    assert share(settings.global_rate, settings.shard_ids, settings.shard_count) == 12.0
+    assert share(48.0, None, None) == 48.0  # one process runs every shard
 
 
 LONG = "9" * 5000

@@ -1,0 +1,156 @@
+"""The request budget: Discord's global limit, kept by each process for its share.
+
+Discord lets a bot token make 50 requests a second in all, across every process that runs it;
+interaction routes (a click's callback, and follow-ups and edits through an interaction's token)
+do not count. Past the limit Discord answers 429 to every route of the bot for a while, and
+10,000 such invalid requests in 10 minutes ban the address.
+
+Each process keeps to a fixed share: ``DECKHAND_GLOBAL_RATE`` (requests a second for the whole
+bot, 45 by default: Discord's 50 less room for the time requests take on the way, which bunches
+them up) times the part of the bot's shards the process runs (``DECKHAND_SHARDS``): four
+processes of a quarter of the shards each send at most 11 a second. A share is simple and needs
+nothing shared; what it costs is that a busy process cannot borrow an idle one's share
+(docs/deploy.md).
+
+The budget counts the requests of the last second, as Discord does, and holds back a request
+that would go over until the oldest one leaves the window. Held-back requests go by priority:
+a request made while answering a click (creating a table's thread, a direct message) first,
+then the background lane's order (:mod:`bot.lane`: turn alerts, panels, pictures), the public
+table message's edit last; a table edit that waits is coalesced with the moves made meanwhile
+(:mod:`cogs.board` waits for room before it draws), so under a short budget a table is late by
+a second rather than a request refused.
+
+Every request of discord.py passes here: discord.py offers aiohttp's request tracing
+(``http_trace``), whose ``on_request_start`` aiohttp awaits before it sends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import heapq
+import itertools
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from types import SimpleNamespace
+
+import aiohttp
+
+#: Discord's global limit counts requests over a second
+WINDOW = 1.0
+#: the priority of a request made outside the background lane: a click is waiting on it
+URGENT = -1
+#: the priority of the request being made now (the lane sets it for its jobs)
+PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("request_priority",
+                                                               default=URGENT)
+
+
+def counted(path: str) -> bool:
+    """Whether a request to this path counts against the global limit: every route but an
+    interaction's callback and the webhook routes an interaction's token opens."""
+    return "/interactions/" not in path and "/webhooks/" not in path
+
+
+def share(rate: float, shard_ids: tuple[int, ...] | None, shard_count: int | None) -> float:
+    """The requests a second this process may make: its shards' part of the bot's rate."""
+    if shard_ids is None or not shard_count:
+        return rate
+    return rate * len(shard_ids) / shard_count
+
+
+class Budget:
+    """At most ``per_second`` counted requests in any second; the others wait, by priority."""
+
+    def __init__(self, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = max(1, int(per_second))  # a share below one still sends one a second
+        self.clock = clock
+        self.sent: deque[float] = deque()  # when the requests of the last second went
+        # (priority, order, whether it takes a request, its future)
+        self._waiting: list[tuple[int, int, bool, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._timer: asyncio.TimerHandle | None = None
+        self.taken = 0  # counted requests sent
+        self.held = 0  # of those, how many waited for room
+
+    def _room(self, now: float) -> bool:
+        while self.sent and self.sent[0] <= now - WINDOW:
+            self.sent.popleft()
+        return len(self.sent) < self.limit
+
+    async def take(self, priority: int = URGENT) -> None:
+        """Wait until a request fits in the last second (first among those waiting by
+        priority), and count it."""
+        if not self._waiting and self._room(self.clock()):
+            self.sent.append(self.clock())
+            self.taken += 1
+            return
+        self.held += 1
+        await self._wait(priority, takes=True)
+        self.taken += 1
+
+    async def room(self, priority: int) -> None:
+        """Wait until a request of this priority would go at once, without taking it: a job
+        that holds a lane slot while it waits would keep more urgent jobs out of the lane."""
+        if not self._waiting and self._room(self.clock()):
+            return
+        await self._wait(priority, takes=False)
+
+    async def _wait(self, priority: int, *, takes: bool) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._order), takes, future))
+        self.wake()
+        await future
+
+    def wake(self) -> None:
+        """Let through the waiting requests that fit now, and set a timer for the rest."""
+        now = self.clock()
+        while self._waiting and self._room(now):
+            _, _, takes, future = heapq.heappop(self._waiting)
+            if future.done():  # (cancelled while waiting)
+                continue
+            if takes:
+                self.sent.append(now)
+            future.set_result(None)
+        if self._waiting and self._timer is None:
+            later = self.sent[0] + WINDOW - now if self.sent else 0.0
+            self._timer = asyncio.get_running_loop().call_later(max(later, 0.001), self._due)
+
+    def _due(self) -> None:
+        self._timer = None
+        self.wake()
+
+    @property
+    def waiting(self) -> int:
+        """Requests waiting for room now."""
+        return sum(1 for *_, future in self._waiting if not future.done())
+
+    def trace(self) -> aiohttp.TraceConfig:
+        """The tracing that makes each counted request of discord.py's session take its
+        place in the budget before it is sent (``discord.Client(http_trace=...)``)."""
+        config = aiohttp.TraceConfig()
+
+        async def starting(session: aiohttp.ClientSession, context: SimpleNamespace,
+                           params: aiohttp.TraceRequestStartParams) -> None:
+            if counted(params.url.path):
+                await self.take(PRIORITY.get())
+
+        config.on_request_start.append(starting)
+        return config
+
+    def close(self) -> None:
+        """Stop the timer (the bot is stopping)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+
+@contextlib.contextmanager
+def priority(level: int) -> Iterator[None]:
+    """The requests made in the block wait in the budget at this priority."""
+    token = PRIORITY.set(level)
+    try:
+        yield
+    finally:
+        PRIORITY.reset(token)

@@ -1,0 +1,119 @@
+"""The request budget (bot/budget.py): at most its share in any second, the waiting requests
+by priority, table edits last; on a clock the test moves."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot import budget, lane
+from bot.budget import Budget, counted
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def started(coroutine: object) -> asyncio.Task[None]:
+    task: asyncio.Task[None] = asyncio.ensure_future(coroutine)  # type: ignore[arg-type]
+    await asyncio.sleep(0)  # it runs to its wait
+    return task
+
+
+async def test_no_more_than_the_share_goes_in_any_second() -> None:
+    clock = Clock()
+    kept = Budget(3, clock)
+    gone: list[int] = []
+
+    async def request(n: int) -> None:
+        await kept.take()
+        gone.append(n)
+
+    tasks = [await started(request(n)) for n in range(7)]
+    assert gone == [0, 1, 2] and kept.waiting == 4
+    clock.now += 0.5
+    kept.wake()
+    await asyncio.sleep(0)
+    assert gone == [0, 1, 2]  # the first three are still in the last second
+    clock.now += 0.5
+    kept.wake()
+    await asyncio.sleep(0)
+    assert gone == [0, 1, 2, 3, 4, 5]  # in the order asked, the priorities being equal
+    clock.now += 1.0
+    kept.wake()
+    await asyncio.gather(*tasks)
+    assert gone == list(range(7)) and kept.taken == 7 and kept.held == 4
+    kept.close()
+
+
+async def test_waiting_requests_go_by_priority_table_edits_last() -> None:
+    clock = Clock()
+    kept = Budget(1, clock)
+    await kept.take()
+    order: list[str] = []
+
+    async def request(name: str, level: int) -> None:
+        await kept.take(level)
+        order.append(name)
+
+    tasks = [await started(request("table edit", lane.TABLE)),
+             await started(request("panel", lane.PANEL)),
+             await started(request("alert", lane.ALERT)),
+             await started(request("a click's", budget.URGENT))]
+    for _ in tasks:
+        clock.now += 1.0
+        kept.wake()
+        await asyncio.sleep(0)
+    await asyncio.gather(*tasks)
+    assert order == ["a click's", "alert", "panel", "table edit"]
+    kept.close()
+
+
+async def test_room_waits_without_taking_and_a_cancelled_wait_is_skipped() -> None:
+    clock = Clock()
+    kept = Budget(2, clock)
+    await kept.take()
+    await kept.take()
+    looking = await started(kept.room(lane.TABLE))
+    given_up = await started(kept.take(budget.URGENT))
+    given_up.cancel()
+    await asyncio.sleep(0)
+    clock.now += 1.0
+    kept.wake()
+    await looking
+    assert len(kept.sent) == 0  # room() took nothing, the cancelled wait took nothing
+    await kept.take()
+    assert kept.taken == 3
+    kept.close()
+
+
+async def test_a_share_below_one_still_sends_one_a_second() -> None:
+    assert Budget(0.25).limit == 1
+
+
+@pytest.mark.parametrize(("path", "is_counted"), [
+    ("/api/v10/channels/1/messages", True),
+    ("/api/v10/channels/1/messages/2", True),
+    ("/api/v10/guilds/1/channels", True),
+    ("/api/v10/interactions/1/tok/callback", False),
+    ("/api/v10/webhooks/1/tok", False),
+    ("/api/v10/webhooks/1/tok/messages/@original", False),
+])
+def test_interaction_routes_are_not_counted(path: str, is_counted: bool) -> None:
+    assert counted(path) is is_counted
+
+
+async def test_the_lane_gives_its_jobs_requests_their_priority() -> None:
+    seen: list[int] = []
+    road = lane.Lane()
+    async with road.slot(lane.ALERT):
+        seen.append(budget.PRIORITY.get())
+    async with road.slot(lane.TABLE):
+        seen.append(budget.PRIORITY.get())
+    seen.append(budget.PRIORITY.get())  # outside the lane: a click's
+    assert seen == [lane.ALERT, lane.TABLE, budget.URGENT]
