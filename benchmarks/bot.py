@@ -17,8 +17,9 @@ their live panel (the bot edits it when their turn comes); with ``--loop hand`` 
 on the table message for every move, as players had to before live panels.
 
 Also printed: the REST requests the bot sent per move while the turns were taken, by kind
-(interaction callbacks, panel edits through interaction tokens, table message edits, turn
-alerts posted and deleted, direct messages, anything else).
+(interaction callbacks, edits through interaction tokens, follow-ups, table message edits, turn
+alerts posted and deleted, direct messages, anything else), and those that count against
+Discord's global limit of 50 a second (all but callbacks and requests through a token).
 
 Printed, the measure of the target: p50/p95/p99 from an interaction's arrival at the bot (its
 dispatch on the simulated gateway: the frame is written to the bot's socket then) to the bot
@@ -226,12 +227,21 @@ def last(sim: SimulatedDiscord, channel: SimChannel) -> SimMessage:
     return found
 
 
+def counts_globally(path: str) -> bool:
+    """Whether Discord counts a request of the bot against its global limit: all but an
+    interaction's callback and the webhook routes of an interaction's token (the bot uses
+    no other webhook)."""
+    return "/interactions/" not in path and "/webhooks/" not in path
+
+
 def request_kind(path: str, method: str) -> str:
     """What a REST request of the bot was, for the count per move."""
     if "/callback" in path:
         return "callbacks"
-    if "/webhooks/" in path:
-        return "panel edits" if method == "PATCH" else "followups"
+    if "/webhooks/" in path:  # through an interaction's token
+        if method == "PATCH":
+            return "token edits (panels, table messages)"
+        return "follow-ups deleted" if method == "DELETE" else "follow-ups (alerts)"
     if "/messages" in path and method == "PATCH":
         return "table edits"
     if "/messages" in path and method == "POST":
@@ -347,9 +357,11 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                     for i, (ch, us) in enumerate(places))))
                 await sim.settle(idle=0.1, timeout=60)
                 kinds: dict[str, int] = {}
+                counted = 0  # against Discord's global limit (the simulator's rule)
                 for q in sim.requests[first:]:
                     found = request_kind(q.path, q.method)
                     kinds[found] = kinds.get(found, 0) + 1
+                    counted += counts_globally(q.path)
 
                 wall = time.perf_counter() - started
                 until = sim.now()
@@ -410,6 +422,9 @@ async def run(tables: int, moves: int, validate: bool = False, profile: str | No
                       f"{total} for {made} moves by people, {total / max(1, made):.2f} per move "
                       "(the computers' moves in between included): " + ", ".join(
                           f"{k} {v / max(1, made):.2f}" for k, v in sorted(kinds.items())))
+                print(f"counted against Discord's global limit (all but interaction callbacks "
+                      f"and requests through an interaction's token): {counted}, "
+                      f"{counted / max(1, made):.2f} per person's move (target <= 1.2)")
                 print(f"errors: {len(failed)} interactions not answered in time or refused, "
                       f"{len(bot.errors)} error lines logged by the bot, "
                       f"{len(sim.spec_errors)} spec errors")

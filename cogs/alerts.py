@@ -12,7 +12,11 @@ turned alerts off (``/settings alerts``). An alert mentions only the people it i
 button: a way back to a live panel whose token has run out.
 
 Rate limits: per human turn one message posted and one deleted in the table's channel, one
-request at a time per table.
+request at a time per table. In a thread the alert is a follow-up of the latest interaction
+there while its token is fresh, and deleted through that token (:mod:`cogs.tokens`): Discord
+does not count those against the bot's global limit of 50 requests a second, which the alerts
+took two of every three counted requests of a move before. A follow-up replies to no message,
+so an alert in the table's channel (no thread) goes by the bot's token.
 
 A restart pings nobody again. Each table's alert is stored (``bot_state``: its message, where
 it is, whom it names and the deadline it shows; :class:`StoredAlert`), and Discord keeps the
@@ -41,6 +45,7 @@ from bot.tables import LOBBY, PLAYING, Position, Refusal, TableManager
 from cogs import discord_errors, ids
 from cogs.discord_errors import gone_reason
 from cogs.prefs import Preferences
+from cogs.tokens import Seen, Tokens
 from cogs.views import StaticView, button_item, game_name
 
 if TYPE_CHECKING:
@@ -106,14 +111,19 @@ class TableAlert:
     shown: int | None = None
     #: whether the alert a process before this one stored for the table was looked at
     looked: bool = True
+    #: the interaction whose follow-up the posted alert is (None: posted by the bot's token)
+    via: Seen | None = None
 
 
 class Alerts:
     """Every table's alert."""
 
     def __init__(self, bot: Deckhand, manager: TableManager, public_lang: Callable[[Position], str],
-                 prefs: Preferences) -> None:
+                 prefs: Preferences, tokens: Tokens | None = None) -> None:
         self.bot = bot
+        #: interactions at each table: an alert goes as a follow-up of one, outside Discord's
+        #: global limit, when there is one (None: always by the bot's token)
+        self.tokens = tokens
         self.manager = manager
         self.public_lang = public_lang  # the language of a table's server
         self.prefs = prefs
@@ -207,11 +217,10 @@ class Alerts:
         if entry.message_id is not None:
             found, named = entry.message_id, entry.mentioned
             entry.message_id, entry.mentioned = None, frozenset()
-            where = self.bot.get_partial_messageable(entry.channel_id or table.channel_id)
             try:
                 # (a thread deleted or locked meanwhile: its alert goes, or stays, with it)
                 with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                    await where.get_partial_message(found).delete()
+                    await self._delete(table, entry, found)
             except Exception:  # still there: deleted at the next change
                 entry.message_id, entry.mentioned = found, named
                 raise
@@ -225,8 +234,7 @@ class Alerts:
         thread = table.thread_id
         target = thread or table.channel_id
         try:
-            message = await self.bot.get_partial_messageable(target).send(
-                **self._message(table, wanted))
+            message, via = await self._post(table, target, wanted)
         except Exception as exc:  # not posted: still due to whoever is still to act
             entry.fresh |= set(wanted)
             reason = gone_reason(exc) if thread is not None else None
@@ -239,10 +247,56 @@ class Alerts:
                 raise
             return
         entry.message_id, entry.mentioned = message.id, frozenset(wanted)
-        entry.channel_id, entry.shown = target, shown_deadline(table)
+        entry.channel_id, entry.shown, entry.via = target, shown_deadline(table), via
         self.posted += 1
         await self._remember(table.table_id, StoredAlert(message.id, target, entry.mentioned,
                                                          entry.shown))
+
+    async def _post(self, table: Position, target: int,
+                    wanted: list[int]) -> tuple[discord.Message, Seen | None]:
+        """Post the alert in ``target``: a follow-up of the latest interaction there while
+        its token is fresh (not counted against Discord's global limit), else by the bot's
+        token; and the interaction it went through."""
+        words = self._message(table, wanted)
+        tokens = self.tokens
+        # (a follow-up cannot reply: an alert in the table's channel replies to its message)
+        seen = None if tokens is None or "reference" in words else tokens.in_channel(
+            table.table_id, target)
+        if tokens is not None and seen is not None:
+            try:
+                message = await seen.interaction.followup.send(wait=True, **words)
+                tokens.used += 1
+                return message, seen
+            except discord.HTTPException as exc:
+                if discord_errors.for_now(exc):  # tried again later, through it again
+                    raise
+                # Discord no longer takes that token (expired, or the message is not its):
+                # the bot's own goes
+                tokens.spent(table.table_id, seen)
+                log.info("table %s: an interaction's token was refused for its alert (%s)",
+                         table.table_id, discord_errors.described(exc))
+        return await self.bot.get_partial_messageable(target).send(**words), None
+
+    async def _delete(self, table: Position, entry: TableAlert, message_id: int) -> None:
+        """Delete the posted alert: through the token it was posted by while that is fresh."""
+        via, entry.via = entry.via, None
+        tokens = self.tokens
+        if via is not None and tokens is not None and tokens.fresh(via):
+            try:
+                await via.interaction.followup.delete_message(message_id)
+                tokens.used += 1
+                return
+            except discord.NotFound:
+                raise
+            except discord.HTTPException as exc:
+                if discord_errors.for_now(exc):  # tried again later, through it again
+                    entry.via = via
+                    raise
+                tokens.spent(table.table_id, via)
+                log.info("table %s: an interaction's token was refused deleting its alert (%s)",
+                         table.table_id, discord_errors.described(exc))
+        where = self.bot.get_partial_messageable(entry.channel_id or table.channel_id)
+        await where.get_partial_message(message_id).delete()
 
     async def _adopt(self, table: Position, entry: TableAlert) -> bool:
         """The first news of a table the process had at its start: the alert the process

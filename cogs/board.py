@@ -29,6 +29,7 @@ from bot.names import plain
 from bot.tables import CANCELLED, FINISHED, LOBBY, Position, TableEvent
 from cogs import discord_errors
 from cogs.guards import is_private
+from cogs.tokens import Tokens
 from cogs.views import Payload, card_words, overview_payload, table_payload
 
 if TYPE_CHECKING:
@@ -74,9 +75,12 @@ class Board:
 class TableMessages:
     """The public message of each table: its recent events, and edits coalesced."""
 
-    def __init__(self, bot: Deckhand) -> None:
+    def __init__(self, bot: Deckhand, tokens: Tokens | None = None) -> None:
         self.bot = bot
         self.manager = bot.manager
+        #: interactions at each table: an edit goes through one's token when there is one
+        #: (None: always by the bot's token)
+        self.tokens = tokens
         self.boards: dict[int, Board] = {}
         self.hurry = asyncio.Event()  # set at a stop: pending edits go out without their gap
 
@@ -237,26 +241,43 @@ class TableMessages:
         where = table.board_at
         if where is None:
             return
-        channel = self.bot.get_partial_messageable(where[0])
-        message = channel.get_partial_message(where[1])
         files = await payload.files()
         # the gap runs from the edit's sending, not from before its picture was drawn: a slow
         # drawing then a quick one would otherwise send two edits closer than the gap
         self.board(table.table_id).edited = asyncio.get_running_loop().time()
-        await message.edit(content=payload.content, embed=payload.embed, view=payload.view,
-                           attachments=files,
-                           allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
-                                                                    roles=False))
+        await self._edit(table, where, content=payload.content, embed=payload.embed,
+                         view=payload.view, attachments=files)
 
     async def _send_overview(self, table: Position, payload: Payload) -> None:
         where = table.overview_at
         assert where is not None
-        message = self.bot.get_partial_messageable(where[0]).get_partial_message(where[1])
         # (the lobby's embed is the lobby's; a table in play shows no embed here)
-        await message.edit(content=payload.content, embed=payload.embed, view=payload.view,
-                           attachments=[],
-                           allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
-                                                                    roles=False))
+        await self._edit(table, where, content=payload.content, embed=payload.embed,
+                         view=payload.view, attachments=[])
+
+    async def _edit(self, table: Position, where: tuple[int, int], **fields: Any) -> None:
+        """Edit one of the table's messages (channel, message): through the token of an
+        interaction whose original response it is while that is fresh (Discord does not count
+        it against the bot's global limit), else by the bot's token."""
+        fields["allowed_mentions"] = discord.AllowedMentions(users=True, everyone=False,
+                                                             roles=False)
+        tokens = self.tokens
+        seen = None if tokens is None else tokens.of_message(table.table_id, where[1])
+        if tokens is not None and seen is not None:
+            try:
+                await seen.interaction.edit_original_response(**fields)
+                tokens.used += 1
+                return
+            except discord.HTTPException as exc:
+                if discord_errors.for_now(exc):  # tried again later, through it again
+                    raise
+                # Discord no longer takes that token (expired, or the message is not its):
+                # the bot's own goes
+                tokens.spent(table.table_id, seen)
+                log.info("table %s: an interaction's token was refused for its message (%s)",
+                         table.table_id, discord_errors.described(exc))
+        message = self.bot.get_partial_messageable(where[0]).get_partial_message(where[1])
+        await message.edit(**fields)
 
     async def idle(self, table_id: int) -> None:
         """Wait until a table's messages show it as it is (its edits made): before its thread
@@ -299,6 +320,8 @@ class TableMessages:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.hurry.wait(), wait)
             retry = 0.0
+            if self.bot.budget is not None:  # table edits wait for room before anything else
+                await self.bot.budget.room(lane.TABLE)
             async with self.bot.lane.slot(lane.TABLE), board.lock:
                 board.dirty = False  # a change from here on is shown by the next round
                 position = await self.manager.latest(table.table_id)

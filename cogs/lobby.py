@@ -37,6 +37,8 @@ class LobbyControls:
                                 self.messages.activity)
         await interaction.response.send_message(**payload.send())
         message = await interaction.original_response()
+        if self.messages.tokens is not None:  # its token edits the message for a while
+            self.messages.tokens.seen(table.table_id, interaction, original=message.id)
         self.messages.board(table.table_id).sent = payload.key()
         await self.manager.set_message(table.table_id, message.id)
         if self.threads is not None:

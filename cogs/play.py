@@ -12,6 +12,7 @@ part that answers it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -44,6 +45,7 @@ from cogs.reminders import Reminders
 from cogs.rules_text import rules_answer
 from cogs.threads import TableThreads
 from cogs.time_prefs import AWAY_DAYS, TimeSettings, days_text, hour_text
+from cogs.tokens import Tokens
 from cogs.turn import TurnControls
 from cogs.views import COG
 from cogs.yours import YourTables
@@ -64,10 +66,14 @@ class PlayCog(commands.Cog, name=COG):
         self.manager = bot.manager
         avatars.CACHE.use(avatars.client_fetch(bot))  # seats' faces on table pictures, afresh
         self.prefs = Preferences(bot.store)  # people's settings, read once
-        self.messages = TableMessages(bot)
+        #: the latest interactions at each table: requests through their tokens are not
+        #: counted against Discord's global limit
+        self.tokens = Tokens()
+        self.messages = TableMessages(bot, self.tokens)
         self.hands = Hands(self.manager, self.messages, self.prefs)
         self.panels = Panels(bot.lane, self.manager, self.hands)
-        self.alerts = Alerts(bot, self.manager, self.messages.public_lang, self.prefs)
+        self.alerts = Alerts(bot, self.manager, self.messages.public_lang, self.prefs,
+                             self.tokens)
         self.threads = TableThreads(bot, self.manager, self.messages, self.alerts)
         self.alerts.thread_lost = self.threads.left
         self.dms = DirectTurns(bot, self.hands, self.prefs)
@@ -289,6 +295,9 @@ class PlayCog(commands.Cog, name=COG):
         if isinstance(update, TableOpened):  # its message is the one this cog just posted
             return
         self.messages.note(update)
+        if update.position.closed:  # (its last edits may still go through them)
+            asyncio.get_running_loop().call_later(BOARD_KEPT, self.tokens.forget,
+                                                  update.position.table_id)
         self.panels.changed(update.position)
         self.alerts.changed(update.position)
         self.dms.changed(update.position)
@@ -356,6 +365,7 @@ class PlayCog(commands.Cog, name=COG):
         self.bot.under_way()
         try:
             await self.route(interaction, cid, values)
+            self.tokens.seen(cid.table, interaction)
         except Exception as error:
             await self._refuse(interaction, error, cid.verb)
 

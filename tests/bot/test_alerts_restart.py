@@ -29,9 +29,11 @@ async def table_and_alert(w: Week, pace: str) -> tuple[Position, SimChannel, Sim
 
 
 def posted_in(w: Week, channel: SimChannel, since: int) -> list[str]:
-    """The messages posted in a channel by the requests from ``since`` on."""
+    """The messages posted in a channel by the requests from ``since`` on (by the bot's token,
+    or as an interaction's follow-up)."""
     return [q.path for q in w.sim.requests[since:]
-            if q.method == "POST" and q.path.endswith(f"/channels/{channel.id}/messages")]
+            if q.method == "POST" and isinstance(q.response, dict)
+            and str(q.response.get("channel_id")) == str(channel.id)]
 
 
 async def test_a_restart_keeps_the_alert_that_still_names_who_is_due(tmp_path: Path) -> None:
@@ -75,7 +77,7 @@ async def test_an_alert_whose_people_changed_while_the_bot_was_down_is_replaced(
         await w.bot.store.close()
         w.clock.set(deadline + 2 * HOUR)
         since = len(w.sim.requests)
-        deletes = w.sim.faults.fail(503, routes=[ALERT_DELETE], count=1)
+        deletes = w.sim.faults.fail(503, routes=[*ALERT_DELETE], count=1)
         w.bot = await make_bot(w.db, w.clock)
         await w.sim.start(w.bot)
         await settle(w)

@@ -19,6 +19,7 @@ from tests.bot.sim_helpers import (
     alerts_in,
     board_of,
     button,
+    edits_of,
     is_alert,
     thread_of,
     verb_of,
@@ -107,7 +108,9 @@ def alert_mentions(w: World, channel: SimChannel) -> set[int]:
     """Everyone the alerts posted in a channel (or thread) let Discord notify."""
     found: set[int] = set()
     for q in w.sim.requests:
-        if q.method == "POST" and q.path.endswith(f"/channels/{channel.id}/messages") \
+        # (by the bot's token, or as an interaction's follow-up: where it landed)
+        if q.method == "POST" and isinstance(q.response, dict) \
+                and str(q.response.get("channel_id")) == str(channel.id) \
                 and isinstance(q.json, dict) and '"dh:hand:' in json.dumps(q.json):
             found |= {int(u) for u in (q.json.get("allowed_mentions") or {}).get("users", [])}
     return found
@@ -285,10 +288,8 @@ async def test_the_channel_keeps_a_compact_message_and_the_thread_the_whole_tabl
         before = len(w.sim.requests)
         await play_out(w, [table], [alice, bob], random.Random(6))
         await w.sim.settle(idle=0.3)
-        edits = [q for q in w.sim.requests[before:] if q.method == "PATCH"]
-        to_compact = [q for q in edits if q.path.endswith(f"/channels/{w.channel.id}"
-                                                          f"/messages/{compact.id}")]
-        to_board = [q for q in edits if q.path.endswith(f"/messages/{board.id}")]
+        to_compact = edits_of(w.sim, compact, before)
+        to_board = edits_of(w.sim, board, before)
         assert to_compact and to_board
         for q in to_compact:  # never a picture or an embed in the channel
             assert not (q.json or {}).get("embeds") and not q.files, q.json

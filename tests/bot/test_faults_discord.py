@@ -15,6 +15,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,8 +25,13 @@ from tests.bot.test_e2e_safety import first_move, use
 from tests.discord_sim import CapturedRequest, SimMessage, SimUser
 
 TABLE_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
-ALERT_POST = "POST /channels/{channel_id}/messages"
-ALERT_DELETE = "DELETE /channels/{channel_id}/messages/{message_id}"
+#: a turn alert goes as the follow-up of an interaction at the table while its token is fresh
+#: (outside Discord's global limit: cogs/tokens.py), by the bot's token otherwise: the
+#: faults hit both ways
+ALERT_POST = ("POST /channels/{channel_id}/messages",
+              "POST /webhooks/{webhook_id}/{webhook_token}")
+ALERT_DELETE = ("DELETE /channels/{channel_id}/messages/{message_id}",
+                "DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 PANEL_EDITS = ("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original",
                "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
@@ -90,6 +96,14 @@ async def check_after(w: World, people: list[SimUser], played: Played) -> None:
             == shown[user.id], user.name
 
 
+def bot_token_only(w: World) -> None:
+    """The table's requests go by the bot's own token from now on, none through an
+    interaction's (the tests of the faults on the bot's routes; the tokens' own way through
+    faults: test_tokens.py)."""
+    cog: Any = w.bot.get_cog("PlayCog")
+    cog.messages.tokens = cog.alerts.tokens = None
+
+
 def retries_waited(requests: list[CapturedRequest], refused: list[CapturedRequest],
                    wait: float) -> None:
     """Each refused request was sent again no sooner than ``wait`` after its refusal."""
@@ -129,7 +143,7 @@ async def test_a_table_played_through_429s(tmp_path: Path, scope: str,
         await open_table(w, "high-card", people, 2, {"hand": CARDS})
         played = Played()
         start = len(w.sim.requests)
-        fault = w.sim.faults.rate_limit(routes=[TABLE_EDIT, ALERT_POST, ALERT_DELETE],
+        fault = w.sim.faults.rate_limit(routes=[TABLE_EDIT, *ALERT_POST, *ALERT_DELETE],
                                         count=4, scope=scope, retry_after=0.3)
         await play(w, people, played, 3)
         await w.sim.settle(idle=0.5)
@@ -149,9 +163,10 @@ async def test_a_table_played_through_500s(tmp_path: Path,
     async with world(tmp_path, people=2) as w:
         people = w.users[:2]
         await open_table(w, "high-card", people, 2, {"hand": CARDS})
+        bot_token_only(w)
         played = Played()
         start = len(w.sim.requests)
-        fault = w.sim.faults.fail(500, routes=[TABLE_EDIT, ALERT_POST, ALERT_DELETE], count=2)
+        fault = w.sim.faults.fail(500, routes=[TABLE_EDIT, *ALERT_POST, *ALERT_DELETE], count=2)
         await play(w, people, played, 3)
         await w.sim.settle(idle=1.5)
         assert len(fault.refused) == 2
@@ -201,12 +216,13 @@ async def test_what_discord_refused_past_discord_py_s_retries_is_sent_again(
     async with world(tmp_path, people=2) as w:
         people = w.users[:2]
         await open_table(w, "high-card", people, 2, {"hand": CARDS})
+        bot_token_only(w)
         played = Played()
         await play(w, people, played, 2)  # a whole trick: the next move leads the next
         await w.sim.settle(idle=0.3)
         assert len(alerts_in(w.sim, w.thread())) == 1
         edits = w.sim.faults.fail(503, routes=[TABLE_EDIT], count=2)
-        alerts = w.sim.faults.fail(503, routes=[ALERT_POST, ALERT_DELETE], count=2)
+        alerts = w.sim.faults.fail(503, routes=[*ALERT_POST, *ALERT_DELETE], count=2)
         # a lead: the other person is due, so the alert changes; nobody moves after, so
         # nothing else would edit the table message or change the alert
         await play(w, people, played, 1)
@@ -285,6 +301,7 @@ async def test_a_table_played_under_discords_global_limit(
         await open_table(w, "high-card", people, 2, {"hand": CARDS})
         w.sim.faults.global_limit = 4
         start = len(w.sim.requests)
+        bot_token_only(w)
         played = Played()
         await play(w, people, played, 7)
         await w.sim.settle(idle=1.2)
@@ -314,11 +331,12 @@ async def test_a_connection_to_discord_that_breaks_is_tried_again(
     async with world(tmp_path, people=2) as w:
         people = w.users[:2]
         await open_table(w, "high-card", people, 2, {"hand": CARDS})
+        bot_token_only(w)
         played = Played()
         await play(w, people, played, 2)
         await w.sim.settle(idle=0.3)
         edits = w.sim.faults.drop(routes=[TABLE_EDIT], count=2)
-        alerts = w.sim.faults.drop(routes=[ALERT_POST, ALERT_DELETE], count=2)
+        alerts = w.sim.faults.drop(routes=[*ALERT_POST, *ALERT_DELETE], count=2)
         await play(w, people, played, 1)
         await w.sim.settle(idle=2.5)
         assert len(edits.refused) == 2 and len(alerts.refused) == 2

@@ -79,9 +79,11 @@ def room(sim: SimulatedDiscord) -> Room:
 
 
 def table_edits(sim: SimulatedDiscord, message_id: str, after: float) -> int:
-    """Edits of a message the bot made after ``after`` (simulation time)."""
-    return sum(1 for r in sim.requests if r.method == "PATCH" and r.path.endswith(message_id)
-               and r.time > after and r.status == 200)
+    """Edits of a message the bot made after ``after`` (simulation time): by its own token, or
+    through an interaction's whose original response the message is."""
+    return sum(1 for r in sim.requests if r.method == "PATCH" and r.time > after
+               and r.status == 200 and isinstance(r.response, dict)
+               and str(r.response.get("id")) == message_id)
 
 
 async def test_sigterm_answers_the_move_under_way_and_leaves_the_table_right(
