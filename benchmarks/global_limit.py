@@ -1,8 +1,8 @@
 """Discord's global limit, shared by every process of one bot: N processes on one PostgreSQL.
 
     .venv/bin/python benchmarks/global_limit.py [--processes 4] [--tables 1000] [--moves 2]
-        [--per-guild 10] [--think 5,15] [--opening S] [--ai-delay 1.0] [--rate R]
-        [--pg postgresql://...] [--validate]
+        [--per-guild 10] [--think 5,15] [--opening S] [--patience 120] [--ai-delay 1.0]
+        [--rate R] [--pg postgresql://...] [--validate]
 
 Discord allows a bot token 50 requests a second in all, whatever the number of processes or
 machines it runs on; interaction callbacks, and follow-ups and edits through an interaction's
@@ -10,24 +10,29 @@ token, are exempt (issue #52). Here ``--processes`` bot processes, each running
 ``DECKHAND_SHARDS=i/N``, share one PostgreSQL database (a throwaway server, as
 ``benchmarks/shards.py`` starts, unless ``--pg`` or ``DECKHAND_TEST_PG`` names one) and one
 simulated Discord that enforces the global limit (``faults.global_limit = 50``) and, where the
-simulator has them, its per-route buckets; the first lines say which were on.
+simulator has them, its per-route buckets (``faults.route_limits``); a line says which were on.
 
 ``--tables`` tables of mixed games, ``--per-guild`` a server, each in its own channel (its
-thread once it starts), two scripted people each and computers in the other seats, are opened
-over ``--opening`` seconds; once every table has started, the people play: each presses Hand
-once, then moves on their live panel (the bot edits it when their turn comes) after a think
-time drawn from ``--think``, ``--moves`` moves each (fewer when the game ends first).
+thread once it opens), two scripted people each and computers in the usual other seats, are
+opened with /play over ``--opening`` seconds. Each table's people play from its start (a table
+left waiting would see its turns' deadlines pass and computers move for them): each presses
+Hand when the table first names them, then moves on their live panel (the bot edits it when
+their turn comes; Hand again if it offers nothing on their turn for a while) after a think time
+drawn from ``--think``, ``--moves`` moves each (fewer when the game ends first).
 
 Printed: the 429s Discord's global limit answered (there must be none: exit 1 otherwise) and
-those of route buckets, in the start, the openings and the play; the invalid requests of the
-simulator's last 10 minutes (401, 403, 429: Discord bans an address beyond 10,000); the
-requests that count against the global limit (every request but the exempt ones, as the
-simulator's ``_exempt`` rule says) per person's move while the people played, by kind, and
-those that do not; the table message's delay behind a person's move (from the move's callback
-at the simulated Discord to the first edit of a table message showing that position or a later
-one), p50 and p99; the whole bot's ceiling in person-moves a second, derived as 50 divided by
-the counted requests per move; errors (error lines the bots logged, interactions not answered
-in time, spec errors, tables that stalled) and each process's CPU.
+those of route buckets, by part of the run; the invalid requests of the simulator's last 10
+minutes (401, 403, 429: Discord bans an address beyond 10,000); the requests that count against
+the global limit (every answered request but the exempt ones, by the simulator's own
+``_exempt`` rule) per person's move, by kind, and those that do not: a table's requests (by its
+channel, its thread or its interactions) from its people's first Hand to ``TAIL`` seconds after
+their last move, the computers' moves in between included; the table message's delay behind a
+person's move (from the move's callback at the simulated Discord to the first edit of one of
+the table's messages showing the position it made or a later one), p50 and p99; the whole
+bot's ceiling in person-moves a second, derived as 50 divided by the counted requests per move;
+errors (error lines the bots logged, interactions not answered in time, spec errors, tables
+that did not start or whose person's turn stayed unplayable for ``--patience`` seconds) and
+each process's CPU.
 
 ``--rate R`` passes ``DECKHAND_GLOBAL_RATE=R`` to every process (the requests a second the bot
 token may make outside interactions, all processes together); unset, each process keeps its
@@ -266,6 +271,7 @@ async def person(run: Run, place: Place, user: SimUser, moves: int, patience: fl
     acted: str | None = None
     made = 0
     named_since: float | None = None  # since when the table names them (their turn)
+    back_at = time.monotonic()  # when they last said they are back
     while made < moves and time.monotonic() < limit:
         board, _ = whole(sim, place)
         if board is None or by_verb(board, "hand") is None:
@@ -279,12 +285,23 @@ async def person(run: Run, place: Place, user: SimUser, moves: int, patience: fl
         if time.monotonic() - place.moved_at > patience:
             if named:
                 shown = sim.message(panel.id) if panel is not None else None
+                offered = ([str(c.get("custom_id")) for c in [*shown.buttons(),
+                                                              *shown.selects()]][:6]
+                           if shown is not None else [])
                 place.stalled = (
                     f"{place.game}: {user.name}'s turn for {patience:.0f} s and no move made "
                     f"(made {made} of {moves}); the panel shows "
-                    f"{shown.content[:80] if shown else None!r} with "
-                    f"{[str(c.get('custom_id')) for c in shown.buttons()][:6] if shown else []}")
+                    f"{shown.content[:80] if shown else None!r} with {offered}; the table "
+                    f"shows {board.content[:160]!r}")
             return
+        back = by_verb(board, "back")
+        if back is not None and time.monotonic() - back_at > STALE:
+            # someone's seat went to a computer (their deadlines passed): if theirs, they are
+            # back (refused, changing nothing, if it is not)
+            back_at = time.monotonic()
+            with contextlib.suppress(AssertionError):
+                run.note(await sim.click(user, board, back), "back", place)
+            continue
         if panel is None:
             if not named:
                 await asyncio.sleep(POLL)
@@ -309,7 +326,8 @@ async def person(run: Run, place: Place, user: SimUser, moves: int, patience: fl
                      if verb_of(x["custom_id"]) in ("pick", "set")]
         if not controls or version == acted:
             if named_since is not None and time.monotonic() - named_since > STALE:
-                panel, named_since = None, None  # as a person would: Hand again
+                # as a person would: Hand again, and try that position again
+                panel, named_since, acted = None, None, None
             await asyncio.sleep(POLL)
             continue
         await asyncio.sleep(rng.uniform(*run.think))
@@ -584,9 +602,10 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
     else:
         print(f"the table message behind a person's move: no move measured; not shown by the "
               f"end: {unshown}")
+    ceiling = (f"{GLOBAL_PER_SECOND / per_move:.1f} person-moves a second" if per_move
+               else "none (no request of a move counts)")
     print(f"ceiling for the whole bot (derived: {GLOBAL_PER_SECOND} / {per_move:.2f} counted "
-          f"requests per move): {GLOBAL_PER_SECOND / max(per_move, 1e-9):.1f} person-moves a "
-          "second")
+          f"requests per move): {ceiling}")
     print(f"errors: {len(errors)} error lines logged by the bots, {len(failed)} interactions "
           f"not answered in time or refused, {len(spec_errors)} spec errors, {len(stalled)} "
           f"tables stalled; {len(warnings)} warning lines")
