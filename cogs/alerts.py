@@ -263,38 +263,24 @@ class Alerts:
         seen = None if tokens is None or "reference" in words else tokens.in_channel(
             table.table_id, target)
         if tokens is not None and seen is not None:
-            try:
-                message = await seen.interaction.followup.send(wait=True, **words)
-                tokens.used += 1
+            sent, message = await tokens.attempt(
+                table.table_id, seen, lambda i: i.followup.send(wait=True, **words), "its alert")
+            if sent and message is not None:
                 return message, seen
-            except discord.HTTPException as exc:
-                if discord_errors.for_now(exc):  # tried again later, through it again
-                    raise
-                # Discord no longer takes that token (expired, or the message is not its):
-                # the bot's own goes
-                tokens.spent(table.table_id, seen)
-                log.info("table %s: an interaction's token was refused for its alert (%s)",
-                         table.table_id, discord_errors.described(exc))
         return await self.bot.get_partial_messageable(target).send(**words), None
 
     async def _delete(self, table: Position, entry: TableAlert, message_id: int) -> None:
         """Delete the posted alert: through the token it was posted by while that is fresh."""
-        via, entry.via = entry.via, None
-        tokens = self.tokens
+        via, tokens = entry.via, self.tokens
         if via is not None and tokens is not None and tokens.fresh(via):
-            try:
-                await via.interaction.followup.delete_message(message_id)
-                tokens.used += 1
+            # (refused for now: raised with ``entry.via`` kept, tried again through it)
+            deleted, _ = await tokens.attempt(
+                table.table_id, via, lambda i: i.followup.delete_message(message_id),
+                "deleting its alert", keep=(discord.NotFound,))
+            if deleted:
+                entry.via = None
                 return
-            except discord.NotFound:
-                raise
-            except discord.HTTPException as exc:
-                if discord_errors.for_now(exc):  # tried again later, through it again
-                    entry.via = via
-                    raise
-                tokens.spent(table.table_id, via)
-                log.info("table %s: an interaction's token was refused deleting its alert (%s)",
-                         table.table_id, discord_errors.described(exc))
+        entry.via = None
         where = self.bot.get_partial_messageable(entry.channel_id or table.channel_id)
         await where.get_partial_message(message_id).delete()
 

@@ -264,18 +264,11 @@ class TableMessages:
         tokens = self.tokens
         seen = None if tokens is None else tokens.of_message(table.table_id, where[1])
         if tokens is not None and seen is not None:
-            try:
-                await seen.interaction.edit_original_response(**fields)
-                tokens.used += 1
+            edited, _ = await tokens.attempt(
+                table.table_id, seen, lambda i: i.edit_original_response(**fields),
+                "its message")
+            if edited:
                 return
-            except discord.HTTPException as exc:
-                if discord_errors.for_now(exc):  # tried again later, through it again
-                    raise
-                # Discord no longer takes that token (expired, or the message is not its):
-                # the bot's own goes
-                tokens.spent(table.table_id, seen)
-                log.info("table %s: an interaction's token was refused for its message (%s)",
-                         table.table_id, discord_errors.described(exc))
         message = self.bot.get_partial_messageable(where[0]).get_partial_message(where[1])
         await message.edit(**fields)
 

@@ -19,11 +19,17 @@ the token, the bot's own token does it as before.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
+
+from cogs import discord_errors
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 Interaction = discord.Interaction[Any]
 #: seconds a token is used for: Discord takes it for 15 minutes from the interaction
@@ -89,6 +95,25 @@ class Tokens:
         """A fresh interaction whose original response is this message (it edits it)."""
         entry = self.by_message.get(table_id, {}).get(message_id)
         return entry if self.fresh(entry) else None
+
+    async def attempt(self, table_id: int, seen: Seen,
+                      request: Callable[[Interaction], Awaitable[T]], what: str,
+                      keep: tuple[type[Exception], ...] = ()) -> tuple[bool, T | None]:
+        """Make a request through a kept interaction: (True, its answer), or (False, None)
+        when Discord no longer takes the token (expired, or the message is not its own): the
+        token is not used again and the caller's bot token goes instead. What Discord refused
+        for now (and the errors in ``keep``) is raised: the caller tries again later."""
+        try:
+            answer = await request(seen.interaction)
+        except discord.HTTPException as exc:
+            if isinstance(exc, keep) or discord_errors.for_now(exc):
+                raise
+            self.spent(table_id, seen)
+            log.info("table %s: an interaction's token was refused for %s (%s)", table_id,
+                     what, discord_errors.described(exc))
+            return False, None
+        self.used += 1
+        return True, answer
 
     def spent(self, table_id: int, spent: Seen) -> None:
         """Discord refused this token: it is not used again."""

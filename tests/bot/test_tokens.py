@@ -25,7 +25,7 @@ from tests.bot.test_faults_discord import (
     play,
     retries_waited,
 )
-from tests.discord_sim import CapturedRequest
+from tests.discord_sim import CapturedRequest, SimUser
 
 FOLLOW_UP = "POST /webhooks/{webhook_id}/{webhook_token}"
 
@@ -39,6 +39,16 @@ def alert_requests(w: World, since: int) -> list[CapturedRequest]:
     """The requests that posted a turn alert (a Hand button) from ``since`` on."""
     return [q for q in w.sim.requests[since:] if q.method == "POST"
             and isinstance(q.json, dict) and '"dh:hand:' in json.dumps(q.json)]
+
+
+async def two_moves_in(w: World) -> tuple[list[SimUser], Played]:
+    """A table of High Card for the first two people, a move each made from their panels."""
+    people = w.users[:2]
+    await open_table(w, "high-card", people, 2, {"hand": CARDS})
+    played = Played()
+    await play(w, people, played, 2)
+    await w.sim.settle(idle=0.3)
+    return people, played
 
 
 def tokens_of(w: World) -> Any:
@@ -94,11 +104,7 @@ async def test_a_token_near_its_end_is_not_used(tmp_path: Path) -> None:
     """Discord takes a token for 15 minutes; past 14 the bot's own goes, so no request ever
     meets an expired token (an invalid request, for Discord)."""
     async with world(tmp_path, people=2) as w:
-        people = w.users[:2]
-        await open_table(w, "high-card", people, 2, {"hand": CARDS})
-        played = Played()
-        await play(w, people, played, 2)
-        await w.sim.settle(idle=0.3)
+        people, played = await two_moves_in(w)
         [old] = alerts_in(w.sim, w.thread())
         tokens = tokens_of(w)
         now = tokens.clock()
@@ -121,11 +127,7 @@ async def test_a_token_discord_refuses_gives_way_to_the_bots_own(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
     async with world(tmp_path, people=2) as w:
-        people = w.users[:2]
-        await open_table(w, "high-card", people, 2, {"hand": CARDS})
-        played = Played()
-        await play(w, people, played, 2)
-        await w.sim.settle(idle=0.3)
+        people, played = await two_moves_in(w)
         refused = w.sim.faults.fail(401, routes=[FOLLOW_UP], count=1)
         start = len(w.sim.requests)
         await play(w, people, played, 1)
@@ -144,11 +146,7 @@ async def test_a_token_discord_refuses_gives_way_to_the_bots_own(
 async def test_a_token_refused_for_now_is_tried_again(tmp_path: Path) -> None:
     """A 503 on an alert's follow-up: sent again through the same token, not given up."""
     async with world(tmp_path, people=2) as w:
-        people = w.users[:2]
-        await open_table(w, "high-card", people, 2, {"hand": CARDS})
-        played = Played()
-        await play(w, people, played, 2)
-        await w.sim.settle(idle=0.3)
+        people, played = await two_moves_in(w)
         refused = w.sim.faults.fail(503, routes=[FOLLOW_UP], count=1)
         await play(w, people, played, 1)
         await w.sim.settle(idle=1.5)
