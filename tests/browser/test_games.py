@@ -17,6 +17,7 @@ import json
 import random
 import re
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,7 +119,7 @@ MORE_KINDS: dict[str, dict[str, str]] = {
 PLAYERS = {"bhabhi": 3}
 #: the same deal every run for each game (a table's seed comes from secrets.randbits): one
 #: whose walk offers the pages every kind of KINDS
-DEALS = {"twenty-two": 5302, "1234": 7, "bhabhi": 5302, "finesse": 205,
+DEALS = {"twenty-two": 5302, "1234": 7, "bhabhi": 7, "finesse": 205,
          "sugekari-21": 7, "bear": 7, "spar": 3}
 #: every kind of move each game's walk plays from the pages at least once: the action's kind,
 #: whether it names more than its cards (Finesse's lead with no trumps, a bid, whose hand
@@ -133,9 +134,10 @@ KINDS: dict[str, tuple[str, ...]] = {
     "bear": ("bid=", "pass", "discard:n", "play:1"),
     "spar": ("redeal", "peek", "peek_agree", "peek_refuse", "play:1"),
 }
-#: kinds a walk makes half the times they are offered, not at once (Getaway's first take of
-#: a hand would end the game)
+#: kinds a walk makes only once the pages have made LATER_AFTER moves (Getaway's take of a
+#: hand early on leaves its taken person out of the game, whose page then plays nothing)
 LATER = {"take="}
+LATER_AFTER = 12
 #: the sizes each walk checks: the phone's page (by touch) at both phone sizes, the desktop's
 SIZES = {"phone": (PHONE, SMALL_PHONE), "desktop": (DESKTOP,)}
 
@@ -158,8 +160,8 @@ class Walk:
     kinds: set[str] = field(default_factory=set)
     rows: dict[str, int] = field(default_factory=dict)
     known: set[str] = field(default_factory=set)
-    #: the person's turns at the phone's page (its size alternates with them)
-    turns: int = 0
+    #: each page's turns (the phone's size alternates with its person's)
+    turns: dict[str, int] = field(default_factory=dict)
     #: the seconds the checks took
     spent: float = 0.0
 
@@ -173,9 +175,9 @@ class Walk:
         began = time.monotonic()
         sizes = list(SIZES[name])
         if not every:
-            self.turns += note == ""
+            turn = self.turns[name] = self.turns.get(name, 0) + (note == "")
             sizes = [viewer.page.viewport_size or sizes[0]] if note \
-                else [sizes[self.turns % len(sizes)]]
+                else [sizes[turn % len(sizes)]]
         try:
             await self._check(viewer, name, model, note, sizes)
         finally:
@@ -210,7 +212,11 @@ class Applied:
 
     def __init__(self, site: Site) -> None:
         self.moves: list[tuple[int, int, Action]] = []
-        site.world.bot.manager.listeners.insert(0, self.record)
+        self.listeners = site.world.bot.manager.listeners
+        self.listeners.insert(0, self.record)
+
+    def close(self) -> None:
+        self.listeners.remove(self.record)
 
     async def record(self, update: Any) -> None:
         for move in update.moves:
@@ -224,8 +230,16 @@ async def play_through(site: Site, table_id: int, viewers: list[Viewer], game_id
     of a person's turns: its layout checked at every size (each screen state once), and a
     kind of move not made yet chosen when one is offered (else any, several cards half the
     time they are offered), checked against the move the service applied."""
-    manager = site.world.bot.manager
     applied = Applied(site)
+    try:
+        return await walk_on(site, table_id, viewers, game_id, rng, walk, applied, limit)
+    finally:
+        applied.close()
+
+
+async def walk_on(site: Site, table_id: int, viewers: list[Viewer], game_id: str,
+                  rng: random.Random, walk: Walk, applied: Applied, limit: float) -> int:
+    manager = site.world.bot.manager
     names = dict(zip(SIZES, viewers, strict=True))
     moves = 0
     shot = False
@@ -262,7 +276,7 @@ async def play_through(site: Site, table_id: int, viewers: list[Viewer], game_id
                     break
             several = [m for m in choices if len(m["cards"]) > 1]
             if new and all(kind_of(actions[m["index"]]) in LATER for m in new) \
-                    and rng.random() < 0.5:
+                    and moves < LATER_AFTER:
                 new = []
             move = rng.choice(new or (several if several and rng.random() < 0.5 else choices))
 
@@ -348,9 +362,11 @@ async def test_a_whole_game_in_two_activity_pages(table_site: Site, browser: Bro
               f"{walk.spent:.1f} s, rows {walk.rows}")
         # every kind of move of the game was made from the pages, each as the service took it
         assert walk.kinds >= set(KINDS[game_id]), (set(KINDS[game_id]) - walk.kinds, walk.kinds)
-        # the layout was checked at each size, and a long hand took rows on both phones
-        checked = {tuple(json.loads(s[s.index("{"):])["size"]) for s in walk.checked}
-        assert checked == {(s["width"], s["height"]) for s in (PHONE, SMALL_PHONE, DESKTOP)}
+        # the layout was checked at each size through the game (not only at its end), and a
+        # long hand took rows on both phones
+        sizes = Counter(tuple(json.loads(s[s.index("{"):])["size"]) for s in walk.checked)
+        assert min(sizes.values()) >= 3 and set(sizes) == {
+            (s["width"], s["height"]) for s in (PHONE, SMALL_PHONE, DESKTOP)}, sizes
         if game_id == "bhabhi":
             assert min(walk.rows.values()) >= 2 and len(walk.known) == 3, (walk.rows, walk.known)
         await shoot([a, b], f"{game_id}-end")
