@@ -232,7 +232,8 @@ async def open_table(run: Run, place: Place, delay: float, limit: float) -> None
             await asyncio.sleep(1.0)  # late: it may have been done; a repeat is refused
             continue
         if verb == "start" and r.ephemeral:
-            done -= 1  # refused (a seat short): the step before it once more
+            done -= 1  # refused (a seat short): the step before it once more, a moment later
+            await asyncio.sleep(1.0)
             continue
         done += 1
         asked = time.monotonic()
