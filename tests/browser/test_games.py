@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import re
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -416,10 +415,12 @@ async def deciding_cards_shown(viewer: Viewer, final: dict[str, Any]) -> None:
 
 def edits_of(site: Site, channel: Any) -> list[Any]:
     """The bot's edits of messages in a channel and its threads (the table messages'
-    updates: the whole table's is in the table's thread)."""
+    updates: the whole table's is in the table's thread), found by where they land: by the
+    bot's token (``PATCH /channels/.../messages/{id}``) or through the token of the
+    interaction whose original response the message is (``PATCH /webhooks/...``)."""
     found = []
     for q in site.sim.requests:
-        where = re.search(r"/channels/(\d+)/messages/", q.path)
-        if q.method == "PATCH" and where and in_channel(site.sim, where.group(1), channel):
+        where = q.response.get("channel_id") if isinstance(q.response, dict) else None
+        if q.method == "PATCH" and where and in_channel(site.sim, str(where), channel):
             found.append(q)
     return found
