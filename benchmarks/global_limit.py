@@ -619,7 +619,7 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
         print("  spec:", spec)
     for p in stalled[:5]:
         print("  stalled:", p.guild.name, p.channel.name, p.stalled)
-    if failed or errors or stalled:
+    if warnings:  # (what the bots had to say, most often first)
         for line in Counter(w[:160] for w in warnings).most_common(5):
             print("  bot warning:", line[1], "x", line[0])
     return 1 if global_429 or errors or failed or spec_errors or stalled else 0

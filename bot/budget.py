@@ -6,11 +6,12 @@ do not count. Past the limit Discord answers 429 to every route of the bot for a
 10,000 such invalid requests in 10 minutes ban the address.
 
 Each process keeps to a fixed share: ``DECKHAND_GLOBAL_RATE`` (requests a second for the whole
-bot, 45 by default: Discord's 50 less room for the time requests take on the way, which bunches
-them up) times the part of the bot's shards the process runs (``DECKHAND_SHARDS``): four
-processes of a quarter of the shards each send at most 11 a second. A share is simple and needs
-nothing shared; what it costs is that a busy process cannot borrow an idle one's share
-(docs/deploy.md).
+bot, 40 by default: Discord's 50 less a fifth, since requests bunch up on their way, and Discord
+counts them as they arrive; at 45, four processes on a loaded machine met a few global 429s in
+3,000 requests: docs/benchmarks.md) times the part of the bot's shards the process runs
+(``DECKHAND_SHARDS``): four processes of a quarter of the shards each send at most 10 a second.
+A share is simple and needs nothing shared; what it costs is that a busy process cannot borrow
+an idle one's share (docs/deploy.md).
 
 The budget counts the requests of the last second, as Discord does, and holds back a request
 that would go over until the oldest one leaves the window. Held-back requests go by priority:

@@ -113,7 +113,7 @@ class Settings:
     #: counted requests a second the whole bot may make (Discord allows 50, interactions
     #: aside; this process keeps to its shards' share: :mod:`bot.budget`); 0 (the default of
     #: settings made in code, and of tests) keeps no budget; ``load`` gives the environment's,
-    #: 45 by default
+    #: 40 by default
     global_rate: float = 0.0
     log_level: str = "INFO"
     timer_scale: float = 1.0
@@ -235,7 +235,7 @@ def whole(raw: str, most_digits: int) -> int | None:
 NUMBER_SETTINGS: dict[str, tuple[float, float, str, bool]] = {
     "DECKHAND_AI_DELAY": (1.0, 60.0, "a number of seconds", False),
     "DECKHAND_EDIT_GAP": (1.0, 60.0, "a number of seconds", False),
-    "DECKHAND_GLOBAL_RATE": (45.0, 10_000.0, "a number of requests a second", True),
+    "DECKHAND_GLOBAL_RATE": (40.0, 10_000.0, "a number of requests a second", True),
     "DECKHAND_TIMER_SCALE": (1.0, 100.0, "a scale (1: the timers as they are)", True),
 }
 

@@ -35,9 +35,9 @@ def test_a_timer_scale_of_zero_is_refused_and_reasonable_values_pass() -> None:
     assert (settings.ai_delay, settings.edit_gap, settings.timer_scale) == (0.0, 60.0, 0.5)
 
 
-def test_the_global_rate_is_45_by_default_more_than_0_and_a_process_takes_its_shards_share(
+def test_the_global_rate_is_40_by_default_more_than_0_and_a_process_takes_its_shards_share(
 ) -> None:
-    assert load({"DISCORD_TOKEN": "t"}).global_rate == 45.0
+    assert load({"DISCORD_TOKEN": "t"}).global_rate == 40.0
     with pytest.raises(ConfigError, match="DECKHAND_GLOBAL_RATE must be a number of requests"):
         load({"DISCORD_TOKEN": "t", "DECKHAND_GLOBAL_RATE": "0"})
     settings = load({"DISCORD_TOKEN": "t", "DECKHAND_GLOBAL_RATE": "48",
