@@ -18,8 +18,8 @@ that would go over until the oldest one leaves the window. Held-back requests go
 a request made while answering a click (creating a table's thread, a direct message) first,
 then the background lane's order (:mod:`bot.lane`: turn alerts, panels, pictures), the public
 table message's edit last; a table edit that waits is coalesced with the moves made meanwhile
-(:mod:`cogs.board` waits for room before it draws), so under a short budget a table is late by
-a second rather than a request refused.
+(:mod:`cogs.board` pays before it takes its lane slot and draws: :meth:`Budget.prepaid`), so
+under a short budget a table is late by a second rather than a request refused.
 
 Every request of discord.py passes here: discord.py offers aiohttp's request tracing
 (``http_trace``), whose ``on_request_start`` aiohttp awaits before it sends.
@@ -34,7 +34,7 @@ import heapq
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from types import SimpleNamespace
 
 import aiohttp
@@ -46,6 +46,10 @@ URGENT = -1
 #: the priority of the request being made now (the lane sets it for its jobs)
 PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("request_priority",
                                                                default=URGENT)
+#: requests already paid for by the job running now (:meth:`Budget.prepaid`): a one-item list
+#: the first counted request empties
+_CREDIT: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("request_credit",
+                                                                         default=None)
 
 
 def counted(path: str) -> bool:
@@ -68,8 +72,8 @@ class Budget:
         self.limit = max(1, int(per_second))  # a share below one still sends one a second
         self.clock = clock
         self.sent: deque[float] = deque()  # when the requests of the last second went
-        # (priority, order, whether it takes a request, its future)
-        self._waiting: list[tuple[int, int, bool, asyncio.Future[None]]] = []
+        # (priority, order, its future)
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
         self.taken = 0  # counted requests sent
@@ -88,19 +92,24 @@ class Budget:
             self.taken += 1
             return
         self.held += 1
-        await self._wait(priority, takes=True)
+        await self._wait(priority)
         self.taken += 1
 
-    async def room(self, priority: int) -> None:
-        """Wait until a request of this priority would go at once, without taking it: a job
-        that holds a lane slot while it waits would keep more urgent jobs out of the lane."""
-        if not self._waiting and self._room(self.clock()):
-            return
-        await self._wait(priority, takes=False)
+    @contextlib.asynccontextmanager
+    async def prepaid(self, priority: int) -> AsyncIterator[None]:
+        """Take a request's place first, then run the block, whose first counted request is
+        then sent at once: a job that waited for the budget while holding a lane slot would
+        keep the jobs that send nothing counted (the panels' edits) out of the lane."""
+        await self.take(priority)
+        token = _CREDIT.set([1])
+        try:
+            yield
+        finally:
+            _CREDIT.reset(token)
 
-    async def _wait(self, priority: int, *, takes: bool) -> None:
+    async def _wait(self, priority: int) -> None:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (priority, next(self._order), takes, future))
+        heapq.heappush(self._waiting, (priority, next(self._order), future))
         self.wake()
         await future
 
@@ -108,11 +117,10 @@ class Budget:
         """Let through the waiting requests that fit now, and set a timer for the rest."""
         now = self.clock()
         while self._waiting and self._room(now):
-            _, _, takes, future = heapq.heappop(self._waiting)
+            _, _, future = heapq.heappop(self._waiting)
             if future.done():  # (cancelled while waiting)
                 continue
-            if takes:
-                self.sent.append(now)
+            self.sent.append(now)
             future.set_result(None)
         if self._waiting and self._timer is None:
             later = self.sent[0] + WINDOW - now if self.sent else 0.0
@@ -134,8 +142,13 @@ class Budget:
 
         async def starting(session: aiohttp.ClientSession, context: SimpleNamespace,
                            params: aiohttp.TraceRequestStartParams) -> None:
-            if counted(params.url.path):
-                await self.take(PRIORITY.get())
+            if not counted(params.url.path):
+                return
+            credit = _CREDIT.get()
+            if credit and credit[0]:  # paid for before the job took its lane slot
+                credit[0] -= 1
+                return
+            await self.take(PRIORITY.get())
 
         config.on_request_start.append(starting)
         return config

@@ -313,9 +313,12 @@ class TableMessages:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.hurry.wait(), wait)
             retry = 0.0
-            if self.bot.budget is not None:  # table edits wait for room before anything else
-                await self.bot.budget.room(lane.TABLE)
-            async with self.bot.lane.slot(lane.TABLE), board.lock:
+            # paid for before the lane slot (table edits wait in the budget after anything
+            # else, and must not hold a slot meanwhile: bot/budget.py); what waits meanwhile
+            # is shown by this edit
+            paid = (contextlib.nullcontext() if self.bot.budget is None
+                    else self.bot.budget.prepaid(lane.TABLE))
+            async with paid, self.bot.lane.slot(lane.TABLE), board.lock:
                 board.dirty = False  # a change from here on is shown by the next round
                 position = await self.manager.latest(table.table_id)
                 if position is None:  # closed long ago: its last edit was made

@@ -4,8 +4,10 @@ by priority, table edits last; on a clock the test moves."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import pytest
+from yarl import URL
 
 from bot import budget, lane
 from bot.budget import Budget, counted
@@ -74,21 +76,40 @@ async def test_waiting_requests_go_by_priority_table_edits_last() -> None:
     kept.close()
 
 
-async def test_room_waits_without_taking_and_a_cancelled_wait_is_skipped() -> None:
+async def test_a_job_paid_before_its_lane_slot_sends_its_first_request_at_once() -> None:
     clock = Clock()
     kept = Budget(2, clock)
+    starting = kept.trace().on_request_start[0]
+    edit = SimpleNamespace(url=URL("https://discord.com/api/v10/channels/1/messages/2"))
+    callback = SimpleNamespace(url=URL("https://discord.com/api/v10/interactions/1/t/callback"))
+    async with kept.prepaid(lane.TABLE):
+        assert kept.taken == 1
+        await starting(None, None, edit)  # the one paid for: nothing more taken
+        await starting(None, None, callback)  # an interaction's: never counted
+        assert kept.taken == 1
+        await starting(None, None, edit)  # a second request of the job: taken
+        assert kept.taken == 2
+    third = await started(starting(None, None, edit))
+    assert not third.done() and kept.waiting == 1  # the last second is full
+    clock.now += 1.0
+    kept.wake()
+    await third
+    assert kept.taken == 3
+    kept.close()
+
+
+async def test_a_cancelled_wait_is_skipped() -> None:
+    clock = Clock()
+    kept = Budget(1, clock)
     await kept.take()
-    await kept.take()
-    looking = await started(kept.room(lane.TABLE))
     given_up = await started(kept.take(budget.URGENT))
+    waiting = await started(kept.take(lane.TABLE))
     given_up.cancel()
     await asyncio.sleep(0)
     clock.now += 1.0
     kept.wake()
-    await looking
-    assert len(kept.sent) == 0  # room() took nothing, the cancelled wait took nothing
-    await kept.take()
-    assert kept.taken == 3
+    await waiting
+    assert kept.taken == 2 and len(kept.sent) == 1  # the cancelled wait took nothing
     kept.close()
 
 
