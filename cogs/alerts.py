@@ -45,7 +45,7 @@ from bot.tables import LOBBY, PLAYING, Position, Refusal, TableManager
 from cogs import discord_errors, ids
 from cogs.discord_errors import gone_reason
 from cogs.prefs import Preferences
-from cogs.tokens import Seen, Tokens
+from cogs.tokens import KeptInteraction, Tokens
 from cogs.views import StaticView, button_item, game_name
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ class TableAlert:
     #: whether the alert a process before this one stored for the table was looked at
     looked: bool = True
     #: the interaction whose follow-up the posted alert is (None: posted by the bot's token)
-    via: Seen | None = None
+    via: KeptInteraction | None = None
 
 
 class Alerts:
@@ -253,7 +253,7 @@ class Alerts:
                                                          entry.shown))
 
     async def _post(self, table: Position, target: int,
-                    wanted: list[int]) -> tuple[discord.Message, Seen | None]:
+                    wanted: list[int]) -> tuple[discord.Message, KeptInteraction | None]:
         """Post the alert in ``target``: a follow-up of the latest interaction there while
         its token is fresh (not counted against Discord's global limit), else by the bot's
         token; and the interaction it went through."""

@@ -43,7 +43,7 @@ _UPDATES = (discord.InteractionResponseType.message_update,
 
 
 @dataclass
-class Seen:
+class KeptInteraction:
     """An interaction at a table, answered."""
 
     interaction: Interaction
@@ -59,8 +59,8 @@ class Tokens:
         self.clock = clock or (lambda: asyncio.get_running_loop().time())
         #: table -> the latest interaction in each channel, and per message the latest whose
         #: original response it is
-        self.by_channel: dict[int, dict[int, Seen]] = {}
-        self.by_message: dict[int, dict[int, Seen]] = {}
+        self.by_channel: dict[int, dict[int, KeptInteraction]] = {}
+        self.by_message: dict[int, dict[int, KeptInteraction]] = {}
         self._seen = 0
         self.used = 0  # requests made through a kept token
         self.refused = 0  # kept tokens Discord refused (then the bot's own token went)
@@ -77,26 +77,26 @@ class Tokens:
         self._seen += 1
         if self._seen % SWEEP == 0:
             self._sweep()
-        entry = Seen(interaction, self.clock(), interaction.channel_id, original)
+        entry = KeptInteraction(interaction, self.clock(), interaction.channel_id, original)
         self.by_channel.setdefault(table_id, {})[entry.channel_id or 0] = entry
         if original is not None:
             self.by_message.setdefault(table_id, {})[original] = entry
 
-    def fresh(self, entry: Seen | None) -> bool:
+    def fresh(self, entry: KeptInteraction | None) -> bool:
         """Whether a kept interaction's token may still be used."""
         return entry is not None and self.clock() - entry.at < FRESH
 
-    def in_channel(self, table_id: int, channel_id: int) -> Seen | None:
+    def in_channel(self, table_id: int, channel_id: int) -> KeptInteraction | None:
         """A fresh interaction at the table in this channel (its follow-ups go there)."""
         entry = self.by_channel.get(table_id, {}).get(channel_id)
         return entry if self.fresh(entry) else None
 
-    def of_message(self, table_id: int, message_id: int) -> Seen | None:
+    def of_message(self, table_id: int, message_id: int) -> KeptInteraction | None:
         """A fresh interaction whose original response is this message (it edits it)."""
         entry = self.by_message.get(table_id, {}).get(message_id)
         return entry if self.fresh(entry) else None
 
-    async def attempt(self, table_id: int, seen: Seen,
+    async def attempt(self, table_id: int, seen: KeptInteraction,
                       request: Callable[[Interaction], Awaitable[T]], what: str,
                       keep: tuple[type[Exception], ...] = ()) -> tuple[bool, T | None]:
         """Make a request through a kept interaction: (True, its answer), or (False, None)
@@ -115,7 +115,7 @@ class Tokens:
         self.used += 1
         return True, answer
 
-    def spent(self, table_id: int, spent: Seen) -> None:
+    def spent(self, table_id: int, spent: KeptInteraction) -> None:
         """Discord refused this token: it is not used again."""
         self.refused += 1
         for kept in (self.by_channel, self.by_message):

@@ -257,10 +257,14 @@ def is_public(sim: SimulatedDiscord, request: Any, channel: SimChannel) -> bool:
         record = sim._interactions.get(request.interaction_id)
         if record is None:
             return True
+        # (a message edited through an interaction's token is shown where it is: a table
+        # message may be, in another channel than the one looked at)
         if body.get("type") == 7 and record.message_id is not None:
-            return not sim.message(record.message_id).ephemeral
+            message = sim.message(record.message_id)
+            return not message.ephemeral and in_channel(sim, message.channel_id, channel)
         if record.original_message_id is not None and "@original" in request.path:
-            return not sim.message(record.original_message_id).ephemeral
+            message = sim.message(record.original_message_id)
+            return not message.ephemeral and in_channel(sim, message.channel_id, channel)
         return in_channel(sim, record.channel.id, channel)
     found = re.search(r"/channels/(\d+)/", request.path)
     return found is not None and in_channel(sim, found.group(1), channel)
