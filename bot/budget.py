@@ -14,7 +14,10 @@ A share is simple and needs nothing shared; what it costs is that a busy process
 an idle one's share (docs/deploy.md).
 
 The budget counts the requests of the last second, as Discord does, and holds back a request
-that would go over until the oldest one leaves the window. Held-back requests go by priority:
+that would go over until the oldest one leaves the window; and it spreads them evenly, one per
+``1/share`` seconds, since Discord counts requests as they arrive: bursts from several
+processes, bunched by the time requests take on the way, went over the limit (the
+global-limit benchmark, docs/benchmarks.md). Held-back requests go by priority:
 a request made while answering a click (creating a table's thread, a direct message) first,
 then the background lane's order (:mod:`bot.lane`: turn alerts, panels, pictures), the public
 table message's edit last; a table edit that waits is coalesced with the moves made meanwhile
@@ -32,6 +35,7 @@ import contextlib
 import contextvars
 import heapq
 import itertools
+import math
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -76,19 +80,28 @@ class Budget:
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
+        #: the least time between two requests: spread evenly, a process never sends its
+        #: second's share in one burst, which the time requests take on the way would bunch
+        #: with the other processes' bursts into more than Discord's 50 in a second
+        self.gap = WINDOW / self.limit
+        self.next_at = -math.inf  # when the next request may go
         self.taken = 0  # counted requests sent
         self.held = 0  # of those, how many waited for room
 
     def _room(self, now: float) -> bool:
         while self.sent and self.sent[0] <= now - WINDOW:
             self.sent.popleft()
-        return len(self.sent) < self.limit
+        return len(self.sent) < self.limit and now >= self.next_at
+
+    def _send(self, now: float) -> None:
+        self.sent.append(now)
+        self.next_at = now + self.gap
 
     async def take(self, priority: int = URGENT) -> None:
-        """Wait until a request fits in the last second (first among those waiting by
-        priority), and count it."""
+        """Wait until a request fits in the last second and its gap after the one before
+        (first among those waiting by priority), and count it."""
         if not self._waiting and self._room(self.clock()):
-            self.sent.append(self.clock())
+            self._send(self.clock())
             self.taken += 1
             return
         self.held += 1
@@ -120,10 +133,12 @@ class Budget:
             _, _, future = heapq.heappop(self._waiting)
             if future.done():  # (cancelled while waiting)
                 continue
-            self.sent.append(now)
+            self._send(now)
             future.set_result(None)
         if self._waiting and self._timer is None:
-            later = self.sent[0] + WINDOW - now if self.sent else 0.0
+            later = self.next_at - now
+            if len(self.sent) >= self.limit:
+                later = max(later, self.sent[0] + WINDOW - now)
             self._timer = asyncio.get_running_loop().call_later(max(later, 0.001), self._due)
 
     def _due(self) -> None:

@@ -27,29 +27,31 @@ async def started(coroutine: object) -> asyncio.Task[None]:
     return task
 
 
-async def test_no_more_than_the_share_goes_in_any_second() -> None:
+async def test_requests_go_one_gap_apart_never_more_than_the_share_in_a_second() -> None:
     clock = Clock()
-    kept = Budget(3, clock)
-    gone: list[int] = []
+    kept = Budget(4, clock)  # a gap of a quarter second
+    gone: list[tuple[int, float]] = []
 
     async def request(n: int) -> None:
         await kept.take()
-        gone.append(n)
+        gone.append((n, clock.now))
 
     tasks = [await started(request(n)) for n in range(7)]
-    assert gone == [0, 1, 2] and kept.waiting == 4
-    clock.now += 0.5
-    kept.wake()
-    await asyncio.sleep(0)
-    assert gone == [0, 1, 2]  # the first three are still in the last second
-    clock.now += 0.5
-    kept.wake()
-    await asyncio.sleep(0)
-    assert gone == [0, 1, 2, 3, 4, 5]  # in the order asked, the priorities being equal
-    clock.now += 1.0
-    kept.wake()
+    assert gone == [(0, 100.0)] and kept.waiting == 6  # no burst, even of the share
+    for step in range(1, 7):
+        clock.now += 0.125
+        kept.wake()
+        await asyncio.sleep(0)
+        assert len(gone) == step  # half a gap: nothing more
+        clock.now += 0.125
+        kept.wake()
+        await asyncio.sleep(0)
+        assert [n for n, _ in gone] == list(range(step + 1))  # in the order asked
     await asyncio.gather(*tasks)
-    assert gone == list(range(7)) and kept.taken == 7 and kept.held == 4
+    times = [at for _, at in gone]
+    assert all(b - a >= kept.gap for a, b in zip(times, times[1:], strict=False))
+    assert all(sum(1 for t in times if at - 1.0 < t <= at) <= 4 for at in times)
+    assert kept.taken == 7 and kept.held == 6
     kept.close()
 
 
@@ -87,11 +89,18 @@ async def test_a_job_paid_before_its_lane_slot_sends_its_first_request_at_once()
         await starting(None, None, edit)  # the one paid for: nothing more taken
         await starting(None, None, callback)  # an interaction's: never counted
         assert kept.taken == 1
-        await starting(None, None, edit)  # a second request of the job: taken
+        second = await started(starting(None, None, edit))  # a second request of the job:
+        assert not second.done() and kept.waiting == 1  # taken, half a second after the first
+        clock.now += 0.5
+        kept.wake()
+        await second
         assert kept.taken == 2
     third = await started(starting(None, None, edit))
-    assert not third.done() and kept.waiting == 1  # the last second is full
-    clock.now += 1.0
+    clock.now += 0.25
+    kept.wake()
+    await asyncio.sleep(0)
+    assert not third.done()  # the last second is full
+    clock.now += 0.25
     kept.wake()
     await third
     assert kept.taken == 3
