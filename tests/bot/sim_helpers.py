@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -82,6 +84,19 @@ class World:
         found = table_of(self.sim, self.channel)
         assert found is not None
         return found
+
+    async def table_showing(self, text: str, timeout: float = 10.0) -> str:
+        """The table message's embeds and text once they show ``text`` (its last state if they
+        never do). The bot draws the table's picture before it edits, with no request in flight
+        meanwhile: on a loaded machine ``settle`` may return before the edit."""
+        limit = time.monotonic() + timeout
+        while True:
+            await self.sim.settle()
+            message = self.table_message()
+            shown = str(message.embeds) + message.content
+            if text in shown or time.monotonic() > limit:
+                return shown
+            await asyncio.sleep(0.05)
 
     def channel_message(self) -> SimMessage:
         """The last table's message in the channel (compact when the table is in a thread)."""

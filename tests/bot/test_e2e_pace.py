@@ -73,8 +73,7 @@ async def test_the_others_see_who_is_away_and_until_when(
         assert mark not in str(w.table_message().embeds)
         r = await w.sim.slash(bob, w.channel, "settings away", {"days": 2})
         assert r.status == "ok", r
-        await w.sim.settle()
-        shown = str(w.table_message().embeds) + w.table_message().content
+        shown = await w.table_showing(mark)
         assert mark in shown, shown
         until = w.bot.manager.live_in(int(w.channel.id)).seats[1].away_until  # type: ignore[union-attr]
         assert until is not None and f"<t:{int(until)}:f>" in shown

@@ -10,6 +10,9 @@ import {placePlays} from './spots';
 import {w} from './words';
 import type {Code, Scene, SeatInfo, SeatScene, TableModel} from './types';
 
+/** The news lines a result shows when no card on the felt tells how the game ended. */
+const HOW_LINES = 3;
+
 export class TableView {
   readonly el: HTMLElement;
   private model: TableModel | null = null;
@@ -250,9 +253,15 @@ export class TableView {
       this.resultClosed = m.version;
       this.render();
     });
+    // a game decided with no card on the felt (Getaway's takes before the first round): the
+    // last news says how it ended, the phone having no log to read it in
+    const bare = !scene.trick.length && !scene.last_trick.length && !scene.rows.length &&
+      !(m.last && m.last.cards.length);
+    const how = bare ? m.log.slice(-HOW_LINES) : [];
     return h('section', {class: 'result', role: 'status'},
       h('div', {class: 'box'}, close, h('h2', {}, lines[0]),
-        lines.slice(1).map((l) => h('p', {}, l))));
+        lines.slice(1).map((l) => h('p', {}, l)),
+        how.length ? h('div', {class: 'how'}, how.map((l) => h('p', {}, l))) : null));
   }
 
   /** Seats kept inside the felt: each box centred on its place on the oval, then moved in
