@@ -509,6 +509,7 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
         async with ProcDiscord(interaction_deadline=3.0, shards=processes, validate=validate,
                                quick=True) as sim:
             r = Run(sim, random.Random(seed), think)
+            watch_loop = LoopWatch()
             places = make_places(sim, tables, per_guild, processes, mix)
             limits_on = switch_on_limits(sim)
             env = {"DECKHAND_GLOBAL_RATE": rate} if rate else {}
@@ -521,6 +522,8 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
                 cpu_before = [b.cpu_seconds() for b in bots]
                 helpers_before = [b.helpers_cpu_seconds() for b in bots]
                 began = time.perf_counter()
+                own_cpu = time.process_time()
+                watch_loop.start()
                 limit = time.monotonic() + opening + 300.0
                 await asyncio.gather(*(table_life(r, p, moves, opening * i / tables, patience,
                                                   limit)
@@ -528,6 +531,8 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
                 with contextlib.suppress(TimeoutError):
                     await sim.settle(idle=0.5, timeout=30)
                 wall = time.perf_counter() - began
+                watch_loop.stop()
+                own_cpu = time.process_time() - own_cpu
                 cpu = [b.cpu_seconds() - c for b, c in zip(bots, cpu_before, strict=True)]
                 helpers = [b.helpers_cpu_seconds() - c
                            for b, c in zip(bots, helpers_before, strict=True)]
@@ -612,7 +617,9 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
           f"tables stalled; {len(warnings)} warning lines")
     print("CPU per bot process over the run: " + ", ".join(
         f"{c:.1f} s (+{h:.1f} s workers)" for c, h in zip(cpu, helpers, strict=True))
-          + f"; load average {os.getloadavg()[0]:.1f}")
+          + f"; the simulated Discord and the people {own_cpu:.1f} s; load average "
+          f"{os.getloadavg()[0]:.1f}")
+    print(watch_loop.line())
     for line in errors[:3]:
         print("  bot error:", line[:200], "...", line[-600:].replace("\n", " | "))
     for spec in spec_errors[:3]:
@@ -623,6 +630,40 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
         for line in Counter(w[:160] for w in warnings).most_common(5):
             print("  bot warning:", line[1], "x", line[0])
     return 1 if global_429 or errors or failed or spec_errors or stalled else 0
+
+
+class LoopWatch:
+    """How late this process's event loop runs a timer: the simulated Discord counts a
+    request when its loop reads it, so a loop held up (by the 2,000 scripted people beside
+    it) reads the requests that arrived meanwhile all at once, bunched as they were not
+    sent."""
+
+    STEP = 0.05
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(self.STEP)
+            self.lags.append(max(0.0, loop.time() - before - self.STEP))
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._watch())
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    def line(self) -> str:
+        lags = sorted(self.lags) or [0.0]
+        return (f"the simulated Discord's own event loop (shared with the scripted people): "
+                f"late p50 {percentile(lags, 0.5) * 1000:.0f} ms, p99 "
+                f"{percentile(lags, 0.99) * 1000:.0f} ms, max {lags[-1] * 1000:.0f} ms, "
+                f"{sum(1 for x in lags if x >= 0.5)} times 0.5 s or more")
 
 
 def pair(text: str) -> tuple[float, float]:

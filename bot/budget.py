@@ -22,7 +22,10 @@ a request made while answering a click (creating a table's thread, a direct mess
 then the background lane's order (:mod:`bot.lane`: turn alerts, panels, pictures), the public
 table message's edit last; a table edit that waits is coalesced with the moves made meanwhile
 (:mod:`cogs.board` pays before it takes its lane slot and draws: :meth:`Budget.prepaid`), so
-under a short budget a table is late by a second rather than a request refused.
+under a short budget a table is late by a second rather than a request refused. Any other job
+of the lane whose request waits here steps out of its slot meanwhile (:data:`SLOT`), so the
+jobs that send nothing counted (a panel's edit through its click's token) never queue behind
+the budget.
 
 Every request of discord.py passes here: discord.py offers aiohttp's request tracing
 (``http_trace``), whose ``on_request_start`` aiohttp awaits before it sends.
@@ -40,6 +43,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator
 from types import SimpleNamespace
+from typing import Protocol
 
 import aiohttp
 
@@ -50,6 +54,10 @@ URGENT = -1
 #: the priority of the request being made now (the lane sets it for its jobs)
 PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("request_priority",
                                                                default=URGENT)
+#: the lane slot the job running now holds (:mod:`bot.lane`), which it gives up while it waits
+#: for room: a job waiting here would otherwise keep the jobs that send nothing counted (a
+#: panel's edit through its click's token) out of the lane
+SLOT: contextvars.ContextVar[Slot | None] = contextvars.ContextVar("lane_slot", default=None)
 #: requests already paid for by the job running now (:meth:`Budget.prepaid`): a one-item list
 #: the first counted request empties
 _CREDIT: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("request_credit",
@@ -67,6 +75,16 @@ def share(rate: float, shard_ids: tuple[int, ...] | None, shard_count: int | Non
     if shard_ids is None or not shard_count:
         return rate
     return rate * len(shard_ids) / shard_count
+
+
+class Slot(Protocol):
+    """A lane slot a waiting request steps out of (:class:`bot.lane.Lane` makes them)."""
+
+    def leave(self) -> None:
+        """Give the slot up (nothing if it is not held)."""
+
+    async def back(self) -> None:
+        """Hold a slot again, ahead of the jobs still waiting for their first."""
 
 
 class Budget:
@@ -105,8 +123,13 @@ class Budget:
             self.taken += 1
             return
         self.held += 1
-        await self._wait(priority)
+        slot = SLOT.get()
+        if slot is not None:
+            slot.leave()
+        await self._wait(priority)  # (cancelled: the job ends holding no slot)
         self.taken += 1
+        if slot is not None:
+            await slot.back()
 
     @contextlib.asynccontextmanager
     async def prepaid(self, priority: int) -> AsyncIterator[None]:

@@ -31,6 +31,7 @@ from bot import budget
 DEFAULT_WIDTH = 6
 
 #: priorities, most urgent first
+BACK = -1  # a job whose request waited for the request budget, taking its slot again
 ALERT = 0  # a turn alert posted or deleted
 PANEL = 1  # a live panel edited to show its person's turn
 PICTURE = 2  # the hand's picture added to a panel already answered with words
@@ -38,6 +39,28 @@ TABLE = 3  # the public table message edited
 #: the longest a job waits for the clicks being answered before it starts anyway (seconds):
 #: clicks go first, but a steady stream of them never holds the table messages back for long
 CLICK_WAIT = 0.05
+
+
+class Held:
+    """A job's slot, which it gives up while its request waits for the request budget
+    (:mod:`bot.budget`) and takes again, before the jobs still waiting for theirs, once the
+    request may go: the panels' edits, which send nothing counted, go meanwhile."""
+
+    def __init__(self, lane: Lane) -> None:
+        self.lane = lane
+        self.held = True
+        # (a task started inside the block inherits the context, not the slot)
+        self.task = asyncio.current_task()
+
+    def leave(self) -> None:
+        if self.held and asyncio.current_task() is self.task:
+            self.held = False
+            self.lane._release()
+
+    async def back(self) -> None:
+        if not self.held and asyncio.current_task() is self.task:
+            await self.lane._take(BACK)
+            self.held = True
 
 
 class Lane:
@@ -84,28 +107,38 @@ class Lane:
     @contextlib.asynccontextmanager
     async def slot(self, priority: int = TABLE) -> AsyncIterator[None]:
         """Hold one of the lane's slots while the block runs (``priority``: lower goes
-        first), once the clicks being answered are (see :meth:`after_clicks`)."""
+        first), once the clicks being answered are (see :meth:`after_clicks`). A request of
+        the block that waits for the request budget steps out of the slot meanwhile
+        (:class:`Held`)."""
         await self.after_clicks()
-        if self.busy < self.width and not self._waiting:
-            self.busy += 1
-        else:
-            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            heapq.heappush(self._waiting, (priority, next(self._order), future))
-            self.most_waiting = max(self.most_waiting, len(self._waiting))
-            try:
-                await future  # a slot handed over: ``busy`` already counts it
-            except asyncio.CancelledError:
-                if future.done() and not future.cancelled():
-                    self._release()  # handed over as the job was cancelled: pass it on
-                else:
-                    future.cancel()  # skipped when a slot frees
-                raise
+        await self._take(priority)
         self.served += 1
+        held = Held(self)
+        token = budget.SLOT.set(held)
         try:
             with budget.priority(priority):  # its requests wait in the budget in this order
                 yield
         finally:
-            self._release()
+            budget.SLOT.reset(token)
+            if held.held:
+                self._release()
+
+    async def _take(self, priority: int) -> None:
+        """Hold a slot, waiting for one in ``priority``'s turn."""
+        if self.busy < self.width and not self._waiting:
+            self.busy += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._order), future))
+        self.most_waiting = max(self.most_waiting, len(self._waiting))
+        try:
+            await future  # a slot handed over: ``busy`` already counts it
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._release()  # handed over as the job was cancelled: pass it on
+            else:
+                future.cancel()  # skipped when a slot frees
+            raise
 
     def widen(self, width: int) -> None:
         """Let up to ``width`` jobs run from now on (at a stop: no click is coming, and every

@@ -64,7 +64,10 @@ class PlayCog(commands.Cog, name=COG):
     def __init__(self, bot: Deckhand) -> None:
         self.bot = bot
         self.manager = bot.manager
-        avatars.CACHE.use(avatars.client_fetch(bot))  # seats' faces on table pictures, afresh
+        #: the people of the latest interactions, whose avatars need no user fetched
+        self.people = avatars.SeenUsers()
+        # seats' faces on table pictures, afresh
+        avatars.CACHE.use(avatars.client_fetch(bot, self.people))
         self.prefs = Preferences(bot.store)  # people's settings, read once
         #: the latest interactions at each table: requests through their tokens are not
         #: counted against Discord's global limit
@@ -274,6 +277,7 @@ class PlayCog(commands.Cog, name=COG):
     async def on_person_forgotten(self, user_id: int) -> None:
         """/privacy forget-me removed a person's settings: the ones kept here go too."""
         self.prefs.forget(user_id)
+        self.people.forget(user_id)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
@@ -393,7 +397,10 @@ class PlayCog(commands.Cog, name=COG):
         dynamic items (``cogs.learn.LearnButton``): discord.py hands such a click to the item
         when the clicked message carries it; the records' and reviews' ``dhs:`` and ``dhr:``
         ids are answered by their cogs.
+
+        Every interaction's person is kept for their avatar first (``avatars.SeenUsers``).
         """
+        self.people.saw(interaction.user)
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, Any] = dict(interaction.data or {})

@@ -49,12 +49,35 @@ def shrink(data: bytes, size: int = SIZE) -> bytes | None:
     return out.getvalue()
 
 
-def client_fetch(client: Any) -> Fetch:
-    """Fetch a user's own avatar through a discord.py client (its user cache first); a user
-    without one gets None (their initials)."""
+class SeenUsers:
+    """The people of the latest interactions, by id: their avatars are known without asking
+    Discord for the user, a request that counts against Discord's global limit (a bot without
+    the members intent caches no one who only clicks)."""
+
+    def __init__(self, most: int = KEEP) -> None:
+        self.most = most
+        self.users: OrderedDict[int, Any] = OrderedDict()
+
+    def saw(self, user: Any) -> None:
+        """Keep the person of an interaction (``discord.User`` or ``discord.Member``)."""
+        self.users[user.id] = user
+        self.users.move_to_end(user.id)
+        while len(self.users) > self.most:
+            self.users.popitem(last=False)
+
+    def get(self, user_id: int) -> Any | None:
+        return self.users.get(user_id)
+
+    def forget(self, user_id: int) -> None:
+        self.users.pop(user_id, None)
+
+
+def client_fetch(client: Any, seen: SeenUsers | None = None) -> Fetch:
+    """Fetch a user's own avatar through a discord.py client (its user cache first, then the
+    people seen in interactions); a user without one gets None (their initials)."""
 
     async def fetch(user_id: int) -> bytes | None:
-        user = client.get_user(user_id)
+        user = client.get_user(user_id) or (seen.get(user_id) if seen is not None else None)
         if user is None:
             user = await client.fetch_user(user_id)
         if user.avatar is None:  # Discord's default avatar says nothing: initials instead

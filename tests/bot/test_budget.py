@@ -148,3 +148,63 @@ async def test_the_lane_gives_its_jobs_requests_their_priority() -> None:
         seen.append(budget.PRIORITY.get())
     seen.append(budget.PRIORITY.get())  # outside the lane: a click's
     assert seen == [lane.ALERT, lane.TABLE, budget.URGENT]
+
+
+async def test_a_job_waiting_for_the_budget_steps_out_of_its_lane_slot() -> None:
+    """An alert whose request waits for room leaves its slot to a panel's edit (which sends
+    nothing counted), and takes a slot again before the jobs still waiting for their first."""
+    clock = Clock()
+    kept = Budget(1, clock)
+    await kept.take()  # the second's one request is gone
+    road = lane.Lane(width=1)
+    order: list[str] = []
+
+    async def alert() -> None:
+        async with road.slot(lane.ALERT):
+            order.append("alert waits")
+            await kept.take(budget.PRIORITY.get())
+            order.append(f"alert sent, {road.busy} slot held")
+
+    async def panel() -> None:
+        async with road.slot(lane.PANEL):
+            order.append("panel edited")
+
+    async def table() -> None:
+        async with road.slot(lane.TABLE):
+            order.append("table edited")
+
+    first = await started(alert())
+    assert order == ["alert waits"] and road.busy == 0  # stepped out while it waits
+    second = await started(panel())
+    assert order == ["alert waits", "panel edited"]  # the panel did not wait for the alert
+    async with road.slot(lane.PICTURE):  # a job holds the slot as the budget frees
+        clock.now += 1.0
+        kept.wake()
+        await asyncio.sleep(0)
+        late = await started(table())  # waiting for its first slot before the alert is back
+    await asyncio.gather(first, second, late)
+    assert order == ["alert waits", "panel edited", "alert sent, 1 slot held", "table edited"]
+    assert road.busy == 0
+    kept.close()
+
+
+async def test_a_job_cancelled_while_out_of_its_slot_gives_back_nothing_twice() -> None:
+    clock = Clock()
+    kept = Budget(1, clock)
+    await kept.take()
+    road = lane.Lane(width=1)
+
+    async def alert() -> None:
+        async with road.slot(lane.ALERT):
+            await kept.take(budget.PRIORITY.get())
+
+    job = await started(alert())
+    assert road.busy == 0
+    job.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await job
+    assert road.busy == 0
+    async with road.slot(lane.TABLE):  # the lane still has its one slot, and only one
+        assert road.busy == 1
+    assert road.busy == 0
+    kept.close()

@@ -96,3 +96,6 @@ async def test_an_avatar_is_fetched_once_in_the_background_and_drawn(tmp_path: P
         asked = [p for p in w.sim.avatar_requests if f"/{alice.id}/" in p]
         assert len(asked) == 1 and "size=64" in asked[0]
         assert not [p for p in w.sim.avatar_requests if f"/{bob.id}/" in p]
+        # the faces' addresses came with the people's own clicks: no user was fetched (a
+        # request that counts against Discord's global limit: bot/budget.py)
+        assert not [q for q in w.sim.requests if q.route == "/users/{user_id}"]
