@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -51,6 +52,7 @@ import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -509,7 +511,7 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
         async with ProcDiscord(interaction_deadline=3.0, shards=processes, validate=validate,
                                quick=True) as sim:
             r = Run(sim, random.Random(seed), think)
-            watch_loop = LoopWatch()
+            watch_loop = LoopWatch(sim.now)
             places = make_places(sim, tables, per_guild, processes, mix)
             limits_on = switch_on_limits(sim)
             env = {"DECKHAND_GLOBAL_RATE": rate} if rate else {}
@@ -600,6 +602,10 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
           f"{exempt / max(1, made):.2f} per move")
     print("  by kind, per person's move: " + ", ".join(
         f"{k} {v / max(1, made):.2f}" for k, v in sorted(kinds.items())))
+    opening_kinds = Counter(counted_kind(q, False) for q in parts["openings"]
+                            if q.status != 429 and not exempt_of(sim, q))
+    print("counted while the tables opened, per table: " + ", ".join(
+        f"{k} {v / max(1, len(started)):.2f}" for k, v in sorted(opening_kinds.items())))
     if lags:
         print(f"the table message behind a person's move (its callback -> the first edit of "
               f"the table's message showing it): {len(lags)} moves, p50 "
@@ -620,6 +626,10 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
           + f"; the simulated Discord and the people {own_cpu:.1f} s; load average "
           f"{os.getloadavg()[0]:.1f}")
     print(watch_loop.line())
+    if global_429:
+        glob = [q.time for q in requests if is_global(q)]
+        print(f"  global 429s within {LoopWatch.AFTER:g} s after such a stall: "
+              f"{watch_loop.after_stall(glob)} of {global_429}")
     for line in errors[:3]:
         print("  bot error:", line[:200], "...", line[-600:].replace("\n", " | "))
     for spec in spec_errors[:3]:
@@ -639,31 +649,65 @@ class LoopWatch:
     sent."""
 
     STEP = 0.05
+    STALL = 0.3  # a lateness that bunches requests (seconds)
+    AFTER = 1.5  # how long after a stall a global 429 is put down to it (seconds)
+    FREEZE = 5.0  # how often what the process keeps is frozen out of the collector (seconds)
 
-    def __init__(self) -> None:
+    def __init__(self, now: Callable[[], float]) -> None:
+        self.now = now  # the simulated Discord's clock, which its requests' times are on
         self.lags: list[float] = []
+        self.stalls: list[float] = []  # when each stall ended, on ``now``
+        self.collections: list[float] = []  # the garbage collector's full runs (seconds)
         self.task: asyncio.Task[None] | None = None
+        self._gc_began = 0.0
 
     async def _watch(self) -> None:
         loop = asyncio.get_running_loop()
+        frozen = loop.time()
         while True:
+            if loop.time() - frozen > self.FREEZE:
+                # what is kept so far (the simulated Discord's record of every request, with
+                # its pictures) is left out of the collector's full runs, which scanned all
+                # of it and held this loop for over a second (docs/benchmarks.md)
+                gc.freeze()
+                frozen = loop.time()
             before = loop.time()
             await asyncio.sleep(self.STEP)
-            self.lags.append(max(0.0, loop.time() - before - self.STEP))
+            late = max(0.0, loop.time() - before - self.STEP)
+            self.lags.append(late)
+            if late >= self.STALL:
+                self.stalls.append(self.now())
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._gc_began = time.perf_counter()
+        else:
+            self.collections.append(time.perf_counter() - self._gc_began)
 
     def start(self) -> None:
+        gc.callbacks.append(self._gc)
         self.task = asyncio.get_running_loop().create_task(self._watch())
 
     def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._gc)
         if self.task is not None:
             self.task.cancel()
 
+    def after_stall(self, times: list[float]) -> int:
+        """How many of these request times came within AFTER seconds of a stall's end."""
+        return sum(1 for t in times if any(0 <= t - end <= self.AFTER for end in self.stalls))
+
     def line(self) -> str:
         lags = sorted(self.lags) or [0.0]
+        most = max(self.collections, default=0.0)
         return (f"the simulated Discord's own event loop (shared with the scripted people): "
                 f"late p50 {percentile(lags, 0.5) * 1000:.0f} ms, p99 "
                 f"{percentile(lags, 0.99) * 1000:.0f} ms, max {lags[-1] * 1000:.0f} ms, "
-                f"{sum(1 for x in lags if x >= 0.5)} times 0.5 s or more")
+                f"{len(self.stalls)} times {self.STALL:g} s or more; the garbage collector's "
+                f"full runs: {len(self.collections)}, the longest {most * 1000:.0f} ms")
 
 
 def pair(text: str) -> tuple[float, float]:
