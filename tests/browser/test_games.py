@@ -122,8 +122,9 @@ DEALS = {"twenty-two": 5302, "1234": 7, "bhabhi": 7, "finesse": 205,
          "sugekari-21": 7, "bear": 7, "spar": 3}
 #: every kind of move each game's walk plays from the pages at least once: the action's kind,
 #: whether it names more than its cards (Finesse's lead with no trumps, a bid, whose hand
-#: Getaway's take takes) and its cards (none, one, several). 22's rebuy and a penalty's take
-#: need options and deals far longer than a test's
+#: Getaway's take takes) and its cards (none, one, several). The kinds that need other options
+#: and deals longer than a whole game's walk (22's rebuy and out, Sugekari's discard, Getaway's
+#: decline and draw, Spar's keep) are made from a page in test_rare_moves.py
 KINDS: dict[str, tuple[str, ...]] = {
     "twenty-two": ("exchange", "exchange:1", "exchange:n", "play:1", "play:n"),
     "1234": ("play:1", "play:n", "pass:1", "pass:n"),

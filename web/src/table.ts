@@ -156,14 +156,7 @@ export class TableView {
   private felt(m: TableModel, scene: Scene): HTMLElement {
     const felt = h('section', {class: 'felt'}, h('div', {class: 'oval'}));
     scene.seats.forEach((seat, i) => felt.append(this.seat(m, scene, i, seat, m.seats[i])));
-    // the previous trick while none is on the table, the game's result shown or not
-    const last = !scene.trick.length && scene.last_trick.length > 0;
-    let plays = last ? scene.last_trick : scene.trick;
-    // a game over without a trick or a row to show (a round's cards gathered in): the last
-    // move's cards, where its seat laid them
-    const final = m.status === 'finished' && !plays.length && !scene.rows.length &&
-      m.last !== null && m.last.seat !== null && m.last.cards.length > 0;
-    if (final && m.last && m.last.seat !== null) plays = [[m.last.seat, m.last.cards]];
+    const {plays, last, final} = feltPlays(m, scene);
     const crowded = plays.length > 4;
     const seen = new Map<number, number>();
     plays.forEach(([seat, codes], i) => {
@@ -255,8 +248,7 @@ export class TableView {
     });
     // a game decided with no card on the felt (Getaway's takes before the first round): the
     // last news says how it ended, the phone having no log to read it in
-    const bare = !scene.trick.length && !scene.last_trick.length && !scene.rows.length &&
-      !(m.last && m.last.cards.length);
+    const bare = !feltPlays(m, scene).plays.length && !scene.rows.length;
     const how = bare ? m.log.slice(-HOW_LINES) : [];
     return h('section', {class: 'result', role: 'status'},
       h('div', {class: 'box'}, close, h('h2', {}, lines[0]),
@@ -339,6 +331,22 @@ export class TableView {
 }
 
 /** A selector finding an element again after the view is drawn anew. */
+/** The cards on the felt and why: the trick being played; else the previous trick (`last`),
+ * the game's result shown or not; else, a game over without a trick or a row to show (a
+ * round's cards gathered in), the last move's cards where its seat laid them (`final`). The
+ * result box reads it too: with nothing here it says how the game ended in words. */
+function feltPlays(m: TableModel, scene: Scene):
+    {plays: [number, Code[]][]; last: boolean; final: boolean} {
+  const last = !scene.trick.length && scene.last_trick.length > 0;
+  const plays = last ? scene.last_trick : scene.trick;
+  const end = m.last;
+  if (m.status === 'finished' && !plays.length && !scene.rows.length && end !== null &&
+      end.seat !== null && end.cards.length > 0) {
+    return {plays: [[end.seat, end.cards]], last, final: true};
+  }
+  return {plays, last, final: false};
+}
+
 function focusKey(el: HTMLElement): string | null {
   if (el.dataset.place !== undefined) return `.hand [data-place="${el.dataset.place}"]`;
   if (el.dataset.move !== undefined) return `button[data-move="${el.dataset.move}"]`;
