@@ -74,6 +74,7 @@ TABLE_VERSION = re.compile(r"dh:hand:(\d+):(\d+):")
 ANY_VERSION = re.compile(r"dh:[a-z]+:(\d+):(\d+):")
 TAIL = 12.0  # seconds of a table's requests still counted after its people's last move
 STALE = 15.0  # seconds a person's panel may offer nothing on their turn before Hand again
+AGAIN = (0.5, 1.5)  # seconds a person thinks before choosing again after a refused choice
 POLL = 0.25  # seconds between two looks of a scripted person at their panel or the table
 #: the switches of the simulator's per-route buckets this script knows (whichever exists)
 ROUTE_SWITCHES = ("route_limits", "route_buckets", "buckets")
@@ -263,15 +264,32 @@ def watch(place: Place, board: SimMessage) -> None:
         place.shown, place.moved_at = found.group(2), time.monotonic()
 
 
+def alert_for(sim: ProcDiscord, board: SimMessage, user: SimUser) -> SimMessage | None:
+    """The turn alert that mentions the person in the table's thread, if one shows now."""
+    try:
+        thread = sim.channel(board.channel_id)
+    except KeyError:
+        return None
+    # (a table has one alert at a time, among the thread's last lines: the scripted people
+    # look several times a second, on the simulated Discord's own loop)
+    for m in reversed(sim.messages(thread)[-3:]):
+        if f"<@{user.id}>" in m.content and is_turn_alert(m):
+            return m
+    return None
+
+
 async def person(run: Run, place: Place, user: SimUser, moves: int, patience: float,
                  limit: float) -> None:
-    """One person: Hand once when the table first names them, then a move on their live panel
-    each time it shows them moves at a new position, after a think time. When the table shows
-    no new position for ``patience`` seconds, they stop: stalled if it names them (their turn
-    came and their panel did not offer it), else there is no turn left for them."""
+    """One person: Hand once when the table or a turn alert first names them (the alert is
+    what pings them: the table's message, edited last under a short budget, may still show an
+    earlier turn), then a move on their live panel each time it shows them moves at a new
+    position, after a think time. When the table shows no new position for ``patience``
+    seconds, they stop: stalled if it or an alert names them (their turn came and their panel
+    did not offer it), else there is no turn left for them."""
     sim, rng = run.sim, run.rng
     panel: SimMessage | None = None
     acted: str | None = None
+    refused = False  # the last choice was no move
     made = 0
     named_since: float | None = None  # since when the table names them (their turn)
     back_at = time.monotonic()  # when they last said they are back
@@ -280,7 +298,8 @@ async def person(run: Run, place: Place, user: SimUser, moves: int, patience: fl
         if board is None or by_verb(board, "hand") is None:
             return  # the game is over
         watch(place, board)
-        named = f"<@{user.id}>" in board.content
+        alert = alert_for(sim, board, user)
+        named = f"<@{user.id}>" in board.content or alert is not None
         if not named:
             named_since = None
         elif named_since is None:
@@ -291,11 +310,13 @@ async def person(run: Run, place: Place, user: SimUser, moves: int, patience: fl
                 offered = ([str(c.get("custom_id")) for c in [*shown.buttons(),
                                                               *shown.selects()]][:6]
                            if shown is not None else [])
+                mine = [q for q in sim.requests if shown is not None and shown.id in q.path]
                 place.stalled = (
                     f"{place.game}: {user.name}'s turn for {patience:.0f} s and no move made "
                     f"(made {made} of {moves}); the panel shows "
-                    f"{shown.content[:80] if shown else None!r} with {offered}; the table "
-                    f"shows {board.content[:160]!r}")
+                    f"{shown.text[:200] if shown else None!r} with {offered}; the table "
+                    f"shows {board.text[:300]!r}; panel requests "
+                    f"{[(q.method, q.status, round(sim.now() - q.time, 1)) for q in mine][-4:]}")
             return
         back = by_verb(board, "back")
         if back is not None and time.monotonic() - back_at > STALE:
@@ -313,7 +334,8 @@ async def person(run: Run, place: Place, user: SimUser, moves: int, patience: fl
             if place.playing_from is None:
                 place.playing_from = sim.now()
             try:
-                r = run.note(await sim.click(user, board, by_verb(board, "hand")), "hand",
+                came = alert if alert is not None else board  # (the alert's own Hand)
+                r = run.note(await sim.click(user, came, by_verb(came, "hand")), "hand",
                              place)
             except AssertionError:
                 continue
@@ -333,7 +355,9 @@ async def person(run: Run, place: Place, user: SimUser, moves: int, patience: fl
                 panel, named_since, acted = None, None, None
             await asyncio.sleep(POLL)
             continue
-        await asyncio.sleep(rng.uniform(*run.think))
+        # (told the cards chosen are no move, a person picks again at once: the random
+        # picks miss 1234's sums most of the time)
+        await asyncio.sleep(rng.uniform(*(AGAIN if refused else run.think)))
         kind, control = rng.choice(controls)
         clicked = str(control["custom_id"])
         try:
@@ -353,7 +377,8 @@ async def person(run: Run, place: Place, user: SimUser, moves: int, patience: fl
                     answer = r.message
         except AssertionError:  # the panel changed during the think: look again
             continue
-        if r.status != "ok" or offers_at(answer, version):
+        refused = r.status != "ok" or offers_at(answer, version)
+        if refused:
             continue  # not made: refused (cards the rules do not take), or answered late
         acted, named_since = version, None
         made += 1

@@ -105,13 +105,16 @@ class Lane:
         return sum(1 for _, _, future in self._waiting if not future.done())
 
     @contextlib.asynccontextmanager
-    async def slot(self, priority: int = TABLE) -> AsyncIterator[None]:
+    async def slot(self, priority: int = TABLE, ahead: bool = False) -> AsyncIterator[None]:
         """Hold one of the lane's slots while the block runs (``priority``: lower goes
         first), once the clicks being answered are (see :meth:`after_clicks`). A request of
         the block that waits for the request budget steps out of the slot meanwhile
-        (:class:`Held`)."""
+        (:class:`Held`). ``ahead``: the job has waited its turn already (its request paid
+        for in the budget, :meth:`bot.budget.Budget.prepaid`), so it takes a slot before the
+        jobs waiting for their first, its requests keeping ``priority``: paid for long before
+        they go, requests of several such jobs would reach Discord together."""
         await self.after_clicks()
-        await self._take(priority)
+        await self._take(BACK if ahead else priority)
         self.served += 1
         held = Held(self)
         token = budget.SLOT.set(held)

@@ -314,11 +314,13 @@ class TableMessages:
                     await asyncio.wait_for(self.hurry.wait(), wait)
             retry = 0.0
             # paid for before the lane slot (table edits wait in the budget after anything
-            # else, and must not hold a slot meanwhile: bot/budget.py); what waits meanwhile
-            # is shown by this edit
-            paid = (contextlib.nullcontext() if self.bot.budget is None
-                    else self.bot.budget.prepaid(lane.TABLE))
-            async with paid, self.bot.lane.slot(lane.TABLE), board.lock:
+            # else, and must not hold a slot meanwhile: bot/budget.py), then the slot taken
+            # ahead of the jobs waiting (the request is soon sent after it was paid for);
+            # what waits meanwhile is shown by this edit
+            spent = self.bot.budget
+            paid = contextlib.nullcontext() if spent is None else spent.prepaid(lane.TABLE)
+            async with paid, self.bot.lane.slot(lane.TABLE, ahead=spent is not None), \
+                    board.lock:
                 board.dirty = False  # a change from here on is shown by the next round
                 position = await self.manager.latest(table.table_id)
                 if position is None:  # closed long ago: its last edit was made

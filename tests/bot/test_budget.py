@@ -208,3 +208,69 @@ async def test_a_job_cancelled_while_out_of_its_slot_gives_back_nothing_twice() 
         assert road.busy == 1
     assert road.busy == 0
     kept.close()
+
+
+async def test_a_request_paid_for_long_before_it_goes_takes_room_again() -> None:
+    """A table edit paid for, then held up (a lane slot, a picture), gives its place in the
+    last second back and waits for a new one: requests paid for over a second and sent
+    together would reach Discord as a burst beyond the process's share."""
+    clock = Clock()
+    kept = Budget(2, clock)  # a gap of half a second
+    starting = kept.trace().on_request_start[0]
+    edit = SimpleNamespace(url=URL("https://discord.com/api/v10/channels/1/messages/2"))
+    async with kept.prepaid(lane.TABLE):
+        assert list(kept.sent) == [100.0]
+        clock.now += 0.25  # within the gap: sent at once on what it paid
+        await starting(None, None, edit)
+        assert kept.late == 0 and list(kept.sent) == [100.0] and kept.taken == 1
+    clock.now = 100.5
+    async with kept.prepaid(lane.TABLE):  # paid at 100.5, the gap after the first
+        assert list(kept.sent) == [100.0, 100.5]
+        clock.now = 101.2  # held up 0.7 s: the first request left the window meanwhile
+        late = await started(starting(None, None, edit))
+        assert late.done() and kept.late == 1
+        # its place at 100.5 given back, taken again now: what Discord sees
+        assert list(kept.sent) == [101.2] and kept.taken == 2
+    clock.now = 101.7  # the gap after the request as sent (not as paid): room again
+    async with kept.prepaid(lane.TABLE):
+        paid = kept.sent[-1]
+        assert paid == 101.7
+        clock.now = 102.3  # 0.6 s later: past the gap, and the last second is full
+        kept.sent.extend([102.0, 102.1])  # (the process's other requests went meanwhile)
+        waiting = await started(starting(None, None, edit))
+        assert not waiting.done() and kept.waiting == 1 and paid not in kept.sent
+        clock.now = 103.05  # the one of 102.0 has left the window
+        kept.wake()
+        await waiting
+        assert kept.late == 2 and list(kept.sent) == [102.1, 103.05]
+    kept.close()
+
+
+async def test_a_job_paid_ahead_takes_its_lane_slot_before_the_waiting_ones() -> None:
+    road = lane.Lane(width=1)
+    order: list[str] = []
+
+    async def job(name: str, priority: int, ahead: bool = False) -> None:
+        async with road.slot(priority, ahead=ahead):
+            order.append(f"{name} {budget.PRIORITY.get()}")
+
+    async with road.slot(lane.PICTURE):
+        alert = await started(job("alert", lane.ALERT))
+        table = await started(job("table", lane.TABLE, ahead=True))
+    await asyncio.gather(alert, table)
+    # first, its requests still waiting in the budget as a table edit's
+    assert order == [f"table {lane.TABLE}", f"alert {lane.ALERT}"]
+
+
+async def test_a_request_paid_for_and_not_sent_gives_its_place_back() -> None:
+    """A table's job that sends nothing counted (the channel's message edited through /play's
+    token, or no change to show) leaves the last second as it found it."""
+    clock = Clock()
+    kept = Budget(2, clock)
+    async with kept.prepaid(lane.TABLE):
+        assert list(kept.sent) == [100.0]
+    assert not kept.sent and kept.taken == 0
+    clock.now += kept.gap
+    await kept.take()
+    assert list(kept.sent) == [100.5]  # the second's one request, not two
+    kept.close()
