@@ -413,6 +413,25 @@ def counted_kind(q: Any, exempt: bool) -> str:
     return f"{method} {route}"
 
 
+def alerts_by_bot_token(sim: ProcDiscord, requests: list[Any]) -> tuple[int, int]:
+    """The turn alerts posted by the bot's own token, and of them those posted while an
+    interaction in their channel had been answered in the 14 minutes before (whose token
+    could have posted the alert as a follow-up)."""
+    answered: dict[str, list[float]] = {}
+    for record in sim._interactions.values():
+        if record.callback_time is not None:
+            answered.setdefault(record.channel.id, []).append(record.callback_time)
+    posted = could = 0
+    for q in requests:
+        if q.status == 429 or exempt_of(sim, q) or counted_kind(q, False) != "turn alerts posted":
+            continue
+        posted += 1
+        channel = _path_params(q.route, q.path).get("channel_id", "")
+        if any(q.time - 14 * 60 < at < q.time for at in answered.get(channel, ())):
+            could += 1
+    return posted, could
+
+
 def exempt_of(sim: ProcDiscord, q: Any) -> bool:
     """The simulator's own rule (``SimulatedDiscord._exempt``)."""
     if not q.route:
@@ -627,6 +646,9 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
           f"{exempt / max(1, made):.2f} per move")
     print("  by kind, per person's move: " + ", ".join(
         f"{k} {v / max(1, made):.2f}" for k, v in sorted(kinds.items())))
+    posted, could = alerts_by_bot_token(sim, requests)
+    print(f"  turn alerts posted by the bot's token: {posted}, of them {could} after an "
+          "interaction answered in their channel in the 14 minutes before")
     opening_kinds = Counter(counted_kind(q, False) for q in parts["openings"]
                             if q.status != 429 and not exempt_of(sim, q))
     print("counted while the tables opened, per table: " + ", ".join(
