@@ -413,22 +413,30 @@ def counted_kind(q: Any, exempt: bool) -> str:
     return f"{method} {route}"
 
 
-def alerts_by_bot_token(sim: ProcDiscord, requests: list[Any]) -> tuple[int, int]:
+def alerts_by_bot_token(sim: ProcDiscord, requests: list[Any]) -> tuple[int, Counter[int]]:
     """The turn alerts posted by the bot's own token, and of them those posted while an
     interaction in their channel had been answered in the 14 minutes before (whose token
-    could have posted the alert as a follow-up)."""
-    answered: dict[str, list[float]] = {}
+    could have posted the alert as a follow-up), by the latest such interaction's answer
+    (its callback type; 0: the alert was a reply in the table's channel, which a follow-up
+    cannot be)."""
+    answered: dict[str, list[tuple[float, int]]] = {}
     for record in sim._interactions.values():
-        if record.callback_time is not None:
-            answered.setdefault(record.channel.id, []).append(record.callback_time)
-    posted = could = 0
+        if record.callback_time is not None and record.callback_type is not None:
+            answered.setdefault(record.channel.id, []).append(
+                (record.callback_time, record.callback_type))
+    posted, could = 0, Counter[int]()
     for q in requests:
         if q.status == 429 or exempt_of(sim, q) or counted_kind(q, False) != "turn alerts posted":
             continue
         posted += 1
+        if isinstance(q.json, dict) and q.json.get("message_reference"):
+            could[0] += 1  # a reply to the table's message in its channel (no thread yet)
+            continue
         channel = _path_params(q.route, q.path).get("channel_id", "")
-        if any(q.time - 14 * 60 < at < q.time for at in answered.get(channel, ())):
-            could += 1
+        before = [(at, kind) for at, kind in answered.get(channel, ())
+                  if q.time - 14 * 60 < at < q.time]
+        if before:
+            could[max(before)[1]] += 1
     return posted, could
 
 
@@ -647,8 +655,11 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
     print("  by kind, per person's move: " + ", ".join(
         f"{k} {v / max(1, made):.2f}" for k, v in sorted(kinds.items())))
     posted, could = alerts_by_bot_token(sim, requests)
-    print(f"  turn alerts posted by the bot's token: {posted}, of them {could} after an "
-          "interaction answered in their channel in the 14 minutes before")
+    replies = could.pop(0, 0)
+    print(f"  turn alerts posted by the bot's token: {posted}; of them {replies} replies in the "
+          f"table's channel (its thread not made yet), {could.total()} after an interaction "
+          "answered in their channel in the 14 minutes before (by the latest's callback type: "
+          f"{dict(sorted(could.items()))})")
     opening_kinds = Counter(counted_kind(q, False) for q in parts["openings"]
                             if q.status != 429 and not exempt_of(sim, q))
     print("counted while the tables opened, per table: " + ", ".join(

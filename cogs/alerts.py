@@ -137,6 +137,9 @@ class Alerts:
         #: told when the table's thread refuses its alert for good (table, thread, why): the
         #: table then plays in its channel (:meth:`cogs.threads.TableThreads.left`)
         self.thread_lost: Callable[[int, int, str], Awaitable[None]] | None = None
+        #: waits while the table's thread is being opened; whether it was
+        #: (:meth:`cogs.threads.TableThreads.opened`): the alert goes there, not the channel
+        self.thread_opened: Callable[[int], Awaitable[bool]] | None = None
 
     async def idle(self, table_id: int) -> None:
         """Wait until a table's alert is as it should be (its task done)."""
@@ -183,6 +186,9 @@ class Alerts:
         refused = 0  # changes Discord refused for now in a row
         try:
             while self._work(entry):
+                if self.thread_opened is not None and await self.thread_opened(table.table_id):
+                    # (no lane slot held meanwhile) the position now names the thread
+                    entry.position = await self.manager.latest(table.table_id) or entry.position
                 try:
                     async with self.bot.lane.slot(lane.ALERT):  # one change at a time
                         await self._step(entry.position or table, entry)

@@ -79,6 +79,7 @@ class PlayCog(commands.Cog, name=COG):
                              self.tokens)
         self.threads = TableThreads(bot, self.manager, self.messages, self.alerts)
         self.alerts.thread_lost = self.threads.left
+        self.alerts.thread_opened = self.threads.opened
         self.dms = DirectTurns(bot, self.hands, self.prefs)
         self.turn = TurnControls(self.manager, self.hands, self.panels, self.prefs)
         self.hints = HintControls(self.manager)

@@ -6,6 +6,7 @@ or locks mid-game is left, and the table carries on in the channel."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot.tables import PLAYING
 from tests.bot.fakegame import lookup
 from tests.bot.sim_helpers import (
     World,
@@ -338,3 +340,34 @@ async def test_the_channel_s_lobby_keeps_its_details_once_the_thread_holds_the_t
         shown = w.sim.message(lobby.id)
         assert "Bob" in str(shown.embeds) and "CPU 1" in str(shown.embeds), shown.raw
         assert w.sim.spec_errors == []
+
+
+async def test_a_table_started_before_its_thread_opens_alerts_in_the_thread(
+        tmp_path: Path) -> None:
+    """Discord holds the thread's opening back (a 429 and its wait: the global limit met at
+    scale) and the table starts meanwhile. The first turn alert waits for the thread and goes
+    there, with the table, not in the channel among the other tables' messages."""
+    async with world(tmp_path, people=2) as w:
+        alice, bob = w.users
+        manager = w.bot.manager
+        w.sim.faults.rate_limit(routes=["POST /channels/{channel_id}/messages/{message_id}"
+                                        "/threads"], count=1, retry_after=1.5)
+        play = asyncio.ensure_future(w.sim.slash(alice, w.channel, "play",
+                                                 {"game": "high-card"}))
+        for _ in range(200):  # the table message is posted; its thread is held back
+            if manager.tables and manager.live(max(manager.tables)).message_id is not None:
+                break
+            await asyncio.sleep(0.01)
+        table_id = max(manager.tables)
+        await manager.join(table_id, int(bob.id), bob.name)
+        started = await manager.start(table_id, int(alice.id))
+        assert started.status == PLAYING and started.thread_id is None
+        r = await play
+        assert r.status == "ok", r
+        await w.sim.settle(idle=0.3, timeout=20.0)
+        thread = thread_of(w.sim, w.sim.message(r.message.id))  # type: ignore[union-attr]
+        assert manager.live(table_id).thread_id == int(thread.id)  # type: ignore[union-attr]
+        assert alert_mentions(w, w.channel) == set()  # nothing posted in the channel
+        [alert] = alerts_in(w.sim, thread)
+        due = {int(u.id) for u in (alice, bob) if f"<@{u.id}>" in alert.content}
+        assert due and alert_mentions(w, thread) == due
