@@ -64,6 +64,7 @@ import games  # noqa: E402
 from benchmarks.botproc import BotProcess, ProcDiscord  # noqa: E402
 from benchmarks.shards import fresh_database, postgres, shard_of  # noqa: E402
 from benchmarks.waits import percentile  # noqa: E402
+from cogs.tokens import FRESH  # noqa: E402
 from tests.bot.sim_helpers import REPLY, THREAD_STARTER, is_turn_alert, verb_of  # noqa: E402
 from tests.discord_sim import InteractionResult, SimChannel, SimGuild, SimMessage, SimUser  # noqa: E402
 from tests.discord_sim.faults import GLOBAL_PER_SECOND  # noqa: E402
@@ -415,10 +416,10 @@ def counted_kind(q: Any, exempt: bool) -> str:
 
 def alerts_by_bot_token(sim: ProcDiscord, requests: list[Any]) -> tuple[int, Counter[int]]:
     """The turn alerts posted by the bot's own token, and of them those posted while an
-    interaction in their channel had been answered in the 14 minutes before (whose token
-    could have posted the alert as a follow-up), by the latest such interaction's answer
-    (its callback type; 0: the alert was a reply in the table's channel, which a follow-up
-    cannot be)."""
+    interaction in their channel had been answered within the time the bot uses a token for
+    (``cogs.tokens.FRESH``: whose token could have posted the alert as a follow-up), by the
+    latest such interaction's answer (its callback type; 0: the alert was a reply in the
+    table's channel, which a follow-up cannot be)."""
     answered: dict[str, list[tuple[float, int]]] = {}
     for record in sim._interactions.values():
         if record.callback_time is not None and record.callback_type is not None:
@@ -434,7 +435,7 @@ def alerts_by_bot_token(sim: ProcDiscord, requests: list[Any]) -> tuple[int, Cou
             continue
         channel = _path_params(q.route, q.path).get("channel_id", "")
         before = [(at, kind) for at, kind in answered.get(channel, ())
-                  if q.time - 14 * 60 < at < q.time]
+                  if q.time - FRESH < at < q.time]
         if before:
             could[max(before)[1]] += 1
     return posted, could

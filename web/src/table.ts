@@ -330,7 +330,6 @@ export class TableView {
   }
 }
 
-/** A selector finding an element again after the view is drawn anew. */
 /** The cards on the felt and why: the trick being played; else the previous trick (`last`),
  * the game's result shown or not; else, a game over without a trick or a row to show (a
  * round's cards gathered in), the last move's cards where its seat laid them (`final`). The
@@ -347,6 +346,7 @@ function feltPlays(m: TableModel, scene: Scene):
   return {plays, last, final: false};
 }
 
+/** A selector finding an element again after the view is drawn anew. */
 function focusKey(el: HTMLElement): string | null {
   if (el.dataset.place !== undefined) return `.hand [data-place="${el.dataset.place}"]`;
   if (el.dataset.move !== undefined) return `button[data-move="${el.dataset.move}"]`;
