@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import t
+from cogs import ids
 from cogs.panel_views import set_key, value_codes
 from tests.bot.sim_helpers import World, button, verb_of, world
 from tests.bot.test_e2e_games import open_table
@@ -44,13 +46,35 @@ def wrong_set(menu: dict[str, Any], named: set[tuple[str, ...]]) -> list[str] | 
     return None
 
 
+def _version(menu: dict[str, Any]) -> int:
+    parsed = ids.parse(menu["custom_id"])
+    assert parsed is not None, menu["custom_id"]
+    return parsed.version
+
+
+def overtaken(answer: SimMessage, menu: dict[str, Any], version_now: int) -> bool:
+    """Whether a click was overtaken by a computer's move: the panel says the table moved on
+    (the position now, nothing of the click applied), which only a move past the menu's
+    version may make it say."""
+    if t("panel-moved", "en") not in answer.text:
+        return False
+    assert version_now > _version(menu), answer.text
+    return True
+
+
 async def check_sets(w: World, user: Any, seat: int, panel: SimMessage, kind: str,
                      seen: dict[str, int]) -> SimMessage:
-    """On a panel with a menu of cards: a wrong set (if one exists), then a legal one."""
+    """On a panel with a menu of cards: a wrong set (if one exists), then a legal one.
+
+    The computers choose in the same phase (an exchange) while the test reads the panel, so a
+    panel older than the table is left for its refresh, and a click overtaken on its way by a
+    computer's move must be answered "moved on" with nothing applied."""
     table = w.bot.manager.tables[1]
     assert table.state is not None
     menu = set_menu(panel, kind)
     assert menu is not None and menu["max_values"] >= menu["min_values"] >= 1
+    if _version(menu) != table.version:  # the live panel is about to be edited
+        return panel
     assert menu["max_values"] > 1  # a multi-select
     legal = [a for a in table.state.legal_actions(seat) if a.kind == kind]
     named = {set_key(str(c) for c in a.cards) for a in legal}
@@ -59,6 +83,8 @@ async def check_sets(w: World, user: Any, seat: int, panel: SimMessage, kind: st
         before, hands = table.version, str(table.state.view(seat)["hand"])
         r = await w.sim.select(user, panel, menu["custom_id"], wrong)
         assert r.status == "ok" and r.message is not None and r.message.id == panel.id, r
+        if overtaken(r.message, menu, table.version):
+            return r.message
         assert "nothing happened" in r.message.text, r.message.text
         assert table.version == before and str(table.state.view(seat)["hand"]) == hands
         assert set_menu(r.message, kind) is not None  # the choice is offered again
@@ -82,6 +108,8 @@ async def check_sets(w: World, user: Any, seat: int, panel: SimMessage, kind: st
     before = table.version
     r = await w.sim.select(user, panel, menu["custom_id"], values)
     assert r.status == "ok" and r.message is not None and r.message.id == panel.id, r
+    if overtaken(r.message, menu, table.version):
+        return r.message
     assert table.version > before, "the ticked set was not played"  # at once: no Confirm
     assert "nothing happened" not in r.message.text
     seen["applied"] = seen.get("applied", 0) + 1
