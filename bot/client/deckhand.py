@@ -236,6 +236,12 @@ class Deckhand(commands.AutoShardedBot):
         offers Open table and the commands keep the entry point."""
         return self.settings.activity is not None
 
+    @property
+    def drawing(self) -> int:
+        """Pictures being drawn now: the messages waiting for them send nothing meanwhile
+        (a quiet wire is not yet a bot at rest)."""
+        return sum(chosen.drawing for chosen in self.painters.values())
+
     async def guild_of_channel(self, channel_id: int) -> int | None:
         """The guild of a channel: from its tables in the database, else from Discord."""
         found = await self.store.guild_of_channel(channel_id)

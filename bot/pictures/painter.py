@@ -63,6 +63,8 @@ class Painter:
         self.pool = WorkerPool("picture", workers, PRELOAD, _warm, nice=nice)
         #: pictures drawn in a worker
         self.pooled = 0
+        #: pictures being drawn now (a message waiting for its picture sends nothing meanwhile)
+        self.drawing = 0
 
     @property
     def workers(self) -> int:
@@ -86,6 +88,13 @@ class Painter:
     async def run(self, draw: Callable[..., T], *args: Any) -> T:
         """``draw(*args)`` in a worker process, or in a thread when there are none (or the
         pool failed: that picture is drawn in a thread, the pool replaced)."""
+        self.drawing += 1
+        try:
+            return await self._run(draw, *args)
+        finally:
+            self.drawing -= 1
+
+    async def _run(self, draw: Callable[..., T], *args: Any) -> T:
         if self.workers and not self.pool.closed:
             pool: Pool | None = None
             try:

@@ -706,14 +706,21 @@ class SimulatedDiscord:
         """Wait until no request is in flight, none arrived for `idle` seconds, and the client
         answers no interaction any more (a client may keep the tasks answering interactions in a
         set named `answering`: one that waits on its database between two requests is not done,
-        however quiet the wire is)."""
+        however quiet the wire is; and a count named `drawing` of the pictures it is drawing: a
+        message waits for its picture with nothing on the wire, longer than `idle` on a loaded
+        machine)."""
         limit = time.monotonic() + timeout
+        busy_at = 0.0  # the last time the client answered or drew (its request may follow)
         while True:
-            quiet = time.monotonic() - self._last_activity
+            now = time.monotonic()
             answering = getattr(self._client, "answering", None) or ()
-            if self._in_flight == 0 and quiet >= idle and not answering:
+            drawing = getattr(self._client, "drawing", 0)
+            if answering or drawing:
+                busy_at = now
+            quiet = now - max(self._last_activity, busy_at)
+            if self._in_flight == 0 and quiet >= idle:
                 return
-            if time.monotonic() > limit:
+            if now > limit:
                 raise TimeoutError(f"the bot did not settle within {timeout} s")
             await asyncio.sleep(max(0.005, idle - quiet if self._in_flight == 0 else 0.005))
 
