@@ -227,7 +227,10 @@ async def move(sim: ProcDiscord, server: Server, rng: random.Random) -> bool:
         return False
     for _ in range(4):
         acts = [b["custom_id"] for b in hand.buttons() if verb_of(b["custom_id"]) == "act"]
-        menus = [s for s in hand.selects() if verb_of(s["custom_id"]) in ("pick", "set")]
+        # a menu of the moves themselves first: any choice in it is a move, where a random
+        # ticked set of cards is mostly not one (1234's sums) and only costs a round trip
+        menus = [s for s in hand.selects() if verb_of(s["custom_id"]) == "pick"] or \
+            [s for s in hand.selects() if verb_of(s["custom_id"]) == "set"]
         if acts and (not menus or rng.random() < 0.5):
             await sim.click(user, hand, rng.choice(acts))
             return True
