@@ -5,6 +5,7 @@ thread."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -124,7 +125,14 @@ async def opened(world: World) -> tuple[SimulatedDiscord, SimChannel, SimChannel
     r = await sim.slash(alice, channel, "table")
     await sim.settle()
     assert r.status == "ok" and r.message is not None
-    threads = sim.threads_in(channel)
+    # the bot reads its response back before it opens the thread: on a loaded machine the
+    # wire may be quiet for longer than settle's idle in between
+    for _ in range(200):
+        threads = sim.threads_in(channel)
+        if threads and any(m.content == "welcome to the table" for m in bot.seen):
+            break
+        await asyncio.sleep(0.05)
+        await sim.settle()
     assert len(threads) == 1
     return sim, channel, threads[0], bot
 
