@@ -659,8 +659,8 @@ async def run(processes: int, tables: int, per_guild: int, moves: int,
     replies = could.pop(0, 0)
     print(f"  turn alerts posted by the bot's token: {posted}; of them {replies} replies in the "
           f"table's channel (its thread not made yet), {could.total()} after an interaction "
-          "answered in their channel in the 14 minutes before (by the latest's callback type: "
-          f"{dict(sorted(could.items()))})")
+          f"answered in their channel in the {FRESH / 60:.0f} minutes before (by the latest's "
+          f"callback type: {dict(sorted(could.items()))})")
     opening_kinds = Counter(counted_kind(q, False) for q in parts["openings"]
                             if q.status != 429 and not exempt_of(sim, q))
     print("counted while the tables opened, per table: " + ", ".join(

@@ -115,10 +115,11 @@ class TableThreads:
 
     async def opened(self, table_id: int) -> bool:
         """Wait, up to :data:`OPENING_MOST` seconds, while the table's thread is being opened;
-        whether it was. A table started at once, while Discord's global limit holds the
-        thread's requests back, would otherwise have its first turn alert posted in the
-        channel, among the other tables' messages, instead of in the table's thread with the
-        rest of the table (at 1,000 tables, 964 tables' first alerts)."""
+        whether it was being opened (then the table's position, which names its thread once it
+        is open, is worth reading again). A table started at once, while Discord's global
+        limit holds the thread's requests back, would otherwise have its first turn alert
+        posted in the channel, among the other tables' messages, instead of in the table's
+        thread with the rest of the table (at 1,000 tables, 964 tables' first alerts)."""
         done = self.opening.get(table_id)
         if done is None:
             return False
